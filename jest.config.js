@@ -1,0 +1,56 @@
+/**
+ * One jest config, four projects. `npm test` (scripts/test.ts) runs them in order: unit first, then the
+ * suites that need the running emulators (conformance, api, browser) against one stack it starts.
+ */
+const tsJest = [
+  "ts-jest",
+  {
+    tsconfig: {
+      module: "commonjs",
+      moduleResolution: "node10",
+      target: "ES2022",
+      esModuleInterop: true,
+      strict: true,
+      isolatedModules: true,
+      skipLibCheck: true,
+      jsx: "react-jsx",
+    },
+  },
+];
+
+const common = {
+  testEnvironment: "node",
+  transform: { "^.+\\.tsx?$": tsJest },
+  moduleNameMapper: { "^@alpvault/contracts/(.*)$": "<rootDir>/contracts/src/$1" },
+  setupFiles: ["<rootDir>/tests/support/block-network.cjs"],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    {
+      ...common,
+      displayName: "unit",
+      roots: ["<rootDir>/contracts/src", "<rootDir>/functions/src", "<rootDir>/emulators"],
+      testMatch: ["**/*.test.ts"],
+    },
+    {
+      ...common,
+      displayName: "firestore-conformance",
+      roots: ["<rootDir>/tests/firestore-conformance"],
+      testMatch: ["**/*.test.ts"],
+    },
+    {
+      ...common,
+      displayName: "api",
+      roots: ["<rootDir>/tests/api"],
+      testMatch: ["**/*.test.ts"],
+    },
+    {
+      ...common,
+      displayName: "browser",
+      roots: ["<rootDir>/tests/browser"],
+      testMatch: ["**/*.test.ts"],
+    },
+  ],
+};
