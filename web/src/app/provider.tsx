@@ -1,0 +1,37 @@
+import { useEffect, type ReactNode } from "react";
+import { I18nextProvider } from "react-i18next";
+import { AppCheckProvider, AuthProvider, FirebaseAppProvider } from "reactfire";
+import { AppTheme } from "@/components/theme/app-theme";
+import { useSessionStorageSync } from "@/lib/auth";
+import { appCheck, auth, firebaseApp } from "@/lib/firebase";
+import { initI18n } from "@/lib/i18n/i18n";
+import { PreferencesProvider, usePreferences } from "@/lib/preferences";
+
+function PreferenceBoundProviders({ children }: { children: ReactNode }) {
+  const { theme, locale } = usePreferences();
+  const i18n = initI18n(locale);
+  useEffect(() => {
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+    document.documentElement.lang = locale;
+  }, [i18n, locale]);
+  useSessionStorageSync();
+  return (
+    <I18nextProvider i18n={i18n}>
+      <AppTheme mode={theme}>{children}</AppTheme>
+    </I18nextProvider>
+  );
+}
+
+export function AppProvider({ children }: { children: ReactNode }) {
+  return (
+    <FirebaseAppProvider firebaseApp={firebaseApp}>
+      <AppCheckProvider sdk={appCheck}>
+        <AuthProvider sdk={auth}>
+          <PreferencesProvider>
+            <PreferenceBoundProviders>{children}</PreferenceBoundProviders>
+          </PreferencesProvider>
+        </AuthProvider>
+      </AppCheckProvider>
+    </FirebaseAppProvider>
+  );
+}

@@ -1,0 +1,64 @@
+import { useState, type ComponentType } from "react";
+import { createBrowserRouter, Outlet, RouterProvider } from "react-router-dom";
+import { FullPageSpinner } from "@/components/ui/full-page-spinner";
+import { paths } from "@/config/paths";
+import { ProtectedRoute, PublicOnlyRoute } from "@/lib/auth";
+
+/** The route table of spec §2; every screen is a lazily loaded route module. */
+export function createAppRouter() {
+  return createBrowserRouter([
+    {
+      hydrateFallbackElement: <FullPageSpinner />,
+      children: [
+        {
+          element: (
+            <PublicOnlyRoute>
+              <Outlet />
+            </PublicOnlyRoute>
+          ),
+          children: [
+            { path: paths.auth.signUp.path, lazy: () => import("./routes/auth/sign-up").then(toRoute) },
+            { path: paths.auth.login.path, lazy: () => import("./routes/auth/login").then(toRoute) },
+          ],
+        },
+        {
+          element: (
+            <ProtectedRoute>
+              <Outlet />
+            </ProtectedRoute>
+          ),
+          children: [
+            { path: paths.onboarding.step1.path, lazy: () => import("./routes/onboarding/step-1").then(toRoute) },
+            { path: paths.onboarding.step2.path, lazy: () => import("./routes/onboarding/step-2").then(toRoute) },
+            { path: paths.onboarding.step3.path, lazy: () => import("./routes/onboarding/step-3").then(toRoute) },
+            {
+              lazy: () => import("./routes/app/root").then(toRoute),
+              children: [
+                { index: true, lazy: () => import("./routes/app/resources").then(toRoute) },
+                { path: paths.app.resources.path, lazy: () => import("./routes/app/resources").then(toRoute) },
+                { path: paths.app.plans.path, lazy: () => import("./routes/app/plans").then(toRoute) },
+                { path: paths.app.policies.path, lazy: () => import("./routes/app/policies").then(toRoute) },
+                { path: paths.app.auditLogs.path, lazy: () => import("./routes/app/audit-logs").then(toRoute) },
+                { path: paths.app.search.path, lazy: () => import("./routes/app/search").then(toRoute) },
+                { path: paths.app.profile.path, lazy: () => import("./routes/app/profile").then(toRoute) },
+                { path: paths.app.secrets.path, lazy: () => import("./routes/app/secrets").then(toRoute) },
+                { path: paths.app.subscription.path, lazy: () => import("./routes/app/subscription").then(toRoute) },
+                { path: "*", lazy: () => import("./routes/app/not-found").then(toRoute) },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ]);
+}
+
+/** Route modules export their screen as `default`. */
+function toRoute(module: { default: ComponentType }) {
+  return { Component: module.default };
+}
+
+export function AppRouter() {
+  const [router] = useState(createAppRouter);
+  return <RouterProvider router={router} />;
+}

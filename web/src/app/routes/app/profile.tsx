@@ -1,0 +1,12 @@
+import { useTranslation } from "react-i18next";
+import { ContentLayout } from "@/components/layouts/content-layout";
+import { PlaceholderNotice } from "@/components/ui/placeholder-notice";
+
+export default function ProfileRoute() {
+  const { t } = useTranslation();
+  return (
+    <ContentLayout title={t("pages.profile.title")}>
+      <PlaceholderNotice />
+    </ContentLayout>
+  );
+}

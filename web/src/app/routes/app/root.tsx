@@ -1,0 +1,5 @@
+import { AppShell } from "@/features/shell/components/app-shell";
+
+export default function AppRoot() {
+  return <AppShell />;
+}

@@ -1,0 +1,5 @@
+import { OnboardingStep } from "./onboarding-step";
+
+export default function OnboardingStep3Route() {
+  return <OnboardingStep step={3} />;
+}

@@ -1,0 +1,70 @@
+import Google from "@mui/icons-material/Google";
+import ScienceOutlined from "@mui/icons-material/ScienceOutlined";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Divider from "@mui/material/Divider";
+import Link from "@mui/material/Link";
+import Typography from "@mui/material/Typography";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { env } from "@/config/env";
+import { paths } from "@/config/paths";
+import { signInAsDemoUser, signInWithGoogle } from "@/lib/auth";
+
+/** The authentication step shared by sign-up and login (spec §2). */
+export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const run = (signIn: () => Promise<unknown>) => async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn();
+      navigate(paths.app.home.getHref(), { replace: true });
+    } catch (caught) {
+      const message = caught instanceof Error ? caught.message : String(caught);
+      setError(t("auth.failed", { message }));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <Typography color="text.secondary">{t("auth.subtitle")}</Typography>
+      {error && <Alert severity="error">{error}</Alert>}
+      <Button
+        variant="contained"
+        size="large"
+        startIcon={<Google />}
+        disabled={busy}
+        onClick={run(signInWithGoogle)}
+      >
+        {mode === "sign-up" ? t("auth.signUpWithGoogle") : t("auth.signInWithGoogle")}
+      </Button>
+      {env.useEmulators && (
+        <>
+          <Divider />
+          <Button variant="outlined" startIcon={<ScienceOutlined />} disabled={busy} onClick={run(signInAsDemoUser)}>
+            {t("auth.demoSignIn")}
+          </Button>
+          <Typography variant="caption" color="text.secondary">
+            {t("auth.demoHint")}
+          </Typography>
+        </>
+      )}
+      <Typography variant="body2">
+        {mode === "sign-up" ? t("auth.haveAccount") : t("auth.noAccount")}{" "}
+        <Link
+          component={RouterLink}
+          to={mode === "sign-up" ? paths.auth.login.getHref() : paths.auth.signUp.getHref()}
+        >
+          {mode === "sign-up" ? t("auth.login") : t("auth.signUp")}
+        </Link>
+      </Typography>
+    </>
+  );
+}

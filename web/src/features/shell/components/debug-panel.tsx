@@ -1,0 +1,66 @@
+import ContentCopyOutlined from "@mui/icons-material/ContentCopyOutlined";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Snackbar from "@mui/material/Snackbar";
+import Typography from "@mui/material/Typography";
+import { getToken } from "firebase/app-check";
+import type { User } from "firebase/auth";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { DEBUG_ACCOUNT_EMAIL } from "@/config/constants";
+import { appCheck } from "@/lib/firebase";
+
+interface SnackbarMessage {
+  text: string;
+  isError: boolean;
+}
+
+export function isDebugAccount(user: User | null): boolean {
+  return user?.email?.toLowerCase() === DEBUG_ACCOUNT_EMAIL;
+}
+
+/** Token copy buttons, shown only to the one test account (spec §2, §6). */
+export function DebugPanel({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const [message, setMessage] = useState<SnackbarMessage | null>(null);
+
+  const copy = (read: () => Promise<string>, done: string) => async () => {
+    try {
+      await navigator.clipboard.writeText(await read());
+      setMessage({ text: done, isError: false });
+    } catch (error) {
+      console.warn("Token could not be copied", error);
+      setMessage({ text: t("debug.copyFailed"), isError: true });
+    }
+  };
+
+  return (
+    <Box data-testid="debug-panel" sx={{ p: 2, display: "flex", flexDirection: "column", gap: 1 }}>
+      <Typography variant="overline" color="text.secondary">
+        {t("debug.title")}
+      </Typography>
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<ContentCopyOutlined />}
+        onClick={copy(() => user.getIdToken(), t("debug.copiedBearer"))}
+      >
+        {t("debug.copyBearer")}
+      </Button>
+      <Button
+        size="small"
+        variant="outlined"
+        startIcon={<ContentCopyOutlined />}
+        onClick={copy(async () => (await getToken(appCheck, false)).token, t("debug.copiedAppCheck"))}
+      >
+        {t("debug.copyAppCheck")}
+      </Button>
+      <Snackbar open={message !== null} autoHideDuration={4000} onClose={() => setMessage(null)}>
+        <Alert severity={message?.isError ? "error" : "success"} variant="filled" onClose={() => setMessage(null)}>
+          {message?.text}
+        </Alert>
+      </Snackbar>
+    </Box>
+  );
+}

@@ -1,0 +1,75 @@
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import Chip from "@mui/material/Chip";
+import CircularProgress from "@mui/material/CircularProgress";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useHealth } from "../api/get-health";
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
+      <Typography variant="body2" color="text.secondary" sx={{ minWidth: 110 }}>
+        {label}
+      </Typography>
+      {children}
+    </Stack>
+  );
+}
+
+/** The API's health as the signed-in user sees it through the product API. */
+export function SystemStatusCard() {
+  const { t } = useTranslation();
+  const health = useHealth();
+  return (
+    <Card data-testid="system-status" sx={{ maxWidth: 480 }}>
+      <CardContent>
+        <Stack spacing={1.5}>
+          <Typography variant="h6" component="h2">
+            {t("systemStatus.title")}
+          </Typography>
+          {health.status === "loading" && (
+            <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
+              <CircularProgress size={18} />
+              <Typography variant="body2">{t("systemStatus.checking")}</Typography>
+            </Stack>
+          )}
+          {health.status === "success" && (
+            <>
+              <Row label={t("systemStatus.status")}>
+                <Chip color="success" size="small" label={health.data.status} data-testid="health-status" />
+              </Row>
+              <Row label={t("systemStatus.version")}>
+                <Typography variant="body2" data-testid="health-version">
+                  {health.data.version}
+                </Typography>
+              </Row>
+              <Row label={t("systemStatus.signedInAs")}>
+                <Typography variant="body2" data-testid="health-user">
+                  {health.data.user?.email ?? health.data.user?.uid}
+                </Typography>
+              </Row>
+            </>
+          )}
+          {health.status === "error" && (
+            <Alert
+              severity="error"
+              data-testid="health-error"
+              action={
+                <Button color="inherit" size="small" onClick={health.refetch}>
+                  {t("systemStatus.retry")}
+                </Button>
+              }
+            >
+              {t("systemStatus.error", { message: health.error.message })}
+            </Alert>
+          )}
+        </Stack>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,96 @@
+import { getToken } from "firebase/app-check";
+import { APP_CHECK_HEADER } from "@alpvault/contracts/app-check";
+import { toApiError, type ApiError as ApiErrorShape } from "@alpvault/contracts/errors";
+import { env } from "@/config/env";
+import { appCheck, auth } from "@/lib/firebase";
+
+/** A failed API call (spec §8): numeric code and message, whatever went wrong underneath. */
+export class ApiError extends Error implements ApiErrorShape {
+  readonly code: number;
+  constructor(shape: ApiErrorShape) {
+    super(shape.message);
+    this.name = "ApiError";
+    this.code = shape.code;
+  }
+}
+
+export const NOT_SIGNED_IN: ApiErrorShape = { code: 401, message: "Please sign in again." };
+
+type QueryValue = string | number | boolean | readonly (string | number | boolean)[] | undefined;
+
+export interface RequestOptions {
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Array values are sent as repeated keys (spec §7). */
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** Another API host (e.g. an organisation's regional domain); defaults to the configured base. */
+  baseUrl?: string;
+  signal?: AbortSignal;
+}
+
+export function buildUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) params.append(key, String(item));
+  }
+  const search = params.toString();
+  return `${baseUrl.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}${search ? `?${search}` : ""}`;
+}
+
+async function credentials(): Promise<Record<string, string>> {
+  const user = auth.currentUser;
+  if (!user) throw new ApiError(NOT_SIGNED_IN);
+  const [idToken, appCheckToken] = await Promise.all([user.getIdToken(), getToken(appCheck, false)]);
+  return { Authorization: `Bearer ${idToken}`, [APP_CHECK_HEADER]: appCheckToken.token };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The one way the web app talks to the API: every request carries a fresh Firebase ID token and an App
+ * Check token; any failure (network, non-2xx, unreadable answer) becomes an `ApiError`.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  let response: Response;
+  try {
+    const headers: Record<string, string> = { Accept: "application/json", ...(await credentials()) };
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    response = await fetch(buildUrl(options.baseUrl ?? env.apiBaseUrl, path, options.query), {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    if (error instanceof DOMException && error.name === "AbortError") throw error;
+    console.warn("API request failed before an answer", error);
+    throw new ApiError(toApiError(error));
+  }
+  const payload = await readJson(response);
+  if (!response.ok) throw new ApiError(toApiError(payload));
+  return payload as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "GET" }),
+  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "POST", body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "PUT", body }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "PATCH", body }),
+  delete: <T>(path: string, options?: Omit<RequestOptions, "method" | "body">) =>
+    apiRequest<T>(path, { ...options, method: "DELETE" }),
+};
