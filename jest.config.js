@@ -37,20 +37,32 @@ module.exports = {
     {
       ...common,
       displayName: "firestore-conformance",
-      roots: ["<rootDir>/tests/firestore-conformance"],
-      testMatch: ["**/*.test.ts"],
+      roots: ["<rootDir>/tests"],
+      testMatch: ["<rootDir>/tests/firestore-conformance/**/*.test.ts"],
     },
     {
       ...common,
       displayName: "api",
-      roots: ["<rootDir>/tests/api"],
-      testMatch: ["**/*.test.ts"],
+      roots: ["<rootDir>/tests"],
+      testMatch: ["<rootDir>/tests/api/**/*.test.ts"],
     },
     {
       ...common,
       displayName: "browser",
-      roots: ["<rootDir>/tests/browser"],
-      testMatch: ["**/*.test.ts"],
+      roots: ["<rootDir>/tests"],
+      testMatch: ["<rootDir>/tests/browser/**/*.test.ts"],
+    },
+    {
+      ...common,
+      displayName: "before-restart",
+      roots: ["<rootDir>/tests"],
+      testMatch: ["<rootDir>/tests/restart/before-restart.test.ts"],
+    },
+    {
+      ...common,
+      displayName: "after-restart",
+      roots: ["<rootDir>/tests"],
+      testMatch: ["<rootDir>/tests/restart/after-restart.test.ts"],
     },
   ],
 };

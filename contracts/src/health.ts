@@ -1,7 +1,6 @@
-/** `GET /v1/health` answer. */
+/** `GET /v1/health` answer: the API is up, its database answers, and who is calling. */
 export interface HealthResponse {
   status: "ok";
   version: string;
-  /** The authenticated caller, when the request carried valid credentials. */
-  user: { uid: string; email: string | null } | null;
+  user: { uid: string; email: string | null };
 }

@@ -1,0 +1,133 @@
+import { Router } from "express";
+import request from "supertest";
+import { logger } from "firebase-functions";
+import { systemRoutes } from "../system/routes";
+import { AppError } from "./app-error";
+import { createApi } from "./app";
+import type { AppCheckVerifier, IdentityVerifier } from "./authenticate";
+
+const ID_TOKEN = "id-token-secret-value";
+const APP_CHECK = "app-check-secret-value";
+
+/** Verifiers that accept exactly one token each, like the real ones accept exactly valid tokens. */
+const identity: IdentityVerifier = {
+  async verifyIdToken(token) {
+    if (token !== ID_TOKEN) throw new Error("invalid");
+    return { uid: "user-1", email: "anna@example.com", emailVerified: true, googleSub: "sub-1" };
+  },
+};
+const appCheck: AppCheckVerifier = {
+  async verifyAppCheckToken(token) {
+    if (token !== APP_CHECK) throw new Error("invalid");
+    return { appId: "app-1" };
+  },
+};
+
+function testRoutes(): Router {
+  const router = Router();
+  router.get("/boom", () => {
+    throw new Error("database password is hunter2");
+  });
+  router.get("/conflict", () => {
+    throw AppError.conflict("Another recovery for the same resource is in progress.");
+  });
+  router.post("/echo", (req, res) => {
+    res.json({ received: req.body as unknown });
+  });
+  return router;
+}
+
+function api(routers: Router[] = [testRoutes()]) {
+  return createApi({ identity, appCheck, routers });
+}
+
+function authed(test: request.Test): request.Test {
+  return test.set("Authorization", `Bearer ${ID_TOKEN}`).set("X-Firebase-AppCheck", APP_CHECK);
+}
+
+describe("API error handling", () => {
+  test("when a route throws an unknown error, then 500 'Unexpected error occurred' without internals", async () => {
+    const answer = await authed(request(api()).get("/v1/boom"));
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({ code: 500, message: "Unexpected error occurred" });
+    expect(answer.text).not.toContain("hunter2");
+  });
+
+  test("when a route throws an AppError, then its code is the HTTP status and the body is {code, message}", async () => {
+    const answer = await authed(request(api()).get("/v1/conflict"));
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual({ code: 409, message: "Another recovery for the same resource is in progress." });
+  });
+
+  test("when an authenticated body is not valid JSON, then 400 with {code, message}", async () => {
+    const answer = await authed(request(api()).post("/v1/echo"))
+      .set("content-type", "application/json")
+      .send("{not json");
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ code: 400, message: "The request body is not valid JSON." });
+  });
+
+  test("when a body is larger than 1 MB, then 413 with {code, message}", async () => {
+    const answer = await authed(request(api()).post("/v1/echo"))
+      .set("content-type", "application/json")
+      .send(JSON.stringify({ blob: "x".repeat(1_100_000) }));
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ code: 413, message: "The request body is too large." });
+  });
+
+  test("when a valid JSON body is sent, then the route receives it parsed", async () => {
+    const answer = await authed(request(api()).post("/v1/echo")).send({ a: 1 });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ received: { a: 1 } });
+  });
+
+  test("when a path is outside /v1, then 404 with {code, message}", async () => {
+    const answer = await request(api()).get("/elsewhere");
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ code: 404, message: "No such API route: GET /elsewhere" });
+  });
+
+  test("when the database does not answer, then health is 503 with {code, message}", async () => {
+    const answer = await authed(request(api([systemRoutes({ databaseAnswers: async () => false })])).get("/v1/health"));
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual({ code: 503, message: "The database is unresponsive. Please try again later." });
+  });
+
+  test("when the database answers, then health is ok with the caller", async () => {
+    const answer = await authed(request(api([systemRoutes({ databaseAnswers: async () => true })])).get("/v1/health"));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ status: "ok", user: { uid: "user-1", email: "anna@example.com" } });
+  });
+});
+
+describe("request logging", () => {
+  const lines: unknown[][] = [];
+
+  beforeEach(() => {
+    lines.length = 0;
+    for (const level of ["info", "warn", "error", "debug", "log", "write"] as const) {
+      jest.spyOn(logger, level).mockImplementation((...args: unknown[]) => {
+        lines.push(args);
+      });
+    }
+  });
+
+  afterEach(() => jest.restoreAllMocks());
+
+  test("when requests succeed, fail authentication or crash, then no token, query or secret reaches the logs", async () => {
+    await authed(request(api()).get("/v1/boom?q=subject-of-a-private-mail"));
+    await request(api()).get("/v1/conflict").set("Authorization", "Bearer wrong-token-value").set("X-Firebase-AppCheck", APP_CHECK);
+    await authed(request(api()).get("/v1/conflict"));
+    const logged = JSON.stringify(lines);
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    for (const secret of [ID_TOKEN, APP_CHECK, "wrong-token-value", "subject-of-a-private-mail"]) {
+      expect(logged).not.toContain(secret);
+    }
+  });
+
+  test("when a request completes, then one line names the matched route pattern, status and caller", async () => {
+    await authed(request(api()).get("/v1/conflict"));
+    const completed = lines.find(([message]) => message === "request completed");
+    expect(completed?.[1]).toMatchObject({ method: "GET", route: "/v1/conflict", status: 409, uid: "user-1" });
+  });
+});

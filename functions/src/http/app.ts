@@ -1,0 +1,31 @@
+import express, { type Express, type Router } from "express";
+import { systemRoutes } from "../system/routes";
+import { authenticate, type AppCheckVerifier, type IdentityVerifier } from "./authenticate";
+import { errorHandler, notFoundHandler } from "./error-handler";
+import { requestLog } from "./request-log";
+
+export interface ApiDependencies {
+  identity: IdentityVerifier;
+  appCheck: AppCheckVerifier;
+  /** The routers mounted under /v1 behind authentication (default: every product area). */
+  routers?: Router[];
+}
+
+/** The /v1 JSON API. Every route sits behind `authenticate`; every error leaves as `{code, message}`. */
+export function createApi(deps: ApiDependencies): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", true);
+
+  const v1 = express.Router();
+  v1.use(requestLog);
+  v1.use(authenticate(deps));
+  v1.use(express.json({ limit: "1mb" }));
+  for (const router of deps.routers ?? [systemRoutes()]) v1.use(router);
+  v1.use(notFoundHandler);
+
+  app.use("/v1", v1);
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,45 @@
+/**
+ * Every log line the functions write, as named events. Never pass tokens, keys, headers, query strings or
+ * customer content (mail, file names, search terms) to these.
+ */
+import { logger } from "firebase-functions";
+
+export function requestCompleted(entry: {
+  method: string;
+  route: string;
+  status: number;
+  durationMs: number;
+  uid: string | undefined;
+}): void {
+  logger.info("request completed", entry);
+}
+
+export function requestRejected(entry: { route: string; status: number; reason: string }): void {
+  logger.warn("request rejected", entry);
+}
+
+export function unexpectedError(entry: { route: string; error: unknown }): void {
+  const error = entry.error;
+  logger.error("unexpected error", {
+    route: entry.route,
+    name: error instanceof Error ? error.name : typeof error,
+    message: error instanceof Error ? error.message : undefined,
+    stack: error instanceof Error ? error.stack : undefined,
+  });
+}
+
+export function configurationRefused(reason: string): void {
+  logger.error("configuration refused", { reason });
+}
+
+export function dispatcherRan(entry: { scheduledTime: string; runs: number }): void {
+  logger.info("dispatcher ran", entry);
+}
+
+export function taskReceived(entry: { queue: string; taskId: string | undefined; retryCount: number }): void {
+  logger.info("task received", entry);
+}
+
+export function taskDropped(entry: { queue: string; taskId: string | undefined; reason: string }): void {
+  logger.warn("task dropped", entry);
+}

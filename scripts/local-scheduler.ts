@@ -1,0 +1,40 @@
+/**
+ * The local stand-in for Cloud Scheduler → Pub/Sub → `onSchedule`, which the emulators cannot run here: it
+ * calls the deployed dispatcher's own handler (`dispatchBackups.run`) once at start and then on a timer.
+ */
+import { resolve } from "node:path";
+
+interface ScheduledFunction {
+  run(event: { scheduleTime: string; jobName?: string }): Promise<unknown>;
+}
+
+const intervalSeconds = Number(process.env.SCHEDULER_INTERVAL_SECONDS ?? "600");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const functions = require(resolve(__dirname, "..", "functions", "lib", "index.js")) as {
+  dispatchBackups: ScheduledFunction;
+};
+
+let running = false;
+
+async function tick(): Promise<void> {
+  if (running) return; // a slow run is never overlapped, like a Cloud Scheduler job with one attempt at a time
+  running = true;
+  const scheduleTime = new Date().toISOString();
+  try {
+    await functions.dispatchBackups.run({ scheduleTime, jobName: "local-dispatchBackups" });
+    console.log(`[scheduler] dispatchBackups ran for ${scheduleTime}`);
+  } catch (error) {
+    console.error(`[scheduler] dispatchBackups failed: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    running = false;
+  }
+}
+
+void tick();
+const timer = setInterval(() => void tick(), intervalSeconds * 1000);
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    clearInterval(timer);
+    process.exit(0);
+  });
+}

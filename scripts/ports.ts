@@ -1,0 +1,70 @@
+/**
+ * The local stack's fixed ports. Firebase emulator ports are read from firebase.json (its `emulators`
+ * block is the source of truth); the others are ours.
+ */
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { resolve } from "node:path";
+
+export const ROOT = resolve(__dirname, "..");
+
+interface FirebaseJson {
+  emulators: Record<string, { host?: string; port?: number }>;
+}
+
+const firebaseJson = JSON.parse(readFileSync(resolve(ROOT, "firebase.json"), "utf8")) as FirebaseJson;
+
+function firebasePort(name: string): number {
+  const port = firebaseJson.emulators[name]?.port;
+  if (typeof port !== "number") throw new Error(`firebase.json has no emulators.${name}.port`);
+  return port;
+}
+
+export const HOST = "127.0.0.1";
+
+export const PORTS = {
+  hosting: firebasePort("hosting"),
+  functions: firebasePort("functions"),
+  auth: firebasePort("auth"),
+  tasks: firebasePort("tasks"),
+  hub: firebasePort("hub"),
+  logging: firebasePort("logging"),
+  firestore: firebasePort("firestore"),
+  workspace: 8090,
+} as const;
+
+export type Service = keyof typeof PORTS;
+
+export const SERVICE_NAMES: Record<Service, string> = {
+  hosting: "Hosting (web app and /v1 API)",
+  functions: "Functions emulator",
+  auth: "Auth emulator",
+  tasks: "Cloud Tasks emulator",
+  hub: "Emulator hub",
+  logging: "Emulator logging",
+  firestore: "Firestore emulator",
+  workspace: "Workspace emulator",
+};
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolvePromise) => {
+    const probe = createServer();
+    probe.once("error", () => resolvePromise(false));
+    probe.listen(port, HOST, () => probe.close(() => resolvePromise(true)));
+  });
+}
+
+/** Fails with one clear message naming every busy port, instead of letting a service hang or crash. */
+export async function assertPortsFree(): Promise<void> {
+  const busy: string[] = [];
+  for (const [service, port] of Object.entries(PORTS) as [Service, number][]) {
+    if (!(await portIsFree(port))) busy.push(`  ${port}  ${SERVICE_NAMES[service]}`);
+  }
+  if (busy.length > 0) {
+    throw new Error(
+      `These ports of the local stack are already in use:\n${busy.join("\n")}\n` +
+        "Another Alpvault stack (npm start or npm test) or another program is using them. Stop it " +
+        "(find it with: ss -ltnp), then try again.",
+    );
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * The whole local stack, offline: Firestore (our launcher), the Workspace emulator, the Firebase emulators
+ * (Auth, Functions, Hosting, Cloud Tasks) and the local scheduler. Used by `npm start` and by `npm test`.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, type WriteStream } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { startFirestore, type RunningFirestore } from "../emulators/firestore/src/launcher";
+import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../emulators/workspace/src/server";
+import { HOST, PORTS, ROOT, assertPortsFree } from "./ports";
+
+export const PROJECT_ID = "demo-alpvault";
+export const WEB_URL = `http://${HOST}:${PORTS.hosting}`;
+
+export interface StackOptions {
+  /** Import state from here at start; `stop({ save: true })` writes it back. Omit for a throw-away stack. */
+  dataDir?: string;
+  /** Build functions and web first (npm start does; the test runner builds once itself). */
+  build: boolean;
+  /** Where the emulators' output goes: the terminal, or a log file (tests). */
+  logFile?: string;
+  /** Seconds between local scheduler ticks; 0 disables the scheduler. */
+  schedulerIntervalSeconds: number;
+  /** Extra environment for every process (e.g. the test runner's network block). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunningStack {
+  webUrl: string;
+  env: NodeJS.ProcessEnv;
+  firestoreKind: RunningFirestore["kind"];
+  stop(options: { save: boolean }): Promise<void>;
+}
+
+const FIREBASE_BIN = join(ROOT, "node_modules", "firebase-tools", "lib", "bin", "firebase.js");
+const TSX_CLI = require.resolve("tsx/cli");
+const READY_TIMEOUT_MS = 180_000;
+
+export function buildAll(): void {
+  for (const workspace of ["functions", "web"]) {
+    const result = spawnSync("npm", ["run", "build", "-w", workspace], { cwd: ROOT, stdio: "inherit" });
+    if (result.status !== 0) throw new Error(`Building ${workspace} failed (exit ${String(result.status)})`);
+  }
+}
+
+/** The environment that points every Google/Firebase client in our processes at the local emulators. */
+export function emulatorEnv(): NodeJS.ProcessEnv {
+  return {
+    GCLOUD_PROJECT: PROJECT_ID,
+    FIRESTORE_EMULATOR_HOST: `${HOST}:${PORTS.firestore}`,
+    FIREBASE_AUTH_EMULATOR_HOST: `${HOST}:${PORTS.auth}`,
+    CLOUD_TASKS_EMULATOR_HOST: `${HOST}:${PORTS.tasks}`,
+    WORKSPACE_EMULATOR_URL: `http://${HOST}:${PORTS.workspace}`,
+    METADATA_SERVER_DETECTION: "none",
+  };
+}
+
+function output(logFile: string | undefined): { stream: WriteStream | NodeJS.WriteStream; close(): void } {
+  if (!logFile) return { stream: process.stdout, close: () => undefined };
+  mkdirSync(dirname(logFile), { recursive: true });
+  const stream = createWriteStream(logFile, { flags: "a" });
+  return { stream, close: () => stream.end() };
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolvePromise) => {
+    const timer = setTimeout(() => resolvePromise(false), timeoutMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolvePromise(true);
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGINT");
+  if (await waitForExit(child, timeoutMs)) return;
+  if (child.pid) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      child.kill("SIGKILL");
+    }
+  }
+  await waitForExit(child, 5000);
+}
+
+/** Starts firebase-tools and resolves once it prints that every emulator is ready. */
+function startFirebase(options: StackOptions, env: NodeJS.ProcessEnv, sink: NodeJS.WritableStream): Promise<ChildProcess> {
+  const args = [FIREBASE_BIN, "emulators:start", "--only", "auth,functions,hosting,tasks", "--project", PROJECT_ID];
+  if (options.dataDir) {
+    const firebaseData = join(options.dataDir, "firebase");
+    if (existsSync(join(firebaseData, "firebase-export-metadata.json"))) args.push("--import", firebaseData);
+    args.push("--export-on-exit", firebaseData);
+  }
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, NO_UPDATE_NOTIFIER: "1", FORCE_COLOR: "0" },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const recent: string[] = [];
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`The Firebase emulators were not ready after ${READY_TIMEOUT_MS / 1000} s:\n${recent.join("")}`));
+      void stopChild(child, 10_000);
+    }, READY_TIMEOUT_MS);
+    const onData = (chunk: Buffer): void => {
+      const text = chunk.toString();
+      sink.write(text);
+      recent.push(text);
+      if (recent.length > 40) recent.shift();
+      if (text.includes("All emulators ready")) {
+        clearTimeout(timer);
+        resolvePromise(child);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The Firebase emulators exited early (code ${String(code)}):\n${recent.join("")}`));
+    });
+  });
+}
+
+function startScheduler(intervalSeconds: number, env: NodeJS.ProcessEnv, sink: NodeJS.WritableStream): ChildProcess {
+  const child = spawn(process.execPath, [TSX_CLI, resolve(ROOT, "scripts", "local-scheduler.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, SCHEDULER_INTERVAL_SECONDS: String(intervalSeconds) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => sink.write(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => sink.write(chunk));
+  return child;
+}
+
+export async function startStack(options: StackOptions): Promise<RunningStack> {
+  await assertPortsFree();
+  if (options.build) buildAll();
+  const env = { ...emulatorEnv(), ...options.env };
+  const out = output(options.logFile);
+
+  const started: { name: string; stop(save: boolean): Promise<void> }[] = [];
+  const stopAll = async (save: boolean): Promise<void> => {
+    for (const service of started.reverse()) await service.stop(save);
+    started.length = 0;
+    out.close();
+  };
+
+  try {
+    const firestore = await startFirestore({
+      port: PORTS.firestore,
+      host: HOST,
+      projectId: PROJECT_ID,
+      dataDir: options.dataDir ? join(options.dataDir, "firestore") : undefined,
+    });
+    started.push({ name: "firestore", stop: (save) => firestore.stop({ save }) });
+
+    const workspace: RunningWorkspaceEmulator = await startWorkspaceEmulator({ port: PORTS.workspace, host: HOST });
+    started.push({ name: "workspace", stop: () => workspace.stop() });
+
+    const firebase = await startFirebase(options, env, out.stream);
+    // firebase-tools exports on exit only when asked to (--export-on-exit); a throw-away stack has none.
+    started.push({ name: "firebase", stop: () => stopChild(firebase, 60_000) });
+
+    if (options.schedulerIntervalSeconds > 0) {
+      const scheduler = startScheduler(options.schedulerIntervalSeconds, env, out.stream);
+      started.push({ name: "scheduler", stop: () => stopChild(scheduler, 10_000) });
+    }
+
+    return { webUrl: WEB_URL, env, firestoreKind: firestore.kind, stop: ({ save }) => stopAll(save) };
+  } catch (error) {
+    await stopAll(false);
+    throw error;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * `npm start`: builds, starts the whole local stack offline with the seeded demo organisation from
+ * emulator-data/, prints the one URL to open, and on Ctrl-C saves state back to emulator-data/.
+ */
+import { resolve } from "node:path";
+import { ROOT } from "./ports";
+import { startStack, type RunningStack } from "./stack";
+
+const DATA_DIR = resolve(ROOT, "emulator-data");
+const SCHEDULER_INTERVAL_SECONDS = 600; // the production schedule: every 10 minutes
+
+async function main(): Promise<void> {
+  let stack: RunningStack;
+  try {
+    stack = await startStack({ dataDir: DATA_DIR, build: true, schedulerIntervalSeconds: SCHEDULER_INTERVAL_SECONDS });
+  } catch (error) {
+    console.error(`\nAlpvault could not start.\n${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+
+  console.log(`\n  Alpvault is running (Firestore: ${stack.firestoreKind} emulator). Open:\n\n    ${stack.webUrl}\n`);
+  console.log("  Press Ctrl-C to stop; state is saved to emulator-data/.\n");
+
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    console.log("\nStopping and saving state to emulator-data/ ...");
+    await stack.stop({ save: true });
+    console.log("Stopped.");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+}
+
+void main();

@@ -1,0 +1,124 @@
+/**
+ * `npm test`: everything, in one command, offline.
+ *   1. lint (ESLint with import boundaries, Prettier), typecheck every package
+ *   2. build functions and web, run unit tests
+ *   3. start one throw-away local stack (seeded from emulator-data/) and run the Firestore conformance,
+ *      API and browser suites against it
+ *   4. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does)
+ * Ends with one line "Tests: N passed, N failed, N skipped" over every jest run.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { randomUUID } from "node:crypto";
+import { ROOT } from "./ports";
+import { buildAll, startStack, type RunningStack } from "./stack";
+
+const ARTIFACTS = resolve(ROOT, "tests", "artifacts");
+const BLOCK_NETWORK = resolve(ROOT, "tests", "support", "block-network.cjs");
+
+interface StepResult {
+  name: string;
+  ok: boolean;
+}
+
+const results: StepResult[] = [];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+  console.log(`\n── ${name} ──`);
+  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+  const ok = result.status === 0;
+  results.push({ name, ok });
+  return ok;
+}
+
+function jest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}): boolean {
+  const report = join(mkdtempSync(join(tmpdir(), "alpvault-jest-")), "report.json");
+  const ok = run(
+    name,
+    process.execPath,
+    [require.resolve("jest/bin/jest"), "--ci", "--selectProjects", ...projects, "--json", "--outputFile", report],
+    { METADATA_SERVER_DETECTION: "none", ...env },
+  );
+  if (existsSync(report)) {
+    const summary = JSON.parse(readFileSync(report, "utf8")) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+      numTodoTests: number;
+      numRuntimeErrorTestSuites: number;
+    };
+    totals.passed += summary.numPassedTests;
+    totals.failed += summary.numFailedTests + summary.numRuntimeErrorTestSuites;
+    totals.skipped += summary.numPendingTests + summary.numTodoTests;
+  } else {
+    totals.failed += 1;
+  }
+  return ok;
+}
+
+async function withStack<T>(dataDir: string, label: string, body: (stack: RunningStack) => T): Promise<T | undefined> {
+  let stack: RunningStack;
+  try {
+    console.log(`\n── start the local stack (${label}) ──`);
+    stack = await startStack({
+      dataDir,
+      build: false,
+      logFile: join(ARTIFACTS, "logs", `stack-${label}.log`),
+      schedulerIntervalSeconds: 2,
+      env: { NODE_OPTIONS: `--require ${BLOCK_NETWORK}` },
+    });
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    results.push({ name: `start the local stack (${label})`, ok: false });
+    totals.failed += 1;
+    return undefined;
+  }
+  try {
+    return body(stack);
+  } finally {
+    await stack.stop({ save: true });
+  }
+}
+
+async function main(): Promise<void> {
+  rmSync(ARTIFACTS, { recursive: true, force: true });
+
+  run("lint", "npm", ["run", "--silent", "lint"]);
+  run("typecheck", "npm", ["run", "--silent", "typecheck"]);
+  try {
+    buildAll();
+    results.push({ name: "build", ok: true });
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    results.push({ name: "build", ok: false });
+  }
+  jest("unit tests", ["unit"]);
+
+  // The stack runs on a copy of the seed, so tests never change emulator-data/.
+  const dataDir = mkdtempSync(join(tmpdir(), "alpvault-data-"));
+  cpSync(resolve(ROOT, "emulator-data"), dataDir, { recursive: true });
+  const marker = randomUUID();
+  try {
+    await withStack(dataDir, "first", (stack) => {
+      const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
+      jest("Firestore conformance, API and browser tests", ["firestore-conformance", "api", "browser"], env);
+      jest("state before restart", ["before-restart"], { ...env, RESTART_MARKER: marker });
+    });
+    await withStack(dataDir, "restarted", (stack) => {
+      const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
+      jest("state after restart", ["after-restart"], { ...env, RESTART_MARKER: marker });
+    });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  console.log("\n── summary ──");
+  for (const result of results) console.log(`  ${result.ok ? "ok  " : "FAIL"}  ${result.name}`);
+  console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  process.exit(results.every((result) => result.ok) && totals.failed === 0 ? 0 : 1);
+}
+
+void main();

@@ -1,0 +1,28 @@
+import { getAuth } from "firebase-admin/auth";
+import { getFirestore } from "firebase-admin/firestore";
+import { signInWithGoogle } from "../support/auth-emulator";
+import { adminAppForRestart, restartDocument, restartIdentity, restartMarker } from "./restart-state";
+
+const marker = restartMarker();
+const admin = adminAppForRestart("before-restart");
+
+test("when a user signs in and data is written, then both are there", async () => {
+  const identity = restartIdentity(marker);
+  const user = await signInWithGoogle(identity);
+  const ref = getFirestore(admin.app()).collection("restartChecks").doc(marker);
+  await ref.set(restartDocument);
+  expect((await getAuth(admin.app()).getUser(user.uid)).email).toBe(identity.email);
+  expect((await ref.get()).data()).toEqual(restartDocument);
+});
+
+test("when the stack has run for a while, then the local scheduler has run the dispatcher", async () => {
+  const ref = getFirestore(admin.app()).collection("system").doc("dispatcher");
+  const deadline = Date.now() + 20_000;
+  let runs: unknown;
+  while (Date.now() < deadline) {
+    runs = (await ref.get()).get("runs");
+    if (typeof runs === "number" && runs >= 1) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  expect(runs).toBeGreaterThanOrEqual(1);
+});
