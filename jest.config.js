@@ -31,7 +31,12 @@ module.exports = {
     {
       ...common,
       displayName: "unit",
-      roots: ["<rootDir>/contracts/src", "<rootDir>/functions/src", "<rootDir>/emulators"],
+      roots: [
+        "<rootDir>/contracts/src",
+        "<rootDir>/functions/src",
+        "<rootDir>/emulators",
+        "<rootDir>/eslint-rules",
+      ],
       testMatch: ["**/*.test.ts"],
     },
     {

@@ -24,7 +24,9 @@ async function tick(): Promise<void> {
     await functions.dispatchBackups.run({ scheduleTime, jobName: "local-dispatchBackups" });
     console.log(`[scheduler] dispatchBackups ran for ${scheduleTime}`);
   } catch (error) {
-    console.error(`[scheduler] dispatchBackups failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `[scheduler] dispatchBackups failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   } finally {
     running = false;
   }

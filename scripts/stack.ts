@@ -88,8 +88,19 @@ async function stopChild(child: ChildProcess, timeoutMs: number): Promise<void> 
 }
 
 /** Starts firebase-tools and resolves once it prints that every emulator is ready. */
-function startFirebase(options: StackOptions, env: NodeJS.ProcessEnv, sink: NodeJS.WritableStream): Promise<ChildProcess> {
-  const args = [FIREBASE_BIN, "emulators:start", "--only", "auth,functions,hosting,tasks", "--project", PROJECT_ID];
+function startFirebase(
+  options: StackOptions,
+  env: NodeJS.ProcessEnv,
+  sink: NodeJS.WritableStream,
+): Promise<ChildProcess> {
+  const args = [
+    FIREBASE_BIN,
+    "emulators:start",
+    "--only",
+    "auth,functions,hosting,tasks",
+    "--project",
+    PROJECT_ID,
+  ];
   if (options.dataDir) {
     const firebaseData = join(options.dataDir, "firebase");
     if (existsSync(join(firebaseData, "firebase-export-metadata.json"))) args.push("--import", firebaseData);
@@ -104,7 +115,11 @@ function startFirebase(options: StackOptions, env: NodeJS.ProcessEnv, sink: Node
   const recent: string[] = [];
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
-      reject(new Error(`The Firebase emulators were not ready after ${READY_TIMEOUT_MS / 1000} s:\n${recent.join("")}`));
+      reject(
+        new Error(
+          `The Firebase emulators were not ready after ${READY_TIMEOUT_MS / 1000} s:\n${recent.join("")}`,
+        ),
+      );
       void stopChild(child, 10_000);
     }, READY_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
@@ -126,7 +141,11 @@ function startFirebase(options: StackOptions, env: NodeJS.ProcessEnv, sink: Node
   });
 }
 
-function startScheduler(intervalSeconds: number, env: NodeJS.ProcessEnv, sink: NodeJS.WritableStream): ChildProcess {
+function startScheduler(
+  intervalSeconds: number,
+  env: NodeJS.ProcessEnv,
+  sink: NodeJS.WritableStream,
+): ChildProcess {
   const child = spawn(process.execPath, [TSX_CLI, resolve(ROOT, "scripts", "local-scheduler.ts")], {
     cwd: ROOT,
     env: { ...process.env, ...env, SCHEDULER_INTERVAL_SECONDS: String(intervalSeconds) },
@@ -159,7 +178,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
     started.push({ name: "firestore", stop: (save) => firestore.stop({ save }) });
 
-    const workspace: RunningWorkspaceEmulator = await startWorkspaceEmulator({ port: PORTS.workspace, host: HOST });
+    const workspace: RunningWorkspaceEmulator = await startWorkspaceEmulator({
+      port: PORTS.workspace,
+      host: HOST,
+    });
     started.push({ name: "workspace", stop: () => workspace.stop() });
 
     const firebase = await startFirebase(options, env, out.stream);

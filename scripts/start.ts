@@ -12,13 +12,19 @@ const SCHEDULER_INTERVAL_SECONDS = 600; // the production schedule: every 10 min
 async function main(): Promise<void> {
   let stack: RunningStack;
   try {
-    stack = await startStack({ dataDir: DATA_DIR, build: true, schedulerIntervalSeconds: SCHEDULER_INTERVAL_SECONDS });
+    stack = await startStack({
+      dataDir: DATA_DIR,
+      build: true,
+      schedulerIntervalSeconds: SCHEDULER_INTERVAL_SECONDS,
+    });
   } catch (error) {
     console.error(`\nAlpvault could not start.\n${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   }
 
-  console.log(`\n  Alpvault is running (Firestore: ${stack.firestoreKind} emulator). Open:\n\n    ${stack.webUrl}\n`);
+  console.log(
+    `\n  Alpvault is running (Firestore: ${stack.firestoreKind} emulator). Open:\n\n    ${stack.webUrl}\n`,
+  );
   console.log("  Press Ctrl-C to stop; state is saved to emulator-data/.\n");
 
   let stopping = false;

@@ -39,7 +39,15 @@ function jest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}): bo
   const ok = run(
     name,
     process.execPath,
-    [require.resolve("jest/bin/jest"), "--ci", "--selectProjects", ...projects, "--json", "--outputFile", report],
+    [
+      require.resolve("jest/bin/jest"),
+      "--ci",
+      "--selectProjects",
+      ...projects,
+      "--json",
+      "--outputFile",
+      report,
+    ],
     { METADATA_SERVER_DETECTION: "none", ...env },
   );
   if (existsSync(report)) {
@@ -59,7 +67,11 @@ function jest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}): bo
   return ok;
 }
 
-async function withStack<T>(dataDir: string, label: string, body: (stack: RunningStack) => T): Promise<T | undefined> {
+async function withStack<T>(
+  dataDir: string,
+  label: string,
+  body: (stack: RunningStack) => T,
+): Promise<T | undefined> {
   let stack: RunningStack;
   try {
     console.log(`\n── start the local stack (${label}) ──`);

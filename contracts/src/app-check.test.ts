@@ -4,7 +4,10 @@ const NOW = 1_800_000_000;
 const expected = { projectId: "demo-alpvault", appIds: ["app-1"], nowSeconds: NOW };
 
 function claimsOf(token: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as Record<string, unknown>;
+  return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString()) as Record<
+    string,
+    unknown
+  >;
 }
 
 function withClaims(token: string, claims: Record<string, unknown>): string {
@@ -17,7 +20,10 @@ describe("unsigned App Check tokens", () => {
 
   test("when a token is minted, then it carries App Check's claims and an empty signature", () => {
     expect(minted.token.endsWith(".")).toBe(true);
-    expect(claimsOf(minted.token)).toMatchObject({ sub: "app-1", aud: expect.arrayContaining(["projects/demo-alpvault"]) });
+    expect(claimsOf(minted.token)).toMatchObject({
+      sub: "app-1",
+      aud: expect.arrayContaining(["projects/demo-alpvault"]),
+    });
     expect(minted.expireTimeMillis).toBe((NOW + 3600) * 1000);
   });
 
@@ -37,7 +43,10 @@ describe("unsigned App Check tokens", () => {
     expect(checkUnsignedAppCheckToken(token, expected)).toEqual({ ok: false, reason });
   });
 
-  test.each([["garbage"], ["a.b"], ["a.b.c"], ["!!.??."], [""]])("when the token is %p, then it is malformed", (token) => {
-    expect(checkUnsignedAppCheckToken(token, expected)).toEqual({ ok: false, reason: "malformed token" });
-  });
+  test.each([["garbage"], ["a.b"], ["a.b.c"], ["!!.??."], [""]])(
+    "when the token is %p, then it is malformed",
+    (token) => {
+      expect(checkUnsignedAppCheckToken(token, expected)).toEqual({ ok: false, reason: "malformed token" });
+    },
+  );
 });

@@ -34,11 +34,10 @@ function base64UrlDecode(part: string): string {
   return new TextDecoder().decode(bytes);
 }
 
-export function mintUnsignedAppCheckToken(input: {
-  appId: string;
-  projectId: string;
-  nowSeconds: number;
-}): { token: string; expireTimeMillis: number } {
+export function mintUnsignedAppCheckToken(input: { appId: string; projectId: string; nowSeconds: number }): {
+  token: string;
+  expireTimeMillis: number;
+} {
   const claims: AppCheckClaims = {
     iss: APP_CHECK_ISSUER_PREFIX + EMULATOR_PROJECT_NUMBER,
     sub: input.appId,
@@ -68,16 +67,19 @@ export function checkUnsignedAppCheckToken(
   } catch {
     return { ok: false, reason: "malformed token" };
   }
-  if ((header as { alg?: unknown } | null)?.alg !== "none") return { ok: false, reason: "unexpected algorithm" };
+  if ((header as { alg?: unknown } | null)?.alg !== "none")
+    return { ok: false, reason: "unexpected algorithm" };
   if (typeof claims !== "object" || claims === null) return { ok: false, reason: "malformed token" };
-  if (claims.iss !== APP_CHECK_ISSUER_PREFIX + EMULATOR_PROJECT_NUMBER) return { ok: false, reason: "wrong issuer" };
+  if (claims.iss !== APP_CHECK_ISSUER_PREFIX + EMULATOR_PROJECT_NUMBER)
+    return { ok: false, reason: "wrong issuer" };
   if (!Array.isArray(claims.aud) || !claims.aud.includes(`projects/${expected.projectId}`)) {
     return { ok: false, reason: "wrong audience" };
   }
   if (typeof claims.sub !== "string" || !expected.appIds.includes(claims.sub)) {
     return { ok: false, reason: "unknown app" };
   }
-  if (typeof claims.exp !== "number" || typeof claims.iat !== "number") return { ok: false, reason: "malformed token" };
+  if (typeof claims.exp !== "number" || typeof claims.iat !== "number")
+    return { ok: false, reason: "malformed token" };
   if (claims.exp <= expected.nowSeconds) return { ok: false, reason: "expired" };
   if (claims.iat > expected.nowSeconds + 300) return { ok: false, reason: "issued in the future" };
   return { ok: true, appId: claims.sub };

@@ -4,7 +4,12 @@
  */
 import { APP_VERSION } from "@alpvault/contracts/version";
 import { appCheckToken, callApi } from "../support/api-client";
-import { disableUser, newGoogleIdentity, signInWithGoogle, type SignedInUser } from "../support/auth-emulator";
+import {
+  disableUser,
+  newGoogleIdentity,
+  signInWithGoogle,
+  type SignedInUser,
+} from "../support/auth-emulator";
 
 function expectApiError(answer: { status: number; body: unknown }, code: number, message: RegExp): void {
   expect(answer.status).toBe(code);
@@ -26,7 +31,11 @@ describe("GET /v1/health authentication", () => {
     const answer = await callApi("/health", { idToken: user.idToken, appCheck: appCheckToken() });
     expect(answer.status).toBe(200);
     expect(answer.contentType).toMatch(/application\/json/);
-    expect(answer.body).toEqual({ status: "ok", version: APP_VERSION, user: { uid: user.uid, email: user.email } });
+    expect(answer.body).toEqual({
+      status: "ok",
+      version: APP_VERSION,
+      user: { uid: user.uid, email: user.email },
+    });
   });
 
   test("when the App Check header is missing, then 401 with {code, message}", async () => {
@@ -34,28 +43,48 @@ describe("GET /v1/health authentication", () => {
   });
 
   test("when the App Check token is not a token at all, then 401", async () => {
-    expectApiError(await callApi("/health", { idToken: user.idToken, appCheck: "garbage" }), 401, /App Check token is invalid/);
+    expectApiError(
+      await callApi("/health", { idToken: user.idToken, appCheck: "garbage" }),
+      401,
+      /App Check token is invalid/,
+    );
   });
 
   test("when the App Check token was minted for another app, then 401", async () => {
     const appCheck = appCheckToken({ appId: "1:000000000000:web:another-app" });
-    expectApiError(await callApi("/health", { idToken: user.idToken, appCheck }), 401, /App Check token is invalid/);
+    expectApiError(
+      await callApi("/health", { idToken: user.idToken, appCheck }),
+      401,
+      /App Check token is invalid/,
+    );
   });
 
   test("when the App Check token was minted for another project, then 401", async () => {
     const appCheck = appCheckToken({ projectId: "demo-someone-else" });
-    expectApiError(await callApi("/health", { idToken: user.idToken, appCheck }), 401, /App Check token is invalid/);
+    expectApiError(
+      await callApi("/health", { idToken: user.idToken, appCheck }),
+      401,
+      /App Check token is invalid/,
+    );
   });
 
   test("when the App Check token has expired, then 401", async () => {
     const appCheck = appCheckToken({ nowSeconds: Math.floor(Date.now() / 1000) - 7200 });
-    expectApiError(await callApi("/health", { idToken: user.idToken, appCheck }), 401, /App Check token is invalid/);
+    expectApiError(
+      await callApi("/health", { idToken: user.idToken, appCheck }),
+      401,
+      /App Check token is invalid/,
+    );
   });
 
   test("when the App Check token claims a signature algorithm, then the unsigned check refuses it", async () => {
     const [, payload] = appCheckToken().split(".");
     const forged = `${base64Url({ alg: "RS256", typ: "JWT" })}.${payload}.c2lnbmF0dXJl`;
-    expectApiError(await callApi("/health", { idToken: user.idToken, appCheck: forged }), 401, /App Check token is invalid/);
+    expectApiError(
+      await callApi("/health", { idToken: user.idToken, appCheck: forged }),
+      401,
+      /App Check token is invalid/,
+    );
   });
 
   test("when the Authorization header is missing, then 401 with {code, message}", async () => {
@@ -63,25 +92,40 @@ describe("GET /v1/health authentication", () => {
   });
 
   test("when the Authorization header is not a bearer token, then 401", async () => {
-    const answer = await callApi("/health", { appCheck: appCheckToken(), headers: { authorization: `Basic ${user.idToken}` } });
+    const answer = await callApi("/health", {
+      appCheck: appCheckToken(),
+      headers: { authorization: `Basic ${user.idToken}` },
+    });
     expectApiError(answer, 401, /Authentication required/);
   });
 
   test("when the ID token is invalid, then 401 with {code, message}", async () => {
-    expectApiError(await callApi("/health", { idToken: "not-a-token", appCheck: appCheckToken() }), 401, /ID token is invalid/);
+    expectApiError(
+      await callApi("/health", { idToken: "not-a-token", appCheck: appCheckToken() }),
+      401,
+      /ID token is invalid/,
+    );
   });
 
   test("when the ID token has been tampered with, then 401", async () => {
     const [header, payload] = user.idToken.split(".");
     const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString()) as Record<string, unknown>;
     const tampered = `${header}.${base64Url({ ...claims, aud: "demo-someone-else" })}.`;
-    expectApiError(await callApi("/health", { idToken: tampered, appCheck: appCheckToken() }), 401, /ID token is invalid/);
+    expectApiError(
+      await callApi("/health", { idToken: tampered, appCheck: appCheckToken() }),
+      401,
+      /ID token is invalid/,
+    );
   });
 
   test("when the user has been disabled, then their still-unexpired ID token is refused with 401", async () => {
     const disabled = await signInWithGoogle(newGoogleIdentity("disabled"));
     await disableUser(disabled.uid);
-    expectApiError(await callApi("/health", { idToken: disabled.idToken, appCheck: appCheckToken() }), 401, /ID token is invalid/);
+    expectApiError(
+      await callApi("/health", { idToken: disabled.idToken, appCheck: appCheckToken() }),
+      401,
+      /ID token is invalid/,
+    );
   });
 
   test("when an authenticated caller asks for an unknown route, then 404 with {code, message}", async () => {

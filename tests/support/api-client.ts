@@ -3,7 +3,9 @@ import { APP_CHECK_HEADER, mintUnsignedAppCheckToken } from "@alpvault/contracts
 import { LOCAL_WEB_APP_ID } from "@alpvault/contracts/local";
 import { stackEnv } from "./stack-env";
 
-export function appCheckToken(overrides: { appId?: string; projectId?: string; nowSeconds?: number } = {}): string {
+export function appCheckToken(
+  overrides: { appId?: string; projectId?: string; nowSeconds?: number } = {},
+): string {
   return mintUnsignedAppCheckToken({
     appId: overrides.appId ?? LOCAL_WEB_APP_ID,
     projectId: overrides.projectId ?? stackEnv.projectId,
@@ -19,7 +21,13 @@ export interface ApiAnswer {
 
 export async function callApi(
   path: string,
-  options: { idToken?: string; appCheck?: string; method?: string; body?: string; headers?: Record<string, string> } = {},
+  options: {
+    idToken?: string;
+    appCheck?: string;
+    method?: string;
+    body?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.idToken !== undefined) headers.authorization = `Bearer ${options.idToken}`;

@@ -37,12 +37,21 @@ async function postJson<T>(url: string, body: unknown, headers: Record<string, s
 
 export function newGoogleIdentity(label = "user"): GoogleIdentity {
   const id = randomUUID();
-  return { sub: `sub-${id}`, email: `${label}-${id.slice(0, 8)}@tests.alpine-demo.example`, name: `Test ${label}` };
+  return {
+    sub: `sub-${id}`,
+    email: `${label}-${id.slice(0, 8)}@tests.alpine-demo.example`,
+    name: `Test ${label}`,
+  };
 }
 
 /** Signs in with Google through the emulator (creating the account on first sign-in). */
 export async function signInWithGoogle(identity: GoogleIdentity): Promise<SignedInUser> {
-  const idToken = JSON.stringify({ sub: identity.sub, email: identity.email, email_verified: true, name: identity.name });
+  const idToken = JSON.stringify({
+    sub: identity.sub,
+    email: identity.email,
+    email_verified: true,
+    name: identity.name,
+  });
   const answer = await postJson<{ localId: string; idToken: string; refreshToken: string; email: string }>(
     authUrl("accounts:signInWithIdp"),
     {
@@ -52,7 +61,12 @@ export async function signInWithGoogle(identity: GoogleIdentity): Promise<Signed
       returnSecureToken: true,
     },
   );
-  return { uid: answer.localId, idToken: answer.idToken, refreshToken: answer.refreshToken, email: answer.email };
+  return {
+    uid: answer.localId,
+    idToken: answer.idToken,
+    refreshToken: answer.refreshToken,
+    email: answer.email,
+  };
 }
 
 /** Disables an account the way an admin would (emulator accepts `Bearer owner` for admin calls). */

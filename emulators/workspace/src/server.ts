@@ -14,7 +14,11 @@ export interface RunningWorkspaceEmulator {
 
 function googleError(response: ServerResponse, code: number, message: string, status: string): void {
   response.writeHead(code, { "content-type": "application/json; charset=UTF-8" });
-  response.end(JSON.stringify({ error: { code, message, errors: [{ message, domain: "global", reason: "notFound" }], status } }));
+  response.end(
+    JSON.stringify({
+      error: { code, message, errors: [{ message, domain: "global", reason: "notFound" }], status },
+    }),
+  );
 }
 
 function handle(request: IncomingMessage, response: ServerResponse): void {
@@ -27,7 +31,10 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
   googleError(response, 404, `Method not found: ${request.method ?? "GET"} ${path}`, "NOT_FOUND");
 }
 
-export async function startWorkspaceEmulator(options: { port: number; host?: string }): Promise<RunningWorkspaceEmulator> {
+export async function startWorkspaceEmulator(options: {
+  port: number;
+  host?: string;
+}): Promise<RunningWorkspaceEmulator> {
   const host = options.host ?? "127.0.0.1";
   const server: Server = createServer(handle);
   await new Promise<void>((resolve, reject) => {

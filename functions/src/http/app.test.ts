@@ -2,6 +2,7 @@ import { Router } from "express";
 import request from "supertest";
 import { logger } from "firebase-functions";
 import { systemRoutes } from "../system/routes";
+import { systemService } from "../system/service";
 import { AppError } from "./app-error";
 import { createApi } from "./app";
 import type { AppCheckVerifier, IdentityVerifier } from "./authenticate";
@@ -56,7 +57,10 @@ describe("API error handling", () => {
   test("when a route throws an AppError, then its code is the HTTP status and the body is {code, message}", async () => {
     const answer = await authed(request(api()).get("/v1/conflict"));
     expect(answer.status).toBe(409);
-    expect(answer.body).toEqual({ code: 409, message: "Another recovery for the same resource is in progress." });
+    expect(answer.body).toEqual({
+      code: 409,
+      message: "Another recovery for the same resource is in progress.",
+    });
   });
 
   test("when an authenticated body is not valid JSON, then 400 with {code, message}", async () => {
@@ -88,13 +92,20 @@ describe("API error handling", () => {
   });
 
   test("when the database does not answer, then health is 503 with {code, message}", async () => {
-    const answer = await authed(request(api([systemRoutes({ databaseAnswers: async () => false })])).get("/v1/health"));
+    const answer = await authed(
+      request(api([systemRoutes(systemService({ databaseAnswers: async () => false }))])).get("/v1/health"),
+    );
     expect(answer.status).toBe(503);
-    expect(answer.body).toEqual({ code: 503, message: "The database is unresponsive. Please try again later." });
+    expect(answer.body).toEqual({
+      code: 503,
+      message: "The database is unresponsive. Please try again later.",
+    });
   });
 
   test("when the database answers, then health is ok with the caller", async () => {
-    const answer = await authed(request(api([systemRoutes({ databaseAnswers: async () => true })])).get("/v1/health"));
+    const answer = await authed(
+      request(api([systemRoutes(systemService({ databaseAnswers: async () => true }))])).get("/v1/health"),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ status: "ok", user: { uid: "user-1", email: "anna@example.com" } });
   });
@@ -116,7 +127,10 @@ describe("request logging", () => {
 
   test("when requests succeed, fail authentication or crash, then no token, query or secret reaches the logs", async () => {
     await authed(request(api()).get("/v1/boom?q=subject-of-a-private-mail"));
-    await request(api()).get("/v1/conflict").set("Authorization", "Bearer wrong-token-value").set("X-Firebase-AppCheck", APP_CHECK);
+    await request(api())
+      .get("/v1/conflict")
+      .set("Authorization", "Bearer wrong-token-value")
+      .set("X-Firebase-AppCheck", APP_CHECK);
     await authed(request(api()).get("/v1/conflict"));
     const logged = JSON.stringify(lines);
     expect(lines.length).toBeGreaterThanOrEqual(4);
@@ -128,6 +142,11 @@ describe("request logging", () => {
   test("when a request completes, then one line names the matched route pattern, status and caller", async () => {
     await authed(request(api()).get("/v1/conflict"));
     const completed = lines.find(([message]) => message === "request completed");
-    expect(completed?.[1]).toMatchObject({ method: "GET", route: "/v1/conflict", status: 409, uid: "user-1" });
+    expect(completed?.[1]).toMatchObject({
+      method: "GET",
+      route: "/v1/conflict",
+      status: 409,
+      uid: "user-1",
+    });
   });
 });

@@ -46,16 +46,17 @@ export function callerOf(response: Response): Caller {
  * Requires a valid App Check token and a valid Firebase ID token on every request, in that order (the
  * App Check check is the cheaper one and gates automated traffic first).
  */
-export function authenticate(deps: { identity: IdentityVerifier; appCheck: AppCheckVerifier }): RequestHandler {
+export function authenticate(deps: {
+  identity: IdentityVerifier;
+  appCheck: AppCheckVerifier;
+}): RequestHandler {
   return async (request: Request, response: Response, next: NextFunction) => {
     try {
       const appCheckToken = request.get(APP_CHECK_HEADER);
       if (!appCheckToken) throw AppError.unauthenticated(AUTH_MESSAGES.missingAppCheck);
-      const { appId } = await deps.appCheck
-        .verifyAppCheckToken(appCheckToken)
-        .catch((cause: unknown) => {
-          throw new AppError(401, AUTH_MESSAGES.invalidAppCheck, { cause });
-        });
+      const { appId } = await deps.appCheck.verifyAppCheckToken(appCheckToken).catch((cause: unknown) => {
+        throw new AppError(401, AUTH_MESSAGES.invalidAppCheck, { cause });
+      });
 
       const idToken = bearerToken(request);
       if (!idToken) throw AppError.unauthenticated(AUTH_MESSAGES.missingIdToken);

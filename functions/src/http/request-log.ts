@@ -14,7 +14,8 @@ interface RouteLocals {
 export function routeLabel(request: Request, response: Response): string {
   const locals = response.locals as RouteLocals;
   const route = request.route as { path?: unknown } | undefined;
-  if (route && route !== locals.outerRoute && typeof route.path === "string") return `${request.baseUrl}${route.path}`;
+  if (route && route !== locals.outerRoute && typeof route.path === "string")
+    return `${request.baseUrl}${route.path}`;
   return `${request.baseUrl || "/"} (unmatched)`;
 }
 

@@ -35,7 +35,8 @@ export function appCheckVerifier(config: RuntimeConfig): AppCheckVerifier {
       },
     };
   }
-  if (!config.runningInEmulator) throw new Error("unsigned App Check tokens are refused outside the emulator");
+  if (!config.runningInEmulator)
+    throw new Error("unsigned App Check tokens are refused outside the emulator");
   return {
     async verifyAppCheckToken(token) {
       const check = checkUnsignedAppCheckToken(token, {

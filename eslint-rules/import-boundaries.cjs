@@ -1,0 +1,106 @@
+/**
+ * One-way import boundaries (CONVENTIONS.md), checked on every import after resolving it to a file:
+ * - packages: web/ and functions/ may use contracts/ and themselves only; contracts/ and emulators/ are
+ *   self-contained; tests/ and scripts/ may use anything.
+ * - web/src: shared (components, lib, config, testing) ← features ← app; a feature never imports another.
+ * - functions/src: routes.ts never reaches a repo.ts directly (routes → service → repo), and only repos
+ *   and lib/ touch `firebase-admin/firestore`.
+ */
+const path = require("node:path");
+
+const ROOT = path.resolve(__dirname, "..");
+const ALIASES = [
+  ["@/", path.join(ROOT, "web", "src") + path.sep],
+  ["@alpvault/contracts/", path.join(ROOT, "contracts", "src") + path.sep],
+];
+const PACKAGE_DEPS = {
+  web: ["web", "contracts"],
+  functions: ["functions", "contracts"],
+  contracts: ["contracts"],
+  emulators: ["emulators"],
+};
+const WEB_SHARED = new Set(["components", "lib", "config", "testing", "assets", "types"]);
+
+function packageOf(file) {
+  const [top, second] = path.relative(ROOT, file).split(path.sep);
+  if (top === "emulators" && second) return "emulators";
+  return top;
+}
+
+/** web/src layer: 0 shared, 1 feature, 2 app (main.tsx and app/). */
+function webLayer(file) {
+  const parts = path.relative(path.join(ROOT, "web", "src"), file).split(path.sep);
+  if (parts[0] === "features") return { rank: 1, feature: parts[1] };
+  if (parts.length === 1 || parts[0] === "app") return { rank: 2 };
+  return { rank: WEB_SHARED.has(parts[0]) ? 0 : 2 };
+}
+
+function resolveImport(source, fromFile) {
+  for (const [prefix, target] of ALIASES) {
+    if (source.startsWith(prefix)) return path.join(target, source.slice(prefix.length));
+  }
+  if (source.startsWith(".")) return path.resolve(path.dirname(fromFile), source);
+  return undefined; // a package
+}
+
+function violation(fromFile, source) {
+  const fromPackage = packageOf(fromFile);
+  const target = resolveImport(source, fromFile);
+  if (!target) {
+    const inFunctions = fromPackage === "functions" && fromFile.includes(`${path.sep}src${path.sep}`);
+    const isRepoOrLib = /[/\\](repo\.ts|lib[/\\][^/\\]+)$/.test(fromFile) || fromFile.endsWith(".test.ts");
+    if (inFunctions && source === "firebase-admin/firestore" && !isRepoOrLib) {
+      return "only repo.ts files (and lib/) access Firestore";
+    }
+    return undefined;
+  }
+  const toPackage = packageOf(target);
+  const allowed = PACKAGE_DEPS[fromPackage];
+  if (allowed && !allowed.includes(toPackage)) return `${fromPackage}/ may not import from ${toPackage}/`;
+
+  if (fromPackage === "web" && toPackage === "web") {
+    const from = webLayer(fromFile);
+    const to = webLayer(target);
+    if (to.rank > from.rank) return "web imports flow one way: shared ← features ← app";
+    if (from.rank === 1 && to.rank === 1 && from.feature !== to.feature) {
+      return "features do not import each other; compose them in app/";
+    }
+  }
+  if (
+    fromPackage === "functions" &&
+    path.basename(fromFile) === "routes.ts" &&
+    /[/\\]repo(\.ts)?$/.test(target)
+  ) {
+    return "routes call services, never repos";
+  }
+  return undefined;
+}
+
+module.exports = {
+  meta: {
+    type: "problem",
+    docs: { description: "one-way import boundaries between packages and layers" },
+    schema: [],
+    messages: { boundary: "Import boundary: {{reason}} ('{{source}}')." },
+  },
+  create(context) {
+    const file = context.filename;
+    const check = (node) => {
+      if (!node.source || typeof node.source.value !== "string") return;
+      const reason = violation(file, node.source.value);
+      if (reason)
+        context.report({
+          node: node.source,
+          messageId: "boundary",
+          data: { reason, source: node.source.value },
+        });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+  violation,
+};
