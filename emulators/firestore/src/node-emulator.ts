@@ -1,0 +1,85 @@
+/**
+ * Our Node Firestore emulator: a gRPC server speaking the Firestore v1 protocol over an in-memory
+ * store, optionally loaded from and saved to a data directory.
+ */
+import { createServer } from "node:net";
+
+import { Server, ServerCredentials } from "@grpc/grpc-js";
+
+import { loadStore, saveStore } from "./persistence";
+import { firestoreServiceDefinition, FirestoreService } from "./service";
+import { Store } from "./store";
+
+export class PortInUseError extends Error {
+  constructor(host: string, port: number, cause: string) {
+    super(
+      `Port ${port} is in use: ${cause} (host ${host}). Stop whatever listens there or choose another port.`,
+    );
+  }
+}
+
+/** Fails fast with a clear message when something already listens on host:port. */
+export function assertPortFree(host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => {
+      reject(error.code === "EADDRINUSE" ? new PortInUseError(host, port, error.message) : error);
+    });
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+export interface NodeEmulatorOptions {
+  host: string;
+  port: number;
+  dataDir?: string;
+}
+
+export class NodeFirestoreEmulator {
+  readonly store = new Store();
+  readonly service = new FirestoreService(this.store);
+  private readonly server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
+  private started = false;
+
+  constructor(readonly options: NodeEmulatorOptions) {
+    this.server.addService(firestoreServiceDefinition, this.service.implementation());
+  }
+
+  async start(): Promise<void> {
+    const { host, port, dataDir } = this.options;
+    await assertPortFree(host, port);
+    if (dataDir) await loadStore(this.store, dataDir);
+    await new Promise<void>((resolve, reject) => {
+      this.server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error) => {
+        if (error) {
+          reject(
+            /in use|EADDRINUSE/i.test(error.message) ? new PortInUseError(host, port, error.message) : error,
+          );
+        } else resolve();
+      });
+    });
+    this.started = true;
+  }
+
+  /** Writes the current state to the data directory (no-op without one). */
+  async save(): Promise<void> {
+    if (this.options.dataDir) await saveStore(this.store, this.options.dataDir);
+  }
+
+  async stop(options: { save?: boolean } = {}): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    this.service.transactions.abortAll();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, 2000);
+      this.server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    if (options.save) await this.save();
+  }
+}

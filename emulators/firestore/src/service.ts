@@ -1,0 +1,294 @@
+/**
+ * The Firestore v1 gRPC service (the RPCs the Admin and server SDKs use) over our store.
+ * Protocol classes and the service definition come from `@firestore-emulator/proto`.
+ */
+import {
+  BatchGetDocumentsResponse,
+  BatchWriteResponse,
+  BeginTransactionResponse,
+  CommitResponse,
+  ListCollectionIdsResponse,
+  ListDocumentsResponse,
+  RunAggregationQueryResponse,
+  RunQueryResponse,
+  UnimplementedFirestoreService,
+  type BatchGetDocumentsRequest,
+  type BatchWriteRequest,
+  type BeginTransactionRequest,
+  type CommitRequest,
+  type ListCollectionIdsRequest,
+  type ListDocumentsRequest,
+  type RollbackRequest,
+  type RunAggregationQueryRequest,
+  type RunQueryRequest,
+} from "@firestore-emulator/proto/dist/google/firestore/v1/firestore";
+import type { TransactionOptions } from "@firestore-emulator/proto/dist/google/firestore/v1/common";
+import { Empty } from "@firestore-emulator/proto/dist/google/protobuf/empty";
+import type {
+  sendUnaryData,
+  ServerUnaryCall,
+  ServerWritableStream,
+  ServiceDefinition,
+  UntypedServiceImplementation,
+} from "@grpc/grpc-js";
+
+import { projectionOf, runAggregation, runQuery } from "./query";
+import { Store, type Database, type StoredDocument } from "./store";
+import { TransactionManager, type Transaction } from "./transactions";
+import { Code, FirestoreError, parseFieldPath, projectFields, type Fields, type Timestamp } from "./values";
+
+export const firestoreServiceDefinition =
+  UnimplementedFirestoreService.definition as unknown as ServiceDefinition;
+
+type Obj = Record<string, unknown>;
+
+function toStatus(error: unknown): { code: number; details: string } {
+  if (error instanceof FirestoreError) return { code: error.code, details: error.message };
+  console.error("firestore emulator: unexpected error", error);
+  return { code: Code.INTERNAL, details: error instanceof Error ? error.message : String(error) };
+}
+
+function unary<Req, Res>(handler: (request: Req) => Promise<Res> | Res) {
+  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+    Promise.resolve()
+      .then(() => handler(call.request))
+      .then(
+        (response) => callback(null, response),
+        (error) => callback(toStatus(error), null),
+      );
+  };
+}
+
+function streaming<Req, Res>(
+  handler: (request: Req, write: (response: Res) => void) => Promise<void> | void,
+) {
+  return (call: ServerWritableStream<Req, Res>) => {
+    Promise.resolve()
+      .then(() => handler(call.request, (response) => call.write(response)))
+      .then(
+        () => call.end(),
+        (error) => call.emit("error", toStatus(error)),
+      );
+  };
+}
+
+export class FirestoreService {
+  readonly transactions = new TransactionManager();
+
+  constructor(readonly store: Store) {}
+
+  private documentObject(
+    database: Database,
+    document: StoredDocument,
+    fields: Fields = document.fields,
+  ): Obj {
+    return {
+      name: database.fullName(document.path),
+      fields,
+      create_time: document.createTime,
+      update_time: document.updateTime,
+    };
+  }
+
+  /** The transaction a read runs in: an existing one, a new one, or none. */
+  private readTransaction(request: {
+    has_transaction: boolean;
+    transaction: Uint8Array;
+    has_new_transaction: boolean;
+    new_transaction: TransactionOptions;
+  }): { transaction?: Transaction; isNew: boolean } {
+    if (request.has_new_transaction) {
+      return { transaction: this.transactions.begin(request.new_transaction.has_read_only), isNew: true };
+    }
+    if (request.has_transaction)
+      return { transaction: this.transactions.get(request.transaction), isNew: false };
+    return { isNew: false };
+  }
+
+  /** Writes under locks, so plain writes wait for transactions holding the same documents. */
+  private async commitLocked(writes: CommitRequest["writes"], transaction: Transaction) {
+    try {
+      await this.transactions.lock(
+        transaction,
+        writes.map((w) => Store.writeTarget(w)),
+      );
+      this.transactions.check(transaction);
+      const time = this.store.commitTime();
+      return { time, outcomes: this.store.commit(writes, time) };
+    } finally {
+      this.transactions.finish(transaction);
+    }
+  }
+
+  implementation(): UntypedServiceImplementation {
+    const readTime = (): Timestamp => this.store.commitTime();
+    return {
+      BeginTransaction: unary((request: BeginTransactionRequest) => {
+        const transaction = this.transactions.begin(request.has_options && request.options.has_read_only);
+        return BeginTransactionResponse.fromObject({ transaction: transaction.id });
+      }),
+
+      Rollback: unary((request: RollbackRequest) => {
+        const transaction = this.transactions.get(request.transaction);
+        this.transactions.finish(transaction);
+        return Empty.fromObject({});
+      }),
+
+      Commit: unary(async (request: CommitRequest) => {
+        const transaction =
+          request.transaction.length > 0
+            ? this.transactions.get(request.transaction)
+            : this.transactions.implicit();
+        const { time, outcomes } = await this.commitLocked(request.writes, transaction);
+        return CommitResponse.fromObject({
+          commit_time: time,
+          write_results: outcomes.map((o) => ({
+            update_time: o.updateTime,
+            transform_results: o.transformResults,
+          })),
+        } as Parameters<typeof CommitResponse.fromObject>[0]);
+      }),
+
+      BatchWrite: unary(async (request: BatchWriteRequest) => {
+        const results = await Promise.all(
+          request.writes.map(async (write) => {
+            try {
+              const { time, outcomes } = await this.commitLocked([write], this.transactions.implicit());
+              return { result: { update_time: outcomes[0]?.updateTime ?? time }, status: { code: 0 } };
+            } catch (error) {
+              const { code, details } = toStatus(error);
+              return { result: {}, status: { code, message: details } };
+            }
+          }),
+        );
+        return BatchWriteResponse.fromObject({
+          write_results: results.map((r) => r.result),
+          status: results.map((r) => r.status),
+        } as Parameters<typeof BatchWriteResponse.fromObject>[0]);
+      }),
+
+      BatchGetDocuments: streaming(
+        async (request: BatchGetDocumentsRequest, write: (r: BatchGetDocumentsResponse) => void) => {
+          const { transaction, isNew } = this.readTransaction(request);
+          if (transaction) await this.transactions.lock(transaction, request.documents);
+          const mask = request.has_mask ? request.mask.field_paths.map(parseFieldPath) : undefined;
+          const time = readTime();
+          request.documents.forEach((name, i) => {
+            const { database, path } = this.store.resolveDocument(name);
+            const document = database.get(path);
+            const fields = document && mask ? projectFields(document.fields, mask) : document?.fields;
+            write(
+              BatchGetDocumentsResponse.fromObject({
+                ...(document
+                  ? { found: this.documentObject(database, document, fields) }
+                  : { missing: name }),
+                read_time: time,
+                ...(isNew && i === 0 ? { transaction: transaction!.id } : {}),
+              } as Parameters<typeof BatchGetDocumentsResponse.fromObject>[0]),
+            );
+          });
+        },
+      ),
+
+      RunQuery: streaming(async (request: RunQueryRequest, write: (r: RunQueryResponse) => void) => {
+        const { database, path } = this.store.resolve(request.parent);
+        const { transaction, isNew } = this.readTransaction(request);
+        const documents = await this.lockedQuery(transaction, database, () =>
+          runQuery(database, path, request.structured_query),
+        );
+        const projection = projectionOf(request.structured_query);
+        const time = readTime();
+        const transactionId = isNew ? { transaction: transaction!.id } : {};
+        documents.forEach((document, i) => {
+          const fields = projection ? projectFields(document.fields, projection) : document.fields;
+          write(
+            RunQueryResponse.fromObject({
+              document: this.documentObject(database, document, fields),
+              read_time: time,
+              ...(i === 0 ? transactionId : {}),
+            } as Parameters<typeof RunQueryResponse.fromObject>[0]),
+          );
+        });
+        write(
+          RunQueryResponse.fromObject({
+            read_time: time,
+            done: true,
+            ...(documents.length === 0 ? transactionId : {}),
+          } as Parameters<typeof RunQueryResponse.fromObject>[0]),
+        );
+      }),
+
+      RunAggregationQuery: streaming(
+        async (request: RunAggregationQueryRequest, write: (r: RunAggregationQueryResponse) => void) => {
+          const { database, path } = this.store.resolve(request.parent);
+          const { transaction, isNew } = this.readTransaction(request);
+          const aggregation = request.structured_aggregation_query;
+          const documents = await this.lockedQuery(transaction, database, () =>
+            runQuery(database, path, aggregation.structured_query),
+          );
+          write(
+            RunAggregationQueryResponse.fromObject({
+              result: { aggregate_fields: runAggregation(database, path, aggregation, documents) },
+              read_time: readTime(),
+              ...(isNew ? { transaction: transaction!.id } : {}),
+            } as Parameters<typeof RunAggregationQueryResponse.fromObject>[0]),
+          );
+        },
+      ),
+
+      ListCollectionIds: unary((request: ListCollectionIdsRequest) => {
+        const { database, path } = this.store.resolve(request.parent);
+        return ListCollectionIdsResponse.fromObject({ collection_ids: database.collectionIds(path) });
+      }),
+
+      ListDocuments: unary((request: ListDocumentsRequest) => {
+        const { database, path } = this.store.resolve(request.parent);
+        const collection = path ? `${path}/${request.collection_id}` : request.collection_id;
+        const names = new Set<string>();
+        for (const document of database.inCollection(collection)) names.add(document.path);
+        if (request.show_missing) {
+          // Documents that do not exist but have subcollections with documents.
+          const depth = collection.split("/").length + 1;
+          for (const documentPath of database.documents.keys()) {
+            if (!documentPath.startsWith(`${collection}/`)) continue;
+            names.add(documentPath.split("/").slice(0, depth).join("/"));
+          }
+        }
+        const mask = request.has_mask ? request.mask.field_paths.map(parseFieldPath) : undefined;
+        const documents = [...names].sort().map((documentPath) => {
+          const document = database.get(documentPath);
+          if (!document) return { name: database.fullName(documentPath) };
+          return this.documentObject(
+            database,
+            document,
+            mask ? projectFields(document.fields, mask) : undefined,
+          );
+        });
+        return ListDocumentsResponse.fromObject({ documents } as Parameters<
+          typeof ListDocumentsResponse.fromObject
+        >[0]);
+      }),
+    };
+  }
+
+  /**
+   * Runs a query inside a transaction: locks the matching documents, then runs it again in case the
+   * results changed while waiting, until the locked set covers the results.
+   */
+  private async lockedQuery(
+    transaction: Transaction | undefined,
+    database: Database,
+    run: () => StoredDocument[],
+  ): Promise<StoredDocument[]> {
+    let documents = run();
+    if (!transaction || transaction.readOnly) return documents;
+    for (;;) {
+      await this.transactions.lock(
+        transaction,
+        documents.map((d) => database.fullName(d.path)),
+      );
+      documents = run();
+      if (documents.every((d) => transaction.held.has(database.fullName(d.path)))) return documents;
+    }
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * The document store: one `Database` per `projects/{p}/databases/{d}`, documents kept as immutable
+ * records (a write replaces the record), so reads never copy and a commit is applied all at once.
+ */
+import type { Write } from "@firestore-emulator/proto/dist/google/firestore/v1/write";
+import { DocumentTransformFieldTransformServerValue as ServerValue } from "@firestore-emulator/proto/dist/google/firestore/v1/write";
+
+import {
+  Code,
+  compareValues,
+  fieldsFromProto,
+  FirestoreError,
+  fromProto,
+  getField,
+  isNumber,
+  numberOf,
+  parseFieldPath,
+  setField,
+  valuesEqual,
+  type Fields,
+  type Timestamp,
+  type Value,
+} from "./values";
+
+export interface StoredDocument {
+  /** Path below `.../documents`, e.g. `users/u1/sessions/s1`. */
+  path: string;
+  fields: Fields;
+  createTime: Timestamp;
+  updateTime: Timestamp;
+}
+
+export interface WriteOutcome {
+  updateTime?: Timestamp;
+  transformResults: Value[];
+}
+
+const parentOf = (path: string): string => path.slice(0, path.lastIndexOf("/"));
+
+export class Database {
+  readonly documents = new Map<string, StoredDocument>();
+  /** Documents by collection path, for collection queries without a full scan. */
+  private readonly byCollection = new Map<string, Map<string, StoredDocument>>();
+
+  constructor(
+    /** `projects/{project}/databases/{database}` */
+    readonly name: string,
+  ) {}
+
+  get project(): string {
+    return this.name.split("/")[1] as string;
+  }
+
+  get databaseId(): string {
+    return this.name.split("/")[3] as string;
+  }
+
+  fullName(path: string): string {
+    return path ? `${this.name}/documents/${path}` : `${this.name}/documents`;
+  }
+
+  get(path: string): StoredDocument | undefined {
+    return this.documents.get(path);
+  }
+
+  put(document: StoredDocument): void {
+    this.documents.set(document.path, document);
+    const collection = parentOf(document.path);
+    let members = this.byCollection.get(collection);
+    if (!members) this.byCollection.set(collection, (members = new Map()));
+    members.set(document.path, document);
+  }
+
+  delete(path: string): void {
+    if (!this.documents.delete(path)) return;
+    const collection = parentOf(path);
+    const members = this.byCollection.get(collection);
+    members?.delete(path);
+    if (members?.size === 0) this.byCollection.delete(collection);
+  }
+
+  inCollection(collectionPath: string): Iterable<StoredDocument> {
+    return this.byCollection.get(collectionPath)?.values() ?? [];
+  }
+
+  /** Ids of the collections directly below `parentPath` ("" = root) that hold at least one document. */
+  collectionIds(parentPath: string): string[] {
+    const prefix = parentPath ? `${parentPath}/` : "";
+    const ids = new Set<string>();
+    for (const collection of this.byCollection.keys()) {
+      if (!collection.startsWith(prefix)) continue;
+      ids.add(collection.slice(prefix.length).split("/")[0] as string);
+    }
+    return [...ids].sort();
+  }
+
+  clear(): void {
+    this.documents.clear();
+    this.byCollection.clear();
+  }
+}
+
+export class Store {
+  readonly databases = new Map<string, Database>();
+  private lastMicros = 0;
+
+  database(name: string): Database {
+    let database = this.databases.get(name);
+    if (!database) this.databases.set(name, (database = new Database(name)));
+    return database;
+  }
+
+  /** Resolves `projects/p/databases/d/documents[/path]` to its database and path. */
+  resolve(name: string): { database: Database; path: string } {
+    const match = /^(projects\/[^/]+\/databases\/[^/]+)\/documents(?:\/(.*))?$/.exec(name);
+    if (!match) throw new FirestoreError(Code.INVALID_ARGUMENT, `Invalid resource name: ${name}`);
+    return { database: this.database(match[1] as string), path: match[2] ?? "" };
+  }
+
+  resolveDocument(name: string): { database: Database; path: string } {
+    const resolved = this.resolve(name);
+    const segments = resolved.path.split("/");
+    if (!resolved.path || segments.length % 2 !== 0 || segments.some((s) => s === "")) {
+      throw new FirestoreError(Code.INVALID_ARGUMENT, `Invalid document name: ${name}`);
+    }
+    return resolved;
+  }
+
+  /** Makes later commit times greater than `time` (after loading saved data). */
+  advanceClock(time: Timestamp): void {
+    this.lastMicros = Math.max(this.lastMicros, time.seconds * 1e6 + Math.floor(time.nanos / 1000));
+  }
+
+  /** A strictly increasing commit time with microsecond precision, like Firestore's. */
+  commitTime(): Timestamp {
+    this.lastMicros = Math.max(this.lastMicros + 1, Date.now() * 1000);
+    return { seconds: Math.floor(this.lastMicros / 1e6), nanos: (this.lastMicros % 1e6) * 1000 };
+  }
+
+  /** The document names a write touches. */
+  static writeTarget(write: Write): string {
+    if (write.has_update) return write.update.name;
+    if (write.has_delete) return write.delete;
+    if (write.has_transform) return write.transform.document;
+    throw new FirestoreError(Code.INVALID_ARGUMENT, "A write has no operation.");
+  }
+
+  /**
+   * Applies writes atomically: every write is checked and computed against the state left by the ones
+   * before it; nothing is stored unless all succeed.
+   */
+  commit(writes: Write[], time: Timestamp): WriteOutcome[] {
+    const staged = new Map<string, { database: Database; path: string; document: StoredDocument | null }>();
+    const outcomes = writes.map((write) => {
+      const { database, path } = this.resolveDocument(Store.writeTarget(write));
+      const key = database.fullName(path);
+      const current = staged.has(key) ? staged.get(key)!.document : (database.get(path) ?? null);
+      const { document, outcome } = applyWrite(current, path, write, time, database.fullName(path));
+      staged.set(key, { database, path, document });
+      return outcome;
+    });
+    for (const { database, path, document } of staged.values()) {
+      if (document) database.put(document);
+      else database.delete(path);
+    }
+    return outcomes;
+  }
+}
+
+const notFound = (name: string) => new FirestoreError(Code.NOT_FOUND, `No document to update: ${name}`);
+
+function applyWrite(
+  current: StoredDocument | null,
+  path: string,
+  write: Write,
+  time: Timestamp,
+  name: string,
+): { document: StoredDocument | null; outcome: WriteOutcome } {
+  if (write.has_current_document) {
+    const precondition = write.current_document;
+    if (precondition.has_exists) {
+      if (precondition.exists && !current) throw notFound(name);
+      if (!precondition.exists && current) {
+        throw new FirestoreError(Code.ALREADY_EXISTS, `Document already exists: ${name}`);
+      }
+    } else if (precondition.has_update_time) {
+      const expected = precondition.update_time;
+      if (!current) throw notFound(name);
+      if (
+        current.updateTime.seconds !== Number(expected.seconds) ||
+        current.updateTime.nanos !== expected.nanos
+      ) {
+        throw new FirestoreError(Code.FAILED_PRECONDITION, `The document was updated since: ${name}`);
+      }
+    }
+  }
+  if (write.has_delete) return { document: null, outcome: { transformResults: [] } };
+
+  let fields: Fields;
+  let transforms = write.update_transforms;
+  if (write.has_update) {
+    const incoming = fieldsFromProto(write.update.fields);
+    if (write.has_update_mask) {
+      fields = current?.fields ?? {};
+      for (const fieldPath of write.update_mask.field_paths) {
+        const segments = parseFieldPath(fieldPath);
+        fields = setField(fields, segments, getField(incoming, segments));
+      }
+    } else {
+      fields = incoming;
+    }
+  } else {
+    fields = current?.fields ?? {};
+    transforms = write.transform.field_transforms;
+  }
+
+  const transformResults: Value[] = [];
+  for (const transform of transforms) {
+    const segments = parseFieldPath(transform.field_path);
+    const value = applyTransform(getField(fields, segments), transform, time);
+    fields = setField(fields, segments, value);
+    transformResults.push(value);
+  }
+
+  const unchanged =
+    current !== null &&
+    compareValues({ map_value: { fields } }, { map_value: { fields: current.fields } }) === 0;
+  const document: StoredDocument = unchanged
+    ? current
+    : { path, fields, createTime: current?.createTime ?? time, updateTime: time };
+  return { document, outcome: { updateTime: document.updateTime, transformResults } };
+}
+
+type FieldTransform = Write["update_transforms"][number];
+
+function applyTransform(current: Value | undefined, transform: FieldTransform, time: Timestamp): Value {
+  switch (transform.transform_type) {
+    case "set_to_server_value":
+      if (transform.set_to_server_value !== ServerValue.REQUEST_TIME) {
+        throw new FirestoreError(Code.INVALID_ARGUMENT, "Unknown server value.");
+      }
+      return { timestamp_value: time };
+    case "increment":
+    case "maximum":
+    case "minimum": {
+      const operand = fromProto(transform[transform.transform_type]);
+      if (!isNumber(operand))
+        throw new FirestoreError(Code.INVALID_ARGUMENT, "Numeric transform needs a number.");
+      if (!current || !isNumber(current)) return operand;
+      if (transform.transform_type === "increment") {
+        const sum = numberOf(current) + numberOf(operand);
+        return "integer_value" in current && "integer_value" in operand
+          ? { integer_value: sum }
+          : { double_value: sum };
+      }
+      const c = compareValues(operand, current);
+      const takeOperand = transform.transform_type === "maximum" ? c > 0 : c < 0;
+      return takeOperand ? operand : current;
+    }
+    case "append_missing_elements": {
+      const values = current && "array_value" in current ? [...current.array_value.values] : [];
+      for (const element of transform.append_missing_elements.values.map(fromProto)) {
+        if (!values.some((v) => valuesEqual(v, element))) values.push(element);
+      }
+      return { array_value: { values } };
+    }
+    case "remove_all_from_array": {
+      const remove = transform.remove_all_from_array.values.map(fromProto);
+      const values = current && "array_value" in current ? current.array_value.values : [];
+      return { array_value: { values: values.filter((v) => !remove.some((r) => valuesEqual(v, r))) } };
+    }
+    default:
+      throw new FirestoreError(Code.INVALID_ARGUMENT, "A field transform has no operation.");
+  }
+}
