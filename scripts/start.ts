@@ -7,6 +7,7 @@ import { ROOT } from "./ports";
 import { startStack, type RunningStack } from "./stack";
 
 const DATA_DIR = resolve(ROOT, "emulator-data");
+const LOG_FILE = resolve(ROOT, ".tmp", "logs", "stack.log");
 const SCHEDULER_INTERVAL_SECONDS = 600; // the production schedule: every 10 minutes
 
 async function main(): Promise<void> {
