@@ -42,49 +42,20 @@ describe("GET /v1/health authentication", () => {
     expectApiError(await callApi("/health", { idToken: user.idToken }), 401, /App Check token required/);
   });
 
-  test("when the App Check token is not a token at all, then 401", async () => {
-    expectApiError(
-      await callApi("/health", { idToken: user.idToken, appCheck: "garbage" }),
-      401,
-      /App Check token is invalid/,
-    );
-  });
-
-  test("when the App Check token was minted for another app, then 401", async () => {
-    const appCheck = appCheckToken({ appId: "1:000000000000:web:another-app" });
-    expectApiError(
-      await callApi("/health", { idToken: user.idToken, appCheck }),
-      401,
-      /App Check token is invalid/,
-    );
-  });
-
-  test("when the App Check token was minted for another project, then 401", async () => {
-    const appCheck = appCheckToken({ projectId: "demo-someone-else" });
-    expectApiError(
-      await callApi("/health", { idToken: user.idToken, appCheck }),
-      401,
-      /App Check token is invalid/,
-    );
-  });
-
-  test("when the App Check token has expired, then 401", async () => {
-    const appCheck = appCheckToken({ nowSeconds: Math.floor(Date.now() / 1000) - 7200 });
-    expectApiError(
-      await callApi("/health", { idToken: user.idToken, appCheck }),
-      401,
-      /App Check token is invalid/,
-    );
-  });
-
-  test("when the App Check token claims a signature algorithm, then the unsigned check refuses it", async () => {
+  const forgedSignedToken = (): string => {
     const [, payload] = appCheckToken().split(".");
-    const forged = `${base64Url({ alg: "RS256", typ: "JWT" })}.${payload}.c2lnbmF0dXJl`;
-    expectApiError(
-      await callApi("/health", { idToken: user.idToken, appCheck: forged }),
-      401,
-      /App Check token is invalid/,
-    );
+    return `${base64Url({ alg: "RS256", typ: "JWT" })}.${payload}.c2lnbmF0dXJl`;
+  };
+
+  test.each([
+    ["is not a token at all", () => "garbage"],
+    ["was minted for another app", () => appCheckToken({ appId: "1:000000000000:web:another-app" })],
+    ["was minted for another project", () => appCheckToken({ projectId: "demo-someone-else" })],
+    ["has expired", () => appCheckToken({ nowSeconds: Math.floor(Date.now() / 1000) - 7200 })],
+    ["claims a signature algorithm (the unsigned check refuses it)", forgedSignedToken],
+  ])("when the App Check token %s, then 401 with {code, message}", async (_case, token) => {
+    const answer = await callApi("/health", { idToken: user.idToken, appCheck: token() });
+    expectApiError(answer, 401, /App Check token is invalid/);
   });
 
   test("when the Authorization header is missing, then 401 with {code, message}", async () => {
