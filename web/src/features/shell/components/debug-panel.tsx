@@ -56,7 +56,12 @@ export function DebugPanel({ user }: { user: User }) {
       >
         {t("debug.copyAppCheck")}
       </Button>
-      <Snackbar open={message !== null} autoHideDuration={4000} onClose={() => setMessage(null)}>
+      <Snackbar
+        open={message !== null}
+        autoHideDuration={4000}
+        onClose={() => setMessage(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+      >
         <Alert severity={message?.isError ? "error" : "success"} variant="filled" onClose={() => setMessage(null)}>
           {message?.text}
         </Alert>

@@ -1,0 +1,65 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { openProfileMenu } from "./support/app";
+import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
+import { chooseAccountInEmulatorPopup } from "./support/auth-emulator-popup";
+
+jest.setTimeout(90_000);
+
+/** The one test account that sees the debug block (web/src/config/constants.ts). */
+const DEBUG_ACCOUNT = { email: "qa-debug@alpine-demo.example", displayName: "QA Debug" };
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  ({ context } = await newContext(browser, { permissions: ["clipboard-read", "clipboard-write"] }));
+  page = await context.newPage();
+  errors = collectPageErrors(page);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+function jwtPayload(token: string): Record<string, unknown> {
+  const part = token.split(".")[1] ?? "";
+  return JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Record<string, unknown>;
+}
+
+describe("Google sign-in in a popup", () => {
+  it("when a user signs in with Google in the popup, then the opener completes sign-in and the shell shows them", async () => {
+    await page.goto("/login");
+    const [popup] = await Promise.all([
+      context.waitForEvent("page"),
+      page.getByRole("button", { name: "Sign in with Google" }).click(),
+    ]);
+    await chooseAccountInEmulatorPopup(popup, DEBUG_ACCOUNT, (name) => screenshot(popup, name));
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 30_000 });
+    const menu = await openProfileMenu(page);
+    expect(await menu.getByTestId("profile-summary").textContent()).toContain(DEBUG_ACCOUNT.email);
+    await page.keyboard.press("Escape");
+  });
+
+  it("when the debug account is signed in, then the debug block copies the bearer token and confirms with a snackbar", async () => {
+    const panel = page.getByTestId("debug-panel");
+    await panel.waitFor();
+    await panel.getByRole("button", { name: "Copy bearer token" }).click();
+    await page.getByText("Bearer token copied").waitFor();
+    const bearer = await page.evaluate(() => navigator.clipboard.readText());
+    expect(jwtPayload(bearer).email).toBe(DEBUG_ACCOUNT.email);
+    await screenshot(page, "shell-debug-block");
+
+    await panel.getByRole("button", { name: "Copy App Check token" }).click();
+    await page.getByText("App Check token copied").waitFor();
+    const appCheckToken = await page.evaluate(() => navigator.clipboard.readText());
+    expect(jwtPayload(appCheckToken).iss).toBe("https://firebaseappcheck.googleapis.com/000000000000");
+  });
+
+  it("when the popup flow ran, then no page error occurred", () => {
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,72 @@
+import { mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page, type Route } from "playwright-core";
+
+/** Where the app under test is served (Firebase Hosting of the local stack by default). */
+export const WEB_URL = (process.env.ALPVAULT_WEB_URL ?? "http://127.0.0.1:5000").replace(/\/+$/, "");
+export const SCREENSHOT_DIR = path.resolve(__dirname, "../../artifacts/screenshots");
+export const GAPI_SCRIPT_URL = "https://apis.google.com/js/api.js";
+
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+const gapiStandIn = readFileSync(path.join(__dirname, "gapi-stand-in.js"), "utf8");
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
+
+/** Requests that left the machine (blocked); a test can assert on them. */
+export interface NetworkLog {
+  blocked: string[];
+}
+
+/**
+ * A fresh context whose outbound network is blocked: loopback requests pass, the Google API loader is
+ * answered with the gapi stand-in, everything else is aborted and recorded.
+ */
+export async function newContext(
+  browser: Browser,
+  options: { viewport?: { width: number; height: number }; permissions?: string[] } = {},
+): Promise<{ context: BrowserContext; network: NetworkLog }> {
+  const context = await browser.newContext({
+    baseURL: WEB_URL,
+    viewport: options.viewport ?? { width: 1440, height: 900 },
+    permissions: options.permissions,
+  });
+  const network: NetworkLog = { blocked: [] };
+  await context.route("**/*", (route: Route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === "data:" || url.protocol === "blob:" || isLoopback(url.hostname)) return route.continue();
+    if (`${url.origin}${url.pathname}` === GAPI_SCRIPT_URL) {
+      return route.fulfill({ status: 200, contentType: "text/javascript; charset=utf-8", body: gapiStandIn });
+    }
+    network.blocked.push(url.href);
+    return route.abort("internetdisconnected");
+  });
+  return { context, network };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}
+
+/** Collects uncaught page errors so a test can assert that a screen rendered without crashing. */
+export function collectPageErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
