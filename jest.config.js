@@ -36,6 +36,8 @@ module.exports = {
         "<rootDir>/functions/src",
         "<rootDir>/emulators",
         "<rootDir>/eslint-rules",
+        "<rootDir>/scripts",
+        "<rootDir>/tests/support",
       ],
       testMatch: ["**/*.test.ts"],
     },
