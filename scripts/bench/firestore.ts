@@ -1,0 +1,129 @@
+/**
+ * Firestore emulator throughput, measured through firebase-admin as the product uses it: batched
+ * writes, BulkWriter, and read-modify-write transactions (sequential and concurrent on one document).
+ */
+import { createServer } from "node:net";
+
+import { deleteApp, initializeApp } from "firebase-admin/app";
+import { getFirestore, type Firestore } from "firebase-admin/firestore";
+
+import { startFirestore } from "../../emulators/firestore/src/launcher";
+import { timed, type Bench, type BenchResult } from "./types";
+
+const WRITES = 10_000;
+const BATCH_SIZE = 500;
+const TRANSACTIONS = 1_000;
+const CONCURRENCY = 10;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function incrementInTransaction(db: Firestore, path: string): Promise<void> {
+  const ref = db.doc(path);
+  await db.runTransaction(async (tx) => {
+    const snapshot = await tx.get(ref);
+    tx.set(ref, { value: ((snapshot.get("value") as number | undefined) ?? 0) + 1 });
+  });
+}
+
+/** Times `work`, then records `check()` (a correctness figure read after the timing) as the note. */
+async function record(
+  name: string,
+  operations: number,
+  work: () => Promise<unknown>,
+  check: () => Promise<string>,
+): Promise<BenchResult> {
+  const milliseconds = await timed(work);
+  return { name, operations, milliseconds, note: await check() };
+}
+
+async function measure(db: Firestore): Promise<BenchResult[]> {
+  const stored = async (path: string) => `stored: ${(await db.collection(path).count().get()).data().count}`;
+  const counter = async (path: string) => `counter: ${(await db.doc(path).get()).get("value")}`;
+  const results: BenchResult[] = [];
+
+  results.push(
+    await record(
+      `batched writes (batches of ${BATCH_SIZE})`,
+      WRITES,
+      async () => {
+        for (let start = 0; start < WRITES; start += BATCH_SIZE) {
+          const batch = db.batch();
+          for (let i = start; i < start + BATCH_SIZE; i++) {
+            batch.set(db.doc(`bench-batched/d${i}`), { i, text: `document ${i}` });
+          }
+          await batch.commit();
+        }
+      },
+      () => stored("bench-batched"),
+    ),
+  );
+
+  results.push(
+    await record(
+      "BulkWriter writes (throttling off)",
+      WRITES,
+      async () => {
+        const writer = db.bulkWriter({ throttling: false });
+        for (let i = 0; i < WRITES; i++)
+          void writer.set(db.doc(`bench-bulk/d${i}`), { i, text: `document ${i}` });
+        await writer.close();
+      },
+      () => stored("bench-bulk"),
+    ),
+  );
+
+  results.push(
+    await record(
+      "transactions, sequential (read + write one doc)",
+      TRANSACTIONS,
+      async () => {
+        for (let i = 0; i < TRANSACTIONS; i++) await incrementInTransaction(db, "bench-tx/sequential");
+      },
+      () => counter("bench-tx/sequential"),
+    ),
+  );
+
+  results.push(
+    await record(
+      `transactions, concurrency ${CONCURRENCY} (same doc)`,
+      TRANSACTIONS,
+      async () => {
+        const worker = async () => {
+          for (let i = 0; i < TRANSACTIONS / CONCURRENCY; i++)
+            await incrementInTransaction(db, "bench-tx/concurrent");
+        };
+        await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      },
+      () => counter("bench-tx/concurrent"),
+    ),
+  );
+
+  return results;
+}
+
+export const firestoreBench: Bench = {
+  title: "Firestore (our Node emulator, firebase-admin client)",
+  async run() {
+    const port = await freePort();
+    const emulator = await startFirestore({ port });
+    process.env.FIRESTORE_EMULATOR_HOST = `${emulator.host}:${port}`;
+    process.env.METADATA_SERVER_DETECTION ??= "none";
+    const app = initializeApp({ projectId: "demo-alpvault" }, `bench-${port}`);
+    try {
+      const results = await measure(getFirestore(app));
+      return results.map((r) => ({ ...r, name: `${r.name} [${emulator.kind}]` }));
+    } finally {
+      await deleteApp(app);
+      await emulator.stop();
+    }
+  },
+};
