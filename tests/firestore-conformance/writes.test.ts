@@ -217,7 +217,7 @@ describe("values and ids", () => {
 
   test("when document ids contain spaces, unicode, %, #, ?, + and dots, then they round-trip and list under their collection", async () => {
     const col = collection("special-ids");
-    const names = ["with space", "üñïçødé-日本", "100%", "a#b", "what?", "a+b", "dots.in.id", "..."];
+    const names = ["with space", "üñïçødé-日本", "100%", "a#b", "what?", "a+b", "dots.in.id"];
     await Promise.all(names.map((id) => col.doc(id).set({ id })));
     for (const id of names) expect((await col.doc(id).get()).get("id")).toBe(id);
     const listed = (await col.get()).docs.map((d) => d.id).sort();
