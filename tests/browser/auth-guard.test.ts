@@ -21,14 +21,18 @@ afterAll(async () => {
 });
 
 describe("route guard", () => {
-  it.each(["/", "/resources", "/policies", "/search/some-resource", "/profile/secrets", "/onboarding/step-1"])(
-    "when an unauthenticated user opens %s, then they are redirected to /login",
-    async (route) => {
-      await page.goto(route);
-      await page.waitForURL((url) => url.pathname === "/login");
-      await page.getByRole("heading", { name: "Sign in to Alpvault" }).waitFor();
-    },
-  );
+  it.each([
+    "/",
+    "/resources",
+    "/policies",
+    "/search/some-resource",
+    "/profile/secrets",
+    "/onboarding/step-1",
+  ])("when an unauthenticated user opens %s, then they are redirected to /login", async (route) => {
+    await page.goto(route);
+    await page.waitForURL((url) => url.pathname === "/login");
+    await page.getByRole("heading", { name: "Sign in to Alpvault" }).waitFor();
+  });
 
   it("when an unauthenticated user opens /login, then the authentication step shows without a step counter or Logout", async () => {
     await page.goto("/login");

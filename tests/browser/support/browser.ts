@@ -49,7 +49,8 @@ export async function newContext(
   const network: NetworkLog = { blocked: [] };
   await context.route("**/*", (route: Route) => {
     const url = new URL(route.request().url());
-    if (url.protocol === "data:" || url.protocol === "blob:" || isLoopback(url.hostname)) return route.continue();
+    if (url.protocol === "data:" || url.protocol === "blob:" || isLoopback(url.hostname))
+      return route.continue();
     if (`${url.origin}${url.pathname}` === GAPI_SCRIPT_URL) {
       return route.fulfill({ status: 200, contentType: "text/javascript; charset=utf-8", body: gapiStandIn });
     }

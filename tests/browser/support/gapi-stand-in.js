@@ -16,6 +16,7 @@
  * as it loads, before Firebase has registered its handler. Messages are accepted only from the expected
  * window (the inserted iframe, or the parent) and, on the app side, from the iframe's origin.
  */
+/* global window, document */
 (function () {
   "use strict";
 
@@ -86,18 +87,13 @@
       (this.heldRequests[request.type] = this.heldRequests[request.type] || []).push(request);
       return;
     }
-    var self = this;
     Promise.resolve()
-      .then(function () {
-        return handler(request.data);
-      })
+      .then(() => handler(request.data))
       .then(
-        function (result) {
-          self.post({ kind: "reply", id: request.id, data: [result] });
-        },
-        function (error) {
+        (result) => this.post({ kind: "reply", id: request.id, data: [result] }),
+        (error) => {
           console.error("gapi stand-in: handler for " + request.type + " failed", error);
-          self.post({ kind: "reply", id: request.id, data: [] });
+          this.post({ kind: "reply", id: request.id, data: [] });
         },
       );
   };
@@ -121,12 +117,9 @@
 
   /** The app side of an inserted iframe (`gapi.iframes.Iframe`). */
   function Iframe(element, origin) {
-    var self = this;
     this.element = element;
     this.origin = origin;
-    this.channel = new Channel(function () {
-      return self.element.contentWindow;
-    });
+    this.channel = new Channel(() => this.element.contentWindow);
     this.pinging = null;
   }
 
@@ -159,29 +152,27 @@
 
   /** Resolves once the page inside the iframe has loaded the loader and opened its side of the channel. */
   Iframe.prototype.ping = function (callback, data) {
-    var self = this;
-    return new Promise(function (resolve) {
-      function done() {
+    return new Promise((resolve) => {
+      const done = () => {
         if (typeof callback === "function") callback([true]);
         resolve([true]);
-      }
-      if (self.channel.connected) return done();
-      self.channel.connectWaiters.push(done);
-      if (self.pinging === null) {
-        var sendPing = function () {
-          var target = self.element.contentWindow;
-          if (self.channel.connected || !target) return;
-          target.postMessage({ __gapiStandIn: true, kind: "ping", data: data === undefined ? null : data }, self.origin);
-        };
-        sendPing();
-        self.pinging = window.setInterval(function () {
-          if (self.channel.connected) {
-            window.clearInterval(self.pinging);
-            return;
-          }
-          sendPing();
-        }, PING_INTERVAL_MS);
-      }
+      };
+      if (this.channel.connected) return done();
+      this.channel.connectWaiters.push(done);
+      if (this.pinging !== null) return;
+      const sendPing = () => {
+        const target = this.element.contentWindow;
+        if (this.channel.connected) {
+          window.clearInterval(this.pinging);
+        } else if (target) {
+          target.postMessage(
+            { [MARK]: true, kind: "ping", data: data === undefined ? null : data },
+            this.origin,
+          );
+        }
+      };
+      this.pinging = window.setInterval(sendPing, PING_INTERVAL_MS);
+      sendPing();
     });
   };
 
@@ -251,7 +242,7 @@
       if (parentChannel === null) return;
       if (message.kind === "ping") {
         parentChannel.connect(event.origin);
-        window.parent.postMessage({ __gapiStandIn: true, kind: "pong" }, event.origin);
+        window.parent.postMessage({ [MARK]: true, kind: "pong" }, event.origin);
         return;
       }
       if (event.origin === parentChannel.targetOrigin) parentChannel.receive(message);

@@ -28,21 +28,39 @@ export function createAppRouter() {
             </ProtectedRoute>
           ),
           children: [
-            { path: paths.onboarding.step1.path, lazy: () => import("./routes/onboarding/step-1").then(toRoute) },
-            { path: paths.onboarding.step2.path, lazy: () => import("./routes/onboarding/step-2").then(toRoute) },
-            { path: paths.onboarding.step3.path, lazy: () => import("./routes/onboarding/step-3").then(toRoute) },
+            {
+              path: paths.onboarding.step1.path,
+              lazy: () => import("./routes/onboarding/step-1").then(toRoute),
+            },
+            {
+              path: paths.onboarding.step2.path,
+              lazy: () => import("./routes/onboarding/step-2").then(toRoute),
+            },
+            {
+              path: paths.onboarding.step3.path,
+              lazy: () => import("./routes/onboarding/step-3").then(toRoute),
+            },
             {
               lazy: () => import("./routes/app/root").then(toRoute),
               children: [
                 { index: true, lazy: () => import("./routes/app/resources").then(toRoute) },
-                { path: paths.app.resources.path, lazy: () => import("./routes/app/resources").then(toRoute) },
+                {
+                  path: paths.app.resources.path,
+                  lazy: () => import("./routes/app/resources").then(toRoute),
+                },
                 { path: paths.app.plans.path, lazy: () => import("./routes/app/plans").then(toRoute) },
                 { path: paths.app.policies.path, lazy: () => import("./routes/app/policies").then(toRoute) },
-                { path: paths.app.auditLogs.path, lazy: () => import("./routes/app/audit-logs").then(toRoute) },
+                {
+                  path: paths.app.auditLogs.path,
+                  lazy: () => import("./routes/app/audit-logs").then(toRoute),
+                },
                 { path: paths.app.search.path, lazy: () => import("./routes/app/search").then(toRoute) },
                 { path: paths.app.profile.path, lazy: () => import("./routes/app/profile").then(toRoute) },
                 { path: paths.app.secrets.path, lazy: () => import("./routes/app/secrets").then(toRoute) },
-                { path: paths.app.subscription.path, lazy: () => import("./routes/app/subscription").then(toRoute) },
+                {
+                  path: paths.app.subscription.path,
+                  lazy: () => import("./routes/app/subscription").then(toRoute),
+                },
                 { path: "*", lazy: () => import("./routes/app/not-found").then(toRoute) },
               ],
             },

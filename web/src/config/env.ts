@@ -62,7 +62,12 @@ export function parseEnv(raw: RawEnv): Env {
   if (useEmulators) {
     env = { useEmulators, firebase, apiBaseUrl, authEmulatorUrl: read("VITE_AUTH_EMULATOR_URL") };
   } else {
-    env = { useEmulators, firebase, apiBaseUrl, recaptchaEnterpriseSiteKey: read("VITE_RECAPTCHA_ENTERPRISE_SITE_KEY") };
+    env = {
+      useEmulators,
+      firebase,
+      apiBaseUrl,
+      recaptchaEnterpriseSiteKey: read("VITE_RECAPTCHA_ENTERPRISE_SITE_KEY"),
+    };
   }
   if (missing.length > 0) throw new EnvError(missing);
   return env;

@@ -17,7 +17,8 @@ export const paths = {
     auditLogs: { path: "/audit-logs", getHref: () => "/audit-logs" },
     search: {
       path: "/search/:resourceId?",
-      getHref: (resourceId?: string) => (resourceId ? `/search/${encodeURIComponent(resourceId)}` : "/search"),
+      getHref: (resourceId?: string) =>
+        resourceId ? `/search/${encodeURIComponent(resourceId)}` : "/search",
     },
     profile: { path: "/profile", getHref: () => "/profile" },
     secrets: { path: "/profile/secrets", getHref: () => "/profile/secrets" },

@@ -1,5 +1,10 @@
 import { initializeApp } from "firebase/app";
-import { CustomProvider, initializeAppCheck, ReCaptchaEnterpriseProvider, type AppCheck } from "firebase/app-check";
+import {
+  CustomProvider,
+  initializeAppCheck,
+  ReCaptchaEnterpriseProvider,
+  type AppCheck,
+} from "firebase/app-check";
 import { connectAuthEmulator, getAuth } from "firebase/auth";
 import { mintUnsignedAppCheckToken } from "@alpvault/contracts/app-check";
 import { env } from "@/config/env";

@@ -22,7 +22,9 @@ export const DEFAULT_PREFERENCES: Preferences = { theme: "light", locale: "en" }
 export const PREFERENCES_STORAGE_KEY = `${STORAGE_NAMESPACE}:${PREFERENCES_GROUP}`;
 
 function pick<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
-  return typeof value === "string" && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+  return typeof value === "string" && (allowed as readonly string[]).includes(value)
+    ? (value as T)
+    : fallback;
 }
 
 function writePreferences(storage: Storage, preferences: Preferences): void {

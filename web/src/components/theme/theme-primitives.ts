@@ -48,7 +48,9 @@ export function getDesignTokens(mode: PaletteMode): ThemeOptions {
       success: { light: green[300], main: green[400], dark: green[700] },
       grey: gray,
       divider: dark ? alpha(gray[700], 0.6) : alpha(gray[300], 0.4),
-      background: dark ? { default: gray[900], paper: "hsl(220, 30%, 7%)" } : { default: "hsl(0, 0%, 99%)", paper: gray[50] },
+      background: dark
+        ? { default: gray[900], paper: "hsl(220, 30%, 7%)" }
+        : { default: "hsl(0, 0%, 99%)", paper: gray[50] },
       text: dark
         ? { primary: "hsl(0, 0%, 100%)", secondary: gray[400] }
         : { primary: gray[800], secondary: gray[600] },

@@ -8,7 +8,12 @@ export default function NotFoundRoute() {
   const { t } = useTranslation();
   return (
     <ContentLayout title={t("pages.notFound.title")}>
-      <Button component={RouterLink} to={paths.app.resources.getHref()} variant="outlined" sx={{ alignSelf: "start" }}>
+      <Button
+        component={RouterLink}
+        to={paths.app.resources.getHref()}
+        variant="outlined"
+        sx={{ alignSelf: "start" }}
+      >
         {t("pages.notFound.back")}
       </Button>
     </ContentLayout>

@@ -48,7 +48,12 @@ export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
       {env.useEmulators && (
         <>
           <Divider />
-          <Button variant="outlined" startIcon={<ScienceOutlined />} disabled={busy} onClick={run(signInAsDemoUser)}>
+          <Button
+            variant="outlined"
+            startIcon={<ScienceOutlined />}
+            disabled={busy}
+            onClick={run(signInAsDemoUser)}
+          >
             {t("auth.demoSignIn")}
           </Button>
           <Typography variant="caption" color="text.secondary">

@@ -62,7 +62,11 @@ export function DebugPanel({ user }: { user: User }) {
         onClose={() => setMessage(null)}
         anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
       >
-        <Alert severity={message?.isError ? "error" : "success"} variant="filled" onClose={() => setMessage(null)}>
+        <Alert
+          severity={message?.isError ? "error" : "success"}
+          variant="filled"
+          onClose={() => setMessage(null)}
+        >
           {message?.text}
         </Alert>
       </Snackbar>

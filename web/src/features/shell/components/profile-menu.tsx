@@ -31,7 +31,11 @@ export function ProfileMenu({ user, onLogout }: { user: User; onLogout: () => vo
     navigate(href);
   };
   const avatar = (size: number) => (
-    <Avatar src={user.photoURL ?? undefined} alt={name} sx={{ width: size, height: size, fontSize: size / 2.4 }}>
+    <Avatar
+      src={user.photoURL ?? undefined}
+      alt={name}
+      sx={{ width: size, height: size, fontSize: size / 2.4 }}
+    >
       {initials(name)}
     </Avatar>
   );
@@ -49,7 +53,10 @@ export function ProfileMenu({ user, onLogout }: { user: User; onLogout: () => vo
         anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
         transformOrigin={{ vertical: "top", horizontal: "right" }}
       >
-        <Box sx={{ display: "flex", gap: 1.5, alignItems: "center", px: 2, py: 1.5 }} data-testid="profile-summary">
+        <Box
+          sx={{ display: "flex", gap: 1.5, alignItems: "center", px: 2, py: 1.5 }}
+          data-testid="profile-summary"
+        >
           {avatar(40)}
           <Box>
             <Typography variant="subtitle2">{user.displayName}</Typography>

@@ -30,7 +30,8 @@ interface NavEntry {
   matches: (pathname: string) => boolean;
 }
 
-const startsWith = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
+const startsWith = (pathname: string, prefix: string) =>
+  pathname === prefix || pathname.startsWith(`${prefix}/`);
 
 /** Highlighting (spec §2): '/' and '/resources' both mean resources; otherwise prefix match. */
 export function useNavEntries(): NavEntry[] {
@@ -41,7 +42,8 @@ export function useNavEntries(): NavEntry[] {
       label: t("nav.resources"),
       href: paths.app.resources.getHref(),
       icon: <Inventory2Outlined />,
-      matches: (pathname) => pathname === paths.app.home.path || startsWith(pathname, paths.app.resources.path),
+      matches: (pathname) =>
+        pathname === paths.app.home.path || startsWith(pathname, paths.app.resources.path),
     },
     {
       key: "policies",
@@ -72,7 +74,12 @@ export function SideNav({ onNavigate, footer }: { onNavigate?: () => void; foote
   const { pathname } = useLocation();
   const entries = useNavEntries();
   const external = [
-    { key: "support", label: t("nav.contactSupport"), href: `mailto:${SUPPORT_EMAIL}`, icon: <ContactSupportOutlined /> },
+    {
+      key: "support",
+      label: t("nav.contactSupport"),
+      href: `mailto:${SUPPORT_EMAIL}`,
+      icon: <ContactSupportOutlined />,
+    },
     { key: "feedback", label: t("nav.feedback"), href: FEEDBACK_URL, icon: <FeedbackOutlined /> },
     { key: "help", label: t("nav.helpCenter"), href: HELP_CENTER_URL, icon: <HelpCenterOutlined /> },
     { key: "tutorials", label: t("nav.tutorials"), href: TUTORIALS_URL, icon: <OndemandVideoOutlined /> },

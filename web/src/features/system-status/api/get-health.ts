@@ -17,7 +17,10 @@ function decodeHealth(value: unknown): HealthResponse {
     return {
       status: "ok",
       version: candidate.version,
-      user: { uid: candidate.user.uid, email: typeof candidate.user.email === "string" ? candidate.user.email : null },
+      user: {
+        uid: candidate.user.uid,
+        email: typeof candidate.user.email === "string" ? candidate.user.email : null,
+      },
     };
   }
   throw new ApiError(UNEXPECTED_ERROR);
@@ -29,9 +32,7 @@ export async function getHealth(signal?: AbortSignal): Promise<HealthResponse> {
 }
 
 export type HealthState =
-  | { status: "loading" }
-  | { status: "success"; data: HealthResponse }
-  | { status: "error"; error: ApiError };
+  { status: "loading" } | { status: "success"; data: HealthResponse } | { status: "error"; error: ApiError };
 
 export function useHealth(): HealthState & { refetch: () => void } {
   const [state, setState] = useState<HealthState>({ status: "loading" });
@@ -44,7 +45,10 @@ export function useHealth(): HealthState & { refetch: () => void } {
       (data) => setState({ status: "success", data }),
       (error: unknown) => {
         if (controller.signal.aborted) return;
-        setState({ status: "error", error: error instanceof ApiError ? error : new ApiError(UNEXPECTED_ERROR) });
+        setState({
+          status: "error",
+          error: error instanceof ApiError ? error : new ApiError(UNEXPECTED_ERROR),
+        });
       },
     );
     return () => controller.abort();

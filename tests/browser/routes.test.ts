@@ -1,0 +1,149 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { demoSignIn } from "./support/app";
+import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
+
+jest.setTimeout(120_000);
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  ({ context } = await newContext(browser));
+  page = await context.newPage();
+  errors = collectPageErrors(page);
+  await demoSignIn(page);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+/** Every signed-in route of spec §2 with the title its screen shows and the navigation entry it highlights. */
+const SHELL_ROUTES: { path: string; title: string; nav: string | null; screenshot: string }[] = [
+  { path: "/", title: "Resources", nav: "Resources", screenshot: "home" },
+  { path: "/resources", title: "Resources", nav: "Resources", screenshot: "resources" },
+  { path: "/plans", title: "Plans and upgrade", nav: null, screenshot: "plans" },
+  { path: "/policies", title: "Backup Policies", nav: "Backup Policies", screenshot: "policies" },
+  { path: "/audit-logs", title: "Audit Logs", nav: "Audit Logs", screenshot: "audit-logs" },
+  { path: "/search", title: "Search Backups", nav: "Search Backups", screenshot: "search" },
+  { path: "/search/res-42", title: "Search Backups", nav: "Search Backups", screenshot: "search-resource" },
+  { path: "/profile", title: "My profile", nav: null, screenshot: "profile" },
+  { path: "/profile/secrets", title: "Secrets", nav: null, screenshot: "profile-secrets" },
+  { path: "/profile/subscription", title: "My Subscription", nav: null, screenshot: "profile-subscription" },
+];
+
+const ONBOARDING_ROUTES = [
+  { path: "/onboarding/step-1", step: 1, title: "Install the Alpvault app", logout: true },
+  { path: "/onboarding/step-2", step: 2, title: "Sign in as a super admin", logout: false },
+  { path: "/onboarding/step-3", step: 3, title: "Choose your backup region", logout: true },
+];
+
+async function selectedNavEntries(): Promise<string[]> {
+  const nav = page.getByRole("navigation", { name: "Main navigation" });
+  return (await nav.locator("[aria-current=page]").allTextContents()).map((text) => text.trim());
+}
+
+describe("route table", () => {
+  it.each(SHELL_ROUTES)(
+    "when a signed-in user opens $path, then the shell shows the $title screen",
+    async ({ path, title, nav, screenshot: name }) => {
+      await page.goto(path);
+      await page.getByRole("heading", { level: 1, name: title, exact: true }).waitFor();
+      await page.getByTestId("placeholder-notice").waitFor();
+      expect(new URL(page.url()).pathname).toBe(path);
+      expect(await selectedNavEntries()).toEqual(nav ? [nav] : []);
+      await screenshot(page, name);
+    },
+  );
+
+  it("when the search route carries a resource id, then the screen shows it", async () => {
+    await page.goto("/search/res-42");
+    expect(await page.getByTestId("search-resource").textContent()).toBe("Resource: res-42");
+  });
+
+  it.each(ONBOARDING_ROUTES)(
+    "when a signed-in user opens $path, then the onboarding layout shows Step $step / 3",
+    async ({ path, step, title, logout }) => {
+      await page.goto(path);
+      await page.getByRole("heading", { level: 1, name: title }).waitFor();
+      expect(await page.getByTestId("onboarding-step").textContent()).toBe(`Step ${step} / 3`);
+      expect(await page.getByRole("button", { name: "Logout" }).count()).toBe(logout ? 1 : 0);
+      await screenshot(page, `onboarding-step-${step}`);
+    },
+  );
+
+  it("when a signed-in user opens an unknown path, then a not-found screen links back to resources", async () => {
+    await page.goto("/no-such-page");
+    await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+    await page.getByRole("link", { name: "Back to resources" }).click();
+    await page.waitForURL((url) => url.pathname === "/resources");
+  });
+
+  it("when the shell is shown on a large screen, then the side navigation lists the four entries and the help links", async () => {
+    await page.goto("/resources");
+    const nav = page.getByRole("navigation", { name: "Main navigation" });
+    await nav.getByRole("link", { name: "Resources" }).waitFor();
+    expect((await nav.getByRole("link").allTextContents()).map((text) => text.trim())).toEqual([
+      "Resources",
+      "Backup Policies",
+      "Search Backups",
+      "Audit Logs",
+    ]);
+    expect(await page.getByRole("link", { name: "Contact support" }).getAttribute("href")).toMatch(
+      /^mailto:/,
+    );
+    for (const name of ["Give feedback", "Help Center", "Tutorials"]) {
+      const link = page.getByRole("link", { name });
+      expect(await link.getAttribute("href")).toMatch(/^https:\/\//);
+      expect(await link.getAttribute("target")).toBe("_blank");
+    }
+    expect(await page.getByRole("button", { name: "Open navigation" }).count()).toBe(0);
+    const drawerWidth = await page
+      .locator(".MuiDrawer-paper")
+      .evaluate((element) => element.getBoundingClientRect().width);
+    expect(drawerWidth).toBe(300);
+  });
+
+  it("when the screen is below the lg breakpoint, then the drawer is temporary and opens from the menu button", async () => {
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await page.goto("/policies");
+    await page.getByRole("heading", { level: 1, name: "Backup Policies" }).waitFor();
+    const nav = page.getByRole("navigation", { name: "Main navigation" });
+    expect(await nav.isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    await nav.waitFor({ state: "visible" });
+    await screenshot(page, "shell-drawer-temporary");
+    await nav.getByRole("link", { name: "Audit Logs" }).click();
+    await page.waitForURL((url) => url.pathname === "/audit-logs");
+    await nav.waitFor({ state: "hidden" });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it("when the profile menu entries are chosen, then they lead to My profile, Secrets and My Subscription", async () => {
+    for (const [entry, path] of [
+      ["My profile", "/profile"],
+      ["Secrets", "/profile/secrets"],
+      ["My Subscription", "/profile/subscription"],
+    ] as const) {
+      await page.getByRole("button", { name: "Account menu" }).click();
+      await page.getByRole("menuitem", { name: entry }).click();
+      await page.waitForURL((url) => url.pathname === path);
+    }
+  });
+
+  it("when the onboarding Logout is used, then the user lands on sign-up signed out", async () => {
+    await page.goto("/onboarding/step-1");
+    await page.getByRole("button", { name: "Logout" }).click();
+    await page.waitForURL((url) => url.pathname === "/sign-up");
+    await page.goto("/onboarding/step-3");
+    await page.waitForURL((url) => url.pathname === "/login");
+  });
+
+  it("when every screen rendered, then no page error occurred", () => {
+    expect(errors).toEqual([]);
+  });
+});
