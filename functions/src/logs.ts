@@ -22,9 +22,9 @@ export function unexpectedError(entry: { route: string; error: unknown }): void 
   const error = entry.error;
   logger.error("unexpected error", {
     route: entry.route,
-    name: error instanceof Error ? error.name : typeof error,
-    message: error instanceof Error ? error.message : undefined,
-    stack: error instanceof Error ? error.stack : undefined,
+    errorName: error instanceof Error ? error.name : typeof error,
+    errorMessage: error instanceof Error ? error.message : undefined,
+    errorStack: error instanceof Error ? error.stack : undefined,
   });
 }
 
