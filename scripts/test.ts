@@ -7,7 +7,7 @@
  *   4. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does)
  * Ends with one line "Tests: N passed, N failed, N skipped" over every jest run.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -26,17 +26,25 @@ interface StepResult {
 const results: StepResult[] = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
-function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): boolean {
+/**
+ * Runs one step as a child process. Asynchronous on purpose: the local stack's Firestore and Workspace
+ * emulators run inside this process, and a blocking spawn would stop them answering the tests.
+ */
+async function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<boolean> {
   console.log(`\n── ${name} ──`);
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
-  const ok = result.status === 0;
+  const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+  const status = await new Promise<number | null>((resolvePromise) => {
+    child.once("error", () => resolvePromise(null));
+    child.once("exit", (code) => resolvePromise(code));
+  });
+  const ok = status === 0;
   results.push({ name, ok });
   return ok;
 }
 
-function jest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}): boolean {
+async function jest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}): Promise<boolean> {
   const report = join(mkdtempSync(join(tmpdir(), "alpvault-jest-")), "report.json");
-  const ok = run(
+  const ok = await run(
     name,
     process.execPath,
     [
@@ -70,7 +78,7 @@ function jest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}): bo
 async function withStack<T>(
   dataDir: string,
   label: string,
-  body: (stack: RunningStack) => T,
+  body: (stack: RunningStack) => Promise<T>,
 ): Promise<T | undefined> {
   let stack: RunningStack;
   try {
@@ -89,7 +97,7 @@ async function withStack<T>(
     return undefined;
   }
   try {
-    return body(stack);
+    return await body(stack);
   } finally {
     await stack.stop({ save: true });
   }
@@ -98,8 +106,8 @@ async function withStack<T>(
 async function main(): Promise<void> {
   rmSync(ARTIFACTS, { recursive: true, force: true });
 
-  run("lint", "npm", ["run", "--silent", "lint"]);
-  run("typecheck", "npm", ["run", "--silent", "typecheck"]);
+  await run("lint", "npm", ["run", "--silent", "lint"]);
+  await run("typecheck", "npm", ["run", "--silent", "typecheck"]);
   try {
     buildAll();
     results.push({ name: "build", ok: true });
@@ -107,21 +115,21 @@ async function main(): Promise<void> {
     console.error(error instanceof Error ? error.message : String(error));
     results.push({ name: "build", ok: false });
   }
-  jest("unit tests", ["unit"]);
+  await jest("unit tests", ["unit"]);
 
   // The stack runs on a copy of the seed, so tests never change emulator-data/.
   const dataDir = mkdtempSync(join(tmpdir(), "alpvault-data-"));
   cpSync(resolve(ROOT, "emulator-data"), dataDir, { recursive: true });
   const marker = randomUUID();
   try {
-    await withStack(dataDir, "first", (stack) => {
+    await withStack(dataDir, "first", async (stack) => {
       const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
-      jest("Firestore conformance, API and browser tests", ["firestore-conformance", "api", "browser"], env);
-      jest("state before restart", ["before-restart"], { ...env, RESTART_MARKER: marker });
+      await jest("Firestore conformance, API and browser tests", ["firestore-conformance", "api", "browser"], env);
+      await jest("state before restart", ["before-restart"], { ...env, RESTART_MARKER: marker });
     });
-    await withStack(dataDir, "restarted", (stack) => {
+    await withStack(dataDir, "restarted", async (stack) => {
       const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
-      jest("state after restart", ["after-restart"], { ...env, RESTART_MARKER: marker });
+      await jest("state after restart", ["after-restart"], { ...env, RESTART_MARKER: marker });
     });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
