@@ -16,6 +16,7 @@ async function main(): Promise<void> {
     stack = await startStack({
       dataDir: DATA_DIR,
       build: true,
+      logFile: LOG_FILE,
       schedulerIntervalSeconds: SCHEDULER_INTERVAL_SECONDS,
     });
   } catch (error) {
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
   console.log(
     `\n  Alpvault is running (Firestore: ${stack.firestoreKind} emulator). Open:\n\n    ${stack.webUrl}\n`,
   );
+  console.log(`  Emulator output goes to ${LOG_FILE}.`);
   console.log("  Press Ctrl-C to stop; state is saved to emulator-data/.\n");
 
   let stopping = false;
