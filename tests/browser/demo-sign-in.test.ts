@@ -54,6 +54,32 @@ describe("demo sign-in", () => {
     await screenshot(page, "resources-with-system-status");
   });
 
+  it("when /v1/health answers with an error, then the card shows its message and Check again recovers", async () => {
+    const failure = { code: 503, message: "The database is unresponsive. Please try again later." };
+    await page.route("**/v1/health", (route) =>
+      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify(failure) }),
+    );
+    await page.goto("/resources");
+    const card = page.getByTestId("system-status");
+    await card.getByTestId("health-error").waitFor();
+    expect(await card.getByTestId("health-error").textContent()).toContain(
+      `The service could not be reached: ${failure.message}`,
+    );
+    await screenshot(page, "resources-system-status-error");
+
+    await page.unroute("**/v1/health");
+    await page.route("**/v1/health", (route) =>
+      route.fulfill({ status: 502, contentType: "text/html", body: "<h1>Bad gateway</h1>" }),
+    );
+    await card.getByRole("button", { name: "Check again" }).click();
+    await page.getByText("The service could not be reached: Unexpected error occurred").waitFor();
+
+    await page.unroute("**/v1/health");
+    await card.getByRole("button", { name: "Check again" }).click();
+    await card.getByTestId("health-status").waitFor();
+    expect(await card.getByTestId("health-status").textContent()).toBe("ok");
+  });
+
   it("when the demo user is not the debug account, then the debug block is not shown", async () => {
     expect(await page.getByTestId("debug-panel").count()).toBe(0);
   });

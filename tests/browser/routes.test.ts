@@ -79,6 +79,7 @@ describe("route table", () => {
   it("when a signed-in user opens an unknown path, then a not-found screen links back to resources", async () => {
     await page.goto("/no-such-page");
     await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+    await screenshot(page, "not-found");
     await page.getByRole("link", { name: "Back to resources" }).click();
     await page.waitForURL((url) => url.pathname === "/resources");
   });

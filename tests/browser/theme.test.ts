@@ -49,11 +49,12 @@ describe("light and dark theme", () => {
     expect(await readPreferences(page)).toEqual({ theme: "light", locale: "en" });
   });
 
-  it("when the stored preferences are not JSON, then the app still starts with the defaults", async () => {
+  it("when the stored preferences are not JSON, then the app starts with the defaults and writes them back", async () => {
     await page.evaluate((key) => window.localStorage.setItem(key, "{not json"), PREFERENCES_KEY);
     await page.reload();
     await page.getByRole("heading", { name: "Sign in to Alpvault" }).waitFor();
     expect(isDark(await bodyBackground())).toBe(false);
+    expect(await readPreferences(page)).toEqual({ theme: "light", locale: "en" });
   });
 
   it("when the user toggles the theme in the shell, then it switches to dark and back to light", async () => {

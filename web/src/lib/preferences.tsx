@@ -27,32 +27,48 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], fallback:
     : fallback;
 }
 
-function writePreferences(storage: Storage, preferences: Preferences): void {
+/** `window.localStorage` itself throws where storage is disabled. */
+function browserStorage(): Storage | null {
   try {
-    storage.setItem(PREFERENCES_STORAGE_KEY, JSON.stringify(preferences));
+    return window.localStorage;
+  } catch (error) {
+    console.warn("Browser storage is unavailable; local preferences use defaults", error);
+    return null;
+  }
+}
+
+function writePreferences(storage: Storage | null, preferences: object): void {
+  try {
+    storage?.setItem(PREFERENCES_STORAGE_KEY, JSON.stringify(preferences));
   } catch (error) {
     console.warn("Local preferences could not be saved", error);
   }
 }
 
-export function readPreferences(storage: Storage = window.localStorage): Preferences {
+export function readPreferences(storage: Storage | null = browserStorage()): Preferences {
+  let raw: string | null;
+  try {
+    raw = storage?.getItem(PREFERENCES_STORAGE_KEY) ?? null;
+  } catch (error) {
+    console.warn("Local preferences could not be read; using defaults", error);
+    return { ...DEFAULT_PREFERENCES };
+  }
   let stored: Record<string, unknown> = {};
   try {
-    const raw = storage.getItem(PREFERENCES_STORAGE_KEY);
     const parsed: unknown = raw === null ? null : JSON.parse(raw);
     if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
       stored = parsed as Record<string, unknown>;
     }
   } catch (error) {
-    console.warn("Local preferences could not be read; using defaults", error);
-    return { ...DEFAULT_PREFERENCES };
+    // An unreadable value is replaced by the defaults, like a missing one.
+    console.warn("Local preferences were not valid JSON; replacing them with defaults", error);
   }
   const preferences: Preferences = {
     theme: pick(stored.theme, THEME_MODES, DEFAULT_PREFERENCES.theme),
     locale: pick(stored.locale, SUPPORTED_LOCALES, DEFAULT_PREFERENCES.locale),
   };
   if (stored.theme !== preferences.theme || stored.locale !== preferences.locale) {
-    writePreferences(storage, { ...stored, ...preferences } as Preferences);
+    writePreferences(storage, { ...stored, ...preferences });
   }
   return preferences;
 }
@@ -70,7 +86,7 @@ export function PreferencesProvider({ children }: { children: ReactNode }) {
   const update = useCallback((change: Partial<Preferences>) => {
     setPreferences((current) => {
       const next = { ...current, ...change };
-      writePreferences(window.localStorage, next);
+      writePreferences(browserStorage(), next);
       return next;
     });
   }, []);
