@@ -30,7 +30,12 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
  * Runs one step as a child process. Asynchronous on purpose: the local stack's Firestore and Workspace
  * emulators run inside this process, and a blocking spawn would stop them answering the tests.
  */
-async function run(name: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<boolean> {
+async function run(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<boolean> {
   console.log(`\n── ${name} ──`);
   const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
   const status = await new Promise<number | null>((resolvePromise) => {
@@ -124,7 +129,11 @@ async function main(): Promise<void> {
   try {
     await withStack(dataDir, "first", async (stack) => {
       const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
-      await jest("Firestore conformance, API and browser tests", ["firestore-conformance", "api", "browser"], env);
+      await jest(
+        "Firestore conformance, API and browser tests",
+        ["firestore-conformance", "api", "browser"],
+        env,
+      );
       await jest("state before restart", ["before-restart"], { ...env, RESTART_MARKER: marker });
     });
     await withStack(dataDir, "restarted", async (stack) => {
