@@ -10,6 +10,8 @@ import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../emulat
 import { HOST, PORTS, ROOT, assertPortsFree } from "./ports";
 
 export const PROJECT_ID = "demo-alpvault";
+/** The Workspace emulator writes its service-account key here at every start (a new key each time). */
+export const WORKSPACE_KEY_FILE = join(ROOT, ".tmp", "workspace", "service-account.json");
 export const WEB_URL = `http://${HOST}:${PORTS.hosting}`;
 
 export interface StackOptions {
@@ -51,6 +53,7 @@ export function emulatorEnv(): NodeJS.ProcessEnv {
     FIREBASE_AUTH_EMULATOR_HOST: `${HOST}:${PORTS.auth}`,
     CLOUD_TASKS_EMULATOR_HOST: `${HOST}:${PORTS.tasks}`,
     WORKSPACE_EMULATOR_URL: `http://${HOST}:${PORTS.workspace}`,
+    WORKSPACE_SERVICE_ACCOUNT_KEY_FILE: WORKSPACE_KEY_FILE,
     METADATA_SERVER_DETECTION: "none",
   };
 }
@@ -181,8 +184,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const workspace: RunningWorkspaceEmulator = await startWorkspaceEmulator({
       port: PORTS.workspace,
       host: HOST,
+      dataDir: options.dataDir,
+      profile: "demo",
+      keyFile: WORKSPACE_KEY_FILE,
     });
-    started.push({ name: "workspace", stop: () => workspace.stop() });
+    started.push({ name: "workspace", stop: (save) => workspace.stop({ save }) });
 
     const firebase = await startFirebase(options, env, out.stream);
     // firebase-tools exports on exit only when asked to (--export-on-exit); a throw-away stack has none.

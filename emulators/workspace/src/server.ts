@@ -1,42 +1,67 @@
 /**
- * The Workspace emulator's server: Google Directory, Gmail, Drive and OAuth for local work and tests.
+ * The Workspace emulator's server: Google's OAuth2 token endpoint, Admin SDK Directory, Marketplace
+ * licence, Gmail v1 and Drive v3 on one HTTP port, plus the emulator-only admin API (`/emulator/v1`).
  *
- * This is the slot the local stack starts on its fixed port. The Google APIs themselves are not served yet:
- * every API path answers the way Google answers an unknown method (404 with Google's error body), so a
- * client pointed here fails clearly instead of hanging.
+ * State: at start it restores `<dataDir>/workspace/state.json.gz` when there is one, otherwise it generates
+ * the organisation of the requested profile from its seed; `stop({ save: true })` writes the state back.
+ * The service-account key clients use is written to `keyFile` at every start (a new key each time).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { dirname, join } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { WorkspaceEmulator, type EmulatorSnapshot } from "./emulator";
+import { generateOrganisation, type ProfileName } from "./generator/generate";
+import type { QuotaSettings } from "./quota";
 
 export interface RunningWorkspaceEmulator {
   url: string;
-  stop(): Promise<void>;
+  emulator: WorkspaceEmulator;
+  /** Where the service-account key JSON was written, when `keyFile` was given. */
+  keyFile?: string;
+  stop(options?: { save?: boolean }): Promise<void>;
 }
 
-function googleError(response: ServerResponse, code: number, message: string, status: string): void {
-  response.writeHead(code, { "content-type": "application/json; charset=UTF-8" });
-  response.end(
-    JSON.stringify({
-      error: { code, message, errors: [{ message, domain: "global", reason: "notFound" }], status },
-    }),
-  );
-}
-
-function handle(request: IncomingMessage, response: ServerResponse): void {
-  const path = (request.url ?? "/").split("?")[0];
-  if (request.method === "GET" && path === "/") {
-    response.writeHead(200, { "content-type": "application/json; charset=UTF-8" });
-    response.end(JSON.stringify({ emulator: "workspace", apis: [] }));
-    return;
-  }
-  googleError(response, 404, `Method not found: ${request.method ?? "GET"} ${path}`, "NOT_FOUND");
-}
-
-export async function startWorkspaceEmulator(options: {
+export interface WorkspaceEmulatorOptions {
+  /** 0 picks a free port (tests). */
   port: number;
   host?: string;
-}): Promise<RunningWorkspaceEmulator> {
+  /** Restore state from here (`workspace/state.json.gz`) and save it back on `stop({ save: true })`. */
+  dataDir?: string;
+  /** What to generate when there is no saved state: `demo` (default), `bench`, or `empty`. */
+  profile?: ProfileName | "empty";
+  seed?: number;
+  /** Write the service-account key JSON here. */
+  keyFile?: string;
+  quota?: Partial<QuotaSettings>;
+}
+
+export function stateFile(dataDir: string): string {
+  return join(dataDir, "workspace", "state.json.gz");
+}
+
+export function saveState(emulator: WorkspaceEmulator, file: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.tmp`;
+  writeFileSync(temporary, gzipSync(JSON.stringify(emulator.snapshot())));
+  renameSync(temporary, file);
+}
+
+export function loadState(emulator: WorkspaceEmulator, file: string): void {
+  emulator.restore(JSON.parse(gunzipSync(readFileSync(file)).toString("utf8")) as EmulatorSnapshot);
+}
+
+export async function startWorkspaceEmulator(
+  options: WorkspaceEmulatorOptions,
+): Promise<RunningWorkspaceEmulator> {
   const host = options.host ?? "127.0.0.1";
-  const server: Server = createServer(handle);
+  // The emulator needs the port (for its URLs) before it exists; until then connections are refused.
+  const ready: { handle?: WorkspaceEmulator["handle"] } = {};
+  const server: Server = createServer((request, response) => {
+    if (ready.handle) void ready.handle(request, response);
+    else response.destroy();
+  });
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, host, () => {
@@ -44,10 +69,29 @@ export async function startWorkspaceEmulator(options: {
       resolve();
     });
   });
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : options.port;
+  const url = `http://${host}:${port}`;
+  const emulator = new WorkspaceEmulator({ baseUrl: url, quota: options.quota });
+
+  const file = options.dataDir ? stateFile(options.dataDir) : undefined;
+  if (file && existsSync(file)) loadState(emulator, file);
+  else if (options.profile !== "empty")
+    generateOrganisation(emulator, { profile: options.profile ?? "demo", seed: options.seed });
+
+  if (options.keyFile) {
+    mkdirSync(dirname(options.keyFile), { recursive: true });
+    writeFileSync(options.keyFile, JSON.stringify(emulator.oauth.serviceAccount, null, 2), { mode: 0o600 });
+  }
+  ready.handle = emulator.handle;
+
   return {
-    url: `http://${host}:${options.port}`,
-    stop: () =>
+    url,
+    emulator,
+    keyFile: options.keyFile,
+    stop: (stopOptions = {}) =>
       new Promise<void>((resolve) => {
+        if (stopOptions.save && file) saveState(emulator, file);
         server.close(() => resolve());
         server.closeAllConnections();
       }),

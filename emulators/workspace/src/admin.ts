@@ -1,0 +1,179 @@
+/**
+ * The emulator-only admin API under `/emulator/v1`: the service-account key, quota settings and
+ * statistics, faults, and state changes for tests (install or uninstall the app, revoke scopes, add,
+ * suspend, rename or delete users). Gmail and Drive add their own state changes beside their routes.
+ * No token is needed: it exists only on the emulator.
+ */
+import { DEFAULT_GRANTED_SCOPES } from "./auth";
+import type { WorkspaceEmulator } from "./emulator";
+import type { FaultRuleInput } from "./faults";
+import { GoogleApiError, badRequest, type RequestContext } from "./http";
+import type { QuotaModelName, QuotaSettings } from "./quota";
+import type { DirectoryUser } from "./directory/store";
+
+export const ADMIN_PREFIX = "/emulator/v1";
+
+function stringArray(value: unknown, name: string): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) {
+    throw badRequest(`${name} must be an array of strings`);
+  }
+  return value as string[];
+}
+
+function optional<T>(
+  body: Record<string, unknown>,
+  key: string,
+  type: "string" | "boolean" | "number",
+): T | undefined {
+  const value = body[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== type) throw badRequest(`${key} must be a ${type}`);
+  return value as T;
+}
+
+/** The user named in the path (email or id), or 404. */
+export function pathUser(emulator: WorkspaceEmulator, context: RequestContext): DirectoryUser {
+  const user = emulator.directory.user(context.params.user ?? "");
+  if (!user) throw new GoogleApiError(404, `No user ${context.params.user ?? ""}`, "notFound");
+  return user;
+}
+
+export function registerAdminApi(emulator: WorkspaceEmulator): void {
+  const { router, directory } = emulator;
+  const add = (method: string, path: string, handler: (context: RequestContext) => unknown): void =>
+    router.add({ method, path: `${ADMIN_PREFIX}${path}`, id: `emulator${path}`, handler });
+
+  add("GET", "/service-account", () => emulator.oauth.serviceAccount);
+
+  add("GET", "/stats", () => emulator.quota.report());
+  add("POST", "/stats:reset", () => {
+    emulator.quota.reset();
+    return emulator.quota.report();
+  });
+
+  add("GET", "/quota", () => emulator.quota.settings);
+  add("PATCH", "/quota", async (context) => {
+    const body = await context.json();
+    const change: Partial<QuotaSettings> = {};
+    const enabled = optional<boolean>(body, "enabled", "boolean");
+    if (enabled !== undefined) change.enabled = enabled;
+    const model = optional<string>(body, "model", "string");
+    if (model !== undefined) {
+      if (model !== "2026" && model !== "legacy") throw badRequest("model must be '2026' or 'legacy'");
+      change.model = model as QuotaModelName;
+    }
+    const timeScale = optional<number>(body, "timeScale", "number");
+    if (timeScale !== undefined) {
+      if (!(timeScale > 0)) throw badRequest("timeScale must be greater than 0");
+      change.timeScale = timeScale;
+    }
+    emulator.quota.configure(change);
+    return emulator.quota.settings;
+  });
+
+  add("GET", "/faults", () => ({ faults: emulator.faults.list() }));
+  add("POST", "/faults", async (context) => {
+    try {
+      return emulator.faults.add((await context.json()) as FaultRuleInput);
+    } catch (error) {
+      if (error instanceof GoogleApiError) throw error;
+      throw badRequest(error instanceof Error ? error.message : String(error));
+    }
+  });
+  add("DELETE", "/faults", () => {
+    emulator.faults.clear();
+    return undefined;
+  });
+  add("DELETE", "/faults/:id", (context) => {
+    if (!emulator.faults.remove(context.params.id ?? ""))
+      throw new GoogleApiError(404, "No such fault", "notFound");
+    return undefined;
+  });
+
+  add("GET", "/customers", () => ({ customers: directory.listCustomers() }));
+  add("POST", "/customers", async (context) => {
+    const body = await context.json();
+    const domain = optional<string>(body, "domain", "string");
+    if (!domain || !/^[a-z0-9.-]+\.[a-z]{2,}$/i.test(domain)) throw badRequest("domain is required");
+    if (directory.customer(domain)) throw new GoogleApiError(409, `Customer ${domain} exists`, "duplicate");
+    const installed = optional<boolean>(body, "installed", "boolean") ?? false;
+    return directory.addCustomer({
+      domain,
+      installed,
+      scopes: stringArray(body.scopes, "scopes") ?? DEFAULT_GRANTED_SCOPES,
+    });
+  });
+  // Installing grants the scopes (domain-wide delegation) and activates the licence; uninstalling
+  // withdraws both and revokes the tokens already handed out.
+  add("POST", "/customers/:customer/app:install", async (context) => {
+    const customer = directory.customer(context.params.customer ?? "");
+    if (!customer) throw new GoogleApiError(404, "No such customer", "notFound");
+    const scopes = stringArray((await context.json()).scopes, "scopes") ?? DEFAULT_GRANTED_SCOPES;
+    customer.grantedScopes = [...scopes];
+    customer.licenseState = "ACTIVE";
+    return customer;
+  });
+  add("POST", "/customers/:customer/app:uninstall", (context) => {
+    const customer = directory.customer(context.params.customer ?? "");
+    if (!customer) throw new GoogleApiError(404, "No such customer", "notFound");
+    customer.grantedScopes = [];
+    customer.licenseState = "UNLICENSED";
+    emulator.oauth.revoke((info) => !!info.userId && directory.user(info.userId)?.customerId === customer.id);
+    return customer;
+  });
+  add("POST", "/customers/:customer/scopes:revoke", async (context) => {
+    const customer = directory.customer(context.params.customer ?? "");
+    if (!customer) throw new GoogleApiError(404, "No such customer", "notFound");
+    const scopes = stringArray((await context.json()).scopes, "scopes");
+    if (!scopes || scopes.length === 0) throw badRequest("scopes is required");
+    customer.grantedScopes = customer.grantedScopes.filter((scope) => !scopes.includes(scope));
+    return customer;
+  });
+
+  add("POST", "/users", async (context) => {
+    const body = await context.json();
+    const email = optional<string>(body, "email", "string");
+    if (!email || !email.includes("@")) throw badRequest("email is required");
+    try {
+      return directory.addUser({
+        email,
+        givenName: optional<string>(body, "givenName", "string") ?? email.split("@")[0] ?? "",
+        familyName: optional<string>(body, "familyName", "string") ?? "",
+        isAdmin: optional<boolean>(body, "isAdmin", "boolean"),
+        suspended: optional<boolean>(body, "suspended", "boolean"),
+      });
+    } catch (error) {
+      throw badRequest(error instanceof Error ? error.message : String(error));
+    }
+  });
+  add("PATCH", "/users/:user", async (context) => {
+    const user = pathUser(emulator, context);
+    const body = await context.json();
+    const suspended = optional<boolean>(body, "suspended", "boolean");
+    const isAdmin = optional<boolean>(body, "isAdmin", "boolean");
+    const givenName = optional<string>(body, "givenName", "string");
+    const familyName = optional<string>(body, "familyName", "string");
+    const primaryEmail = optional<string>(body, "primaryEmail", "string");
+    if (primaryEmail !== undefined && primaryEmail.toLowerCase() !== user.primaryEmail) {
+      const target = directory.customerOfEmail(primaryEmail);
+      if (!target || target.id !== user.customerId)
+        throw badRequest("A rename stays within the customer's domain");
+      try {
+        directory.rename(user, primaryEmail);
+      } catch (error) {
+        throw badRequest(error instanceof Error ? error.message : String(error));
+      }
+    }
+    if (suspended !== undefined) user.suspended = suspended;
+    if (isAdmin !== undefined) user.isAdmin = isAdmin;
+    if (givenName !== undefined) user.givenName = givenName;
+    if (familyName !== undefined) user.familyName = familyName;
+    if (user.suspended) emulator.oauth.revoke((info) => info.userId === user.id);
+    return user;
+  });
+  add("DELETE", "/users/:user", (context) => {
+    emulator.deleteUser(pathUser(emulator, context));
+    return undefined;
+  });
+}

@@ -1,0 +1,190 @@
+/**
+ * The Workspace emulator's core: the state (directory, Gmail, Drive), OAuth, quotas and faults, and the
+ * dispatcher every request goes through: route → token and scope check → faults → quota → handler →
+ * `fields` partial response → Google's JSON or error body.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import { registerAdminApi } from "./admin";
+import { OAuthServer, type AccessTokenInfo } from "./auth";
+import { registerDirectoryApi } from "./directory/routes";
+import { DirectoryStore, type DirectorySnapshot, type DirectoryUser } from "./directory/store";
+import { registerDriveApi } from "./drive/routes";
+import { DriveStore, type DriveSnapshot } from "./drive/store";
+import { FaultInjector, faultError, type FaultAction } from "./faults";
+import { registerGmailApi } from "./gmail/routes";
+import { GmailStore, type GmailSnapshot } from "./gmail/store";
+import {
+  GoogleApiError,
+  RESPONDED,
+  Router,
+  applyFields,
+  createContext,
+  sendGoogleError,
+  sendJson,
+} from "./http";
+import { QuotaTracker, type QuotaSettings } from "./quota";
+import { UploadSessions, registerUploadSessions } from "./uploads";
+
+export interface Principal {
+  token: AccessTokenInfo;
+  /** The impersonated user (domain-wide delegation); absent for the service account's own token. */
+  user?: DirectoryUser;
+}
+
+export interface EmulatorSnapshot {
+  format: 1;
+  directory: DirectorySnapshot;
+  gmail: GmailSnapshot;
+  drive: DriveSnapshot;
+}
+
+export interface EmulatorOptions {
+  /** The URL clients reach the emulator on (written into the key file's token_uri and media links). */
+  baseUrl: string;
+  projectId?: string;
+  quota?: Partial<QuotaSettings>;
+  faultSeed?: number;
+}
+
+export class WorkspaceEmulator {
+  readonly baseUrl: string;
+  readonly directory = new DirectoryStore();
+  readonly gmail = new GmailStore();
+  readonly drive = new DriveStore();
+  readonly oauth: OAuthServer;
+  readonly quota: QuotaTracker;
+  readonly faults: FaultInjector;
+  readonly router = new Router<Principal>();
+  readonly uploads: UploadSessions = new UploadSessions(this);
+
+  constructor(options: EmulatorOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/$/, "");
+    this.oauth = new OAuthServer(this.directory, {
+      projectId: options.projectId ?? "demo-alpvault",
+      tokenUri: `${this.baseUrl}/token`,
+    });
+    this.quota = new QuotaTracker(options.quota);
+    this.faults = new FaultInjector(options.faultSeed);
+    registerAdminApi(this);
+    registerDirectoryApi(this);
+    registerGmailApi(this);
+    registerDriveApi(this);
+    registerUploadSessions(this, this.uploads);
+  }
+
+  snapshot(): EmulatorSnapshot {
+    return {
+      format: 1,
+      directory: this.directory.snapshot(),
+      gmail: this.gmail.snapshot(),
+      drive: this.drive.snapshot(),
+    };
+  }
+
+  restore(snapshot: EmulatorSnapshot): void {
+    if (snapshot.format !== 1)
+      throw new Error(`Unknown Workspace emulator snapshot format ${String(snapshot.format)}`);
+    this.directory.restore(snapshot.directory);
+    this.gmail.restore(snapshot.gmail);
+    this.drive.restore(snapshot.drive);
+    this.oauth.revoke(() => true);
+  }
+
+  /** Deletes a user with everything they own, and their tokens. */
+  deleteUser(user: DirectoryUser): void {
+    this.directory.deleteUser(user);
+    this.gmail.dropUser(user.id);
+    this.drive.dropUser(user.id);
+    this.oauth.revoke((info) => info.userId === user.id);
+  }
+
+  readonly handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? "/", this.baseUrl);
+    const method = request.method ?? "GET";
+    const found = this.router.match(method, url.pathname);
+    if (!found) {
+      sendGoogleError(
+        response,
+        new GoogleApiError(404, `Method not found: ${method} ${url.pathname}`, "notFound", {
+          status: "NOT_FOUND",
+        }),
+      );
+      return;
+    }
+    const { route, params } = found;
+    const context = createContext(request, response, url, params);
+    let release: (() => void) | undefined;
+    let truncate = false;
+    try {
+      let principal: Principal | undefined;
+      if (route.scopes) {
+        const token = this.oauth.authorize(context, route.scopes);
+        principal = { token, user: token.userId ? this.directory.user(token.userId) : undefined };
+      }
+      const methodId = route.quotaId?.(context) ?? route.id;
+      if (route.scopes) {
+        const email = principal?.user?.primaryEmail;
+        for (const action of this.faults.pick(methodId, email)) {
+          if (await this.applyFault(action, request)) return;
+          if (action.kind === "truncate") truncate = true;
+        }
+        release = this.quota.begin(methodId, email);
+      }
+      const result = await route.handler(context, principal as Principal);
+      if (result === RESPONDED) return;
+      if (result === undefined) {
+        response.writeHead(204);
+        response.end();
+        return;
+      }
+      const body = applyFields(result, context.query.get("fields"));
+      if (truncate) sendTruncated(response, body);
+      else sendJson(response, 200, body);
+    } catch (error) {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      if (error instanceof GoogleApiError) {
+        sendGoogleError(response, error);
+      } else {
+        console.error(`Workspace emulator: ${route.id} failed`, error);
+        sendGoogleError(response, new GoogleApiError(500, "Backend Error", "backendError"));
+      }
+    } finally {
+      if (release) {
+        if (response.writableFinished || response.destroyed) release();
+        else {
+          response.once("close", release);
+        }
+      }
+    }
+  };
+
+  /** Applies one fault; true when the request is finished (reset). Errors are thrown. */
+  private async applyFault(action: FaultAction, request: IncomingMessage): Promise<boolean> {
+    switch (action.kind) {
+      case "latency":
+        await sleep(action.ms);
+        return false;
+      case "error":
+        throw faultError(action);
+      case "reset":
+        request.socket.destroy();
+        return true;
+      case "truncate":
+        return false;
+    }
+  }
+}
+
+/** Announces the whole body, sends half of it and drops the connection, as a broken proxy would. */
+function sendTruncated(response: ServerResponse, body: unknown): void {
+  const text = Buffer.from(JSON.stringify(body));
+  response.writeHead(200, {
+    "content-type": "application/json; charset=UTF-8",
+    "content-length": text.length,
+  });
+  response.write(text.subarray(0, Math.floor(text.length / 2)), () => response.destroy());
+}
