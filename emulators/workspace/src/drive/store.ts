@@ -2,9 +2,11 @@
  * Drive: files (blobs and Google Docs), folders, revisions, permissions, shared drives and the change log.
  *
  * The methods below are the contract the generator and the admin API rely on; the Drive routes build on
- * the same store.
+ * the same store. Users are referred to by their Directory id; emails, names and domains come from the
+ * directory through `attachPeople` (the Drive routes attach it).
  */
-export type DriveSnapshot = Record<string, unknown>;
+import { createHash } from "node:crypto";
+import { GOOGLE_FOLDER, isDocsEditorsType } from "./office";
 
 export interface CreateFileInput {
   /** Owner (My Drive files); for shared-drive files, the creator. */
@@ -20,45 +22,617 @@ export interface CreateFileInput {
   content?: Buffer;
   createdTime?: string;
   modifiedTime?: string;
+  description?: string;
+  starred?: boolean;
+  /** Flagged as malware or spam: downloads need `acknowledgeAbuse=true`. */
+  abusive?: boolean;
+  properties?: Record<string, string>;
+  appProperties?: Record<string, string>;
 }
+
+export type Role = "owner" | "organizer" | "fileOrganizer" | "writer" | "commenter" | "reader";
 
 export interface PermissionInput {
   type: "user" | "group" | "domain" | "anyone";
-  role: "owner" | "organizer" | "fileOrganizer" | "writer" | "commenter" | "reader";
+  role: Role;
   emailAddress?: string;
   domain?: string;
 }
 
+/** A user as Drive shows them, resolved from the directory. */
+export interface DrivePerson {
+  id: string;
+  email: string;
+  displayName: string;
+  domain: string;
+  customerId: string;
+}
+
+export interface DrivePeople {
+  byId(id: string): DrivePerson | undefined;
+  /** By email or a former address. */
+  byEmail(email: string): DrivePerson | undefined;
+}
+
+export interface StoredPermission {
+  id: string;
+  type: PermissionInput["type"];
+  role: Role;
+  emailAddress?: string;
+  domain?: string;
+}
+
+export interface StoredRevision {
+  id: string;
+  mimeType: string;
+  content: Buffer;
+  size: number;
+  md5: string;
+  sha256: string;
+  modifiedTime: string;
+  userId: string;
+  keepForever: boolean;
+}
+
+export interface StoredFile {
+  id: string;
+  name: string;
+  mimeType: string;
+  parents: string[];
+  driveId?: string;
+  /** Owner of a My Drive file; the creator of a shared-drive file. */
+  ownerId: string;
+  createdTime: string;
+  modifiedTime: string;
+  trashed: boolean;
+  explicitlyTrashed: boolean;
+  trashedTime?: string;
+  trashingUserId?: string;
+  version: number;
+  starred: boolean;
+  description?: string;
+  abusive: boolean;
+  properties?: Record<string, string>;
+  appProperties?: Record<string, string>;
+  lastModifyingUserId: string;
+  revisions: StoredRevision[];
+  permissions: StoredPermission[];
+  /** Counter for Docs Editors revision ids ("1", "2", ...). */
+  revisionCounter: number;
+}
+
+export interface StoredDrive {
+  id: string;
+  name: string;
+  createdTime: string;
+  creatorId: string;
+  customerId?: string;
+  hidden: boolean;
+  members: StoredPermission[];
+}
+
+export interface ChangeRecord {
+  seq: number;
+  time: string;
+  type: "file" | "drive";
+  /** File or shared drive id. */
+  id: string;
+  removed: boolean;
+}
+
+export interface Access {
+  role: Role;
+  /** How the caller reaches the file: owner, a user/group permission, domain, anyone, drive member. */
+  via: Set<"owner" | "user" | "domain" | "anyone" | "member">;
+}
+
+interface SerializedRevision extends Omit<StoredRevision, "content"> {
+  content: string;
+}
+interface SerializedFile extends Omit<StoredFile, "revisions"> {
+  revisions: SerializedRevision[];
+}
+
+export interface DriveSnapshot {
+  format?: 1;
+  counter?: number;
+  files?: SerializedFile[];
+  tombstones?: SerializedFile[];
+  drives?: StoredDrive[];
+  changes?: ChangeRecord[];
+}
+
+export const ROLE_RANK: Record<Role, number> = {
+  reader: 1,
+  commenter: 2,
+  writer: 3,
+  fileOrganizer: 4,
+  organizer: 5,
+  owner: 6,
+};
+
+function hash(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
+}
+
+function digits(seed: string, count: number): string {
+  const bytes = hash(seed);
+  let out = "0";
+  for (let index = 0; out.length < count; index += 1) out += String((bytes[index % 32] as number) % 10);
+  return out;
+}
+
+/** Google's permission id for a user or group: stable per address. */
+export function permissionIdFor(permission: PermissionInput): string {
+  if (permission.type === "anyone") return "anyoneWithLink";
+  if (permission.type === "domain") return `${digits(`domain:${permission.domain ?? ""}`, 20)}k`;
+  return digits(`perm:${(permission.emailAddress ?? "").toLowerCase()}`, 20);
+}
+
+/** Each user's My Drive root folder id (stable per user). */
+export function rootIdFor(userId: string): string {
+  return `0A${hash(`root:${userId}`).toString("base64url").replace(/[-_]/g, "x").slice(0, 11)}Uk9PVA`;
+}
+
+export function digest(content: Buffer): { md5: string; sha256: string } {
+  return {
+    md5: createHash("md5").update(content).digest("hex"),
+    sha256: createHash("sha256").update(content).digest("hex"),
+  };
+}
+
 export class DriveStore {
-  createSharedDrive(_input: { name: string; creatorUserId: string; createdTime?: string }): { id: string } {
-    throw new Error("not implemented");
+  private files = new Map<string, StoredFile>();
+  private tombstones = new Map<string, StoredFile>();
+  private drives = new Map<string, StoredDrive>();
+  private changes: ChangeRecord[] = [];
+  private counter = 0;
+  private people: DrivePeople = { byId: () => undefined, byEmail: () => undefined };
+
+  /** Lets the store resolve users (emails, names, domains); the routes attach the directory. */
+  attachPeople(people: DrivePeople): void {
+    this.people = people;
+  }
+
+  person(userId: string): DrivePerson | undefined {
+    return this.people.byId(userId);
+  }
+
+  personByEmail(email: string): DrivePerson | undefined {
+    return this.people.byEmail(email);
+  }
+
+  private nextId(kind: string): string {
+    this.counter += 1;
+    return hash(`${kind}:${this.counter}`).toString("base64url").slice(0, 32);
+  }
+
+  private now(): string {
+    return new Date().toISOString();
+  }
+
+  private record(type: "file" | "drive", id: string, removed: boolean, time?: string): void {
+    const seq = this.changes.length + 1;
+    this.changes.push({ seq, time: time ?? this.now(), type, id, removed });
+  }
+
+  // ------------------------------------------------------------------------------------ shared drives
+
+  createSharedDrive(input: { name: string; creatorUserId: string; createdTime?: string; id?: string }): {
+    id: string;
+  } {
+    const id = input.id ?? `0A${this.nextId("drive").replace(/[-_]/g, "x").slice(0, 11)}Uk9PVA`;
+    const creator = this.people.byId(input.creatorUserId);
+    const drive: StoredDrive = {
+      id,
+      name: input.name,
+      createdTime: input.createdTime ?? this.now(),
+      creatorId: input.creatorUserId,
+      customerId: creator?.customerId,
+      hidden: false,
+      members: [],
+    };
+    if (creator) {
+      drive.members.push({
+        id: permissionIdFor({ type: "user", role: "organizer", emailAddress: creator.email }),
+        type: "user",
+        role: "organizer",
+        emailAddress: creator.email,
+      });
+    }
+    this.drives.set(id, drive);
+    this.record("drive", id, false, drive.createdTime);
+    return { id };
   }
 
   /** Adds a member to a shared drive (a permission on the drive). */
-  addDriveMember(_driveId: string, _permission: PermissionInput): void {
-    throw new Error("not implemented");
+  addDriveMember(driveId: string, permission: PermissionInput): void {
+    const drive = this.drives.get(driveId);
+    if (!drive) throw new Error(`No shared drive ${driveId}`);
+    const stored = this.toPermission(permission);
+    drive.members = drive.members.filter((member) => member.id !== stored.id);
+    drive.members.push(stored);
+    this.record("drive", driveId, false);
+  }
+
+  drive(driveId: string): StoredDrive | undefined {
+    return this.drives.get(driveId);
+  }
+
+  allDrives(): StoredDrive[] {
+    return [...this.drives.values()];
+  }
+
+  /** The caller's role in a shared drive, or undefined when not a member. */
+  driveRole(drive: StoredDrive, viewer: DrivePerson): Role | undefined {
+    let best: Role | undefined;
+    for (const member of drive.members) {
+      if (!this.permissionMatches(member, viewer)) continue;
+      if (!best || ROLE_RANK[member.role] > ROLE_RANK[best]) best = member.role;
+    }
+    return best;
+  }
+
+  // ------------------------------------------------------------------------------------------- files
+
+  private toPermission(permission: PermissionInput): StoredPermission {
+    const email = permission.emailAddress?.toLowerCase();
+    if ((permission.type === "user" || permission.type === "group") && !email) {
+      throw new Error("emailAddress is required for user and group permissions");
+    }
+    if (permission.type === "domain" && !permission.domain) throw new Error("domain is required");
+    return {
+      id: permissionIdFor({ ...permission, emailAddress: email }),
+      type: permission.type,
+      role: permission.role,
+      ...(email && (permission.type === "user" || permission.type === "group")
+        ? { emailAddress: email }
+        : {}),
+      ...(permission.type === "domain" ? { domain: permission.domain?.toLowerCase() } : {}),
+    };
+  }
+
+  private newRevision(
+    file: StoredFile,
+    content: Buffer,
+    userId: string,
+    modifiedTime: string,
+  ): StoredRevision {
+    const sums = digest(content);
+    file.revisionCounter += 1;
+    const id = isDocsEditorsType(file.mimeType)
+      ? String(file.revisionCounter)
+      : `0B${hash(`revision:${file.id}:${file.revisionCounter}`).toString("base64url").slice(0, 40)}`;
+    return {
+      id,
+      mimeType: file.mimeType,
+      content,
+      size: content.length,
+      md5: sums.md5,
+      sha256: sums.sha256,
+      modifiedTime,
+      userId,
+      keepForever: false,
+    };
   }
 
   /** Creates a file or folder, recording a change for everyone who can see it. */
-  createFile(_input: CreateFileInput): { id: string } {
-    throw new Error("not implemented");
+  createFile(input: CreateFileInput): { id: string } {
+    if (input.driveId && !this.drives.has(input.driveId)) throw new Error(`No shared drive ${input.driveId}`);
+    const parent = input.parentId ?? input.driveId ?? rootIdFor(input.userId);
+    const parentFile = this.files.get(parent);
+    if (parentFile && parentFile.mimeType !== GOOGLE_FOLDER) throw new Error("The parent is not a folder");
+    const driveId = input.driveId ?? parentFile?.driveId;
+    const createdTime = input.createdTime ?? this.now();
+    const modifiedTime = input.modifiedTime ?? createdTime;
+    const id = `1${this.nextId("file")}`.slice(0, 33);
+    const file: StoredFile = {
+      id,
+      name: input.name,
+      mimeType: input.mimeType,
+      parents: [parent],
+      ...(driveId ? { driveId } : {}),
+      ownerId: input.userId,
+      createdTime,
+      modifiedTime,
+      trashed: false,
+      explicitlyTrashed: false,
+      version: 1,
+      starred: input.starred ?? false,
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      abusive: input.abusive ?? false,
+      ...(input.properties ? { properties: { ...input.properties } } : {}),
+      ...(input.appProperties ? { appProperties: { ...input.appProperties } } : {}),
+      lastModifyingUserId: input.userId,
+      revisions: [],
+      permissions: [],
+      revisionCounter: 0,
+    };
+    if (input.mimeType !== GOOGLE_FOLDER) {
+      file.revisions.push(
+        this.newRevision(file, input.content ?? Buffer.alloc(0), input.userId, modifiedTime),
+      );
+    }
+    this.files.set(id, file);
+    this.record("file", id, false, modifiedTime);
+    return { id };
+  }
+
+  file(fileId: string): StoredFile | undefined {
+    return this.files.get(fileId);
+  }
+
+  /** A live or deleted file (deleted ones keep their metadata for the change log). */
+  fileOrTombstone(fileId: string): StoredFile | undefined {
+    return this.files.get(fileId) ?? this.tombstones.get(fileId);
+  }
+
+  allFiles(): IterableIterator<StoredFile> {
+    return this.files.values();
+  }
+
+  children(folderId: string): StoredFile[] {
+    return [...this.files.values()].filter((file) => file.parents.includes(folderId));
   }
 
   /** New content for a file: a new head revision (the previous one stays in revisions.list). */
-  addRevision(_fileId: string, _content: Buffer, _options: { userId: string; modifiedTime?: string }): void {
-    throw new Error("not implemented");
+  addRevision(fileId: string, content: Buffer, options: { userId: string; modifiedTime?: string }): void {
+    const file = this.files.get(fileId);
+    if (!file) throw new Error(`No file ${fileId}`);
+    if (file.mimeType === GOOGLE_FOLDER) throw new Error("Folders have no content");
+    const modifiedTime = options.modifiedTime ?? this.now();
+    file.revisions.push(this.newRevision(file, content, options.userId, modifiedTime));
+    file.modifiedTime = modifiedTime;
+    file.lastModifyingUserId = options.userId;
+    file.version += 1;
+    this.record("file", fileId, false, modifiedTime);
   }
 
-  addPermission(_fileId: string, _permission: PermissionInput): { id: string } {
-    throw new Error("not implemented");
+  head(file: StoredFile): StoredRevision | undefined {
+    return file.revisions[file.revisions.length - 1];
   }
+
+  addPermission(fileId: string, permission: PermissionInput): { id: string } {
+    const file = this.files.get(fileId);
+    if (!file) throw new Error(`No file ${fileId}`);
+    const stored = this.toPermission(permission);
+    file.permissions = file.permissions.filter((existing) => existing.id !== stored.id);
+    file.permissions.push(stored);
+    file.version += 1;
+    this.record("file", fileId, false);
+    return { id: stored.id };
+  }
+
+  removePermission(fileId: string, permissionId: string): boolean {
+    const file = this.files.get(fileId);
+    if (!file) return false;
+    const before = file.permissions.length;
+    file.permissions = file.permissions.filter((permission) => permission.id !== permissionId);
+    if (file.permissions.length === before) return false;
+    file.version += 1;
+    this.record("file", fileId, false);
+    return true;
+  }
+
+  /** Makes another user the owner of a My Drive file; the former owner keeps writer access. */
+  transferOwnership(fileId: string, newOwnerId: string): void {
+    const file = this.files.get(fileId);
+    const newOwner = this.people.byId(newOwnerId);
+    const former = file ? this.people.byId(file.ownerId) : undefined;
+    if (!file || !newOwner) throw new Error("Unknown file or user");
+    if (former)
+      file.permissions.push(this.toPermission({ type: "user", role: "writer", emailAddress: former.email }));
+    const newOwnerPermission = permissionIdFor({ type: "user", role: "owner", emailAddress: newOwner.email });
+    file.permissions = file.permissions.filter((permission) => permission.id !== newOwnerPermission);
+    file.ownerId = newOwnerId;
+    file.version += 1;
+    this.record("file", fileId, false);
+  }
+
+  /** Metadata changes (name, description, starred, parents, properties, modifiedTime). */
+  updateFile(
+    fileId: string,
+    change: {
+      name?: string;
+      description?: string;
+      starred?: boolean;
+      mimeType?: string;
+      addParents?: string[];
+      removeParents?: string[];
+      properties?: Record<string, string | null>;
+      appProperties?: Record<string, string | null>;
+      modifiedTime?: string;
+      userId: string;
+    },
+  ): StoredFile {
+    const file = this.files.get(fileId);
+    if (!file) throw new Error(`No file ${fileId}`);
+    if (change.name !== undefined) file.name = change.name;
+    if (change.description !== undefined) file.description = change.description;
+    if (change.starred !== undefined) file.starred = change.starred;
+    if (change.mimeType !== undefined) file.mimeType = change.mimeType;
+    if (change.removeParents)
+      file.parents = file.parents.filter((parent) => !change.removeParents?.includes(parent));
+    for (const parent of change.addParents ?? [])
+      if (!file.parents.includes(parent)) file.parents.push(parent);
+    const mergeProps = (
+      current: Record<string, string> | undefined,
+      patch: Record<string, string | null> | undefined,
+    ): Record<string, string> | undefined => {
+      if (!patch) return current;
+      const next = { ...(current ?? {}) };
+      for (const [key, value] of Object.entries(patch)) {
+        if (value === null) delete next[key];
+        else next[key] = value;
+      }
+      return next;
+    };
+    const properties = mergeProps(file.properties, change.properties);
+    if (properties) file.properties = properties;
+    const appProperties = mergeProps(file.appProperties, change.appProperties);
+    if (appProperties) file.appProperties = appProperties;
+    file.modifiedTime = change.modifiedTime ?? this.now();
+    file.lastModifyingUserId = change.userId;
+    file.version += 1;
+    this.record("file", fileId, false, file.modifiedTime);
+    return file;
+  }
+
+  private descendants(folderId: string): StoredFile[] {
+    const out: StoredFile[] = [];
+    const seen = new Set<string>([folderId]);
+    const queue = [folderId];
+    while (queue.length > 0) {
+      const current = queue.shift() as string;
+      for (const child of this.files.values()) {
+        if (!seen.has(child.id) && child.parents.includes(current)) {
+          seen.add(child.id);
+          out.push(child);
+          queue.push(child.id);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Trashes or restores a file; a folder's contents follow it (implicitly trashed). */
+  setTrashed(fileId: string, trashed: boolean, userId: string): void {
+    const file = this.files.get(fileId);
+    if (!file) throw new Error(`No file ${fileId}`);
+    const now = this.now();
+    const apply = (target: StoredFile, explicit: boolean): void => {
+      if (trashed) {
+        if (target.trashed) return;
+        target.trashed = true;
+        target.explicitlyTrashed = explicit;
+        target.trashedTime = now;
+        target.trashingUserId = userId;
+      } else {
+        if (!target.trashed || (!explicit && target.explicitlyTrashed)) return;
+        target.trashed = false;
+        target.explicitlyTrashed = false;
+        delete target.trashedTime;
+        delete target.trashingUserId;
+      }
+      target.version += 1;
+      this.record("file", target.id, false, now);
+    };
+    apply(file, true);
+    if (file.mimeType === GOOGLE_FOLDER) for (const child of this.descendants(fileId)) apply(child, false);
+  }
+
+  /** Deletes a file for good (a folder with its contents), recording removals. */
+  deleteFile(fileId: string): void {
+    const file = this.files.get(fileId);
+    if (!file) return;
+    const doomed = file.mimeType === GOOGLE_FOLDER ? [file, ...this.descendants(fileId)] : [file];
+    for (const target of doomed) {
+      this.files.delete(target.id);
+      this.tombstones.set(target.id, { ...target, revisions: [] });
+      this.record("file", target.id, true);
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ access
+
+  private permissionMatches(permission: StoredPermission, viewer: DrivePerson): boolean {
+    if (permission.type === "anyone") return true;
+    if (permission.type === "domain") return permission.domain === viewer.domain;
+    if (!permission.emailAddress) return false;
+    if (permission.emailAddress === viewer.email) return true;
+    return this.people.byEmail(permission.emailAddress)?.id === viewer.id;
+  }
+
+  /** The caller's role on a file (direct, inherited from folders, or as a shared drive member). */
+  access(file: StoredFile, viewer: DrivePerson, depth = 0): Access | undefined {
+    let role: Role | undefined;
+    const via: Access["via"] = new Set();
+    const grant = (candidate: Role, how: "owner" | "user" | "domain" | "anyone" | "member"): void => {
+      via.add(how);
+      if (!role || ROLE_RANK[candidate] > ROLE_RANK[role]) role = candidate;
+    };
+    if (!file.driveId && file.ownerId === viewer.id) grant("owner", "owner");
+    for (const permission of file.permissions) {
+      if (!this.permissionMatches(permission, viewer)) continue;
+      grant(permission.role, permission.type === "group" ? "user" : permission.type);
+    }
+    if (file.driveId) {
+      const drive = this.drives.get(file.driveId);
+      const member = drive ? this.driveRole(drive, viewer) : undefined;
+      if (member) grant(member, "member");
+    }
+    if (depth < 64) {
+      for (const parentId of file.parents) {
+        const parent = this.fileOrTombstone(parentId);
+        if (!parent) continue;
+        const inherited = this.access(parent, viewer, depth + 1);
+        if (!inherited) continue;
+        for (const how of inherited.via) grant(inherited.role, how === "owner" ? "user" : how);
+      }
+    }
+    return role ? { role, via } : undefined;
+  }
+
+  // ----------------------------------------------------------------------------------------- changes
+
+  /** The token of the next change (changes.getStartPageToken). */
+  nextChangeToken(): number {
+    return this.changes.length + 1;
+  }
+
+  changesFrom(seq: number): ChangeRecord[] {
+    return this.changes.slice(Math.max(0, seq - 1));
+  }
+
+  // ---------------------------------------------------------------------------------------- snapshot
 
   snapshot(): DriveSnapshot {
-    return {};
+    const serialize = (file: StoredFile): SerializedFile => ({
+      ...file,
+      revisions: file.revisions.map((revision) => ({
+        ...revision,
+        content: revision.content.toString("base64"),
+      })),
+    });
+    return {
+      format: 1,
+      counter: this.counter,
+      files: [...this.files.values()].map(serialize),
+      tombstones: [...this.tombstones.values()].map(serialize),
+      drives: [...this.drives.values()].map((drive) => ({
+        ...drive,
+        members: drive.members.map((m) => ({ ...m })),
+      })),
+      changes: this.changes.map((change) => ({ ...change })),
+    };
   }
 
-  restore(_snapshot: DriveSnapshot): void {}
+  restore(snapshot: DriveSnapshot): void {
+    const deserialize = (file: SerializedFile): StoredFile => ({
+      ...file,
+      parents: [...file.parents],
+      permissions: file.permissions.map((permission) => ({ ...permission })),
+      revisions: file.revisions.map((revision) => ({
+        ...revision,
+        content: Buffer.from(revision.content, "base64"),
+      })),
+    });
+    this.counter = snapshot.counter ?? 0;
+    this.files = new Map((snapshot.files ?? []).map((file) => [file.id, deserialize(file)]));
+    this.tombstones = new Map((snapshot.tombstones ?? []).map((file) => [file.id, deserialize(file)]));
+    this.drives = new Map(
+      (snapshot.drives ?? []).map((drive) => [
+        drive.id,
+        { ...drive, members: drive.members.map((m) => ({ ...m })) },
+      ]),
+    );
+    this.changes = (snapshot.changes ?? []).map((change) => ({ ...change }));
+  }
 
   /** Forgets a deleted user's My Drive. */
-  dropUser(_userId: string): void {}
+  dropUser(userId: string): void {
+    for (const file of [...this.files.values()]) {
+      if (!file.driveId && file.ownerId === userId && this.files.has(file.id)) this.deleteFile(file.id);
+    }
+  }
 }
