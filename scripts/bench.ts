@@ -4,8 +4,14 @@
  */
 import { firestoreBench } from "./bench/firestore";
 import type { Bench, BenchResult } from "./bench/types";
+import { benchWorkspaceEmulator } from "./bench/workspace";
 
-const benches: Bench[] = [firestoreBench];
+const workspaceBench: Bench = {
+  title: "Workspace emulator: Gmail messages.get?format=raw through the official client (quotas off)",
+  run: benchWorkspaceEmulator,
+};
+
+const benches: Bench[] = [firestoreBench, workspaceBench];
 
 function table(results: BenchResult[]): string {
   const rows = results.map((r) => [
