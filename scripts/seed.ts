@@ -70,6 +70,9 @@ async function main(): Promise<void> {
   } finally {
     await stack.stop({ save: true });
   }
+  // The Workspace emulator regenerates its demo organisation from its seed when it has no saved state,
+  // so the seed does not carry it (emulator-data/workspace/ holds only what a local run saves).
+  rmSync(join(dataDir, "workspace"), { recursive: true, force: true });
   const target = resolve(ROOT, "emulator-data");
   rmSync(target, { recursive: true, force: true });
   cpSync(dataDir, target, { recursive: true });
