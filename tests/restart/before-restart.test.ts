@@ -1,7 +1,15 @@
 import { getAuth } from "firebase-admin/auth";
 import { getFirestore } from "firebase-admin/firestore";
 import { signInWithGoogle } from "../support/auth-emulator";
-import { adminAppForRestart, restartDocument, restartIdentity, restartMarker } from "./restart-state";
+import { workspaceAdmin } from "../support/workspace";
+import {
+  adminAppForRestart,
+  restartDocument,
+  restartIdentity,
+  restartMailbox,
+  restartMessage,
+  restartMarker,
+} from "./restart-state";
 
 const marker = restartMarker();
 const admin = adminAppForRestart("before-restart");
@@ -25,4 +33,18 @@ test("when the stack has run for a while, then the local scheduler has run the d
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   expect(runs).toBeGreaterThanOrEqual(1);
+});
+
+test("when a Workspace user and a message are added to the emulator, then the emulator has them", async () => {
+  const mailbox = restartMailbox(marker);
+  expect(
+    (await workspaceAdmin("POST", "/users", { email: mailbox, givenName: "Restart", familyName: "Check" }))
+      .status,
+  ).toBe(200);
+  const added = await workspaceAdmin<{ id: string }>("POST", `/users/${mailbox}/gmail/messages`, {
+    raw: restartMessage(marker),
+    encoding: "plain",
+  });
+  expect(added.status).toBe(200);
+  expect(added.body.id).toEqual(expect.any(String));
 });

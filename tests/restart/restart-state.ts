@@ -17,6 +17,27 @@ export function restartIdentity(marker: string): { sub: string; email: string } 
   return { sub: `restart-${marker}`, email: `restart-${marker.slice(0, 8)}@tests.alpine-demo.example` };
 }
 
+/** A mailbox of the demo Workspace that only this run creates. */
+export function restartMailbox(marker: string): string {
+  return `restart-${marker.slice(0, 8)}@alpvault-demo.test`;
+}
+
+/** A message with non-ASCII text, so the saved state must keep bytes, not just ASCII. */
+export function restartMessage(marker: string): string {
+  return [
+    `Message-ID: <restart-${marker}@tests.alpvault-demo.test>`,
+    "From: Restart Check <checks@alpvault-demo.test>",
+    `To: ${restartMailbox(marker)}`,
+    "Subject: Kept across restarts",
+    "Date: Sun, 22 Nov 2026 10:00:00 +0100",
+    "Content-Type: text/plain; charset=UTF-8",
+    "Content-Transfer-Encoding: 8bit",
+    "",
+    "Grüezi, this message must survive a stop and a start.",
+    "",
+  ].join("\r\n");
+}
+
 /** One document with every Firestore value type the persistence format must keep. */
 export const restartDocument = {
   integer: 42,

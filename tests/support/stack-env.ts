@@ -19,4 +19,10 @@ export const stackEnv = {
   get projectId(): string {
     return process.env.GCLOUD_PROJECT ?? "demo-alpvault";
   },
+  get workspaceUrl(): string {
+    return required("WORKSPACE_EMULATOR_URL");
+  },
+  get workspaceKeyFile(): string {
+    return required("WORKSPACE_SERVICE_ACCOUNT_KEY_FILE");
+  },
 };

@@ -236,6 +236,7 @@ describe("messages.list", () => {
       from: "Bob <bob@example.org>",
       date: day(2),
       text: "numbers inside",
+      messageId: "quarterly-2026@example.org",
     });
     const carol = seed("Lunch plans", {
       from: "carol@example.net",
@@ -268,6 +269,8 @@ describe("messages.list", () => {
     expect(await search("in:inbox -is:unread")).toEqual([carol.id]);
     expect(await search("numbers")).toEqual([bob.id]);
     expect(await search("lunch OR quarterly")).toEqual([bob.id, carol.id].sort());
+    expect(await search("rfc822msgid:quarterly-2026@example.org")).toEqual([bob.id]);
+    expect(await search("rfc822msgid:<quarterly-2026@example.org>")).toEqual([bob.id]);
   });
 });
 

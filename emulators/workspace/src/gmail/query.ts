@@ -64,7 +64,7 @@ function tokenize(query: string): (Term | "OR" | Term[])[] {
       position += 1;
     }
     let key: string | undefined;
-    const keyMatch = /^([a-z_]+):/i.exec(query.slice(position));
+    const keyMatch = /^([a-z0-9_]+):/i.exec(query.slice(position));
     if (keyMatch) {
       key = (keyMatch[1] as string).toLowerCase();
       position += keyMatch[0].length;

@@ -1,0 +1,46 @@
+/**
+ * The running stack's Workspace emulator, reached the way any googleapis client would: the service-account
+ * key file the emulator writes, official clients with `rootUrl`, and its admin API for test set-up.
+ */
+import { readFileSync } from "node:fs";
+import { gmail_v1 } from "@googleapis/gmail";
+import { admin_directory_v1 } from "@googleapis/admin";
+import { emulatorJwt, type ServiceAccountCredentials } from "../../emulators/workspace/src/client";
+import { stackEnv } from "./stack-env";
+
+export const DEMO_DOMAIN = "alpvault-demo.test";
+export const DEMO_ADMIN = `admin@${DEMO_DOMAIN}`;
+
+function key(): ServiceAccountCredentials {
+  return JSON.parse(readFileSync(stackEnv.workspaceKeyFile, "utf8")) as ServiceAccountCredentials;
+}
+
+export function workspaceJwt(subject: string | undefined, scopes: string[]): ReturnType<typeof emulatorJwt> {
+  return emulatorJwt(stackEnv.workspaceUrl, key(), { subject, scopes });
+}
+
+export function gmailFor(subject: string, scopes: string[]): gmail_v1.Gmail {
+  return new gmail_v1.Gmail({ auth: workspaceJwt(subject, scopes), rootUrl: `${stackEnv.workspaceUrl}/` });
+}
+
+export function directoryFor(subject: string, scopes: string[]): admin_directory_v1.Admin {
+  return new admin_directory_v1.Admin({
+    auth: workspaceJwt(subject, scopes),
+    rootUrl: `${stackEnv.workspaceUrl}/`,
+  });
+}
+
+/** Calls the emulator-only admin API (`/emulator/v1` + path). */
+export async function workspaceAdmin<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${stackEnv.workspaceUrl}/emulator/v1${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
