@@ -2,7 +2,8 @@
  * The only place that reads configuration. Values come from firebase-functions params (`.env`,
  * `.env.<project>`, `.env.local` in the emulator) or from the runtime itself.
  */
-import { defineString } from "firebase-functions/params";
+import { readFileSync } from "node:fs";
+import { defineSecret, defineString } from "firebase-functions/params";
 import { LOCAL_WEB_APP_ID } from "@alpvault/contracts/local";
 
 /**
@@ -59,4 +60,68 @@ export function loadRuntimeConfig(): RuntimeConfig {
     emulatorAppIds: [LOCAL_WEB_APP_ID],
     runningInEmulator,
   };
+}
+
+/**
+ * The service-account key (JSON) of our Workspace app, whose client id the customer's admin authorises for
+ * domain-wide delegation. Production: Secret Manager. Local stack: the file the Workspace emulator writes.
+ */
+export const workspaceServiceAccountKey = defineSecret("WORKSPACE_SERVICE_ACCOUNT_KEY");
+
+/** Secrets the API binds: none inside the emulator, which has no Secret Manager and reads the key file. */
+export function apiSecrets(): ReturnType<typeof defineSecret>[] {
+  return process.env.FUNCTIONS_EMULATOR === "true" ? [] : [workspaceServiceAccountKey];
+}
+
+export interface ServiceAccountKey {
+  client_email: string;
+  private_key: string;
+}
+
+export interface WorkspaceConfig {
+  /** The Workspace emulator's URL; set only inside the Functions emulator. Production talks to Google. */
+  emulatorUrl: string | undefined;
+  serviceAccountKey(): ServiceAccountKey;
+}
+
+function parseKey(text: string, source: string): ServiceAccountKey {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`The Workspace service-account key in ${source} is not JSON`);
+  }
+  const key = parsed as Partial<ServiceAccountKey>;
+  if (typeof key.client_email !== "string" || typeof key.private_key !== "string") {
+    throw new Error(`The Workspace service-account key in ${source} lacks client_email or private_key`);
+  }
+  return { client_email: key.client_email, private_key: key.private_key };
+}
+
+export function loadWorkspaceConfig(): WorkspaceConfig {
+  const runningInEmulator = process.env.FUNCTIONS_EMULATOR === "true";
+  const emulatorUrl = runningInEmulator ? process.env.WORKSPACE_EMULATOR_URL : undefined;
+  const keyFile = runningInEmulator ? process.env.WORKSPACE_SERVICE_ACCOUNT_KEY_FILE : undefined;
+  return {
+    emulatorUrl,
+    // Read on every use: the emulator writes a new key at each start.
+    serviceAccountKey: () =>
+      keyFile
+        ? parseKey(readFileSync(keyFile, "utf8"), keyFile)
+        : parseKey(workspaceServiceAccountKey.value(), "WORKSPACE_SERVICE_ACCOUNT_KEY"),
+  };
+}
+
+/**
+ * The API host of each region. Production: `<region id>.api.<API_BASE_DOMAIN>`. The local stack serves
+ * every region from Hosting.
+ */
+export const apiBaseDomainParam = defineString("API_BASE_DOMAIN", {
+  default: "alpvault.app",
+  description: "Parent domain of the regional API hosts (<region>.api.<domain>)",
+});
+
+export function regionApiDomain(regionId: string): string {
+  if (process.env.FUNCTIONS_EMULATOR === "true") return process.env.LOCAL_API_HOST ?? "127.0.0.1:5000";
+  return `${regionId}.api.${apiBaseDomainParam.value() || "alpvault.app"}`;
 }

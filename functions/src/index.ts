@@ -3,7 +3,7 @@ import { setGlobalOptions } from "firebase-functions/v2";
 import { onRequest } from "firebase-functions/v2/https";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { onTaskDispatched } from "firebase-functions/v2/tasks";
-import { GLOBAL_REGION, loadRuntimeConfig } from "./config";
+import { GLOBAL_REGION, apiSecrets, loadRuntimeConfig } from "./config";
 import { createApi } from "./http/app";
 import { appCheckVerifier, firebaseIdentityVerifier } from "./http/verifiers";
 import { runDispatcher } from "./backup/dispatcher";
@@ -23,7 +23,9 @@ function apiHandler(): ReturnType<typeof createApi> {
 }
 
 /** The JSON API under /v1 (Hosting rewrites /v1/** here). */
-export const api = onRequest({ invoker: "public" }, (request, response) => apiHandler()(request, response));
+export const api = onRequest({ invoker: "public", secrets: apiSecrets() }, (request, response) =>
+  apiHandler()(request, response),
+);
 
 /** Dispatches due backups. */
 export const dispatchBackups = onSchedule({ schedule: "every 10 minutes", timeZone: "UTC" }, (event) =>

@@ -1,4 +1,7 @@
 import express, { type Express, type Router } from "express";
+import { organizationRoutes } from "../organizations/routes";
+import { productServices } from "../organizations/wiring";
+import { resourceRoutes } from "../resources/routes";
 import { systemRoutes } from "../system/routes";
 import { authenticate, type AppCheckVerifier, type IdentityVerifier } from "./authenticate";
 import { errorHandler, notFoundHandler } from "./error-handler";
@@ -21,7 +24,12 @@ export function createApi(deps: ApiDependencies): Express {
   v1.use(requestLog);
   v1.use(authenticate(deps));
   v1.use(express.json({ limit: "1mb" }));
-  for (const router of deps.routers ?? [systemRoutes()]) v1.use(router);
+  const routers = deps.routers ?? [
+    systemRoutes(),
+    organizationRoutes(() => productServices().organizations),
+    resourceRoutes(productServices),
+  ];
+  for (const router of routers) v1.use(router);
   v1.use(notFoundHandler);
 
   app.use("/v1", v1);

@@ -9,6 +9,8 @@ export interface Caller {
   emailVerified: boolean;
   /** The Google account id, when the user signed in with Google. */
   googleSub: string | null;
+  displayName?: string | null;
+  pictureUrl?: string | null;
   appId: string;
 }
 

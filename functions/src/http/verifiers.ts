@@ -16,6 +16,8 @@ export function firebaseIdentityVerifier(): IdentityVerifier {
         email: decoded.email ?? null,
         emailVerified: decoded.email_verified === true,
         googleSub: Array.isArray(googleIds) && typeof googleIds[0] === "string" ? googleIds[0] : null,
+        displayName: typeof decoded.name === "string" ? decoded.name : null,
+        pictureUrl: typeof decoded.picture === "string" ? decoded.picture : null,
       };
     },
   };

@@ -13,3 +13,8 @@ export function adminApp(): App {
 export function globalDb(): Firestore {
   return getFirestore(adminApp());
 }
+
+/** The Firestore database of one backup region (an organisation's data lives in its region's database). */
+export function regionDb(databaseId: string): Firestore {
+  return getFirestore(adminApp(), databaseId);
+}

@@ -1,0 +1,150 @@
+/**
+ * The onboarding and organisation calls of spec §7 and the resources list: response types and request
+ * schemas shared by web and functions.
+ */
+import type { Region, RegionId } from "./regions";
+
+/** Spec §3 subscription reference. */
+export interface SubscriptionReference {
+  subscriptionId: string;
+  region: Region;
+}
+
+/** Spec §3 organisation (in the installation response). */
+export interface OrganizationSummary {
+  organizationId: string;
+  subscriptions: SubscriptionReference[];
+  plan: { name: string };
+}
+
+/** GET /v1/installation (spec §3 installation response). */
+export interface InstallationResponse {
+  isAdmin: boolean;
+  hasGWInstalled: boolean;
+  organizations: OrganizationSummary[];
+  user: {
+    userId: string;
+    email: string;
+    displayName: string | null;
+    pictureUrl: string | null;
+    /** The Workspace domain of the account; null for consumer Google accounts. */
+    domain: string | null;
+    /** False for accounts that are not in a Google Workspace (e.g. consumer Gmail). */
+    hasWorkspaceAccount: boolean;
+  };
+}
+
+/** GET /v1/regions. */
+export interface RegionsResponse {
+  regions: Region[];
+}
+
+/** POST /v1/organizations: the last onboarding step (subscription setup in the chosen region). */
+export interface CreateOrganizationRequest {
+  regionId: RegionId;
+}
+
+/** GET /v1/organizations/{organizationId} (spec §3 organisation details). */
+export interface OrganizationDetails {
+  organizationId: string;
+  domain: string;
+  totalStorage: number;
+  maximumStorage: number;
+  plan: { name: string };
+}
+
+/** GET /v1/organizations/{organizationId}/subscriptions/{subscriptionId} (spec §3 subscription). */
+export interface SubscriptionDetails {
+  subscriptionId: string;
+  region: Region;
+  plan: {
+    id: string;
+    name: string;
+    premium: boolean;
+    maxUsers: number | null;
+    storagePerUserBytes: number;
+    backupsPerDay: number;
+    services: readonly string[];
+  };
+  renewalDate: string;
+  seats: { used: number; total: number | null };
+  storage: { used: number; maximum: number };
+  autoAddStorage: boolean;
+}
+
+export type ResourceType = "email" | "shared_drive";
+
+/** Spec §3 resource. */
+export interface Resource {
+  resourceId: string;
+  type: ResourceType;
+  name: string;
+  /** Mailbox address; null for shared drives. */
+  email: string | null;
+  /** Directory state of a mailbox; shared drives are always active. */
+  status: "active" | "suspended" | "deleted";
+  policyId: string | null;
+  policyName: string | null;
+  protected: boolean;
+  lastBackupAt: string | null;
+  nextBackupAt: string | null;
+  mailBackupBytes: number;
+  driveBackupBytes: number;
+}
+
+export interface ResourcesPage {
+  resources: Resource[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export const RESOURCE_SORT_FIELDS = ["name", "type", "status", "lastBackupAt", "storage"] as const;
+export type ResourceSortField = (typeof RESOURCE_SORT_FIELDS)[number];
+
+/** Query of GET /v1/organizations/{id}/resources. */
+export interface ResourcesQuery {
+  search?: string;
+  type?: ResourceType;
+  protection?: "protected" | "unprotected";
+  policyId?: string;
+  sort?: ResourceSortField;
+  direction?: "asc" | "desc";
+  page?: number;
+  pageSize?: number;
+}
+
+/** GET /v1/organizations/{id}/analytics: the resources screen's figures, real aggregates. */
+export interface ResourcesAnalytics {
+  protectedResources: number;
+  totalResources: number;
+  totalBackupBytes: number;
+  protectionStatus: "compliant" | "unprotected";
+  dataDynamics: { currentCycleBytes: number; lastCycleBytes: number; changePercent: number | null };
+  emails: number;
+  files: number;
+}
+
+export interface Alert {
+  alertId: string;
+  createdAt: string;
+  kind: "resources-added" | "resources-removed" | "backup-failed" | "storage";
+  message: string;
+  read: boolean;
+}
+
+export interface AlertsResponse {
+  alerts: Alert[];
+  unread: number;
+}
+
+export const ORGANIZATION_MESSAGES = {
+  regionAlreadyChosen: "The backup region cannot be changed once confirmed.",
+  notInstalled: "Install the application using a Google Workspace super admin account.",
+  notAdmin: "The account is not admin. Please change account and login as a super admin.",
+  noWorkspace: "This Google account does not belong to a Google Workspace organisation.",
+  organizationNotFound: "Organization not found",
+  subscriptionNotFound: "Subscription not found",
+  invalidRegion: "Please choose one of the offered backup regions.",
+  workspaceUnavailable: "Google Workspace could not be reached. Please try again later.",
+} as const;

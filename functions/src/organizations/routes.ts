@@ -1,0 +1,45 @@
+import { Router } from "express";
+import type { CreateOrganizationRequest, RegionsResponse } from "@alpvault/contracts/organizations";
+import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
+import { callerOf } from "../http/authenticate";
+import { AppError } from "../http/app-error";
+import type { OrganizationService } from "./service";
+
+function createRequest(body: unknown): CreateOrganizationRequest {
+  const regionId = (body as { regionId?: unknown } | undefined)?.regionId;
+  if (typeof regionId !== "string") throw AppError.badRequest(ORGANIZATION_MESSAGES.invalidRegion);
+  return { regionId } as CreateOrganizationRequest;
+}
+
+/** Spec §7: regions, installation, organisation details and subscription; the region choice. */
+export function organizationRoutes(service: () => OrganizationService): Router {
+  const router = Router();
+
+  router.get("/regions", (_request, response) => {
+    const body: RegionsResponse = { regions: service().regions() };
+    response.json(body);
+  });
+
+  router.get("/installation", async (_request, response) => {
+    response.json(await service().installation(callerOf(response)));
+  });
+
+  router.post("/organizations", async (request, response) => {
+    const { organization, created } = await service().createOrganization(
+      callerOf(response),
+      createRequest(request.body),
+    );
+    response.status(created ? 201 : 200).json(organization);
+  });
+
+  router.get("/organizations/:organizationId", async (request, response) => {
+    response.json(await service().details(callerOf(response), request.params.organizationId));
+  });
+
+  router.get("/organizations/:organizationId/subscriptions/:subscriptionId", async (request, response) => {
+    const { organizationId, subscriptionId } = request.params;
+    response.json(await service().subscription(callerOf(response), organizationId, subscriptionId));
+  });
+
+  return router;
+}

@@ -1,0 +1,202 @@
+/**
+ * Onboarding and organisations: what the signed-in Google account may do (installation, admin), the
+ * one-time choice of the backup region that creates the organisation, and its details and subscription.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  ORGANIZATION_MESSAGES,
+  type CreateOrganizationRequest,
+  type InstallationResponse,
+  type OrganizationDetails,
+  type OrganizationSummary,
+  type SubscriptionDetails,
+} from "@alpvault/contracts/organizations";
+import { FREE_PLAN, PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans";
+import { REGIONS, isRegionId, type Region } from "@alpvault/contracts/regions";
+import { AppError } from "../http/app-error";
+import type { Caller } from "../http/authenticate";
+import type { WorkspaceGateway } from "../workspace/gateway";
+import * as organizations from "./repo";
+import type { Organization } from "./repo";
+
+/** Consumer Google accounts have no Workspace behind them (spec §5 consumer-mail helper). */
+export function isConsumerEmail(email: string): boolean {
+  return /@(gmail\.com|googlemail\.com)$/i.test(email);
+}
+
+export function domainOf(email: string): string {
+  return (email.split("@")[1] ?? "").toLowerCase();
+}
+
+/** Spec §9 random id helper: digits, letters, hyphen, underscore. */
+export function randomId(length = 10): string {
+  const alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
+  const bytes = randomBytes(length);
+  let id = "";
+  for (const byte of bytes) id += alphabet[byte % alphabet.length];
+  return id;
+}
+
+export interface OrganizationDeps {
+  workspace: WorkspaceGateway;
+  regionDomain(regionId: string): string;
+  /** Re-reads the domain's users and shared drives into the organisation's resources. */
+  syncResources(organization: Organization, adminEmail: string): Promise<unknown>;
+  totalStorage(organization: Organization): Promise<number>;
+  activeMailboxes(organization: Organization): Promise<number>;
+  now?: () => Date;
+}
+
+export function regionsWithDomains(regionDomain: (regionId: string) => string): Region[] {
+  return REGIONS.map((region) => ({ ...region, domain: regionDomain(region.id) }));
+}
+
+function summary(organization: Organization, regions: Region[]): OrganizationSummary {
+  const region = regions.find((candidate) => candidate.id === organization.regionId) as Region;
+  return {
+    organizationId: organization.organizationId,
+    subscriptions: [{ subscriptionId: organization.subscriptionId, region }],
+    plan: { name: PLANS[organization.planId].name },
+  };
+}
+
+function seatsOf(organization: Organization): number {
+  return PLANS[organization.planId].maxUsers ?? organization.seats;
+}
+
+/** The caller's email, or 403: every organisation call needs a Google account with an address. */
+function emailOf(caller: Caller): string {
+  if (!caller.email) throw AppError.forbidden(ORGANIZATION_MESSAGES.noWorkspace);
+  return caller.email.toLowerCase();
+}
+
+export function organizationService(deps: OrganizationDeps) {
+  const now = deps.now ?? (() => new Date());
+  const regions = () => regionsWithDomains(deps.regionDomain);
+
+  /** The caller must be a super admin of the organisation's domain; anything else sees no organisation. */
+  async function requireAdmin(caller: Caller, organizationId: string): Promise<Organization> {
+    const organization = await organizations.getOrganization(organizationId);
+    const email = caller.email?.toLowerCase();
+    if (!organization || !email || domainOf(email) !== organization.domain) {
+      throw AppError.notFound(ORGANIZATION_MESSAGES.organizationNotFound);
+    }
+    if (!(await deps.workspace.isAdmin(email))) throw AppError.forbidden(ORGANIZATION_MESSAGES.notAdmin);
+    return organization;
+  }
+
+  return {
+    requireAdmin,
+
+    regions,
+
+    async installation(caller: Caller): Promise<InstallationResponse> {
+      const email = caller.email?.toLowerCase() ?? "";
+      const consumer = !email || isConsumerEmail(email);
+      const state = consumer ? "no-account" : await deps.workspace.installation(email);
+      const hasGWInstalled = state === "installed";
+      const isAdmin = hasGWInstalled && (await deps.workspace.isAdmin(email));
+      const organization = isAdmin ? await organizations.organizationOfDomain(domainOf(email)) : undefined;
+      return {
+        isAdmin,
+        hasGWInstalled,
+        organizations: organization ? [summary(organization, regions())] : [],
+        user: {
+          userId: caller.uid,
+          email,
+          displayName: caller.displayName ?? null,
+          pictureUrl: caller.pictureUrl ?? null,
+          domain: consumer ? null : domainOf(email),
+          hasWorkspaceAccount: !consumer && state !== "no-account",
+        },
+      };
+    },
+
+    /**
+     * The last onboarding step: the region is chosen once. Choosing again with the same region is the
+     * retry of a failed set-up (it syncs again); another region is refused.
+     */
+    async createOrganization(
+      caller: Caller,
+      request: CreateOrganizationRequest,
+    ): Promise<{ organization: OrganizationSummary; created: boolean }> {
+      const email = emailOf(caller);
+      if (!isRegionId(request.regionId)) throw AppError.badRequest(ORGANIZATION_MESSAGES.invalidRegion);
+      if (isConsumerEmail(email)) throw AppError.forbidden(ORGANIZATION_MESSAGES.noWorkspace);
+      if ((await deps.workspace.installation(email)) !== "installed") {
+        throw AppError.forbidden(ORGANIZATION_MESSAGES.notInstalled);
+      }
+      if (!(await deps.workspace.isAdmin(email))) throw AppError.forbidden(ORGANIZATION_MESSAGES.notAdmin);
+      const createdAt = now().toISOString();
+      const { organization, created } = await organizations.claimDomain({
+        organizationId: randomId(),
+        domain: domainOf(email),
+        regionId: request.regionId,
+        subscriptionId: randomId(),
+        planId: FREE_PLAN,
+        seats: PLANS[FREE_PLAN].maxUsers ?? 0,
+        autoAddStorage: false,
+        createdAt,
+        createdBy: caller.uid,
+      });
+      if (organization.regionId !== request.regionId) {
+        throw AppError.conflict(ORGANIZATION_MESSAGES.regionAlreadyChosen);
+      }
+      await deps.syncResources(organization, email);
+      return { organization: summary(organization, regions()), created };
+    },
+
+    async details(caller: Caller, organizationId: string): Promise<OrganizationDetails> {
+      const organization = await requireAdmin(caller, organizationId);
+      const plan = PLANS[organization.planId];
+      return {
+        organizationId,
+        domain: organization.domain,
+        totalStorage: await deps.totalStorage(organization),
+        maximumStorage: maximumStorageBytes(plan, seatsOf(organization)),
+        plan: { name: plan.name },
+      };
+    },
+
+    async subscription(
+      caller: Caller,
+      organizationId: string,
+      subscriptionId: string,
+    ): Promise<SubscriptionDetails> {
+      const organization = await requireAdmin(caller, organizationId);
+      if (organization.subscriptionId !== subscriptionId) {
+        throw AppError.notFound(ORGANIZATION_MESSAGES.subscriptionNotFound);
+      }
+      const plan = PLANS[organization.planId];
+      const seats = seatsOf(organization);
+      return {
+        subscriptionId,
+        region: regions().find((region) => region.id === organization.regionId) as Region,
+        plan: { ...plan, premium: isPremium(plan.id) },
+        renewalDate: nextRenewal(organization.createdAt, now()),
+        seats: {
+          used: await deps.activeMailboxes(organization),
+          total: plan.maxUsers === null ? null : seats,
+        },
+        storage: { used: await deps.totalStorage(organization), maximum: maximumStorageBytes(plan, seats) },
+        autoAddStorage: organization.autoAddStorage,
+      };
+    },
+  };
+}
+
+export type OrganizationService = ReturnType<typeof organizationService>;
+
+/** Billing cycles are monthly from the day the organisation was created. */
+export function nextRenewal(createdAt: string, now: Date): string {
+  const start = new Date(createdAt);
+  const renewal = new Date(start);
+  let months = 1;
+  renewal.setUTCMonth(start.getUTCMonth() + months);
+  while (renewal <= now) {
+    months += 1;
+    renewal.setTime(start.getTime());
+    renewal.setUTCMonth(start.getUTCMonth() + months);
+  }
+  return renewal.toISOString();
+}

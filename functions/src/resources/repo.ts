@@ -1,0 +1,171 @@
+/**
+ * Resources (mailboxes and shared drives), alerts and usage figures of one organisation, in its region's
+ * database under `organizations/{organizationId}/...`.
+ */
+import type { Alert, Resource, ResourceType } from "@alpvault/contracts/organizations";
+import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
+import { regionDb } from "../lib/firebase";
+
+export interface Scope {
+  organizationId: string;
+  regionId: RegionId;
+}
+
+function organizationRef(scope: Scope) {
+  return regionDb(regionDatabaseId(scope.regionId)).collection("organizations").doc(scope.organizationId);
+}
+
+const STATUSES: readonly string[] = ["active", "suspended", "deleted"];
+
+function text(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+export function decodeResource(id: string, data: unknown): Resource | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const value = data as Record<string, unknown>;
+  const type = value.type;
+  if ((type !== "email" && type !== "shared_drive") || typeof value.name !== "string") return undefined;
+  return {
+    resourceId: id,
+    type: type as ResourceType,
+    name: value.name,
+    email: text(value.email),
+    status: STATUSES.includes(value.status as string) ? (value.status as Resource["status"]) : "active",
+    policyId: text(value.policyId),
+    policyName: text(value.policyName),
+    protected: value.protected === true,
+    lastBackupAt: text(value.lastBackupAt),
+    nextBackupAt: text(value.nextBackupAt),
+    mailBackupBytes: count(value.mailBackupBytes),
+    driveBackupBytes: count(value.driveBackupBytes),
+  };
+}
+
+export async function listResources(scope: Scope): Promise<Resource[]> {
+  const snapshot = await organizationRef(scope).collection("resources").get();
+  return snapshot.docs.flatMap((doc) => decodeResource(doc.id, doc.data()) ?? []);
+}
+
+/** What a directory sync found for one resource: its identity and state, nothing backup-related. */
+export interface DiscoveredResource {
+  resourceId: string;
+  type: ResourceType;
+  name: string;
+  email: string | null;
+  status: Resource["status"];
+}
+
+/**
+ * Applies a sync: new resources are added unprotected, known ones get their name and state refreshed
+ * (their policy and backup figures are kept), vanished mailboxes are marked deleted (their backups are
+ * kept: deletion at Google is exactly what customers need us for), vanished shared drives likewise.
+ */
+export async function applySync(
+  scope: Scope,
+  discovered: DiscoveredResource[],
+  at: string,
+): Promise<{ added: number; removed: number }> {
+  const ref = organizationRef(scope);
+  const db = ref.firestore;
+  const existing = await ref.collection("resources").get();
+  const known = new Map(existing.docs.map((doc) => [doc.id, doc.get("status") as unknown]));
+  const seen = new Set<string>();
+  let added = 0;
+  let removed = 0;
+  const writer = db.bulkWriter();
+  for (const resource of discovered) {
+    seen.add(resource.resourceId);
+    const doc = ref.collection("resources").doc(resource.resourceId);
+    if (!known.has(resource.resourceId)) {
+      added += 1;
+      void writer.create(doc, {
+        ...resource,
+        policyId: null,
+        policyName: null,
+        protected: false,
+        lastBackupAt: null,
+        nextBackupAt: null,
+        mailBackupBytes: 0,
+        driveBackupBytes: 0,
+        discoveredAt: at,
+      });
+    } else {
+      void writer.update(doc, {
+        name: resource.name,
+        email: resource.email,
+        status: resource.status,
+        syncedAt: at,
+      });
+    }
+  }
+  for (const [id, status] of known) {
+    if (!seen.has(id) && status !== "deleted") {
+      removed += 1;
+      void writer.update(ref.collection("resources").doc(id), { status: "deleted", syncedAt: at });
+    }
+  }
+  void writer.set(ref.collection("meta").doc("sync"), { lastSyncAt: at }, { merge: true });
+  await writer.close();
+  return { added, removed };
+}
+
+export async function usageCounts(
+  scope: Scope,
+): Promise<{ emails: number; files: number; lastCycleBytes: number }> {
+  const snapshot = await organizationRef(scope).collection("meta").doc("usage").get();
+  return {
+    emails: count(snapshot.get("emails")),
+    files: count(snapshot.get("files")),
+    lastCycleBytes: count(snapshot.get("lastCycleBytes")),
+  };
+}
+
+export async function addAlert(scope: Scope, alert: Omit<Alert, "alertId">): Promise<void> {
+  await organizationRef(scope).collection("alerts").add(alert);
+}
+
+function decodeAlert(id: string, data: Record<string, unknown>): Alert | undefined {
+  const kinds: readonly string[] = ["resources-added", "resources-removed", "backup-failed", "storage"];
+  if (
+    typeof data.createdAt !== "string" ||
+    typeof data.message !== "string" ||
+    !kinds.includes(data.kind as string)
+  ) {
+    return undefined;
+  }
+  return {
+    alertId: id,
+    createdAt: data.createdAt,
+    kind: data.kind as Alert["kind"],
+    message: data.message,
+    read: data.read === true,
+  };
+}
+
+export async function listAlerts(scope: Scope, limit: number): Promise<Alert[]> {
+  const snapshot = await organizationRef(scope)
+    .collection("alerts")
+    .orderBy("createdAt", "desc")
+    .limit(limit)
+    .get();
+  return snapshot.docs.flatMap((doc) => decodeAlert(doc.id, doc.data()) ?? []);
+}
+
+export async function countUnreadAlerts(scope: Scope): Promise<number> {
+  const snapshot = await organizationRef(scope).collection("alerts").where("read", "==", false).count().get();
+  return snapshot.data().count;
+}
+
+export async function markAllAlertsRead(scope: Scope): Promise<number> {
+  const ref = organizationRef(scope);
+  const unread = await ref.collection("alerts").where("read", "==", false).get();
+  const writer = ref.firestore.bulkWriter();
+  for (const doc of unread.docs) void writer.update(doc.ref, { read: true });
+  await writer.close();
+  return unread.size;
+}

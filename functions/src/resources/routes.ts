@@ -1,0 +1,55 @@
+import { Router } from "express";
+import type { OrganizationService } from "../organizations/service";
+import { callerOf } from "../http/authenticate";
+import type { WorkspaceGateway } from "../workspace/gateway";
+import { alerts, analytics, listPage, markAllRead, parseResourcesQuery, syncResources } from "./service";
+
+/** The resources screen: list, re-sync, analytics and alerts of one organisation (its admins only). */
+export function resourceRoutes(
+  deps: () => { organizations: OrganizationService; workspace: WorkspaceGateway },
+): Router {
+  const router = Router();
+  const base = "/organizations/:organizationId";
+
+  router.get(`${base}/resources`, async (request, response) => {
+    const query = parseResourcesQuery(request.query as Record<string, unknown>);
+    const organization = await deps().organizations.requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await listPage(organization, query));
+  });
+
+  router.post(`${base}/resources/sync`, async (request, response) => {
+    const caller = callerOf(response);
+    const { organizations, workspace } = deps();
+    const organization = await organizations.requireAdmin(caller, request.params.organizationId);
+    response.json(await syncResources(workspace, organization, caller.email as string));
+  });
+
+  router.get(`${base}/analytics`, async (request, response) => {
+    const organization = await deps().organizations.requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await analytics(organization));
+  });
+
+  router.get(`${base}/alerts`, async (request, response) => {
+    const organization = await deps().organizations.requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await alerts(organization));
+  });
+
+  router.post(`${base}/alerts/mark-all-read`, async (request, response) => {
+    const organization = await deps().organizations.requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await markAllRead(organization));
+  });
+
+  return router;
+}

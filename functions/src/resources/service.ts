@@ -1,0 +1,191 @@
+/**
+ * Resources of an organisation: discovered from the Workspace directory (mailboxes, suspended ones shown as
+ * such) and shared drives, listed with search, filters, sorting and paging, and summed up for the
+ * resources screen (analytics and alerts).
+ */
+import {
+  RESOURCE_SORT_FIELDS,
+  type AlertsResponse,
+  type Resource,
+  type ResourceSortField,
+  type ResourcesAnalytics,
+  type ResourcesPage,
+  type ResourcesQuery,
+} from "@alpvault/contracts/organizations";
+import { AppError } from "../http/app-error";
+import type { WorkspaceGateway } from "../workspace/gateway";
+import * as repo from "./repo";
+import type { DiscoveredResource, Scope } from "./repo";
+
+export const MAX_PAGE_SIZE = 100;
+const ALERTS_SHOWN = 50;
+
+/** Reads the directory and shared drives and applies them; records an alert when resources come or go. */
+export async function syncResources(
+  workspace: WorkspaceGateway,
+  scope: Scope,
+  adminEmail: string,
+  now: Date = new Date(),
+): Promise<{ added: number; removed: number }> {
+  const [users, drives] = await Promise.all([
+    workspace.listUsers(adminEmail),
+    workspace.listSharedDrives(adminEmail),
+  ]);
+  const discovered: DiscoveredResource[] = [
+    ...users.map((user) => ({
+      resourceId: `user-${user.id}`,
+      type: "email" as const,
+      name: user.name,
+      email: user.email,
+      status: user.suspended ? ("suspended" as const) : ("active" as const),
+    })),
+    ...drives.map((drive) => ({
+      resourceId: `drive-${drive.id}`,
+      type: "shared_drive" as const,
+      name: drive.name,
+      email: null,
+      status: "active" as const,
+    })),
+  ];
+  const at = now.toISOString();
+  const result = await repo.applySync(scope, discovered, at);
+  const changes = [
+    { kind: "resources-added", count: result.added, verb: "added" },
+    { kind: "resources-removed", count: result.removed, verb: "removed" },
+  ] as const;
+  for (const { kind, count, verb } of changes) {
+    if (count === 0) continue;
+    const message = `${count} resource${count === 1 ? "" : "s"} ${verb}`;
+    await repo.addAlert(scope, { createdAt: at, kind, message, read: false });
+  }
+  return result;
+}
+
+export function backupBytes(resource: Resource): number {
+  return resource.mailBackupBytes + resource.driveBackupBytes;
+}
+
+/** Reads and checks the list query; anything malformed is a 400 naming the parameter. */
+export function parseResourcesQuery(query: Record<string, unknown>): ResourcesQuery {
+  const single = (name: string): string | undefined => {
+    const value = query[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== "string") throw AppError.badRequest(`Query parameter '${name}' must be given once`);
+    return value;
+  };
+  const oneOf = <T extends string>(name: string, allowed: readonly T[]): T | undefined => {
+    const value = single(name);
+    if (value === undefined || value === "") return undefined;
+    if (!(allowed as readonly string[]).includes(value)) {
+      throw AppError.badRequest(`Query parameter '${name}' must be one of: ${allowed.join(", ")}`);
+    }
+    return value as T;
+  };
+  const positive = (name: string, fallback: number, max: number): number => {
+    const value = single(name);
+    if (value === undefined || value === "") return fallback;
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 1 || number > max) {
+      throw AppError.badRequest(`Query parameter '${name}' must be a whole number from 1 to ${max}`);
+    }
+    return number;
+  };
+  const search = single("search")?.trim();
+  if (search !== undefined && search.length > 200) throw AppError.badRequest("The search text is too long");
+  return {
+    search: search || undefined,
+    type: oneOf("type", ["email", "shared_drive"] as const),
+    protection: oneOf("protection", ["protected", "unprotected"] as const),
+    policyId: single("policyId") || undefined,
+    sort: oneOf("sort", RESOURCE_SORT_FIELDS) ?? "name",
+    direction: oneOf("direction", ["asc", "desc"] as const) ?? "asc",
+    page: positive("page", 1, 100_000),
+    pageSize: positive("pageSize", 25, MAX_PAGE_SIZE),
+  };
+}
+
+/** Names sort as people read them: case and accents do not split the order. */
+const COLLATOR = new Intl.Collator("en", { sensitivity: "base", numeric: true });
+
+const SORT_KEYS: Record<ResourceSortField, (resource: Resource) => string | number> = {
+  name: (resource) => resource.name,
+  type: (resource) => resource.type,
+  status: (resource) => resource.status,
+  lastBackupAt: (resource) => resource.lastBackupAt ?? "",
+  storage: backupBytes,
+};
+
+/** Filters, sorts and pages. Deleted resources stay listed (their backups are what customers keep). */
+export function selectResources(resources: Resource[], query: ResourcesQuery): ResourcesPage {
+  const search = query.search?.toLocaleLowerCase();
+  const matching = resources.filter(
+    (resource) =>
+      (!search ||
+        resource.name.toLocaleLowerCase().includes(search) ||
+        (resource.email ?? "").toLowerCase().includes(search)) &&
+      (!query.type || resource.type === query.type) &&
+      (!query.protection || resource.protected === (query.protection === "protected")) &&
+      (!query.policyId || resource.policyId === query.policyId),
+  );
+  const key = SORT_KEYS[query.sort ?? "name"];
+  const sign = query.direction === "desc" ? -1 : 1;
+  const compare = (left: string | number, right: string | number): number =>
+    typeof left === "string" && typeof right === "string"
+      ? COLLATOR.compare(left, right)
+      : Number(left) - Number(right);
+  // Ties keep a stable order whatever the direction: by name, then id.
+  matching.sort(
+    (a, b) =>
+      compare(key(a), key(b)) * sign ||
+      COLLATOR.compare(a.name, b.name) ||
+      a.resourceId.localeCompare(b.resourceId),
+  );
+  const page = query.page ?? 1;
+  const pageSize = query.pageSize ?? 25;
+  return {
+    resources: matching.slice((page - 1) * pageSize, page * pageSize),
+    total: matching.length,
+    page,
+    pageSize,
+  };
+}
+
+export async function analytics(scope: Scope): Promise<ResourcesAnalytics> {
+  const resources = (await repo.listResources(scope)).filter((resource) => resource.status !== "deleted");
+  const usage = await repo.usageCounts(scope);
+  const protectedCount = resources.filter((resource) => resource.protected).length;
+  const total = resources.reduce((sum, resource) => sum + backupBytes(resource), 0);
+  return {
+    protectedResources: protectedCount,
+    totalResources: resources.length,
+    totalBackupBytes: total,
+    protectionStatus:
+      resources.length > 0 && protectedCount === resources.length ? "compliant" : "unprotected",
+    dataDynamics: {
+      currentCycleBytes: total,
+      lastCycleBytes: usage.lastCycleBytes,
+      changePercent:
+        usage.lastCycleBytes > 0
+          ? Math.round(((total - usage.lastCycleBytes) / usage.lastCycleBytes) * 1000) / 10
+          : null,
+    },
+    emails: usage.emails,
+    files: usage.files,
+  };
+}
+
+export async function alerts(scope: Scope): Promise<AlertsResponse> {
+  const [list, unread] = await Promise.all([
+    repo.listAlerts(scope, ALERTS_SHOWN),
+    repo.countUnreadAlerts(scope),
+  ]);
+  return { alerts: list, unread };
+}
+
+export async function listPage(scope: Scope, query: ResourcesQuery): Promise<ResourcesPage> {
+  return selectResources(await repo.listResources(scope), query);
+}
+
+export async function markAllRead(scope: Scope): Promise<{ marked: number }> {
+  return { marked: await repo.markAllAlertsRead(scope) };
+}
