@@ -151,7 +151,13 @@ function startScheduler(
 ): ChildProcess {
   const child = spawn(process.execPath, [TSX_CLI, resolve(ROOT, "scripts", "local-scheduler.ts")], {
     cwd: ROOT,
-    env: { ...process.env, ...env, SCHEDULER_INTERVAL_SECONDS: String(intervalSeconds) },
+    // It runs the functions' own handler the way the Functions emulator would, so it is in emulator mode.
+    env: {
+      ...process.env,
+      ...env,
+      FUNCTIONS_EMULATOR: "true",
+      SCHEDULER_INTERVAL_SECONDS: String(intervalSeconds),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (chunk: Buffer) => sink.write(chunk));

@@ -32,7 +32,12 @@ export function configurationRefused(reason: string): void {
   logger.error("configuration refused", { reason });
 }
 
-export function dispatcherRan(entry: { scheduledTime: string; runs: number }): void {
+export function dispatcherRan(entry: {
+  scheduledTime: string;
+  runs: number;
+  resynced: number;
+  resyncFailed: number;
+}): void {
   logger.info("dispatcher ran", entry);
 }
 
@@ -42,4 +47,13 @@ export function taskReceived(entry: { queue: string; taskId: string | undefined;
 
 export function taskDropped(entry: { queue: string; taskId: string | undefined; reason: string }): void {
   logger.warn("task dropped", entry);
+}
+
+export function resourceSyncFailed(entry: { organizationId: string; error: unknown }): void {
+  const error = entry.error;
+  logger.warn("resource sync failed", {
+    organizationId: entry.organizationId,
+    errorName: error instanceof Error ? error.name : typeof error,
+    errorMessage: error instanceof Error ? error.message : undefined,
+  });
 }

@@ -11,6 +11,9 @@ import type {
   SubscriptionDetails,
 } from "@alpvault/contracts/organizations";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
+import { deleteApp, initializeApp } from "firebase-admin/app";
+import { getFirestore } from "firebase-admin/firestore";
+import { stackEnv } from "../support/stack-env";
 import { workspaceAdmin } from "../support/workspace";
 import { asUser, newWorkspace, type TestWorkspace } from "../support/organizations";
 
@@ -159,6 +162,37 @@ describe("resources", () => {
     });
     expect(((await call(`${base}/alerts`)).body as AlertsResponse).unread).toBe(0);
   });
+
+  test("when an organisation's last directory sync is older than six hours, then the scheduler syncs it again", async () => {
+    const { workspace, call, organization } = await onboarded();
+    await workspaceAdmin("POST", "/users", {
+      email: `late.joiner@${workspace.domain}`,
+      givenName: "Lara",
+      familyName: "Late",
+    });
+    const app = initializeApp({ projectId: stackEnv.projectId }, `resync-${organization.organizationId}`);
+    try {
+      await getFirestore(app, "region-ch")
+        .collection("organizations")
+        .doc(organization.organizationId)
+        .collection("meta")
+        .doc("sync")
+        .set({ lastSyncAt: "2026-01-01T00:00:00.000Z" });
+    } finally {
+      await deleteApp(app);
+    }
+    // The test stack's scheduler runs the dispatcher every 2 seconds.
+    const deadline = Date.now() + 30_000;
+    let emails: (string | null)[] = [];
+    while (Date.now() < deadline) {
+      const page = (await call(`/organizations/${organization.organizationId}/resources?pageSize=100`))
+        .body as ResourcesPage;
+      emails = page.resources.map((resource) => resource.email);
+      if (emails.includes(`late.joiner@${workspace.domain}`)) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    expect(emails).toContain(`late.joiner@${workspace.domain}`);
+  }, 40_000);
 
   test("when analytics are read before any backup, then they are real zeros and the organisation is unprotected", async () => {
     const { call, organization } = await onboarded();

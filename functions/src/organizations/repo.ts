@@ -17,6 +17,8 @@ export interface Organization {
   autoAddStorage: boolean;
   createdAt: string;
   createdBy: string;
+  /** The super admin whose delegation the scheduled directory re-sync uses (the one who set it up). */
+  adminEmail: string;
 }
 
 const PLAN_IDS: readonly string[] = ["matterhorn", "geneva", "zurich"];
@@ -25,7 +27,14 @@ const PLAN_IDS: readonly string[] = ["matterhorn", "geneva", "zurich"];
 export function decodeOrganization(data: unknown): Organization | undefined {
   if (typeof data !== "object" || data === null) return undefined;
   const value = data as Record<string, unknown>;
-  const strings = ["organizationId", "domain", "subscriptionId", "createdAt", "createdBy"] as const;
+  const strings = [
+    "organizationId",
+    "domain",
+    "subscriptionId",
+    "createdAt",
+    "createdBy",
+    "adminEmail",
+  ] as const;
   if (!strings.every((key) => typeof value[key] === "string")) return undefined;
   if (!isRegionId(value.regionId) || typeof value.planId !== "string" || !PLAN_IDS.includes(value.planId)) {
     return undefined;
@@ -40,6 +49,7 @@ export function decodeOrganization(data: unknown): Organization | undefined {
     autoAddStorage: value.autoAddStorage === true,
     createdAt: value.createdAt as string,
     createdBy: value.createdBy as string,
+    adminEmail: value.adminEmail as string,
   };
 }
 
@@ -79,4 +89,20 @@ export async function claimDomain(
     transaction.create(db.collection("organizations").doc(organization.organizationId), { ...organization });
     return { organization, created: true };
   });
+}
+
+/** Every organisation (the scheduled re-sync walks them; paged, so any number fits). */
+export async function* allOrganizations(pageSize = 200): AsyncGenerator<Organization> {
+  let last: string | undefined;
+  for (;;) {
+    let query = globalDb().collection("organizations").orderBy("organizationId").limit(pageSize);
+    if (last) query = query.startAfter(last);
+    const snapshot = await query.get();
+    for (const doc of snapshot.docs) {
+      const organization = decodeOrganization(doc.data());
+      if (organization) yield organization;
+    }
+    if (snapshot.size < pageSize) return;
+    last = snapshot.docs[snapshot.docs.length - 1]?.get("organizationId") as string;
+  }
 }

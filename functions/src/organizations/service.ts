@@ -138,6 +138,7 @@ export function organizationService(deps: OrganizationDeps) {
         autoAddStorage: false,
         createdAt,
         createdBy: caller.uid,
+        adminEmail: email,
       });
       if (organization.regionId !== request.regionId) {
         throw AppError.conflict(ORGANIZATION_MESSAGES.regionAlreadyChosen);

@@ -169,3 +169,10 @@ export async function markAllAlertsRead(scope: Scope): Promise<number> {
   await writer.close();
   return unread.size;
 }
+
+export async function lastSyncAt(scope: Scope): Promise<string | null> {
+  const value: unknown = (await organizationRef(scope).collection("meta").doc("sync").get()).get(
+    "lastSyncAt",
+  );
+  return typeof value === "string" ? value : null;
+}

@@ -182,6 +182,36 @@ export async function alerts(scope: Scope): Promise<AlertsResponse> {
   return { alerts: list, unread };
 }
 
+/** How old a directory sync may get before the scheduler runs it again. */
+export const RESYNC_INTERVAL_MS = 6 * 3600 * 1000;
+
+/**
+ * The scheduled part of resource discovery: every organisation whose last sync is older than the interval
+ * is synced again through its set-up admin's delegation. One organisation's failure (the admin left, the
+ * app was uninstalled) is reported and does not stop the others.
+ */
+export async function resyncDueOrganizations(
+  workspace: WorkspaceGateway,
+  organizations: AsyncIterable<Scope & { adminEmail: string }>,
+  now: Date,
+  onFailure: (organizationId: string, error: unknown) => void,
+): Promise<{ synced: number; failed: number }> {
+  let synced = 0;
+  let failed = 0;
+  for await (const organization of organizations) {
+    const last = await repo.lastSyncAt(organization);
+    if (last && now.getTime() - new Date(last).getTime() < RESYNC_INTERVAL_MS) continue;
+    try {
+      await syncResources(workspace, organization, organization.adminEmail, now);
+      synced += 1;
+    } catch (error) {
+      failed += 1;
+      onFailure(organization.organizationId, error);
+    }
+  }
+  return { synced, failed };
+}
+
 export async function listPage(scope: Scope, query: ResourcesQuery): Promise<ResourcesPage> {
   return selectResources(await repo.listResources(scope), query);
 }
