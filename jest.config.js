@@ -38,6 +38,7 @@ module.exports = {
         "<rootDir>/eslint-rules",
         "<rootDir>/scripts",
         "<rootDir>/tests/support",
+        "<rootDir>/web/src/lib",
       ],
       testMatch: ["**/*.test.ts"],
     },

@@ -1,13 +1,13 @@
 import { useTranslation } from "react-i18next";
 import { ContentLayout } from "@/components/layouts/content-layout";
-import { PlaceholderNotice } from "@/components/ui/placeholder-notice";
+import { ResourcesScreen } from "@/features/resources/components/resources-screen";
 import { SystemStatusCard } from "@/features/system-status/components/system-status-card";
 
 export default function ResourcesRoute() {
   const { t } = useTranslation();
   return (
     <ContentLayout title={t("pages.resources.title")}>
-      <PlaceholderNotice />
+      <ResourcesScreen />
       <SystemStatusCard />
     </ContentLayout>
   );

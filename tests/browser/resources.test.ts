@@ -1,0 +1,444 @@
+/**
+ * The resources screen (spec §2) for a freshly onboarded organisation: a new Workspace customer in the
+ * Workspace emulator, its admin signed in with Google through the popup, the organisation created in the
+ * Swiss region, then `/resources` with its real users, shared drives, analytics and alerts.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import type { AlertsResponse, OrganizationSummary } from "@alpvault/contracts/organizations";
+import { appCheckToken, callApi } from "../support/api-client";
+import { workspaceAdmin } from "../support/workspace";
+import { chooseAccountInEmulatorPopup } from "./support/auth-emulator-popup";
+import { collectPageErrors, launchBrowser, newContext, SCREENSHOT_DIR, screenshot } from "./support/browser";
+
+jest.setTimeout(120_000);
+
+const domain = `res-${randomBytes(4).toString("hex")}.test`;
+const people = {
+  admin: { email: `admin@${domain}`, givenName: "Ada", familyName: "Admin", isAdmin: true },
+  user: { email: `ueli@${domain}`, givenName: "Ueli", familyName: "User" },
+  suspended: { email: `former@${domain}`, givenName: "Fritz", familyName: "Former", suspended: true },
+};
+const SHARED_DRIVES = ["Finance", "Marketing"];
+/** The browser storage entries the screen reads (web/src/lib/session-storage.ts, welcome-modal.tsx). */
+const ORGANIZATION_ID_KEY = "alpvault:organizationId";
+const WELCOME_KEY = "alpvault:resourcesWelcomeDismissed";
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+let organizationId: string;
+
+/** The signed-in user's Firebase ID token, as the web app keeps it (IndexedDB persistence). */
+function storedIdToken(): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const opened = indexedDB.open("firebaseLocalStorageDb");
+        opened.onerror = () => reject(opened.error ?? new Error("IndexedDB could not be opened"));
+        opened.onsuccess = () => {
+          const request = opened.result
+            .transaction("firebaseLocalStorage", "readonly")
+            .objectStore("firebaseLocalStorage")
+            .getAll();
+          request.onerror = () => reject(request.error ?? new Error("IndexedDB could not be read"));
+          request.onsuccess = () => {
+            const entries = request.result as {
+              fbase_key: string;
+              value?: { stsTokenManager?: { accessToken?: string } };
+            }[];
+            const user = entries.find((entry) => entry.fbase_key.startsWith("firebase:authUser:"));
+            const token = user?.value?.stsTokenManager?.accessToken;
+            if (token) resolve(token);
+            else reject(new Error("No signed-in user is stored"));
+          };
+        };
+      }),
+  );
+}
+
+/** Calls the API as the signed-in admin (their own token, a valid App Check token). */
+async function asAdmin(apiPath: string, method = "GET", body?: unknown) {
+  return callApi(apiPath, {
+    idToken: await storedIdToken(),
+    appCheck: appCheckToken(),
+    method,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+  });
+}
+
+async function shoot(name: string): Promise<void> {
+  await screenshot(page, name);
+}
+
+/** A part of the screen on its own (the alerts panel), saved next to the page screenshots. */
+async function shootPart(locator: Locator, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await locator.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+const rows = () => page.getByTestId("resource-row");
+const assignButton = () => page.getByRole("button", { name: "Assign Backup Policy" });
+const snackbar = () => page.getByTestId("resources-snackbar");
+
+async function rowNames(): Promise<string[]> {
+  return (await page.getByTestId("resource-display-name").allInnerTexts()).map((text) =>
+    text.replace(/\s+/g, " ").trim(),
+  );
+}
+
+/** Waits until the table is idle and shows exactly `count` rows (the list reloads through the API). */
+async function waitForRows(count: number): Promise<void> {
+  await page.waitForFunction(
+    (expected) =>
+      document.querySelector("[data-testid=resources-table]")?.getAttribute("aria-busy") === "false" &&
+      document.querySelectorAll("[data-testid=resource-row]").length === expected,
+    count,
+  );
+}
+
+/**
+ * Waits until the table is idle and lists exactly these display names in this order: a search reaches the
+ * API after a pause in typing, so the previous answer may still be shown for a moment.
+ */
+async function waitForNames(expected: string[]): Promise<void> {
+  await page.waitForFunction((names) => {
+    if (document.querySelector("[data-testid=resources-table]")?.getAttribute("aria-busy") !== "false")
+      return false;
+    const shown = Array.from(
+      document.querySelectorAll<HTMLElement>("[data-testid=resource-display-name]"),
+    ).map((element) => element.innerText.replace(/\s+/g, " ").trim());
+    return JSON.stringify(shown) === JSON.stringify(names);
+  }, expected);
+}
+
+/** Waits until the analytics and the alerts have loaded (this organisation always has an alert). */
+async function figuresLoaded(): Promise<void> {
+  await page.getByTestId("analytics-protected-value").waitFor();
+  await page.getByTestId("alert-item").first().waitFor();
+}
+
+/** Waits until an opening dialog or popover has finished fading in, so screenshots show it whole. */
+async function settled(selector: string): Promise<void> {
+  await page.waitForFunction((css) => {
+    const element = document.querySelector(css);
+    if (!element) return false;
+    const style = getComputedStyle(element);
+    return (
+      style.opacity === "1" && (style.transform === "none" || style.transform === "matrix(1, 0, 0, 1, 0, 0)")
+    );
+  }, selector);
+}
+
+async function search(text: string): Promise<void> {
+  await page.getByRole("searchbox", { name: "Search by name or email" }).fill(text);
+}
+
+async function closeSnackbar(): Promise<void> {
+  if (await snackbar().isVisible()) {
+    await snackbar().getByRole("button", { name: "Close" }).click();
+    await snackbar().waitFor({ state: "hidden" });
+  }
+}
+
+beforeAll(async () => {
+  const created = await workspaceAdmin("POST", "/customers", { domain, installed: true });
+  if (created.status !== 200) throw new Error(`Creating ${domain} failed: ${JSON.stringify(created.body)}`);
+  for (const person of Object.values(people)) {
+    const answer = await workspaceAdmin("POST", "/users", person);
+    if (answer.status !== 200)
+      throw new Error(`Adding ${person.email} failed: ${JSON.stringify(answer.body)}`);
+  }
+  for (const name of SHARED_DRIVES) {
+    const answer = await workspaceAdmin("POST", `/users/${people.admin.email}/drive/drives`, { name });
+    if (answer.status !== 200) throw new Error(`Adding drive ${name} failed: ${JSON.stringify(answer.body)}`);
+  }
+
+  browser = await launchBrowser();
+  ({ context } = await newContext(browser));
+  page = await context.newPage();
+  errors = collectPageErrors(page);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+describe("resources screen", () => {
+  it("when the admin of a new Workspace signs in with Google and chooses a region, then the organisation exists with its resources synced", async () => {
+    await page.goto("/login");
+    const [popup] = await Promise.all([
+      context.waitForEvent("page"),
+      page.getByRole("button", { name: "Sign in with Google" }).click(),
+    ]);
+    await chooseAccountInEmulatorPopup(popup, { email: people.admin.email, displayName: "Ada Admin" });
+    await page.waitForURL((url) => url.pathname !== "/login", { timeout: 30_000 });
+
+    // Spec §4 onboarding's last step (the region choice), made as the signed-in admin.
+    const answer = await asAdmin("/organizations", "POST", { regionId: "ch" });
+    expect(answer.status).toBe(201);
+    organizationId = (answer.body as OrganizationSummary).organizationId;
+    expect(organizationId).toMatch(/^[0-9A-Za-z_-]{10}$/);
+    // The connecting sequence saves the organisation id locally (spec §4); set it in case it has not run.
+    await page.evaluate(({ key, id }) => window.localStorage.setItem(key, id), {
+      key: ORGANIZATION_ID_KEY,
+      id: organizationId,
+    });
+  });
+
+  it("when the admin opens /resources for the first time, then the welcome modal greets them, and once dismissed it stays dismissed", async () => {
+    await page.goto("/resources");
+    const modal = page.getByRole("dialog", { name: "Welcome to Alpvault" });
+    await modal.waitFor();
+    await figuresLoaded();
+    await settled(".MuiDialog-container");
+    await shoot("resources-welcome-light");
+    await modal.getByRole("button", { name: "Get started" }).click();
+    await modal.waitFor({ state: "hidden" });
+    expect(await page.evaluate((key) => window.localStorage.getItem(key), WELCOME_KEY)).toBe("true");
+
+    await page.reload();
+    await waitForRows(5);
+    expect(await page.getByTestId("welcome-modal").count()).toBe(0);
+  });
+
+  it("when the resources load, then users and shared drives are listed with the display rule and the suspended user is marked", async () => {
+    await waitForRows(5);
+    expect(await rowNames()).toEqual([
+      `Ada Admin ${people.admin.email}`,
+      "Finance Shared drive",
+      `Fritz Former ${people.suspended.email}`,
+      "Marketing Shared drive",
+      `Ueli User ${people.user.email}`,
+    ]);
+    const suspendedRow = rows().filter({ hasText: people.suspended.email });
+    expect(await suspendedRow.getAttribute("data-status")).toBe("suspended");
+    expect(await suspendedRow.getByTestId("resource-status").innerText()).toContain("Suspended");
+    expect(
+      await rows().filter({ hasText: people.user.email }).getByTestId("resource-status").innerText(),
+    ).not.toContain("Suspended");
+    // No backups yet: no policy, never backed up, 0 GB.
+    const first = rows().first();
+    expect(await first.innerText()).toContain("No policy");
+    expect(await first.innerText()).toContain("Last: never");
+    expect(await first.getByTestId("resource-storage").innerText()).toBe("0.00 GB");
+    await figuresLoaded();
+    await page.getByTestId("health-status").waitFor();
+    await shoot("resources-list-light");
+  });
+
+  it("when the analytics load, then they show the organisation's real figures", async () => {
+    await page.getByTestId("analytics-protected-value").waitFor();
+    expect(await page.getByTestId("analytics-protected-value").innerText()).toBe("0 of 5");
+    expect(await page.getByTestId("analytics-status-value").innerText()).toBe("Unprotected");
+    expect(await page.getByTestId("analytics-size").innerText()).toContain("0.00 B");
+    expect(await page.getByTestId("analytics-emails").innerText()).toBe("0");
+    expect(await page.getByTestId("analytics-files").innerText()).toBe("0");
+  });
+
+  it("when the name header is clicked, then the API sorts the list by name in descending order", async () => {
+    await page.getByRole("button", { name: "Name", exact: true }).click();
+    await page.waitForFunction(
+      () =>
+        document.querySelector("[data-testid=resource-display-name]")?.textContent?.startsWith("Ueli") ===
+        true,
+    );
+    expect((await rowNames())[4]).toBe(`Ada Admin ${people.admin.email}`);
+    await page.getByRole("button", { name: "Name", exact: true }).click();
+    await page.waitForFunction(
+      () =>
+        document.querySelector("[data-testid=resource-display-name]")?.textContent?.startsWith("Ada") ===
+        true,
+    );
+  });
+
+  it("when searching by name or by email, then the list narrows to the matching resources", async () => {
+    await search("ueli");
+    await waitForNames([`Ueli User ${people.user.email}`]);
+
+    await search(`FORMER@${domain.toUpperCase()}`);
+    await waitForNames([`Fritz Former ${people.suspended.email}`]);
+
+    await search("nobody-is-called-like-this");
+    await page.getByTestId("resources-empty").waitFor();
+    expect(await rows().count()).toBe(0);
+
+    await search("");
+    await waitForRows(5);
+  });
+
+  it("when the type filter is set to shared drives or email addresses, then only that type is listed", async () => {
+    await page.getByRole("button", { name: "Filter" }).click();
+    const menu = page.getByTestId("filter-menu");
+    await menu.waitFor();
+    expect(await menu.innerText()).toContain("Backup policy");
+    expect(await menu.innerText()).toContain("No backup policies yet");
+
+    await menu.getByRole("combobox", { name: "Type" }).click();
+    await page.getByRole("option", { name: "Shared drive" }).click();
+    await waitForNames(["Finance Shared drive", "Marketing Shared drive"]);
+    await settled(".MuiPopover-paper");
+    await shoot("resources-filter-menu-light");
+
+    await menu.getByRole("combobox", { name: "Type" }).click();
+    await page.getByRole("option", { name: "Email address" }).click();
+    await waitForRows(3);
+    expect((await rowNames()).every((name) => name.includes(`@${domain}`))).toBe(true);
+
+    await menu.getByRole("combobox", { name: "Protection" }).click();
+    await page.getByRole("option", { name: "Protected", exact: true }).click();
+    await page.getByTestId("resources-empty").waitFor();
+
+    await menu.getByRole("button", { name: "Clear filters" }).click();
+    await waitForRows(5);
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "hidden" });
+  });
+
+  it("when a row is selected, then Assign Backup Policy is enabled, and it says it is not available yet", async () => {
+    expect(await assignButton().isDisabled()).toBe(true);
+    const checkbox = page.getByRole("checkbox", { name: "Select Ueli User" });
+    await checkbox.check();
+    expect(await assignButton().isEnabled()).toBe(true);
+    expect(await page.getByTestId("resources-selected").innerText()).toBe("1 selected");
+    await assignButton().click();
+    await snackbar().waitFor();
+    expect(await snackbar().innerText()).toContain("Not available yet");
+    await closeSnackbar();
+
+    await checkbox.uncheck();
+    expect(await assignButton().isDisabled()).toBe(true);
+    await page.getByRole("checkbox", { name: "Select all resources on this page" }).check();
+    expect(await page.getByTestId("resources-selected").innerText()).toBe("5 selected");
+    await page.getByRole("checkbox", { name: "Select all resources on this page" }).uncheck();
+    expect(await assignButton().isDisabled()).toBe(true);
+  });
+
+  it("when the row menu opens, then recovery, backup now and policy change are listed as not available yet", async () => {
+    await page.getByRole("button", { name: "Actions for Finance" }).click();
+    const menu = page.getByRole("menu");
+    await menu.waitFor();
+    const items = await menu.getByRole("menuitem").allInnerTexts();
+    expect(items.map((item) => item.split("\n")[0]?.trim())).toEqual([
+      "Recover specific data",
+      "Recover all data",
+      "Backup now",
+      "Change backup policy",
+    ]);
+    for (const item of items) expect(item).toContain("Not available yet");
+    await menu.getByRole("menuitem", { name: /Backup now/ }).click();
+    await snackbar().waitFor();
+    expect(await snackbar().innerText()).toContain("Not available yet");
+    await closeSnackbar();
+
+    await rows().first().getByRole("button", { name: "Recover", exact: true }).click();
+    await snackbar().waitFor();
+    expect(await snackbar().innerText()).toContain("Not available yet");
+    await closeSnackbar();
+  });
+
+  it("when Mark All as Read is clicked, then the unread alerts count goes to 0 in the screen and the API", async () => {
+    const panel = page.getByTestId("alerts-panel");
+    await panel.getByTestId("alert-item").first().waitFor();
+    expect(await panel.getByTestId("alerts-unread").innerText()).toBe("1 unread");
+    expect(await panel.innerText()).toContain("5 resources added");
+    await shootPart(panel, "resources-alerts-light");
+
+    await panel.getByRole("button", { name: "Mark All as Read" }).click();
+    await page.waitForFunction(
+      () => document.querySelector("[data-testid=alerts-unread]")?.textContent === "0 unread",
+    );
+    expect(await panel.getByRole("button", { name: "Mark All as Read" }).isDisabled()).toBe(true);
+    const alerts = await asAdmin(`/organizations/${organizationId}/alerts`);
+    expect((alerts.body as AlertsResponse).unread).toBe(0);
+    await closeSnackbar();
+  });
+
+  it("when a user joins the Workspace and Sync now is clicked, then the list, analytics and alerts show them", async () => {
+    const added = await workspaceAdmin("POST", "/users", {
+      email: `nina@${domain}`,
+      givenName: "Nina",
+      familyName: "Newcomer",
+    });
+    expect(added.status).toBe(200);
+    await page.getByRole("button", { name: "Sync now" }).click();
+    await snackbar().waitFor();
+    expect(await snackbar().innerText()).toContain("1 added, 0 removed");
+    await waitForRows(6);
+    expect(await rowNames()).toContain(`Nina Newcomer nina@${domain}`);
+    await page.waitForFunction(
+      () => document.querySelector("[data-testid=analytics-protected-value]")?.textContent === "0 of 6",
+    );
+    expect(await page.getByTestId("alerts-unread").innerText()).toBe("1 unread");
+    await closeSnackbar();
+  });
+
+  it("when five rows fit a page, then the API pages the list", async () => {
+    await page.getByRole("combobox", { name: "Rows per page" }).click();
+    await page.getByRole("option", { name: "5", exact: true }).click();
+    await waitForRows(5);
+    expect(await page.getByText("1–5 of 6").count()).toBe(1);
+    await page.getByRole("button", { name: "Go to next page" }).click();
+    await waitForNames([`Ueli User ${people.user.email}`]);
+    await page.getByRole("button", { name: "Go to previous page" }).click();
+    await waitForRows(5);
+  });
+
+  it("when the theme is dark, then the screen, its welcome modal, filter menu and alerts panel are captured", async () => {
+    await page.getByRole("button", { name: "Switch to dark theme" }).click();
+    await page.getByRole("button", { name: "Switch to light theme" }).waitFor();
+    await page.mouse.move(600, 10); // away from the toggle, so its tooltip does not cover the screen
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r = 255, g = 255, b = 255] = (background.match(/\d+/g) ?? []).map(Number);
+    expect((r + g + b) / 3).toBeLessThan(128);
+    await figuresLoaded();
+    await shoot("resources-list-dark");
+    await shootPart(page.getByTestId("alerts-panel"), "resources-alerts-dark");
+
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByTestId("filter-menu").waitFor();
+    await settled(".MuiPopover-paper");
+    await shoot("resources-filter-menu-dark");
+    await page.keyboard.press("Escape");
+    await page.getByTestId("filter-menu").waitFor({ state: "hidden" });
+
+    await page.evaluate((key) => window.localStorage.removeItem(key), WELCOME_KEY);
+    await page.reload();
+    const modal = page.getByRole("dialog", { name: "Welcome to Alpvault" });
+    await modal.waitFor();
+    await figuresLoaded();
+    await settled(".MuiDialog-container");
+    await shoot("resources-welcome-dark");
+    await modal.getByRole("button", { name: "Get started" }).click();
+    await modal.waitFor({ state: "hidden" });
+    await page.getByRole("button", { name: "Switch to light theme" }).click();
+  });
+
+  it("when the resources call fails, then its message is shown and the screen keeps working", async () => {
+    const resourcesList = (url: URL) => /\/v1\/organizations\/[^/]+\/resources$/.test(url.pathname);
+    await page.route(resourcesList, (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: "application/json",
+        body: JSON.stringify({ code: 503, message: "Resources are resting for this test" }),
+      }),
+    );
+    await page.reload();
+    const alert = page.getByTestId("resources-error");
+    await alert.waitFor();
+    expect(await alert.innerText()).toContain("Resources are resting for this test");
+    await page.unroute(resourcesList);
+    await alert.getByRole("button", { name: "Try again" }).click();
+    await alert.waitFor({ state: "hidden" });
+    await waitForRows(6);
+  });
+
+  it("when the screen was used, then no page error occurred", () => {
+    expect(errors).toEqual([]);
+  });
+});

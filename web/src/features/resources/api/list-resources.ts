@@ -1,0 +1,84 @@
+import type { Resource, ResourcesPage, ResourcesQuery } from "@alpvault/contracts/organizations";
+import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
+import { api, ApiError } from "@/lib/api-client";
+import { useApiQuery } from "../hooks/use-api-query";
+
+const TYPES = ["email", "shared_drive"] as const;
+const STATUSES = ["active", "suspended", "deleted"] as const;
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
+const isCount = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+/** Decodes one resource of the answer (spec §3); anything else is an unexpected answer. */
+export function decodeResource(value: unknown): Resource {
+  const r = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  if (
+    isString(r.resourceId) &&
+    (TYPES as readonly unknown[]).includes(r.type) &&
+    isString(r.name) &&
+    isNullableString(r.email) &&
+    (STATUSES as readonly unknown[]).includes(r.status) &&
+    isNullableString(r.policyId) &&
+    isNullableString(r.policyName) &&
+    typeof r.protected === "boolean" &&
+    isNullableString(r.lastBackupAt) &&
+    isNullableString(r.nextBackupAt) &&
+    isCount(r.mailBackupBytes) &&
+    isCount(r.driveBackupBytes)
+  ) {
+    return {
+      resourceId: r.resourceId,
+      type: r.type as Resource["type"],
+      name: r.name,
+      email: r.email,
+      status: r.status as Resource["status"],
+      policyId: r.policyId,
+      policyName: r.policyName,
+      protected: r.protected,
+      lastBackupAt: r.lastBackupAt,
+      nextBackupAt: r.nextBackupAt,
+      mailBackupBytes: r.mailBackupBytes,
+      driveBackupBytes: r.driveBackupBytes,
+    };
+  }
+  throw new ApiError(UNEXPECTED_ERROR);
+}
+
+export function decodeResourcesPage(value: unknown): ResourcesPage {
+  const page = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  if (
+    !Array.isArray(page.resources) ||
+    !isCount(page.total) ||
+    !isCount(page.page) ||
+    !isCount(page.pageSize)
+  ) {
+    throw new ApiError(UNEXPECTED_ERROR);
+  }
+  return {
+    resources: page.resources.map(decodeResource),
+    total: page.total,
+    page: page.page,
+    pageSize: page.pageSize,
+  };
+}
+
+/** `GET /v1/organizations/{id}/resources`: one page of resources with search, filters and sorting. */
+export async function listResources(
+  organizationId: string,
+  query: ResourcesQuery,
+  signal?: AbortSignal,
+): Promise<ResourcesPage> {
+  const answer = await api.get<unknown>(`/organizations/${encodeURIComponent(organizationId)}/resources`, {
+    query: { ...query },
+    signal,
+  });
+  return decodeResourcesPage(answer);
+}
+
+/** `version` changes force a reload (after a sync). */
+export function useResources(organizationId: string | null, query: ResourcesQuery, version = 0) {
+  const key = organizationId === null ? null : JSON.stringify([organizationId, query, version]);
+  return useApiQuery(key, (signal) => listResources(organizationId as string, query, signal));
+}

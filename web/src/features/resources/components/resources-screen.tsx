@@ -1,0 +1,223 @@
+import SearchOutlined from "@mui/icons-material/SearchOutlined";
+import SyncOutlined from "@mui/icons-material/SyncOutlined";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import InputAdornment from "@mui/material/InputAdornment";
+import Snackbar from "@mui/material/Snackbar";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import type { ResourcesQuery } from "@alpvault/contracts/organizations";
+import { useEffect, useMemo, useState } from "react";
+import { useTranslation } from "react-i18next";
+import "../i18n/register";
+import { useAlerts } from "../api/get-alerts";
+import { useAnalytics } from "../api/get-analytics";
+import { useResources } from "../api/list-resources";
+import { useMarkAlertsRead } from "../api/mark-alerts-read";
+import { useSyncResources } from "../api/sync-resources";
+import { asApiError } from "../hooks/use-api-query";
+import { useOrganizationId } from "../hooks/use-organization-id";
+import { AlertsPanel } from "./alerts-panel";
+import { AnalyticsCards } from "./analytics-cards";
+import { FilterMenu, NO_FILTERS, type PolicyOption, type ResourceFilters } from "./filter-menu";
+import { ResourcesTable, type TableSort } from "./resources-table";
+import { WelcomeModal } from "./welcome-modal";
+
+/** Spec §3 snackbar message. */
+interface SnackbarMessage {
+  text: string;
+  isError: boolean;
+}
+
+const SEARCH_DELAY_MS = 300;
+
+/** Waits until typing pauses before the search reaches the API. */
+function useDebounced<T>(value: T, delay: number): T {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setDebounced(value), delay);
+    return () => window.clearTimeout(timer);
+  }, [value, delay]);
+  return debounced;
+}
+
+/** The resources screen (spec §2): welcome modal, analytics, alerts, search, filters and the table. */
+export function ResourcesScreen() {
+  const { t } = useTranslation();
+  const organizationId = useOrganizationId();
+  const [search, setSearch] = useState("");
+  const debouncedSearch = useDebounced(search.trim(), SEARCH_DELAY_MS);
+  const [filters, setFilters] = useState<ResourceFilters>(NO_FILTERS);
+  const [sort, setSort] = useState<TableSort>({ sort: "name", direction: "asc" });
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(25);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [message, setMessage] = useState<SnackbarMessage | null>(null);
+  const [version, setVersion] = useState(0);
+  const [policies, setPolicies] = useState<PolicyOption[]>([]);
+
+  const query = useMemo<ResourcesQuery>(
+    () => ({
+      search: debouncedSearch || undefined,
+      type: filters.type || undefined,
+      protection: filters.protection || undefined,
+      policyId: filters.policyId || undefined,
+      sort: sort.sort,
+      direction: sort.direction,
+      page,
+      pageSize,
+    }),
+    [debouncedSearch, filters, sort, page, pageSize],
+  );
+  const resources = useResources(organizationId, query, version);
+  const analytics = useAnalytics(organizationId, version);
+  const alerts = useAlerts(organizationId, version);
+  const sync = useSyncResources();
+  const markRead = useMarkAlertsRead();
+
+  // A new search or filter starts again from the first page.
+  useEffect(() => setPage(1), [debouncedSearch, filters, pageSize]);
+
+  // The policy filter offers the policies the organisation's resources use (policies arrive in a later slice).
+  useEffect(() => {
+    const found = resources.data?.resources ?? [];
+    setPolicies((known) => {
+      const byId = new Map(known.map((policy) => [policy.policyId, policy]));
+      for (const resource of found) {
+        if (resource.policyId && !byId.has(resource.policyId)) {
+          byId.set(resource.policyId, {
+            policyId: resource.policyId,
+            name: resource.policyName ?? resource.policyId,
+          });
+        }
+      }
+      return byId.size === known.length ? known : [...byId.values()];
+    });
+  }, [resources.data]);
+
+  const unavailable = () => setMessage({ text: t("resources.notAvailable"), isError: false });
+  const fail = (error: unknown) => setMessage({ text: asApiError(error).message, isError: true });
+
+  const runSync = () => {
+    if (!organizationId) return;
+    sync.run(organizationId).then((result) => {
+      setMessage({ text: t("resources.synced", { ...result }), isError: false });
+      setVersion((value) => value + 1);
+    }, fail);
+  };
+
+  const markAllRead = () => {
+    if (!organizationId) return;
+    markRead.run(organizationId).then(() => {
+      setMessage({ text: t("resources.alerts.marked"), isError: false });
+      setVersion((value) => value + 1);
+    }, fail);
+  };
+
+  const firstError = resources.error ?? analytics.error ?? alerts.error;
+
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", gap: 3 }} data-testid="resources-screen">
+      <WelcomeModal ready={organizationId !== null && resources.data !== undefined} />
+      {organizationId === null && (
+        <Alert severity="info" data-testid="resources-no-organization">
+          {t("resources.noOrganization")}
+        </Alert>
+      )}
+      {firstError && (
+        <Alert
+          severity="error"
+          data-testid="resources-error"
+          action={
+            <Button
+              color="inherit"
+              size="small"
+              onClick={() => {
+                resources.refetch();
+                analytics.refetch();
+                alerts.refetch();
+              }}
+            >
+              {t("resources.retry")}
+            </Button>
+          }
+        >
+          {firstError.message}
+        </Alert>
+      )}
+      <AnalyticsCards analytics={analytics.data} />
+      <AlertsPanel alerts={alerts.data} marking={markRead.pending} onMarkAllRead={markAllRead} />
+      <Card variant="outlined">
+        <Box sx={{ p: 2, display: "flex", flexWrap: "wrap", gap: 2, alignItems: "center" }}>
+          <TextField
+            size="small"
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder={t("resources.search")}
+            sx={{ minWidth: 280, flexGrow: { xs: 1, md: 0 } }}
+            slotProps={{
+              htmlInput: { "aria-label": t("resources.search") },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <SearchOutlined fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <FilterMenu filters={filters} policies={policies} onChange={setFilters} />
+          <Box sx={{ flexGrow: 1 }} />
+          {selected.size > 0 && (
+            <Typography variant="body2" color="text.secondary" data-testid="resources-selected">
+              {t("resources.selected", { count: selected.size })}
+            </Typography>
+          )}
+          <Button
+            variant="outlined"
+            startIcon={<SyncOutlined />}
+            onClick={runSync}
+            disabled={!organizationId || sync.pending}
+          >
+            {t("resources.sync")}
+          </Button>
+          <Button variant="contained" disabled={selected.size === 0} onClick={unavailable}>
+            {t("resources.assignPolicy")}
+          </Button>
+        </Box>
+        <ResourcesTable
+          resources={resources.data?.resources ?? []}
+          total={resources.data?.total ?? 0}
+          page={page}
+          pageSize={pageSize}
+          loading={resources.status === "loading" || sync.pending}
+          sort={sort}
+          selected={selected}
+          onSortChange={setSort}
+          onPageChange={setPage}
+          onPageSizeChange={setPageSize}
+          onSelectionChange={setSelected}
+          onUnavailable={unavailable}
+        />
+      </Card>
+      <Snackbar
+        open={message !== null}
+        autoHideDuration={5000}
+        onClose={(_, reason) => reason !== "clickaway" && setMessage(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+      >
+        <Alert
+          severity={message?.isError ? "error" : "info"}
+          variant="filled"
+          onClose={() => setMessage(null)}
+          data-testid="resources-snackbar"
+        >
+          {message?.text}
+        </Alert>
+      </Snackbar>
+    </Box>
+  );
+}
