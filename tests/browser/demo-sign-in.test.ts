@@ -1,8 +1,16 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { DEMO_GOOGLE_USER, demoSignIn, openProfileMenu } from "./support/app";
+import type { Browser, BrowserContext, Page, Route } from "playwright-core";
+import { accountMenuButton, DEMO_GOOGLE_USER, demoSignIn, openProfileMenu } from "./support/app";
 import { collectPageErrors, launchBrowser, newContext, screenshot, type NetworkLog } from "./support/browser";
+import {
+  DEMO_DOMAIN,
+  onboardDemoOrganization,
+  pathnameOf,
+  screenshotBothThemes,
+  skipResourcesWelcome,
+  uninstallApp,
+} from "./support/onboarding";
 
-jest.setTimeout(60_000);
+jest.setTimeout(90_000);
 
 let browser: Browser;
 let context: BrowserContext;
@@ -11,20 +19,28 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
+  await onboardDemoOrganization();
   browser = await launchBrowser();
   ({ context, network } = await newContext(browser));
   page = await context.newPage();
+  await skipResourcesWelcome(page);
   errors = collectPageErrors(page);
 });
 
 afterAll(async () => {
   await context?.close();
   await browser?.close();
+  await uninstallApp(DEMO_DOMAIN);
 });
 
+function answerWith(status: number, contentType: string, body: string) {
+  return (route: Route) => route.fulfill({ status, contentType, body });
+}
+
 describe("demo sign-in", () => {
-  it("when the demo user signs in, then the app shell shows their name and email in the profile menu", async () => {
+  it("when the onboarded demo user signs in, then they land on /resources and the profile menu shows their name and email", async () => {
     await demoSignIn(page);
+    expect(pathnameOf(page)).toBe("/resources");
     await page.getByRole("heading", { level: 1, name: "Resources" }).waitFor();
     const menu = await openProfileMenu(page);
     const summary = menu.getByTestId("profile-summary");
@@ -37,15 +53,28 @@ describe("demo sign-in", () => {
     await page.keyboard.press("Escape");
   });
 
-  it("when the demo user is signed in, then the health card shows ok and their email fetched through /v1/health", async () => {
-    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/v1/health");
-    await page.goto("/resources");
+  it("when the demo user is signed in, then connecting calls /v1/installation with a bearer ID token and an App Check token and stores the organisation id", async () => {
+    const answer = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === "/v1/installation",
+    );
+    await page.reload();
     const response = await answer;
     const request = response.request();
     expect(request.headers()["authorization"]).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]*$/);
     expect(request.headers()["x-firebase-appcheck"]).toMatch(/^[\w-]+\.[\w-]+\.$/);
     expect(response.status()).toBe(200);
+    const installation = (await response.json()) as { organizations: { organizationId: string }[] };
+    await accountMenuButton(page).waitFor();
+    const stored = await page.evaluate(() => window.localStorage.getItem("alpvault:organizationId"));
+    expect(stored).toBe(installation.organizations[0]?.organizationId);
+  });
 
+  it("when the demo user is signed in, then the health card shows ok and their email, fetched through /v1/health on Hosting", async () => {
+    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/v1/health");
+    await page.goto("/resources");
+    const response = await answer;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers()["authorization"]).toMatch(/^Bearer /);
     const card = page.getByTestId("system-status");
     await card.getByTestId("health-status").waitFor();
     expect(await card.getByTestId("health-status").textContent()).toBe("ok");
@@ -54,45 +83,73 @@ describe("demo sign-in", () => {
     await screenshot(page, "resources-with-system-status");
   });
 
-  it("when /v1/health answers with an error, then the card shows its message and Check again recovers", async () => {
-    const failure = { code: 503, message: "The database is unresponsive. Please try again later." };
-    await page.route("**/v1/health", (route) =>
-      route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify(failure) }),
-    );
+  it("when /v1/installation answers with an error, then connecting stops with its message, and Retry recovers", async () => {
+    const failure = { code: 503, message: "Google Workspace could not be reached. Please try again later." };
+    await page.route("**/v1/installation", answerWith(503, "application/json", JSON.stringify(failure)));
     await page.goto("/resources");
-    const card = page.getByTestId("system-status");
-    await card.getByTestId("health-error").waitFor();
-    expect(await card.getByTestId("health-error").textContent()).toContain(
-      `The service could not be reached: ${failure.message}`,
-    );
-    await screenshot(page, "resources-system-status-error");
+    const shown = page.getByTestId("connecting-error");
+    await shown.waitFor();
+    expect(await shown.textContent()).toBe(failure.message);
+    expect(pathnameOf(page)).toBe("/resources");
+    await page.getByRole("button", { name: "Logout" }).waitFor();
+    await screenshotBothThemes(page, "onboarding-connecting-failed");
 
-    await page.unroute("**/v1/health");
-    await page.route("**/v1/health", (route) =>
-      route.fulfill({ status: 502, contentType: "text/html", body: "<h1>Bad gateway</h1>" }),
-    );
-    await card.getByRole("button", { name: "Check again" }).click();
-    await page.getByText("The service could not be reached: Unexpected error occurred").waitFor();
+    await page.unroute("**/v1/installation");
+    await page.route("**/v1/installation", answerWith(502, "text/html", "<h1>Bad gateway</h1>"));
+    await page.getByRole("button", { name: "Retry" }).click();
+    await page.getByText("Unexpected error occurred").waitFor();
 
-    await page.unroute("**/v1/health");
-    await card.getByRole("button", { name: "Check again" }).click();
-    await card.getByTestId("health-status").waitFor();
-    expect(await card.getByTestId("health-status").textContent()).toBe("ok");
+    await page.unroute("**/v1/installation");
+    await page.getByRole("button", { name: "Retry" }).click();
+    await accountMenuButton(page).waitFor();
+    expect(pathnameOf(page)).toBe("/resources");
+  });
+
+  it("when /v1/regions fails, then connecting is aborted with its message", async () => {
+    const failure = { code: 500, message: "Unexpected error occurred" };
+    await page.route("**/v1/regions", answerWith(500, "application/json", JSON.stringify(failure)));
+    await page.reload();
+    await page.getByTestId("connecting-error").waitFor();
+    expect(await page.getByTestId("connecting-error").textContent()).toBe(failure.message);
+    expect(await accountMenuButton(page).count()).toBe(0);
+    await page.unroute("**/v1/regions");
+    await page.getByRole("button", { name: "Retry" }).click();
+    await accountMenuButton(page).waitFor();
+  });
+
+  it("when the organisation details fail, then connecting still completes into the app", async () => {
+    let detailCalls = 0;
+    await page.route("**/v1/organizations/*", (route) => {
+      detailCalls += 1;
+      return route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ code: 500, message: "Unexpected error occurred" }),
+      });
+    });
+    await page.reload();
+    await accountMenuButton(page).waitFor();
+    expect(detailCalls).toBeGreaterThan(0);
+    expect(pathnameOf(page)).toBe("/resources");
+    expect(await page.getByTestId("connecting-error").count()).toBe(0);
+    await page.unroute("**/v1/organizations/*");
   });
 
   it("when the demo user is not the debug account, then the debug block is not shown", async () => {
     expect(await page.getByTestId("debug-panel").count()).toBe(0);
   });
 
-  it("when the demo user logs out from the profile menu, then they land on sign-up and protected pages send them to /login", async () => {
+  it("when the demo user logs out from the profile menu, then they land on sign-up with the stored entries cleared and protected pages send them to /login", async () => {
     const menu = await openProfileMenu(page);
     await menu.getByRole("menuitem", { name: "Log Out" }).click();
     await page.waitForURL((url) => url.pathname === "/sign-up");
     const stored = await page.evaluate(() => ({
       email: window.localStorage.getItem("alpvault:email"),
+      displayName: window.localStorage.getItem("alpvault:displayName"),
       authToken: window.localStorage.getItem("alpvault:authToken"),
+      organizationId: window.localStorage.getItem("alpvault:organizationId"),
     }));
-    expect(stored).toEqual({ email: null, authToken: null });
+    expect(stored).toEqual({ email: null, displayName: null, authToken: null, organizationId: null });
     await page.goto("/resources");
     await page.waitForURL((url) => url.pathname === "/login");
   });

@@ -2,11 +2,19 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { openProfileMenu } from "./support/app";
 import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
 import { chooseAccountInEmulatorPopup } from "./support/auth-emulator-popup";
+import {
+  completeRegionStep,
+  ensureWorkspaceUser,
+  pathnameOf,
+  skipResourcesWelcome,
+} from "./support/onboarding";
 
 jest.setTimeout(90_000);
 
 /** The one test account that sees the debug block (web/src/config/constants.ts). */
 const DEBUG_ACCOUNT = { email: "qa-debug@alpine-demo.example", displayName: "QA Debug" };
+/** The debug account is the super admin of its own Workspace (installed), so it can finish onboarding. */
+const DEBUG_DOMAIN = "alpine-demo.example";
 
 let browser: Browser;
 let context: BrowserContext;
@@ -14,9 +22,18 @@ let page: Page;
 let errors: string[];
 
 beforeAll(async () => {
+  await ensureWorkspaceUser({
+    domain: DEBUG_DOMAIN,
+    installed: true,
+    email: DEBUG_ACCOUNT.email,
+    givenName: "QA",
+    familyName: "Debug",
+    isAdmin: true,
+  });
   browser = await launchBrowser();
   ({ context } = await newContext(browser, { permissions: ["clipboard-read", "clipboard-write"] }));
   page = await context.newPage();
+  await skipResourcesWelcome(page);
   errors = collectPageErrors(page);
 });
 
@@ -38,7 +55,13 @@ describe("Google sign-in in a popup", () => {
       page.getByRole("button", { name: "Sign in with Google" }).click(),
     ]);
     await chooseAccountInEmulatorPopup(popup, DEBUG_ACCOUNT, (name) => screenshot(popup, name));
-    await page.waitForURL((url) => url.pathname === "/", { timeout: 30_000 });
+    // A super admin of an installed Workspace: the route guard leads to the region step (or, on a second
+    // run against the same stack, straight to /resources).
+    await page.waitForURL((url) => ["/onboarding/step-3", "/resources"].includes(url.pathname), {
+      timeout: 30_000,
+    });
+    if (pathnameOf(page) === "/onboarding/step-3") await completeRegionStep(page, "Switzerland");
+    expect(pathnameOf(page)).toBe("/resources");
     const menu = await openProfileMenu(page);
     expect(await menu.getByTestId("profile-summary").textContent()).toContain(DEBUG_ACCOUNT.email);
     await page.keyboard.press("Escape");

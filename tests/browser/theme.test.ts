@@ -1,6 +1,12 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { demoSignIn, PREFERENCES_KEY, readPreferences } from "./support/app";
 import { launchBrowser, newContext, screenshot } from "./support/browser";
+import {
+  DEMO_DOMAIN,
+  onboardDemoOrganization,
+  skipResourcesWelcome,
+  uninstallApp,
+} from "./support/onboarding";
 
 jest.setTimeout(60_000);
 
@@ -9,6 +15,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
+  await onboardDemoOrganization();
   browser = await launchBrowser();
   ({ context } = await newContext(browser));
   page = await context.newPage();
@@ -17,6 +24,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   await browser?.close();
+  await uninstallApp(DEMO_DOMAIN);
 });
 
 /** The page background, which the theme sets through CssBaseline. */
@@ -58,8 +66,9 @@ describe("light and dark theme", () => {
   });
 
   it("when the user toggles the theme in the shell, then it switches to dark and back to light", async () => {
+    await skipResourcesWelcome(page);
     await demoSignIn(page);
-    await page.getByTestId("system-status").waitFor();
+    await page.getByRole("heading", { level: 1, name: "Resources" }).waitFor();
     await screenshot(page, "shell-light");
     await page.getByRole("button", { name: "Switch to dark theme" }).click();
     await page.getByRole("button", { name: "Switch to light theme" }).waitFor();

@@ -6,11 +6,20 @@ import { DEMO_GOOGLE_USER } from "@alpvault/contracts/local";
 /** Same key as the web app's local preferences (spec §3). */
 export const PREFERENCES_KEY = "alpvault:shared-settings";
 
+/** The header's account button; found by attribute, as a modal above the shell hides it from the role tree. */
+export function accountMenuButton(page: Page) {
+  return page.locator('button[aria-label="Account menu"]');
+}
+
+/**
+ * Signs the demo super admin in from /login. With the demo organisation onboarded
+ * (`onboardDemoOrganization()` in ./onboarding) the route guard leads straight to /resources.
+ */
 export async function demoSignIn(page: Page): Promise<void> {
   await page.goto("/login");
   await page.getByRole("button", { name: "Demo sign-in" }).click();
-  await page.waitForURL((url) => url.pathname === "/");
-  await page.getByRole("button", { name: "Account menu" }).waitFor();
+  await page.waitForURL((url) => url.pathname === "/resources");
+  await accountMenuButton(page).waitFor();
 }
 
 export async function openProfileMenu(page: Page) {

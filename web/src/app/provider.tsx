@@ -2,10 +2,21 @@ import { useEffect, type ReactNode } from "react";
 import { I18nextProvider } from "react-i18next";
 import { AppCheckProvider, AuthProvider, FirebaseAppProvider } from "reactfire";
 import { AppTheme } from "@/components/theme/app-theme";
+import { getInstallation } from "@/features/onboarding/api/get-installation";
+import { getOrganization } from "@/features/onboarding/api/get-organization";
+import { getRegions } from "@/features/onboarding/api/get-regions";
 import { useSessionStorageSync } from "@/lib/auth";
 import { appCheck, auth, firebaseApp } from "@/lib/firebase";
 import { initI18n } from "@/lib/i18n/i18n";
 import { PreferencesProvider, usePreferences } from "@/lib/preferences";
+import { SessionProvider, type SessionLoaders } from "@/lib/session";
+
+/** The calls of the connecting sequence (spec §4). */
+const sessionLoaders: SessionLoaders = {
+  installation: getInstallation,
+  regions: getRegions,
+  organization: getOrganization,
+};
 
 function PreferenceBoundProviders({ children }: { children: ReactNode }) {
   const { theme, locale } = usePreferences();
@@ -17,7 +28,9 @@ function PreferenceBoundProviders({ children }: { children: ReactNode }) {
   useSessionStorageSync();
   return (
     <I18nextProvider i18n={i18n}>
-      <AppTheme mode={theme}>{children}</AppTheme>
+      <AppTheme mode={theme}>
+        <SessionProvider loaders={sessionLoaders}>{children}</SessionProvider>
+      </AppTheme>
     </I18nextProvider>
   );
 }

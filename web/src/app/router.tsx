@@ -1,69 +1,94 @@
 import { useState, type ComponentType } from "react";
-import { createBrowserRouter, Outlet, RouterProvider } from "react-router-dom";
+import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } from "react-router-dom";
 import { FullPageSpinner } from "@/components/ui/full-page-spinner";
 import { paths } from "@/config/paths";
-import { ProtectedRoute, PublicOnlyRoute } from "@/lib/auth";
+import { ConnectingFailed } from "@/features/onboarding/components/connecting-failed";
+import { decideRoute } from "@/lib/auth";
+import { useSession } from "@/lib/session";
+
+/** The route guard of spec §2 around every route (the decision itself is `decideRoute`). */
+function RouteGuard() {
+  const session = useSession();
+  const location = useLocation();
+  const from = (location.state as { from?: unknown } | null)?.from;
+  const decision = decideRoute(session, {
+    pathname: location.pathname,
+    search: location.search,
+    from: typeof from === "string" ? from : undefined,
+  });
+  switch (decision.kind) {
+    case "wait":
+      return <FullPageSpinner />;
+    case "connecting-failed":
+      return <ConnectingFailed />;
+    case "redirect":
+      return (
+        <Navigate to={decision.to} replace state={decision.from ? { from: decision.from } : undefined} />
+      );
+    case "render":
+      return <Outlet />;
+  }
+}
 
 /** The route table of spec §2; every screen is a lazily loaded route module. */
 export function createAppRouter() {
   return createBrowserRouter([
     {
       hydrateFallbackElement: <FullPageSpinner />,
+      element: <RouteGuard />,
       children: [
+        { path: paths.auth.signUp.path, lazy: () => import("./routes/auth/sign-up").then(toRoute) },
+        { path: paths.auth.login.path, lazy: () => import("./routes/auth/login").then(toRoute) },
         {
-          element: (
-            <PublicOnlyRoute>
-              <Outlet />
-            </PublicOnlyRoute>
-          ),
-          children: [
-            { path: paths.auth.signUp.path, lazy: () => import("./routes/auth/sign-up").then(toRoute) },
-            { path: paths.auth.login.path, lazy: () => import("./routes/auth/login").then(toRoute) },
-          ],
+          path: paths.onboarding.step1.path,
+          lazy: () => import("./routes/onboarding/step-1").then(toRoute),
         },
         {
-          element: (
-            <ProtectedRoute>
-              <Outlet />
-            </ProtectedRoute>
-          ),
+          path: paths.onboarding.step2.path,
+          lazy: () => import("./routes/onboarding/step-2").then(toRoute),
+        },
+        {
+          path: paths.onboarding.step3.path,
+          lazy: () => import("./routes/onboarding/step-3").then(toRoute),
+        },
+        {
+          path: paths.onboarding.appInstallError.path,
+          lazy: () => import("./routes/onboarding/app-install-error").then(toRoute),
+        },
+        {
+          path: paths.onboarding.superAdminLogin.path,
+          lazy: () => import("./routes/onboarding/super-admin-login").then(toRoute),
+        },
+        {
+          path: paths.onboarding.superAdminSuccess.path,
+          lazy: () => import("./routes/onboarding/super-admin-success").then(toRoute),
+        },
+        {
+          path: paths.onboarding.noWorkspaceAccount.path,
+          lazy: () => import("./routes/onboarding/no-google-workspace-account").then(toRoute),
+        },
+        {
+          lazy: () => import("./routes/app/root").then(toRoute),
           children: [
+            { index: true, lazy: () => import("./routes/app/resources").then(toRoute) },
             {
-              path: paths.onboarding.step1.path,
-              lazy: () => import("./routes/onboarding/step-1").then(toRoute),
+              path: paths.app.resources.path,
+              lazy: () => import("./routes/app/resources").then(toRoute),
             },
+            { path: paths.app.plans.path, lazy: () => import("./routes/app/plans").then(toRoute) },
+            { path: paths.app.policies.path, lazy: () => import("./routes/app/policies").then(toRoute) },
             {
-              path: paths.onboarding.step2.path,
-              lazy: () => import("./routes/onboarding/step-2").then(toRoute),
+              path: paths.app.auditLogs.path,
+              lazy: () => import("./routes/app/audit-logs").then(toRoute),
             },
+            { path: paths.app.search.path, lazy: () => import("./routes/app/search").then(toRoute) },
+            { path: paths.app.profile.path, lazy: () => import("./routes/app/profile").then(toRoute) },
+            { path: paths.app.secrets.path, lazy: () => import("./routes/app/secrets").then(toRoute) },
             {
-              path: paths.onboarding.step3.path,
-              lazy: () => import("./routes/onboarding/step-3").then(toRoute),
+              path: paths.app.subscription.path,
+              lazy: () => import("./routes/app/subscription").then(toRoute),
             },
-            {
-              lazy: () => import("./routes/app/root").then(toRoute),
-              children: [
-                { index: true, lazy: () => import("./routes/app/resources").then(toRoute) },
-                {
-                  path: paths.app.resources.path,
-                  lazy: () => import("./routes/app/resources").then(toRoute),
-                },
-                { path: paths.app.plans.path, lazy: () => import("./routes/app/plans").then(toRoute) },
-                { path: paths.app.policies.path, lazy: () => import("./routes/app/policies").then(toRoute) },
-                {
-                  path: paths.app.auditLogs.path,
-                  lazy: () => import("./routes/app/audit-logs").then(toRoute),
-                },
-                { path: paths.app.search.path, lazy: () => import("./routes/app/search").then(toRoute) },
-                { path: paths.app.profile.path, lazy: () => import("./routes/app/profile").then(toRoute) },
-                { path: paths.app.secrets.path, lazy: () => import("./routes/app/secrets").then(toRoute) },
-                {
-                  path: paths.app.subscription.path,
-                  lazy: () => import("./routes/app/subscription").then(toRoute),
-                },
-                { path: "*", lazy: () => import("./routes/app/not-found").then(toRoute) },
-              ],
-            },
+            { path: "*", lazy: () => import("./routes/app/not-found").then(toRoute) },
           ],
         },
       ],

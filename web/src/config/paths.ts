@@ -8,6 +8,23 @@ export const paths = {
     step1: { path: "/onboarding/step-1", getHref: () => "/onboarding/step-1" },
     step2: { path: "/onboarding/step-2", getHref: () => "/onboarding/step-2" },
     step3: { path: "/onboarding/step-3", getHref: () => "/onboarding/step-3" },
+    /** The other onboarding pages the spec names (§2); their routes are ours. */
+    superAdminLogin: {
+      path: "/onboarding/super-admin-login",
+      getHref: () => "/onboarding/super-admin-login",
+    },
+    superAdminSuccess: {
+      path: "/onboarding/super-admin-success",
+      getHref: () => "/onboarding/super-admin-success",
+    },
+    appInstallError: {
+      path: "/onboarding/app-install-error",
+      getHref: () => "/onboarding/app-install-error",
+    },
+    noWorkspaceAccount: {
+      path: "/onboarding/no-google-workspace-account",
+      getHref: () => "/onboarding/no-google-workspace-account",
+    },
   },
   app: {
     home: { path: "/", getHref: () => "/" },
@@ -31,3 +48,16 @@ export const ONBOARDING_STEP_COUNT = 3;
 
 /** Routes anyone may open without signing in (spec §2, route guard). */
 export const PUBLIC_PATHS: readonly string[] = [paths.auth.login.path, paths.auth.signUp.path];
+
+/** Onboarding pages without a Logout button (spec §2): login, sign-up and step 2. */
+export const PATHS_WITHOUT_LOGOUT: readonly string[] = [...PUBLIC_PATHS, paths.onboarding.step2.path];
+
+/** The query parameter the route guard carries into the onboarding (spec §2). */
+export const APP_QUERY_PARAMETER = "app";
+
+/** `href` with the `app` query parameter of `search` (if any) carried over. */
+export function withAppParameter(href: string, search: string): string {
+  const app = new URLSearchParams(search).get(APP_QUERY_PARAMETER);
+  if (app === null) return href;
+  return `${href}${href.includes("?") ? "&" : "?"}${APP_QUERY_PARAMETER}=${encodeURIComponent(app)}`;
+}

@@ -5,13 +5,19 @@ import { STORAGE_NAMESPACE } from "@/config/constants";
  * without them.
  */
 export const SESSION_KEYS = {
+  /** The bot-check (App Check) token, written when the auth state becomes signed in (spec §4). */
   authToken: `${STORAGE_NAMESPACE}:authToken`,
   email: `${STORAGE_NAMESPACE}:email`,
   displayName: `${STORAGE_NAMESPACE}:displayName`,
   organizationId: `${STORAGE_NAMESPACE}:organizationId`,
+  /** Whether the signed-in user finished onboarding, as last computed by the connecting sequence. */
+  onboardingComplete: `${STORAGE_NAMESPACE}:onboardingComplete`,
 } as const;
 
 export type SessionKey = keyof typeof SESSION_KEYS;
+
+/** The entries logout clears (spec §4): stored auth token, email, display name and organisation id. */
+const LOGOUT_KEYS: readonly SessionKey[] = ["authToken", "email", "displayName", "organizationId"];
 
 export function writeSessionEntry(key: SessionKey, value: string | null): void {
   try {
@@ -32,5 +38,5 @@ export function readSessionEntry(key: SessionKey): string | null {
 }
 
 export function clearSession(): void {
-  for (const key of Object.keys(SESSION_KEYS) as SessionKey[]) writeSessionEntry(key, null);
+  for (const key of LOGOUT_KEYS) writeSessionEntry(key, null);
 }

@@ -5,11 +5,43 @@
  * CONTRACT (other features rely on it; keep these names and shapes): `SessionProvider`, `useSession()`
  * returning `Session`, with `organizationId` (the current organisation, also saved in browser storage) and
  * `organizationDetails`.
+ *
+ * Connecting (spec §4): when the auth state becomes signed in, load the installation, then the regions,
+ * then the first organisation's details. A failure of the installation or the regions aborts connecting
+ * (status "failed" with the `{code, message}` error); a failure of the organisation details still connects.
+ * The calls themselves are given by the app (`loaders`), so this shared module depends on no feature.
  */
-import { createContext, useContext, type ReactNode } from "react";
-import type { OrganizationDetails, OrganizationSummary } from "@alpvault/contracts/organizations";
+import { onAuthStateChanged, type User } from "firebase/auth";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
+import type {
+  InstallationResponse,
+  OrganizationDetails,
+  OrganizationSummary,
+} from "@alpvault/contracts/organizations";
 import type { Region } from "@alpvault/contracts/regions";
-import { readSessionEntry } from "@/lib/session-storage";
+import { toApiError, type ApiError } from "@alpvault/contracts/errors";
+import { auth } from "@/lib/firebase";
+import { readSessionEntry, writeSessionEntry } from "@/lib/session-storage";
+
+export type OnboardingStep = 1 | 2 | 3;
+
+/**
+ * - `loading`: the auth state is not known yet;
+ * - `signed-out`;
+ * - `connecting`: signed in, the connecting sequence runs;
+ * - `connected`: signed in and connected;
+ * - `failed`: signed in, but the installation or the regions could not be loaded (`error`).
+ */
+export type SessionStatus = "loading" | "signed-out" | "connecting" | "connected" | "failed";
 
 export interface Session {
   connected: boolean;
@@ -30,31 +62,152 @@ export interface Session {
   organizationId: string | null;
   /** Reloads installation, regions and organisation details (after an onboarding step). */
   refresh(): Promise<void>;
+  status: SessionStatus;
+  /** Why connecting failed (status "failed"). */
+  error: ApiError | null;
+  /** The current onboarding step (spec §4). */
+  onboardingStep: OnboardingStep;
+  /** False for accounts outside any Google Workspace (consumer accounts). */
+  hasWorkspaceAccount: boolean;
+  /** Runs the connecting sequence again after a failure. */
+  retry(): void;
 }
 
 export const DEFAULT_PLAN = { name: "GW Daily", maxUsers: 5 } as const;
 
+/** The calls of the connecting sequence (spec §7). */
+export interface SessionLoaders {
+  installation(): Promise<InstallationResponse>;
+  regions(): Promise<Region[]>;
+  organization(organizationId: string): Promise<OrganizationDetails>;
+}
+
+type InstallationFacts = Pick<InstallationResponse, "hasGWInstalled" | "isAdmin" | "organizations">;
+
+/** Spec §4: 1 if the app is not installed; 2 if installed but not admin; 3 if installed and admin. */
+export function computeOnboardingStep(installation: InstallationFacts): OnboardingStep {
+  if (!installation.hasGWInstalled) return 1;
+  return installation.isAdmin ? 3 : 2;
+}
+
+/** Spec §4: organisations, admin, app installed, and some organisation with a subscription with a region. */
+export function computeOnboardingComplete(installation: InstallationFacts): boolean {
+  return (
+    installation.organizations.length > 0 &&
+    installation.isAdmin &&
+    installation.hasGWInstalled &&
+    installation.organizations.some((organization) =>
+      organization.subscriptions.some((subscription) => Boolean(subscription.region)),
+    )
+  );
+}
+
+interface Connection {
+  installation: InstallationResponse;
+  regions: Region[];
+  organizationDetails: OrganizationDetails | null;
+}
+
+interface State {
+  status: SessionStatus;
+  error: ApiError | null;
+  user: User | null;
+  connection: Connection | null;
+}
+
+const INITIAL_STATE: State = { status: "loading", error: null, user: null, connection: null };
+
 const SessionContext = createContext<Session | null>(null);
 
-/** Placeholder until the connecting sequence is built: reads the stored organisation id only. */
-export function SessionProvider({ children }: { children: ReactNode }) {
-  const session: Session = {
-    connected: false,
-    initialised: true,
-    displayName: null,
-    email: null,
-    pictureUrl: null,
-    user: null,
-    organizations: [],
-    hasGWInstalled: false,
-    isAdmin: false,
-    isOnboardingComplete: false,
-    regions: [],
-    organizationDetails: null,
-    currentPlan: { ...DEFAULT_PLAN },
-    organizationId: readSessionEntry("organizationId"),
-    refresh: async () => undefined,
-  };
+export function SessionProvider({ loaders, children }: { loaders: SessionLoaders; children: ReactNode }) {
+  const [state, setState] = useState<State>(INITIAL_STATE);
+  const loadersRef = useRef(loaders);
+  loadersRef.current = loaders;
+  /** Each sign-in (or sign-out) starts a new generation; answers of an older one are dropped. */
+  const generation = useRef(0);
+
+  const load = useCallback(async (): Promise<Connection> => {
+    const calls = loadersRef.current;
+    const installation = await calls.installation();
+    const regions = await calls.regions();
+    const organization = installation.organizations[0];
+    let organizationDetails: OrganizationDetails | null = null;
+    if (organization) {
+      writeSessionEntry("organizationId", organization.organizationId);
+      try {
+        organizationDetails = await calls.organization(organization.organizationId);
+      } catch (error) {
+        console.warn("Organisation details could not be loaded; connecting anyway", error);
+      }
+    }
+    writeSessionEntry("onboardingComplete", String(computeOnboardingComplete(installation)));
+    return { installation, regions, organizationDetails };
+  }, []);
+
+  const connect = useCallback(
+    (user: User | null) => {
+      const current = ++generation.current;
+      if (!user) {
+        setState({ ...INITIAL_STATE, status: "signed-out" });
+        return;
+      }
+      setState({ status: "connecting", error: null, user, connection: null });
+      load().then(
+        (connection) => {
+          if (current === generation.current)
+            setState({ status: "connected", error: null, user, connection });
+        },
+        (error: unknown) => {
+          if (current !== generation.current) return;
+          console.warn("Connecting failed", error);
+          setState({ status: "failed", error: toApiError(error), user, connection: null });
+        },
+      );
+    },
+    [load],
+  );
+
+  useEffect(() => onAuthStateChanged(auth, connect), [connect]);
+
+  const refresh = useCallback(async () => {
+    const current = generation.current;
+    const connection = await load();
+    if (current === generation.current) {
+      setState((previous) => ({ ...previous, status: "connected", error: null, connection }));
+    }
+  }, [load]);
+
+  const retry = useCallback(() => connect(auth.currentUser), [connect]);
+
+  const session = useMemo<Session>(() => {
+    const { connection, user } = state;
+    const installation = connection?.installation ?? null;
+    const complete = installation ? computeOnboardingComplete(installation) : false;
+    const organization = installation?.organizations[0] ?? null;
+    return {
+      connected: state.status === "connected",
+      initialised: state.status !== "loading" && state.status !== "connecting",
+      displayName: installation?.user.displayName ?? user?.displayName ?? readSessionEntry("displayName"),
+      email: installation?.user.email ?? user?.email ?? readSessionEntry("email"),
+      pictureUrl: installation?.user.pictureUrl ?? user?.photoURL ?? null,
+      user: installation ? { userId: installation.user.userId } : user ? { userId: user.uid } : null,
+      organizations: installation?.organizations ?? [],
+      hasGWInstalled: installation?.hasGWInstalled ?? false,
+      isAdmin: installation?.isAdmin ?? false,
+      isOnboardingComplete: complete,
+      regions: connection?.regions ?? [],
+      organizationDetails: connection?.organizationDetails ?? null,
+      currentPlan: { ...DEFAULT_PLAN },
+      organizationId: complete && organization ? organization.organizationId : null,
+      refresh,
+      status: state.status,
+      error: state.error,
+      onboardingStep: installation ? computeOnboardingStep(installation) : 1,
+      hasWorkspaceAccount: installation?.user.hasWorkspaceAccount ?? true,
+      retry,
+    };
+  }, [state, refresh, retry]);
+
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
 }
 

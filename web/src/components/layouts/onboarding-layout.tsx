@@ -3,27 +3,47 @@ import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Typography from "@mui/material/Typography";
-import { useEffect, type ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { ONBOARDING_STEP_COUNT } from "@/config/paths";
+import { useLocation } from "react-router-dom";
+import { ONBOARDING_STEP_COUNT, PATHS_WITHOUT_LOGOUT } from "@/config/paths";
 import { LanguageMenu } from "@/components/ui/language-menu";
 import { Logo } from "@/components/ui/logo";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
+import { logout } from "@/lib/auth";
+import { useSession } from "@/lib/session";
 
 interface OnboardingLayoutProps {
   title: string;
-  /** The onboarding step, shown as "Step N / 3" when connected; absent on login and sign-up. */
-  step?: number;
-  /** Logout is offered on every onboarding page except login, sign-up and step 2 (spec §2). */
-  onLogout?: () => void;
+  /**
+   * Whether to offer Logout. By default (spec §2): to a signed-in user on every onboarding page except
+   * login, sign-up and step 2.
+   */
+  showLogout?: boolean;
   children?: ReactNode;
 }
 
-export function OnboardingLayout({ title, step, onLogout, children }: OnboardingLayoutProps) {
+/**
+ * The layout of sign-up, login and the onboarding pages: "Step N / 3" (the session's current step) when
+ * connected, and the Logout button by the rule above. Logout leads to sign-up (through the route guard).
+ */
+export function OnboardingLayout({ title, showLogout, children }: OnboardingLayoutProps) {
   const { t } = useTranslation();
+  const session = useSession();
+  const { pathname } = useLocation();
+  const [loggingOut, setLoggingOut] = useState(false);
   useEffect(() => {
     document.title = `${title} · ${t("app.name")}`;
   }, [title, t]);
+  const logoutOffered =
+    showLogout ?? (session.status !== "signed-out" && !PATHS_WITHOUT_LOGOUT.includes(pathname));
+  const onLogout = () => {
+    setLoggingOut(true);
+    logout().catch((error: unknown) => {
+      console.warn("Logout failed", error);
+      setLoggingOut(false);
+    });
+  };
   return (
     <Box sx={{ minHeight: "100vh", display: "flex", flexDirection: "column", bgcolor: "background.default" }}>
       <Box
@@ -32,21 +52,21 @@ export function OnboardingLayout({ title, step, onLogout, children }: Onboarding
       >
         <Logo />
         <Box sx={{ flexGrow: 1 }} />
-        {step !== undefined && (
+        {session.connected && (
           <Typography variant="subtitle2" color="text.secondary" data-testid="onboarding-step">
-            {t("onboarding.step", { step, total: ONBOARDING_STEP_COUNT })}
+            {t("onboarding.step", { step: session.onboardingStep, total: ONBOARDING_STEP_COUNT })}
           </Typography>
         )}
         <LanguageMenu />
         <ThemeToggle />
-        {onLogout && (
-          <Button variant="outlined" onClick={onLogout}>
+        {logoutOffered && (
+          <Button variant="outlined" onClick={onLogout} disabled={loggingOut}>
             {t("onboarding.logout")}
           </Button>
         )}
       </Box>
       <Box component="main" sx={{ flexGrow: 1, display: "grid", placeItems: "center", px: 2, pb: 6 }}>
-        <Card sx={{ width: "100%", maxWidth: 520 }}>
+        <Card sx={{ width: "100%", maxWidth: 560 }}>
           <CardContent sx={{ display: "flex", flexDirection: "column", gap: 2, p: 4 }}>
             <Typography variant="h4" component="h1">
               {title}

@@ -1,5 +1,12 @@
-import { OnboardingStep } from "./onboarding-step";
+import { OnboardingLayout } from "@/components/layouts/onboarding-layout";
+import { AppInstallStep } from "@/features/onboarding/components/app-install-step";
+import { useOnboardingTranslation } from "@/features/onboarding/i18n/texts";
 
 export default function OnboardingStep1Route() {
-  return <OnboardingStep step={1} />;
+  const { t } = useOnboardingTranslation();
+  return (
+    <OnboardingLayout title={t("onboarding.step1.title")}>
+      <AppInstallStep />
+    </OnboardingLayout>
+  );
 }

@@ -1,5 +1,12 @@
-import { OnboardingStep } from "./onboarding-step";
+import { OnboardingLayout } from "@/components/layouts/onboarding-layout";
+import { RegionStep } from "@/features/onboarding/components/region-step";
+import { useOnboardingTranslation } from "@/features/onboarding/i18n/texts";
 
 export default function OnboardingStep3Route() {
-  return <OnboardingStep step={3} />;
+  const { t } = useOnboardingTranslation();
+  return (
+    <OnboardingLayout title={t("onboarding.step3.title")}>
+      <RegionStep />
+    </OnboardingLayout>
+  );
 }

@@ -7,15 +7,18 @@ import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { Link as RouterLink, useLocation } from "react-router-dom";
 import { env } from "@/config/env";
-import { paths } from "@/config/paths";
+import { paths, withAppParameter } from "@/config/paths";
 import { signInAsDemoUser, signInWithGoogle } from "@/lib/auth";
 
-/** The authentication step shared by sign-up and login (spec §2). */
+/**
+ * The authentication step shared by sign-up and login (spec §2). After sign-in the session connects and
+ * the route guard leads on: to the current onboarding step, or to /resources once onboarding is complete.
+ */
 export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const { search } = useLocation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -24,7 +27,6 @@ export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
     setError(null);
     try {
       await signIn();
-      navigate(paths.app.home.getHref(), { replace: true });
     } catch (caught) {
       const message = caught instanceof Error ? caught.message : String(caught);
       setError(t("auth.failed", { message }));
@@ -65,7 +67,10 @@ export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
         {mode === "sign-up" ? t("auth.haveAccount") : t("auth.noAccount")}{" "}
         <Link
           component={RouterLink}
-          to={mode === "sign-up" ? paths.auth.login.getHref() : paths.auth.signUp.getHref()}
+          to={withAppParameter(
+            mode === "sign-up" ? paths.auth.login.getHref() : paths.auth.signUp.getHref(),
+            search,
+          )}
         >
           {mode === "sign-up" ? t("auth.login") : t("auth.signUp")}
         </Link>

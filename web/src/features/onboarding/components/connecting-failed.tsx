@@ -1,0 +1,24 @@
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import { OnboardingLayout } from "@/components/layouts/onboarding-layout";
+import { useSession } from "@/lib/session";
+import { useOnboardingTranslation } from "../i18n/texts";
+
+/**
+ * Connecting aborted (spec §4: the installation or the regions could not be loaded): the error's message
+ * (spec §8), Retry, and Logout.
+ */
+export function ConnectingFailed() {
+  const { t } = useOnboardingTranslation();
+  const { error, retry } = useSession();
+  return (
+    <OnboardingLayout title={t("onboarding.connecting.title")} showLogout>
+      <Alert severity="error" data-testid="connecting-error">
+        {error?.message ?? t("common.somethingWentWrong")}
+      </Alert>
+      <Button variant="contained" onClick={retry}>
+        {t("onboarding.connecting.retry")}
+      </Button>
+    </OnboardingLayout>
+  );
+}

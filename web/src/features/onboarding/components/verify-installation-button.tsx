@@ -1,0 +1,47 @@
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import { useNavigate, useLocation } from "react-router-dom";
+import { paths, withAppParameter } from "@/config/paths";
+import { useSession } from "@/lib/session";
+import { useVerifyInstallation } from "../api/get-installation";
+import { useOnboardingTranslation } from "../i18n/texts";
+
+/**
+ * "Verify installation" (spec §4: installation verified, page refreshes): checks the installation and
+ * refreshes the session. Installed: the route guard moves on to the next step. Not installed: the
+ * app-install error page.
+ */
+export function VerifyInstallationButton({ variant = "contained" }: { variant?: "contained" | "outlined" }) {
+  const { t } = useOnboardingTranslation();
+  const { refresh } = useSession();
+  const navigate = useNavigate();
+  const { search, pathname } = useLocation();
+  const { verify, checking, error } = useVerifyInstallation();
+
+  const onVerify = async () => {
+    const installation = await verify();
+    if (!installation) return;
+    try {
+      await refresh();
+    } catch (caught) {
+      console.warn("Refreshing the session failed", caught);
+    }
+    const errorPage = paths.onboarding.appInstallError.path;
+    if (!installation.hasGWInstalled && pathname !== errorPage) {
+      navigate(withAppParameter(errorPage, search));
+    }
+  };
+
+  return (
+    <>
+      {error && (
+        <Alert severity="error" data-testid="verify-installation-error">
+          {error.message}
+        </Alert>
+      )}
+      <Button variant={variant} size="large" disabled={checking} onClick={() => void onVerify()}>
+        {checking ? t("onboarding.step1.verifying") : t("onboarding.step1.verify")}
+      </Button>
+    </>
+  );
+}
