@@ -374,6 +374,10 @@ describe("resources screen", () => {
     await page.waitForFunction(
       () => document.querySelector("[data-testid=analytics-protected-value]")?.textContent === "0 of 6",
     );
+    // The list, analytics and alerts reload in parallel: wait for the alerts' answer too.
+    await page.waitForFunction(
+      () => document.querySelector("[data-testid=alerts-unread]")?.textContent === "1 unread",
+    );
     expect(await page.getByTestId("alerts-unread").innerText()).toBe("1 unread");
     await closeSnackbar();
   });
