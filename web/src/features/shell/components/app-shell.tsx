@@ -17,6 +17,7 @@ import { logout, useCurrentUser } from "@/lib/auth";
 import { DebugPanel, isDebugAccount } from "./debug-panel";
 import { ProfileMenu } from "./profile-menu";
 import { SideNav } from "./side-nav";
+import { StorageBanner } from "./storage-banner";
 
 /**
  * Navigation and header of the signed-in app (spec §2). The drawer is permanent from the `lg`
@@ -71,6 +72,7 @@ export function AppShell() {
             {user && <ProfileMenu user={user} onLogout={handleLogout} />}
           </Toolbar>
         </AppBar>
+        <StorageBanner />
         <Box component="main" sx={{ flexGrow: 1, p: { xs: 2, md: 4 } }}>
           <Outlet />
         </Box>
