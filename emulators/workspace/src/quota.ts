@@ -68,6 +68,22 @@ const GMAIL_LEGACY_COSTS: Record<string, number> = {
   "gmail.users.messages.attachments.get": 5,
 };
 
+/** Directory and Marketplace limits are the same in both models: one call, one unit. */
+const DIRECTORY_QUOTA: ApiQuota = {
+  perUserPerMinute: 2_400,
+  perProjectPerMinute: 150_000,
+  costs: {},
+  defaultCost: 1,
+  concurrentPerUser: 10,
+};
+const MARKETPLACE_QUOTA: ApiQuota = {
+  perUserPerMinute: 1_000,
+  perProjectPerMinute: 100_000,
+  costs: {},
+  defaultCost: 1,
+  concurrentPerUser: 10,
+};
+
 export const QUOTA_MODELS: Record<QuotaModelName, Record<ApiName, ApiQuota>> = {
   "2026": {
     gmail: {
@@ -84,20 +100,8 @@ export const QUOTA_MODELS: Record<QuotaModelName, Record<ApiName, ApiQuota>> = {
       defaultCost: 5,
       concurrentPerUser: 10,
     },
-    directory: {
-      perUserPerMinute: 2_400,
-      perProjectPerMinute: 150_000,
-      costs: {},
-      defaultCost: 1,
-      concurrentPerUser: 10,
-    },
-    marketplace: {
-      perUserPerMinute: 1_000,
-      perProjectPerMinute: 100_000,
-      costs: {},
-      defaultCost: 1,
-      concurrentPerUser: 10,
-    },
+    directory: DIRECTORY_QUOTA,
+    marketplace: MARKETPLACE_QUOTA,
   },
   legacy: {
     gmail: {
@@ -114,20 +118,8 @@ export const QUOTA_MODELS: Record<QuotaModelName, Record<ApiName, ApiQuota>> = {
       defaultCost: 1,
       concurrentPerUser: 10,
     },
-    directory: {
-      perUserPerMinute: 2_400,
-      perProjectPerMinute: 150_000,
-      costs: {},
-      defaultCost: 1,
-      concurrentPerUser: 10,
-    },
-    marketplace: {
-      perUserPerMinute: 1_000,
-      perProjectPerMinute: 100_000,
-      costs: {},
-      defaultCost: 1,
-      concurrentPerUser: 10,
-    },
+    directory: DIRECTORY_QUOTA,
+    marketplace: MARKETPLACE_QUOTA,
   },
 };
 
