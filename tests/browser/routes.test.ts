@@ -4,6 +4,7 @@ import { collectPageErrors, launchBrowser, newContext, screenshot } from "./supp
 import {
   DEMO_DOMAIN,
   onboardDemoOrganization,
+  screenshotBothThemes,
   skipResourcesWelcome,
   uninstallApp,
 } from "./support/onboarding";
@@ -73,7 +74,7 @@ describe("route table", () => {
       if (title !== "Resources") await page.getByTestId("placeholder-notice").waitFor();
       expect(new URL(page.url()).pathname).toBe(path);
       expect(await selectedNavEntries()).toEqual(nav ? [nav] : []);
-      await screenshot(page, name);
+      await screenshotBothThemes(page, name);
     },
   );
 
@@ -94,7 +95,7 @@ describe("route table", () => {
   it("when a signed-in user opens an unknown path, then a not-found screen links back to resources", async () => {
     await page.goto("/no-such-page");
     await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
-    await screenshot(page, "not-found");
+    await screenshotBothThemes(page, "not-found");
     await page.getByRole("link", { name: "Back to resources" }).click();
     await page.waitForURL((url) => url.pathname === "/resources");
   });
@@ -124,18 +125,59 @@ describe("route table", () => {
     expect(drawerWidth).toBe(300);
   });
 
-  it("when the screen is below the lg breakpoint, then the drawer is temporary and opens from the menu button", async () => {
+  it("when the screen is below the lg breakpoint, then a 56 px rail shows the entries and the temporary drawer opens from the menu button", async () => {
     await page.setViewportSize({ width: 1024, height: 800 });
     await page.goto("/policies");
     await page.getByRole("heading", { level: 1, name: "Backup Policies" }).waitFor();
     const nav = page.getByRole("navigation", { name: "Main navigation" });
     expect(await nav.isVisible()).toBe(false);
+    const rail = page.getByTestId("nav-rail");
+    expect(await rail.evaluate((element) => element.getBoundingClientRect().width)).toBe(56);
+    const railNav = page.getByRole("navigation", { name: "Navigation rail" });
+    expect(
+      await railNav
+        .getByRole("link")
+        .evaluateAll((links) => links.map((link) => link.getAttribute("aria-label"))),
+    ).toEqual(["Resources", "Backup Policies", "Search Backups", "Audit Logs"]);
+    expect(await railNav.getByRole("link", { name: "Backup Policies" }).getAttribute("aria-current")).toBe(
+      "page",
+    );
+    await screenshot(page, "shell-rail");
+    await railNav.getByRole("link", { name: "Search Backups" }).click();
+    await page.waitForURL((url) => url.pathname === "/search");
     await page.getByRole("button", { name: "Open navigation" }).click();
     await nav.waitFor({ state: "visible" });
+    expect(
+      await page.locator(".MuiDrawer-paper").evaluate((element) => element.getBoundingClientRect().width),
+    ).toBe(300);
+    await page.waitForFunction(
+      () => document.querySelector(".MuiDrawer-paper")?.getBoundingClientRect().left === 0,
+    );
     await screenshot(page, "shell-drawer-temporary");
     await nav.getByRole("link", { name: "Audit Logs" }).click();
     await page.waitForURL((url) => url.pathname === "/audit-logs");
     await nav.waitFor({ state: "hidden" });
+  });
+
+  it("when a touch swipes from the left screen edge below the lg breakpoint, then the drawer opens; a swipe starting further in does not", async () => {
+    const touch = await context.newCDPSession(page);
+    const swipe = async (fromX: number) => {
+      const point = (x: number) => [{ x, y: 400, id: 1 }];
+      await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: point(fromX) });
+      for (let x = fromX + 20; x <= fromX + 260; x += 20) {
+        await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: point(x) });
+      }
+      await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    };
+    const nav = page.getByRole("navigation", { name: "Main navigation" });
+    await swipe(40);
+    await page.waitForTimeout(500);
+    expect(await nav.isVisible()).toBe(false);
+    await swipe(5);
+    await nav.waitFor({ state: "visible" });
+    await page.keyboard.press("Escape");
+    await nav.waitFor({ state: "hidden" });
+    await touch.detach();
     await page.setViewportSize({ width: 1440, height: 900 });
   });
 

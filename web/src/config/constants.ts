@@ -15,6 +15,10 @@ export const TUTORIALS_URL = "https://help.alpvault.com/tutorials";
 
 /** Navigation drawer width (spec §9). */
 export const DRAWER_WIDTH = 300;
+/** Width of the icon rail shown below the `lg` breakpoint while the drawer is closed (spec §9). */
+export const RAIL_WIDTH = 56;
+/** Width of the screen edge from which a touch swipe opens the temporary drawer (spec §9). */
+export const SWIPE_EDGE_WIDTH = 25;
 
 export const SUPPORTED_LOCALES = ["en", "fr"] as const;
 export type Locale = (typeof SUPPORTED_LOCALES)[number];

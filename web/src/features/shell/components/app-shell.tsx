@@ -2,6 +2,7 @@ import MenuIcon from "@mui/icons-material/Menu";
 import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import Drawer from "@mui/material/Drawer";
+import SwipeableDrawer from "@mui/material/SwipeableDrawer";
 import IconButton from "@mui/material/IconButton";
 import Toolbar from "@mui/material/Toolbar";
 import { useTheme } from "@mui/material/styles";
@@ -9,19 +10,20 @@ import useMediaQuery from "@mui/material/useMediaQuery";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useNavigate } from "react-router-dom";
-import { DRAWER_WIDTH } from "@/config/constants";
+import { DRAWER_WIDTH, SWIPE_EDGE_WIDTH } from "@/config/constants";
 import { paths } from "@/config/paths";
 import { LanguageMenu } from "@/components/ui/language-menu";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
 import { logout, useCurrentUser } from "@/lib/auth";
 import { DebugPanel, isDebugAccount } from "./debug-panel";
 import { ProfileMenu } from "./profile-menu";
-import { SideNav } from "./side-nav";
+import { NavRail, SideNav } from "./side-nav";
 import { StorageBanner } from "./storage-banner";
 
 /**
- * Navigation and header of the signed-in app (spec §2). The drawer is permanent from the `lg`
- * breakpoint and temporary below it.
+ * Navigation and header of the signed-in app (spec §2). The drawer (300 wide) is permanent from the
+ * `lg` breakpoint; below it the drawer is temporary, opened from the menu button or by a touch swipe
+ * from the left edge (25 px), and an icon rail (56 wide) keeps the four entries in reach (spec §9).
  */
 export function AppShell() {
   const { t } = useTranslation();
@@ -35,6 +37,12 @@ export function AppShell() {
     void logout().then(() => navigate(paths.auth.signUp.getHref(), { replace: true }));
   };
 
+  const menuButton = (
+    <IconButton aria-label={t("nav.openMenu")} onClick={() => setOpen(true)}>
+      <MenuIcon />
+    </IconButton>
+  );
+
   const nav = (
     <SideNav
       onNavigate={permanent ? undefined : () => setOpen(false)}
@@ -44,28 +52,40 @@ export function AppShell() {
 
   return (
     <Box sx={{ display: "flex", minHeight: "100vh", bgcolor: "background.default" }}>
-      <Drawer
-        variant={permanent ? "permanent" : "temporary"}
-        open={permanent || open}
-        onClose={() => setOpen(false)}
-        ModalProps={{ keepMounted: true }}
-        data-testid="nav-drawer"
-        sx={{
-          width: permanent ? DRAWER_WIDTH : 0,
-          flexShrink: 0,
-          "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" },
-        }}
-      >
-        {nav}
-      </Drawer>
+      {permanent ? (
+        <Drawer
+          variant="permanent"
+          open
+          data-testid="nav-drawer"
+          sx={{
+            width: DRAWER_WIDTH,
+            flexShrink: 0,
+            "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" },
+          }}
+        >
+          {nav}
+        </Drawer>
+      ) : (
+        <>
+          <NavRail menuButton={menuButton} />
+          <SwipeableDrawer
+            anchor="left"
+            open={open}
+            onOpen={() => setOpen(true)}
+            onClose={() => setOpen(false)}
+            swipeAreaWidth={SWIPE_EDGE_WIDTH}
+            ModalProps={{ keepMounted: true }}
+            data-testid="nav-drawer"
+            sx={{ "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" } }}
+          >
+            {nav}
+          </SwipeableDrawer>
+        </>
+      )}
       <Box sx={{ flexGrow: 1, minWidth: 0, display: "flex", flexDirection: "column" }}>
         <AppBar position="sticky">
           <Toolbar sx={{ gap: 1 }}>
-            {!permanent && (
-              <IconButton edge="start" aria-label={t("nav.openMenu")} onClick={() => setOpen(true)}>
-                <MenuIcon />
-              </IconButton>
-            )}
+            {!permanent && <Box sx={{ display: { sm: "none" } }}>{menuButton}</Box>}
             <Box sx={{ flexGrow: 1 }} />
             <LanguageMenu />
             <ThemeToggle />

@@ -14,10 +14,11 @@ import ListItemButton from "@mui/material/ListItemButton";
 import ListItemIcon from "@mui/material/ListItemIcon";
 import ListItemText from "@mui/material/ListItemText";
 import Toolbar from "@mui/material/Toolbar";
+import Tooltip from "@mui/material/Tooltip";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation } from "react-router-dom";
-import { FEEDBACK_URL, HELP_CENTER_URL, SUPPORT_EMAIL, TUTORIALS_URL } from "@/config/constants";
+import { FEEDBACK_URL, HELP_CENTER_URL, RAIL_WIDTH, SUPPORT_EMAIL, TUTORIALS_URL } from "@/config/constants";
 import { paths } from "@/config/paths";
 import { Logo } from "@/components/ui/logo";
 
@@ -127,6 +128,58 @@ export function SideNav({ onNavigate, footer }: { onNavigate?: () => void; foote
         ))}
       </List>
       {footer}
+    </Box>
+  );
+}
+
+/**
+ * The icon rail shown below the `lg` breakpoint while the drawer is closed (spec §9: 56 wide): the
+ * four entries as icons with their labels as tooltips, and the button that opens the drawer.
+ */
+export function NavRail({ menuButton }: { menuButton: ReactNode }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const entries = useNavEntries();
+  return (
+    <Box
+      data-testid="nav-rail"
+      sx={{
+        width: RAIL_WIDTH,
+        flexShrink: 0,
+        display: { xs: "none", sm: "flex" },
+        flexDirection: "column",
+        alignItems: "center",
+        borderRight: 1,
+        borderColor: "divider",
+        bgcolor: "background.paper",
+        position: "sticky",
+        top: 0,
+        height: "100vh",
+      }}
+    >
+      <Toolbar disableGutters sx={{ justifyContent: "center", width: "100%" }}>
+        {menuButton}
+      </Toolbar>
+      <Divider flexItem />
+      <Box component="nav" aria-label={t("nav.rail")} sx={{ pt: 1 }}>
+        {entries.map((entry) => {
+          const selected = entry.matches(pathname);
+          return (
+            <Tooltip key={entry.key} title={entry.label} placement="right">
+              <ListItemButton
+                component={RouterLink}
+                to={entry.href}
+                selected={selected}
+                aria-current={selected ? "page" : undefined}
+                aria-label={entry.label}
+                sx={{ width: 40, height: 40, my: 0.5, p: 0, justifyContent: "center", borderRadius: 1 }}
+              >
+                {entry.icon}
+              </ListItemButton>
+            </Tooltip>
+          );
+        })}
+      </Box>
     </Box>
   );
 }
