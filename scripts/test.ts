@@ -6,6 +6,9 @@
  *      API and browser suites against it
  *   4. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does)
  * Ends with one line "Tests: N passed, N failed, N skipped" over every jest run.
+ *
+ * `npm test -- <test file or pattern>...` is the focused developer loop: build, start the stack, run only
+ * the matching API/browser/conformance test files (no lint, typecheck, unit or restart steps).
  */
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -47,7 +50,12 @@ async function run(
   return ok;
 }
 
-async function jest(name: string, projects: string[], env: NodeJS.ProcessEnv = {}): Promise<boolean> {
+async function jest(
+  name: string,
+  projects: string[],
+  env: NodeJS.ProcessEnv = {},
+  patterns: string[] = [],
+): Promise<boolean> {
   const report = join(mkdtempSync(join(tmpdir(), "alpvault-jest-")), "report.json");
   const ok = await run(
     name,
@@ -60,6 +68,7 @@ async function jest(name: string, projects: string[], env: NodeJS.ProcessEnv = {
       "--json",
       "--outputFile",
       report,
+      ...patterns,
     ],
     { METADATA_SERVER_DETECTION: "none", ...env },
   );
@@ -110,6 +119,8 @@ async function withStack<T>(
 
 async function main(): Promise<void> {
   rmSync(ARTIFACTS, { recursive: true, force: true });
+  const focus = process.argv.slice(2);
+  if (focus.length > 0) return focused(focus);
 
   await run("lint", "npm", ["run", "--silent", "lint"]);
   await run("typecheck", "npm", ["run", "--silent", "typecheck"]);
@@ -144,6 +155,26 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
 
+  summarise();
+}
+
+/** Only the given stack-backed test files, against a fresh stack (see the header). */
+async function focused(patterns: string[]): Promise<void> {
+  buildAll();
+  const dataDir = mkdtempSync(join(tmpdir(), "alpvault-data-"));
+  cpSync(resolve(ROOT, "emulator-data"), dataDir, { recursive: true });
+  try {
+    await withStack(dataDir, "focused", async (stack) => {
+      const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
+      await jest("focused tests", ["firestore-conformance", "api", "browser"], env, patterns);
+    });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  summarise();
+}
+
+function summarise(): never {
   console.log("\n── summary ──");
   for (const result of results) console.log(`  ${result.ok ? "ok  " : "FAIL"}  ${result.name}`);
   console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
