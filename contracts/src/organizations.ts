@@ -72,6 +72,21 @@ export interface SubscriptionDetails {
   autoAddStorage: boolean;
 }
 
+/** The parts of a subscription a caller may ask for with repeated `fields` query keys (spec §7). */
+export const SUBSCRIPTION_FIELDS = [
+  "region",
+  "plan",
+  "renewalDate",
+  "seats",
+  "storage",
+  "autoAddStorage",
+] as const;
+export type SubscriptionField = (typeof SUBSCRIPTION_FIELDS)[number];
+
+/** A subscription answer limited to the asked-for fields (all of them when none are asked for). */
+export type SubscriptionView = Pick<SubscriptionDetails, "subscriptionId"> &
+  Partial<Omit<SubscriptionDetails, "subscriptionId">>;
+
 export type ResourceType = "email" | "shared_drive";
 
 /** Spec §3 resource. */
@@ -145,6 +160,7 @@ export const ORGANIZATION_MESSAGES = {
   noWorkspace: "This Google account does not belong to a Google Workspace organisation.",
   organizationNotFound: "Organization not found",
   subscriptionNotFound: "Subscription not found",
+  unknownSubscriptionField: `Unknown subscription field. Use ${SUBSCRIPTION_FIELDS.join(", ")}.`,
   invalidRegion: "Please choose one of the offered backup regions.",
   workspaceUnavailable: "Google Workspace could not be reached. Please try again later.",
 } as const;

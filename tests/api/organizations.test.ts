@@ -43,12 +43,11 @@ test("when the admin reads the organisation, then storage is real (0 before back
   });
 });
 
-test("when the admin reads the subscription, then plan data comes back; array query parameters as repeated keys are accepted", async () => {
+test("when the admin reads the subscription, then all plan data comes back; repeated `fields` keys limit it; an unknown field is a 400", async () => {
   const { call, organization } = await onboarded("us");
   const { subscriptionId } = organization.subscriptions[0] as { subscriptionId: string };
-  const answer = await call(
-    `/organizations/${organization.organizationId}/subscriptions/${subscriptionId}?fields=plan&fields=storage`,
-  );
+  const base = `/organizations/${organization.organizationId}/subscriptions/${subscriptionId}`;
+  const answer = await call(base);
   expect(answer.status).toBe(200);
   const subscription = answer.body as SubscriptionDetails;
   expect(subscription).toMatchObject({
@@ -60,6 +59,19 @@ test("when the admin reads the subscription, then plan data comes back; array qu
     autoAddStorage: false,
   });
   expect(new Date(subscription.renewalDate).getTime()).toBeGreaterThan(Date.now());
+
+  const limited = await call(`${base}?fields=plan&fields=storage`);
+  expect(limited.status).toBe(200);
+  expect(Object.keys(limited.body as object).sort()).toEqual(["plan", "storage", "subscriptionId"]);
+  expect(limited.body).toMatchObject({ plan: subscription.plan, storage: subscription.storage });
+  expect(await call(`${base}?fields=seats`)).toMatchObject({
+    status: 200,
+    body: { subscriptionId, seats: { used: 2, total: 2 } },
+  });
+  expect(await call(`${base}?fields=plan&fields=price`)).toMatchObject({
+    status: 400,
+    body: { code: 400, message: ORGANIZATION_MESSAGES.unknownSubscriptionField },
+  });
   expect(await call(`/organizations/${organization.organizationId}/subscriptions/not-ours`)).toMatchObject({
     status: 404,
     body: { code: 404, message: ORGANIZATION_MESSAGES.subscriptionNotFound },

@@ -135,6 +135,25 @@ describe("demo sign-in", () => {
     await page.unroute("**/v1/organizations/*");
   });
 
+  it("when connecting, then the plan comes from the subscription (fields as repeated keys) and the profile menu shows it; if that call fails, the default plan stays", async () => {
+    const request = page.waitForRequest((candidate) =>
+      /\/v1\/organizations\/[^/]+\/subscriptions\/[^/]+$/.test(new URL(candidate.url()).pathname),
+    );
+    await page.reload();
+    expect(new URL((await request).url()).searchParams.getAll("fields")).toEqual(["plan", "seats"]);
+    let menu = await openProfileMenu(page);
+    await menu.getByTestId("profile-plan").getByText("Matterhorn plan · up to 2 users").waitFor();
+    await page.keyboard.press("Escape");
+
+    await page.route("**/v1/organizations/*/subscriptions/*", answerWith(500, "application/json", "{}"));
+    await page.reload();
+    menu = await openProfileMenu(page);
+    await menu.getByTestId("profile-plan").getByText("GW Daily plan · up to 5 users").waitFor();
+    expect(pathnameOf(page)).toBe("/resources");
+    await page.keyboard.press("Escape");
+    await page.unroute("**/v1/organizations/*/subscriptions/*");
+  });
+
   it("when the demo user is not the debug account, then the debug block is not shown", async () => {
     expect(await page.getByTestId("debug-panel").count()).toBe(0);
   });

@@ -1,6 +1,10 @@
 import { Router } from "express";
 import type { CreateOrganizationRequest, RegionsResponse } from "@alpvault/contracts/organizations";
-import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
+import {
+  ORGANIZATION_MESSAGES,
+  SUBSCRIPTION_FIELDS,
+  type SubscriptionField,
+} from "@alpvault/contracts/organizations";
 import { callerOf } from "../http/authenticate";
 import { AppError } from "../http/app-error";
 import type { OrganizationService } from "./service";
@@ -9,6 +13,18 @@ function createRequest(body: unknown): CreateOrganizationRequest {
   const regionId = (body as { regionId?: unknown } | undefined)?.regionId;
   if (typeof regionId !== "string") throw AppError.badRequest(ORGANIZATION_MESSAGES.invalidRegion);
   return { regionId } as CreateOrganizationRequest;
+}
+
+/** `fields` as repeated query keys (spec §7: array query parameters), each one of SUBSCRIPTION_FIELDS. */
+function subscriptionFields(query: unknown): SubscriptionField[] {
+  if (query === undefined) return [];
+  const values = Array.isArray(query) ? (query as unknown[]) : [query];
+  return values.map((value) => {
+    if (typeof value !== "string" || !(SUBSCRIPTION_FIELDS as readonly string[]).includes(value)) {
+      throw AppError.badRequest(ORGANIZATION_MESSAGES.unknownSubscriptionField);
+    }
+    return value as SubscriptionField;
+  });
 }
 
 /** Spec §7: regions, installation, organisation details and subscription; the region choice. */
@@ -38,7 +54,8 @@ export function organizationRoutes(service: () => OrganizationService): Router {
 
   router.get("/organizations/:organizationId/subscriptions/:subscriptionId", async (request, response) => {
     const { organizationId, subscriptionId } = request.params;
-    response.json(await service().subscription(callerOf(response), organizationId, subscriptionId));
+    const fields = subscriptionFields(request.query.fields);
+    response.json(await service().subscription(callerOf(response), organizationId, subscriptionId, fields));
   });
 
   return router;

@@ -9,7 +9,8 @@ import {
   type InstallationResponse,
   type OrganizationDetails,
   type OrganizationSummary,
-  type SubscriptionDetails,
+  type SubscriptionField,
+  type SubscriptionView,
 } from "@alpvault/contracts/organizations";
 import { FREE_PLAN, PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans";
 import { REGIONS, isRegionId, type Region } from "@alpvault/contracts/regions";
@@ -42,9 +43,14 @@ export interface OrganizationDeps {
   regionDomain(regionId: string): string;
   /** Re-reads the domain's users and shared drives into the organisation's resources. */
   syncResources(organization: Organization, adminEmail: string): Promise<unknown>;
-  totalStorage(organization: Organization): Promise<number>;
-  activeMailboxes(organization: Organization): Promise<number>;
+  /** What the organisation uses, read in one pass: backup bytes and active mailboxes (seats). */
+  usage(organization: Organization): Promise<OrganizationUsage>;
   now?: () => Date;
+}
+
+export interface OrganizationUsage {
+  storageBytes: number;
+  activeMailboxes: number;
 }
 
 export function regionsWithDomains(regionDomain: (regionId: string) => string): Region[] {
@@ -153,35 +159,41 @@ export function organizationService(deps: OrganizationDeps) {
       return {
         organizationId,
         domain: organization.domain,
-        totalStorage: await deps.totalStorage(organization),
+        totalStorage: (await deps.usage(organization)).storageBytes,
         maximumStorage: maximumStorageBytes(plan, seatsOf(organization)),
         plan: { name: plan.name },
       };
     },
 
+    /** Spec §7 plan data; `fields` (repeated query keys) limits the answer, none means everything. */
     async subscription(
       caller: Caller,
       organizationId: string,
       subscriptionId: string,
-    ): Promise<SubscriptionDetails> {
+      fields: readonly SubscriptionField[] = [],
+    ): Promise<SubscriptionView> {
       const organization = await requireAdmin(caller, organizationId);
       if (organization.subscriptionId !== subscriptionId) {
         throw AppError.notFound(ORGANIZATION_MESSAGES.subscriptionNotFound);
       }
+      const wanted = (field: SubscriptionField) => fields.length === 0 || fields.includes(field);
       const plan = PLANS[organization.planId];
       const seats = seatsOf(organization);
-      return {
-        subscriptionId,
-        region: regions().find((region) => region.id === organization.regionId) as Region,
-        plan: { ...plan, premium: isPremium(plan.id) },
-        renewalDate: nextRenewal(organization.createdAt, now()),
-        seats: {
-          used: await deps.activeMailboxes(organization),
-          total: plan.maxUsers === null ? null : seats,
-        },
-        storage: { used: await deps.totalStorage(organization), maximum: maximumStorageBytes(plan, seats) },
-        autoAddStorage: organization.autoAddStorage,
-      };
+      const usage = wanted("seats") || wanted("storage") ? await deps.usage(organization) : null;
+      const view: SubscriptionView = { subscriptionId };
+      if (wanted("region")) {
+        view.region = regions().find((region) => region.id === organization.regionId) as Region;
+      }
+      if (wanted("plan")) view.plan = { ...plan, premium: isPremium(plan.id) };
+      if (wanted("renewalDate")) view.renewalDate = nextRenewal(organization.createdAt, now());
+      if (usage && wanted("seats")) {
+        view.seats = { used: usage.activeMailboxes, total: plan.maxUsers === null ? null : seats };
+      }
+      if (usage && wanted("storage")) {
+        view.storage = { used: usage.storageBytes, maximum: maximumStorageBytes(plan, seats) };
+      }
+      if (wanted("autoAddStorage")) view.autoAddStorage = organization.autoAddStorage;
+      return view;
     },
   };
 }

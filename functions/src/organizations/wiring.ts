@@ -14,12 +14,14 @@ export function productServices(): { organizations: OrganizationService; workspa
     workspace,
     regionDomain: regionApiDomain,
     syncResources: (organization, adminEmail) => syncResources(workspace, organization, adminEmail),
-    totalStorage: async (organization) =>
-      (await resources.listResources(organization)).reduce((sum, resource) => sum + backupBytes(resource), 0),
-    activeMailboxes: async (organization) =>
-      (await resources.listResources(organization)).filter(
-        (resource) => resource.type === "email" && resource.status === "active",
-      ).length,
+    usage: async (organization) => {
+      const list = await resources.listResources(organization);
+      return {
+        storageBytes: list.reduce((sum, resource) => sum + backupBytes(resource), 0),
+        activeMailboxes: list.filter((resource) => resource.type === "email" && resource.status === "active")
+          .length,
+      };
+    },
   });
   built = { organizations, workspace };
   return built;

@@ -5,6 +5,7 @@ import { AppTheme } from "@/components/theme/app-theme";
 import { getInstallation } from "@/features/onboarding/api/get-installation";
 import { getOrganization } from "@/features/onboarding/api/get-organization";
 import { getRegions } from "@/features/onboarding/api/get-regions";
+import { getSubscription } from "@/features/onboarding/api/get-subscription";
 import { useSessionStorageSync } from "@/lib/auth";
 import { appCheck, auth, firebaseApp } from "@/lib/firebase";
 import { initI18n } from "@/lib/i18n/i18n";
@@ -16,6 +17,11 @@ const sessionLoaders: SessionLoaders = {
   installation: getInstallation,
   regions: getRegions,
   organization: getOrganization,
+  plan: async (organizationId, subscription) => {
+    const { plan, seats } = await getSubscription(organizationId, subscription, ["plan", "seats"]);
+    if (!plan || !seats) throw new Error("The subscription answer lacks the plan or the seats");
+    return { name: plan.name, maxUsers: seats.total };
+  },
 };
 
 function PreferenceBoundProviders({ children }: { children: ReactNode }) {

@@ -82,6 +82,16 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return payload as T;
 }
 
+/**
+ * The API base of a region's host (spec §7: regional calls go to the region's domain; http in
+ * development builds, https in production). A region served by the page's own host (the local stack
+ * serves every region from one host) uses the configured base, so the call stays same-origin.
+ */
+export function regionalBaseUrl(domain: string): string {
+  if (typeof window !== "undefined" && domain === window.location.host) return env.apiBaseUrl;
+  return `${env.useEmulators ? "http" : "https"}://${domain}/v1`;
+}
+
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, "method" | "body">) =>
     apiRequest<T>(path, { ...options, method: "GET" }),

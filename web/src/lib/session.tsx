@@ -26,6 +26,7 @@ import type {
   InstallationResponse,
   OrganizationDetails,
   OrganizationSummary,
+  SubscriptionReference,
 } from "@alpvault/contracts/organizations";
 import type { Region } from "@alpvault/contracts/regions";
 import { toApiError, type ApiError } from "@alpvault/contracts/errors";
@@ -57,7 +58,8 @@ export interface Session {
   isOnboardingComplete: boolean;
   regions: Region[];
   organizationDetails: OrganizationDetails | null;
-  currentPlan: { name: string; maxUsers: number };
+  /** The organisation's plan; maxUsers null means unlimited seats. Default until the plan is loaded. */
+  currentPlan: CurrentPlan;
   /** The current organisation's id, or null before onboarding is complete. */
   organizationId: string | null;
   /** Reloads installation, regions and organisation details (after an onboarding step). */
@@ -73,13 +75,21 @@ export interface Session {
   retry(): void;
 }
 
-export const DEFAULT_PLAN = { name: "GW Daily", maxUsers: 5 } as const;
+export interface CurrentPlan {
+  name: string;
+  maxUsers: number | null;
+}
+
+/** Spec §3/§9: the session's plan before the organisation's own is known. */
+export const DEFAULT_PLAN: CurrentPlan = { name: "GW Daily", maxUsers: 5 };
 
 /** The calls of the connecting sequence (spec §7). */
 export interface SessionLoaders {
   installation(): Promise<InstallationResponse>;
   regions(): Promise<Region[]>;
   organization(organizationId: string): Promise<OrganizationDetails>;
+  /** The plan of a subscription, read on the subscription region's host. */
+  plan(organizationId: string, subscription: SubscriptionReference): Promise<CurrentPlan>;
 }
 
 type InstallationFacts = Pick<InstallationResponse, "hasGWInstalled" | "isAdmin" | "organizations">;
@@ -106,6 +116,7 @@ interface Connection {
   installation: InstallationResponse;
   regions: Region[];
   organizationDetails: OrganizationDetails | null;
+  plan: CurrentPlan | null;
 }
 
 interface State {
@@ -132,16 +143,21 @@ export function SessionProvider({ loaders, children }: { loaders: SessionLoaders
     const regions = await calls.regions();
     const organization = installation.organizations[0];
     let organizationDetails: OrganizationDetails | null = null;
+    let plan: CurrentPlan | null = null;
     if (organization) {
       writeSessionEntry("organizationId", organization.organizationId);
-      try {
-        organizationDetails = await calls.organization(organization.organizationId);
-      } catch (error) {
-        console.warn("Organisation details could not be loaded; connecting anyway", error);
-      }
+      const subscription = organization.subscriptions.find((candidate) => Boolean(candidate.region));
+      const [details, loadedPlan] = await Promise.allSettled([
+        calls.organization(organization.organizationId),
+        subscription ? calls.plan(organization.organizationId, subscription) : Promise.resolve(null),
+      ]);
+      if (details.status === "fulfilled") organizationDetails = details.value;
+      else console.warn("Organisation details could not be loaded; connecting anyway", details.reason);
+      if (loadedPlan.status === "fulfilled") plan = loadedPlan.value;
+      else console.warn("The plan could not be loaded; the default plan stays", loadedPlan.reason);
     }
     writeSessionEntry("onboardingComplete", String(computeOnboardingComplete(installation)));
-    return { installation, regions, organizationDetails };
+    return { installation, regions, organizationDetails, plan };
   }, []);
 
   const connect = useCallback(
@@ -197,7 +213,7 @@ export function SessionProvider({ loaders, children }: { loaders: SessionLoaders
       isOnboardingComplete: complete,
       regions: connection?.regions ?? [],
       organizationDetails: connection?.organizationDetails ?? null,
-      currentPlan: { ...DEFAULT_PLAN },
+      currentPlan: connection?.plan ?? { ...DEFAULT_PLAN },
       organizationId: complete && organization ? organization.organizationId : null,
       refresh,
       status: state.status,

@@ -11,20 +11,15 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { paths } from "@/config/paths";
-
-function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((word) => word[0]?.toUpperCase() ?? "")
-    .join("");
-}
+import { initials } from "@/lib/format";
+import { useSession } from "@/lib/session";
 
 /** Header profile menu (spec §2): picture, name and email; My profile, Secrets, My Subscription, Log Out. */
 export function ProfileMenu({ user, onLogout }: { user: User; onLogout: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const { currentPlan } = useSession();
   const name = user.displayName ?? user.email ?? "";
   const go = (href: string) => () => {
     setAnchor(null);
@@ -62,6 +57,12 @@ export function ProfileMenu({ user, onLogout }: { user: User; onLogout: () => vo
             <Typography variant="subtitle2">{user.displayName}</Typography>
             <Typography variant="body2" color="text.secondary">
               {user.email}
+            </Typography>
+            <Typography variant="caption" color="text.secondary" data-testid="profile-plan">
+              {t("profileMenu.plan", { name: currentPlan.name })} ·{" "}
+              {currentPlan.maxUsers === null
+                ? t("profileMenu.unlimitedUsers")
+                : t("profileMenu.maxUsers", { count: currentPlan.maxUsers })}
             </Typography>
           </Box>
         </Box>
