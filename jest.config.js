@@ -21,7 +21,10 @@ const tsJest = [
 const common = {
   testEnvironment: "node",
   transform: { "^.+\\.tsx?$": tsJest },
-  moduleNameMapper: { "^@alpvault/contracts/(.*)$": "<rootDir>/contracts/src/$1" },
+  moduleNameMapper: {
+    "^@alpvault/contracts/(.*)$": "<rootDir>/contracts/src/$1",
+    "^@/(.*)$": "<rootDir>/web/src/$1",
+  },
   setupFiles: ["<rootDir>/tests/support/block-network.cjs"],
 };
 

@@ -3,7 +3,7 @@ import { createBrowserRouter, Navigate, Outlet, RouterProvider, useLocation } fr
 import { FullPageSpinner } from "@/components/ui/full-page-spinner";
 import { paths } from "@/config/paths";
 import { ConnectingFailed } from "@/features/onboarding/components/connecting-failed";
-import { decideRoute } from "@/lib/auth";
+import { decideRoute } from "@/lib/route-guard";
 import { useSession } from "@/lib/session";
 
 /** The route guard of spec §2 around every route (the decision itself is `decideRoute`). */
