@@ -254,6 +254,13 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
   });
 
   const render = (viewer: DrivePerson): RenderContext => ({ store, baseUrl: emulator.baseUrl, viewer });
+  /** A file as the viewer sees it, limited to `fields` (or to Drive's default fields). */
+  const fileAnswer = (context: RequestContext, file: StoredFile, viewer: DrivePerson): unknown =>
+    defaultFields(
+      context,
+      fileJson(file, store.access(file, viewer) as Access, render(viewer)),
+      DEFAULT_FILE_FIELDS,
+    );
 
   /** A file the caller can see, or Google's 404 (shared-drive files need supportsAllDrives). */
   const visible = (
@@ -530,12 +537,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       properties: stringMap(metadata.properties, "properties") as Record<string, string> | undefined,
       appProperties: stringMap(metadata.appProperties, "appProperties") as Record<string, string> | undefined,
     });
-    const file = store.file(id) as StoredFile;
-    return defaultFields(
-      context,
-      fileJson(file, store.access(file, viewer) as Access, render(viewer)),
-      DEFAULT_FILE_FIELDS,
-    );
+    return fileAnswer(context, store.file(id) as StoredFile, viewer);
   };
 
   router.add({
@@ -630,12 +632,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       });
     }
     if (trashed !== undefined && trashed !== file.trashed) store.setTrashed(file.id, trashed, viewer.id);
-    const updated = store.file(file.id) as StoredFile;
-    return defaultFields(
-      context,
-      fileJson(updated, store.access(updated, viewer) as Access, render(viewer)),
-      DEFAULT_FILE_FIELDS,
-    );
+    return fileAnswer(context, store.file(file.id) as StoredFile, viewer);
   };
 
   router.add({

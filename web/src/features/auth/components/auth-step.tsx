@@ -5,12 +5,11 @@ import Button from "@mui/material/Button";
 import Divider from "@mui/material/Divider";
 import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation } from "react-router-dom";
 import { env } from "@/config/env";
 import { paths, withAppParameter } from "@/config/paths";
-import { signInAsDemoUser, signInWithGoogle } from "@/lib/auth";
+import { signInAsDemoUser, signInWithGoogle, useSignIn } from "@/lib/auth";
 
 /**
  * The authentication step shared by sign-up and login (spec §2). After sign-in the session connects and
@@ -19,20 +18,8 @@ import { signInAsDemoUser, signInWithGoogle } from "@/lib/auth";
 export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
   const { t } = useTranslation();
   const { search } = useLocation();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const run = (signIn: () => Promise<unknown>) => async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await signIn();
-    } catch (caught) {
-      const message = caught instanceof Error ? caught.message : String(caught);
-      setError(t("auth.failed", { message }));
-      setBusy(false);
-    }
-  };
+  const { busy, failure, start } = useSignIn();
+  const error = failure === null ? null : t("auth.failed", { message: failure });
 
   return (
     <>
@@ -43,7 +30,7 @@ export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
         size="large"
         startIcon={<Google />}
         disabled={busy}
-        onClick={run(signInWithGoogle)}
+        onClick={() => start(signInWithGoogle)}
       >
         {mode === "sign-up" ? t("auth.signUpWithGoogle") : t("auth.signInWithGoogle")}
       </Button>
@@ -54,7 +41,7 @@ export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
             variant="outlined"
             startIcon={<ScienceOutlined />}
             disabled={busy}
-            onClick={run(signInAsDemoUser)}
+            onClick={() => start(signInAsDemoUser)}
           >
             {t("auth.demoSignIn")}
           </Button>

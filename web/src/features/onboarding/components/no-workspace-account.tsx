@@ -2,9 +2,8 @@ import SwitchAccount from "@mui/icons-material/SwitchAccount";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
-import { useState } from "react";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
-import { signInWithGoogle } from "@/lib/auth";
+import { signInWithGoogle, useSignIn } from "@/lib/auth";
 import { useSession } from "@/lib/session";
 import { useOnboardingTranslation } from "../i18n/texts";
 
@@ -12,13 +11,7 @@ import { useOnboardingTranslation } from "../i18n/texts";
 export function NoWorkspaceAccount() {
   const { t } = useOnboardingTranslation();
   const { email } = useSession();
-  const [error, setError] = useState<string | null>(null);
-  const onSwitch = () => {
-    setError(null);
-    signInWithGoogle().catch((caught: unknown) =>
-      setError(caught instanceof Error ? caught.message : String(caught)),
-    );
-  };
+  const { busy, failure: error, start } = useSignIn();
   return (
     <>
       <Alert severity="warning" data-testid="no-workspace-account">
@@ -28,7 +21,12 @@ export function NoWorkspaceAccount() {
         {t("onboarding.noWorkspace.hint", { email: email ?? "" })}
       </Typography>
       {error && <Alert severity="error">{error}</Alert>}
-      <Button variant="contained" startIcon={<SwitchAccount />} onClick={onSwitch}>
+      <Button
+        variant="contained"
+        startIcon={<SwitchAccount />}
+        disabled={busy}
+        onClick={() => start(signInWithGoogle)}
+      >
         {t("onboarding.step2.changeAccount")}
       </Button>
     </>

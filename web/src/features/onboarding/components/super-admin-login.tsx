@@ -3,11 +3,10 @@ import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
-import { useState } from "react";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
 import { Link as RouterLink, useLocation } from "react-router-dom";
 import { paths, withAppParameter } from "@/config/paths";
-import { signInWithGoogle } from "@/lib/auth";
+import { signInWithGoogle, useSignIn } from "@/lib/auth";
 import { useSession } from "@/lib/session";
 import { useOnboardingTranslation } from "../i18n/texts";
 
@@ -20,21 +19,8 @@ export function SuperAdminLogin() {
   const { t } = useOnboardingTranslation();
   const { search } = useLocation();
   const { email } = useSession();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const onSignIn = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await signInWithGoogle();
-    } catch (caught) {
-      const message = caught instanceof Error ? caught.message : String(caught);
-      setError(t("onboarding.superAdminLogin.failed", { message }));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, failure, start } = useSignIn();
+  const error = failure === null ? null : t("onboarding.superAdminLogin.failed", { message: failure });
 
   return (
     <>
@@ -49,7 +35,7 @@ export function SuperAdminLogin() {
         size="large"
         startIcon={<Google />}
         disabled={busy}
-        onClick={() => void onSignIn()}
+        onClick={() => start(signInWithGoogle)}
       >
         {t("onboarding.superAdminLogin.signIn")}
       </Button>
