@@ -5,31 +5,15 @@
 import type {
   AlertsResponse,
   OrganizationDetails,
-  OrganizationSummary,
   ResourcesAnalytics,
   ResourcesPage,
   SubscriptionDetails,
 } from "@alpvault/contracts/organizations";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
-import { deleteApp, initializeApp } from "firebase-admin/app";
-import { getFirestore } from "firebase-admin/firestore";
-import { stackEnv } from "../support/stack-env";
 import { workspaceAdmin } from "../support/workspace";
-import { asUser, newWorkspace, type TestWorkspace } from "../support/organizations";
+import { asUser, onboarded, withRegionDb } from "../support/organizations";
 
 const GB = 1024 ** 3;
-
-async function onboarded(regionId = "ch"): Promise<{
-  workspace: TestWorkspace;
-  call: Awaited<ReturnType<typeof asUser>>;
-  organization: OrganizationSummary;
-}> {
-  const workspace = await newWorkspace({ installed: true, sharedDrives: ["Finance", "Marketing"] });
-  const call = await asUser(workspace.admin);
-  const created = await call("/organizations", { method: "POST", body: { regionId } });
-  if (created.status !== 201) throw new Error(`Set-up failed: ${JSON.stringify(created.body)}`);
-  return { workspace, call, organization: created.body as OrganizationSummary };
-}
 
 test("when the admin reads the organisation, then storage is real (0 before backups) against the free plan's 2 × 15 GB", async () => {
   const { call, organization } = await onboarded();
@@ -182,17 +166,14 @@ describe("resources", () => {
       givenName: "Lara",
       familyName: "Late",
     });
-    const app = initializeApp({ projectId: stackEnv.projectId }, `resync-${organization.organizationId}`);
-    try {
-      await getFirestore(app, "region-ch")
+    await withRegionDb("region-ch", (db) =>
+      db
         .collection("organizations")
         .doc(organization.organizationId)
         .collection("meta")
         .doc("sync")
-        .set({ lastSyncAt: "2026-01-01T00:00:00.000Z" });
-    } finally {
-      await deleteApp(app);
-    }
+        .set({ lastSyncAt: "2026-01-01T00:00:00.000Z" }),
+    );
     // The test stack's scheduler runs the dispatcher every 2 seconds.
     const deadline = Date.now() + 30_000;
     let emails: (string | null)[] = [];

@@ -83,7 +83,7 @@ async function shootPart(locator: Locator, name: string): Promise<void> {
 
 const rows = () => page.getByTestId("resource-row");
 const assignButton = () => page.getByRole("button", { name: "Assign Backup Policy" });
-const snackbar = () => page.getByTestId("resources-snackbar");
+const snackbar = () => page.getByTestId("snackbar");
 
 async function rowNames(): Promise<string[]> {
   return (await page.getByTestId("resource-display-name").allInnerTexts()).map((text) =>

@@ -3,6 +3,10 @@
  * never share an organisation: its admin and users signed in with Google through the Auth emulator.
  */
 import { randomBytes } from "node:crypto";
+import { deleteApp, initializeApp } from "firebase-admin/app";
+import { getFirestore, type Firestore } from "firebase-admin/firestore";
+import type { OrganizationSummary } from "@alpvault/contracts/organizations";
+import { stackEnv } from "./stack-env";
 import { callApi, appCheckToken, type ApiAnswer } from "./api-client";
 import { signInWithGoogle } from "./auth-emulator";
 import { workspaceAdmin } from "./workspace";
@@ -60,4 +64,51 @@ export async function asUser(
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       headers: init.body === undefined ? {} : { "content-type": "application/json" },
     });
+}
+
+export type ApiCaller = Awaited<ReturnType<typeof asUser>>;
+
+/** A fresh Workspace, its admin signed in, and its organisation set up in `regionId` (free plan). */
+export async function onboarded(regionId = "ch"): Promise<{
+  workspace: TestWorkspace;
+  call: ApiCaller;
+  organization: OrganizationSummary;
+}> {
+  const workspace = await newWorkspace({ installed: true, sharedDrives: ["Finance", "Marketing"] });
+  const call = await asUser(workspace.admin);
+  const created = await call("/organizations", { method: "POST", body: { regionId } });
+  if (created.status !== 201) throw new Error(`Set-up failed: ${JSON.stringify(created.body)}`);
+  return { workspace, call, organization: created.body as OrganizationSummary };
+}
+
+/**
+ * Runs `body` with the stack's Firestore database of a region ("region-ch"...) or "(default)", through
+ * firebase-admin, for arranging state a test cannot reach through the API (a paid plan before payments
+ * exist in the test, an old sync date).
+ */
+export async function withRegionDb<T>(databaseId: string, body: (db: Firestore) => Promise<T>): Promise<T> {
+  const app = initializeApp({ projectId: stackEnv.projectId }, `test-${randomBytes(6).toString("hex")}`);
+  try {
+    return await body(getFirestore(app, databaseId));
+  } finally {
+    await deleteApp(app);
+  }
+}
+
+/** Sets an organisation's account state (plan, seats, storage packs...) directly in its region database. */
+export async function setAccount(
+  organization: OrganizationSummary,
+  account: Partial<{
+    planId: "matterhorn" | "geneva" | "zurich";
+    seats: number;
+    storagePacks: number;
+    autoAddStorage: boolean;
+  }>,
+): Promise<void> {
+  const regionId = organization.subscriptions[0]?.region.id ?? "ch";
+  await withRegionDb(`region-${regionId}`, async (db) => {
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(account)) fields[`account.${key}`] = value;
+    await db.collection("organizations").doc(organization.organizationId).update(fields);
+  });
 }

@@ -1,7 +1,11 @@
 import express, { type Express, type Router } from "express";
+import { auditRoutes } from "../audit/routes";
+import { billingRoutes } from "../billing/routes";
 import { organizationRoutes } from "../organizations/routes";
 import { productServices } from "../organizations/wiring";
+import { policyRoutes } from "../policies/routes";
 import { resourceRoutes } from "../resources/routes";
+import { secretRoutes } from "../secrets/routes";
 import { systemRoutes } from "../system/routes";
 import { authenticate, type AppCheckVerifier, type IdentityVerifier } from "./authenticate";
 import { errorHandler, notFoundHandler } from "./error-handler";
@@ -28,6 +32,10 @@ export function createApi(deps: ApiDependencies): Express {
     systemRoutes(),
     organizationRoutes(() => productServices().organizations),
     resourceRoutes(productServices),
+    auditRoutes(() => productServices().organizations),
+    policyRoutes(),
+    secretRoutes(),
+    billingRoutes(),
   ];
   for (const router of routers) v1.use(router);
   v1.use(notFoundHandler);

@@ -11,6 +11,8 @@ export interface Caller {
   googleSub: string | null;
   displayName?: string | null;
   pictureUrl?: string | null;
+  /** When the user signed in (seconds since the epoch): one sign-in, one "user logged in" entry. */
+  authTime?: number | null;
   appId: string;
 }
 

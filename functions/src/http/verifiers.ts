@@ -18,6 +18,7 @@ export function firebaseIdentityVerifier(): IdentityVerifier {
         googleSub: Array.isArray(googleIds) && typeof googleIds[0] === "string" ? googleIds[0] : null,
         displayName: typeof decoded.name === "string" ? decoded.name : null,
         pictureUrl: typeof decoded.picture === "string" ? decoded.picture : null,
+        authTime: typeof decoded.auth_time === "number" ? decoded.auth_time : null,
       };
     },
   };

@@ -1,27 +1,59 @@
 /**
- * Organisations in the global database: `organizations/{id}` and the `domains/{domain}` claim that makes
- * one Workspace domain map to one organisation and one region, once.
+ * Organisations. The global database routes: `organizations/{id}` (domain, region, subscription id,
+ * creation) and the `domains/{domain}` claim that makes one Workspace domain map to one organisation and
+ * one region, once. The organisation's account state (plan, seats, storage packs, settings) lives in its
+ * region database (`account` on `organizations/{id}` there, see lib/tenancy.ts), so a billing change and
+ * its audit entry are one transaction.
  */
+import type { Transaction } from "firebase-admin/firestore";
 import { globalDb } from "../lib/firebase";
+import { organizationRef, type Scope } from "../lib/tenancy";
 import { isRegionId, type RegionId } from "@alpvault/contracts/regions";
-import type { PlanId } from "@alpvault/contracts/plans";
+import { FREE_PLAN, PLANS, type PlanId } from "@alpvault/contracts/plans";
 
-export interface Organization {
+/** What the organisation has bought and set (region database). */
+export interface Account {
+  planId: PlanId;
+  /** Seats bought on paid plans (the free plan has its fixed seats). */
+  seats: number;
+  /** Extra storage bought, in packs (spec §9: 100 GB each). */
+  storagePacks: number;
+  autoAddStorage: boolean;
+}
+
+export interface Organization extends Account {
   organizationId: string;
   domain: string;
   regionId: RegionId;
   subscriptionId: string;
-  planId: PlanId;
-  /** Seats bought on paid plans (the free plan has its fixed seats). */
-  seats: number;
-  autoAddStorage: boolean;
   createdAt: string;
   createdBy: string;
   /** The super admin whose delegation the scheduled directory re-sync uses (the one who set it up). */
   adminEmail: string;
 }
 
+/** A new organisation's account: the free plan with its fixed seats. */
+export const INITIAL_ACCOUNT: Account = {
+  planId: FREE_PLAN,
+  seats: PLANS[FREE_PLAN].maxUsers ?? 0,
+  storagePacks: 0,
+  autoAddStorage: false,
+};
+
 const PLAN_IDS: readonly string[] = ["matterhorn", "geneva", "zurich"];
+
+/** Decodes stored account state; anything missing or malformed reads as the initial account. */
+export function decodeAccount(data: unknown): Account {
+  const value = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+  const whole = (field: unknown, fallback: number) =>
+    typeof field === "number" && Number.isInteger(field) && field >= 0 ? field : fallback;
+  return {
+    planId: PLAN_IDS.includes(value.planId as string) ? (value.planId as PlanId) : INITIAL_ACCOUNT.planId,
+    seats: whole(value.seats, INITIAL_ACCOUNT.seats),
+    storagePacks: whole(value.storagePacks, 0),
+    autoAddStorage: value.autoAddStorage === true,
+  };
+}
 
 /** Decodes a stored organisation, refusing documents that do not have the shape we write. */
 export function decodeOrganization(data: unknown): Organization | undefined {
@@ -36,26 +68,49 @@ export function decodeOrganization(data: unknown): Organization | undefined {
     "adminEmail",
   ] as const;
   if (!strings.every((key) => typeof value[key] === "string")) return undefined;
-  if (!isRegionId(value.regionId) || typeof value.planId !== "string" || !PLAN_IDS.includes(value.planId)) {
-    return undefined;
-  }
+  if (!isRegionId(value.regionId)) return undefined;
   return {
     organizationId: value.organizationId as string,
     domain: value.domain as string,
     regionId: value.regionId,
     subscriptionId: value.subscriptionId as string,
-    planId: value.planId as PlanId,
-    seats: typeof value.seats === "number" ? value.seats : 0,
-    autoAddStorage: value.autoAddStorage === true,
+    ...decodeAccount(value),
     createdAt: value.createdAt as string,
     createdBy: value.createdBy as string,
     adminEmail: value.adminEmail as string,
   };
 }
 
+/** The account in the region database, read inside `transaction` when one is given. */
+export async function readAccount(scope: Scope, transaction?: Transaction): Promise<Account> {
+  const ref = organizationRef(scope);
+  const snapshot = transaction ? await transaction.get(ref) : await ref.get();
+  return decodeAccount(snapshot.get("account"));
+}
+
+/** Writes account fields inside `transaction` (the caller records the audit entry in the same one). */
+export function writeAccount(transaction: Transaction, scope: Scope, account: Partial<Account>): void {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(account)) fields[`account.${key}`] = value;
+  transaction.set(organizationRef(scope), { account: account }, { mergeFields: Object.keys(fields) });
+}
+
+/** Runs `body` in a transaction of the organisation's region database. */
+export function inRegionTransaction<T>(
+  scope: Scope,
+  body: (transaction: Transaction) => Promise<T>,
+): Promise<T> {
+  return organizationRef(scope).firestore.runTransaction(body);
+}
+
+async function withAccount(routing: Organization): Promise<Organization> {
+  return { ...routing, ...(await readAccount(routing)) };
+}
+
 export async function getOrganization(organizationId: string): Promise<Organization | undefined> {
   const snapshot = await globalDb().collection("organizations").doc(organizationId).get();
-  return snapshot.exists ? decodeOrganization(snapshot.data()) : undefined;
+  const routing = snapshot.exists ? decodeOrganization(snapshot.data()) : undefined;
+  return routing ? withAccount(routing) : undefined;
 }
 
 export async function organizationOfDomain(domain: string): Promise<Organization | undefined> {
@@ -80,14 +135,39 @@ export async function claimDomain(
       const existing = decodeOrganization(
         (await transaction.get(db.collection("organizations").doc(existingId))).data(),
       );
-      if (existing) return { organization: existing, created: false };
+      if (existing) return { organization: await withAccount(existing), created: false };
     }
     transaction.set(claimRef, {
       organizationId: organization.organizationId,
       regionId: organization.regionId,
     });
-    transaction.create(db.collection("organizations").doc(organization.organizationId), { ...organization });
+    const {
+      planId: _planId,
+      seats: _seats,
+      storagePacks: _packs,
+      autoAddStorage: _auto,
+      ...routing
+    } = organization;
+    transaction.create(db.collection("organizations").doc(organization.organizationId), routing);
     return { organization, created: true };
+  });
+}
+
+/**
+ * Gives a new organisation its initial account in its region database (idempotent: an account already
+ * there is kept, so a retried set-up never resets a plan).
+ */
+export async function ensureAccount(scope: Scope): Promise<void> {
+  const ref = organizationRef(scope);
+  await ref.firestore.runTransaction(async (transaction) => {
+    const snapshot = await transaction.get(ref);
+    if (snapshot.get("account") === undefined) {
+      transaction.set(
+        ref,
+        { account: INITIAL_ACCOUNT, organizationId: scope.organizationId },
+        { merge: true },
+      );
+    }
   });
 }
 
@@ -100,7 +180,7 @@ export async function* allOrganizations(pageSize = 200): AsyncGenerator<Organiza
     const snapshot = await query.get();
     for (const doc of snapshot.docs) {
       const organization = decodeOrganization(doc.data());
-      if (organization) yield organization;
+      if (organization) yield await withAccount(organization);
     }
     if (snapshot.size < pageSize) return;
     last = snapshot.docs[snapshot.docs.length - 1]?.get("organizationId") as string;

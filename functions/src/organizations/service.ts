@@ -12,8 +12,9 @@ import {
   type SubscriptionField,
   type SubscriptionView,
 } from "@alpvault/contracts/organizations";
-import { FREE_PLAN, PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans";
+import { PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans";
 import { REGIONS, isRegionId, type Region } from "@alpvault/contracts/regions";
+import { appendAudit } from "../audit/repo";
 import { AppError } from "../http/app-error";
 import type { Caller } from "../http/authenticate";
 import type { WorkspaceGateway } from "../workspace/gateway";
@@ -103,6 +104,16 @@ export function organizationService(deps: OrganizationDeps) {
       const hasGWInstalled = state === "installed";
       const isAdmin = hasGWInstalled && (await deps.workspace.isAdmin(email));
       const organization = isAdmin ? await organizations.organizationOfDomain(domainOf(email)) : undefined;
+      if (organization && caller.authTime) {
+        // Connecting reads the installation after every sign-in; the sign-in time makes it one entry.
+        await appendAudit(organization, {
+          operation: "user.logged-in",
+          actor: email,
+          object: email,
+          date: new Date(caller.authTime * 1000),
+          key: `login-${caller.uid}-${caller.authTime}`,
+        });
+      }
       return {
         isAdmin,
         hasGWInstalled,
@@ -139,9 +150,7 @@ export function organizationService(deps: OrganizationDeps) {
         domain: domainOf(email),
         regionId: request.regionId,
         subscriptionId: randomId(),
-        planId: FREE_PLAN,
-        seats: PLANS[FREE_PLAN].maxUsers ?? 0,
-        autoAddStorage: false,
+        ...organizations.INITIAL_ACCOUNT,
         createdAt,
         createdBy: caller.uid,
         adminEmail: email,
@@ -149,6 +158,7 @@ export function organizationService(deps: OrganizationDeps) {
       if (organization.regionId !== request.regionId) {
         throw AppError.conflict(ORGANIZATION_MESSAGES.regionAlreadyChosen);
       }
+      await organizations.ensureAccount(organization);
       await deps.syncResources(organization, email);
       return { organization: summary(organization, regions()), created };
     },

@@ -13,7 +13,8 @@ export function productServices(): { organizations: OrganizationService; workspa
   const organizations = organizationService({
     workspace,
     regionDomain: regionApiDomain,
-    syncResources: (organization, adminEmail) => syncResources(workspace, organization, adminEmail),
+    syncResources: (organization, adminEmail) =>
+      syncResources(workspace, organization, adminEmail, new Date(), adminEmail),
     usage: async (organization) => {
       const list = await resources.listResources(organization);
       return {

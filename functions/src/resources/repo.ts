@@ -3,17 +3,9 @@
  * database under `organizations/{organizationId}/...`.
  */
 import type { Alert, Resource, ResourceType } from "@alpvault/contracts/organizations";
-import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
-import { regionDb } from "../lib/firebase";
+import { organizationRef, type Scope } from "../lib/tenancy";
 
-export interface Scope {
-  organizationId: string;
-  regionId: RegionId;
-}
-
-function organizationRef(scope: Scope) {
-  return regionDb(regionDatabaseId(scope.regionId)).collection("organizations").doc(scope.organizationId);
-}
+export type { Scope };
 
 const STATUSES: readonly string[] = ["active", "suspended", "deleted"];
 

@@ -24,7 +24,15 @@ export function resourceRoutes(
     const caller = callerOf(response);
     const { organizations, workspace } = deps();
     const organization = await organizations.requireAdmin(caller, request.params.organizationId);
-    response.json(await syncResources(workspace, organization, caller.email as string));
+    response.json(
+      await syncResources(
+        workspace,
+        organization,
+        caller.email as string,
+        new Date(),
+        caller.email as string,
+      ),
+    );
   });
 
   router.get(`${base}/analytics`, async (request, response) => {

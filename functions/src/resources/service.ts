@@ -3,6 +3,8 @@
  * such) and shared drives, listed with search, filters, sorting and paging, and summed up for the
  * resources screen (analytics and alerts).
  */
+import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
+import { appendAudit } from "../audit/repo";
 import {
   RESOURCE_SORT_FIELDS,
   type AlertsResponse,
@@ -26,6 +28,7 @@ export async function syncResources(
   scope: Scope,
   adminEmail: string,
   now: Date = new Date(),
+  actor: string = SYSTEM_ACTOR,
 ): Promise<{ added: number; removed: number }> {
   const [users, drives] = await Promise.all([
     workspace.listUsers(adminEmail),
@@ -57,6 +60,14 @@ export async function syncResources(
     if (count === 0) continue;
     const message = `${count} resource${count === 1 ? "" : "s"} ${verb}`;
     await repo.addAlert(scope, { createdAt: at, kind, message, read: false });
+    // A sync writes in batches (any number of resources), so its entry follows the writes it records.
+    await appendAudit(scope, {
+      operation: kind === "resources-added" ? "resources.added" : "resources.removed",
+      actor,
+      object: message,
+      date: now,
+      key: `${kind}-${at}`,
+    });
   }
   return result;
 }

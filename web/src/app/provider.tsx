@@ -11,6 +11,7 @@ import { appCheck, auth, firebaseApp } from "@/lib/firebase";
 import { initI18n } from "@/lib/i18n/i18n";
 import { PreferencesProvider, usePreferences } from "@/lib/preferences";
 import { SessionProvider, type SessionLoaders } from "@/lib/session";
+import { SnackbarProvider } from "@/lib/snackbar";
 
 /** The calls of the connecting sequence (spec §4). */
 const sessionLoaders: SessionLoaders = {
@@ -35,7 +36,9 @@ function PreferenceBoundProviders({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
       <AppTheme mode={theme}>
-        <SessionProvider loaders={sessionLoaders}>{children}</SessionProvider>
+        <SnackbarProvider>
+          <SessionProvider loaders={sessionLoaders}>{children}</SessionProvider>
+        </SnackbarProvider>
       </AppTheme>
     </I18nextProvider>
   );

@@ -1,7 +1,7 @@
 import type { Alert, AlertsResponse } from "@alpvault/contracts/organizations";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "../hooks/use-api-query";
+import { useApiQuery } from "@/lib/use-api-query";
 
 const KINDS = ["resources-added", "resources-removed", "backup-failed", "storage"] as const;
 

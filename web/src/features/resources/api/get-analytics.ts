@@ -1,7 +1,7 @@
 import type { ResourcesAnalytics } from "@alpvault/contracts/organizations";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "../hooks/use-api-query";
+import { useApiQuery } from "@/lib/use-api-query";
 
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 

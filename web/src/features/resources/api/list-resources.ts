@@ -1,7 +1,7 @@
 import type { Resource, ResourcesPage, ResourcesQuery } from "@alpvault/contracts/organizations";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "../hooks/use-api-query";
+import { useApiQuery } from "@/lib/use-api-query";
 
 const TYPES = ["email", "shared_drive"] as const;
 const STATUSES = ["active", "suspended", "deleted"] as const;

@@ -1,6 +1,6 @@
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "../hooks/use-api-query";
+import { useApiMutation } from "@/lib/use-api-query";
 
 export function decodeMarked(value: unknown): { marked: number } {
   const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "../hooks/use-api-query";
+import { useApiMutation } from "@/lib/use-api-query";
 
 export interface SyncResult {
   added: number;

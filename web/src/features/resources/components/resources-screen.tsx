@@ -5,7 +5,6 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import InputAdornment from "@mui/material/InputAdornment";
-import Snackbar from "@mui/material/Snackbar";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import type { ResourcesQuery } from "@alpvault/contracts/organizations";
@@ -17,19 +16,14 @@ import { useAnalytics } from "../api/get-analytics";
 import { useResources } from "../api/list-resources";
 import { useMarkAlertsRead } from "../api/mark-alerts-read";
 import { useSyncResources } from "../api/sync-resources";
-import { asApiError } from "../hooks/use-api-query";
+import { useSnackbar } from "@/lib/snackbar";
+import { asApiError } from "@/lib/use-api-query";
 import { useOrganizationId } from "../hooks/use-organization-id";
 import { AlertsPanel } from "./alerts-panel";
 import { AnalyticsCards } from "./analytics-cards";
 import { FilterMenu, NO_FILTERS, type PolicyOption, type ResourceFilters } from "./filter-menu";
 import { ResourcesTable, type TableSort } from "./resources-table";
 import { WelcomeModal } from "./welcome-modal";
-
-/** Spec §3 snackbar message. */
-interface SnackbarMessage {
-  text: string;
-  isError: boolean;
-}
 
 const SEARCH_DELAY_MS = 300;
 
@@ -54,7 +48,7 @@ export function ResourcesScreen() {
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(25);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [message, setMessage] = useState<SnackbarMessage | null>(null);
+  const { show: setMessage } = useSnackbar();
   const [version, setVersion] = useState(0);
   const [policies, setPolicies] = useState<PolicyOption[]>([]);
 
@@ -203,21 +197,6 @@ export function ResourcesScreen() {
           onUnavailable={unavailable}
         />
       </Card>
-      <Snackbar
-        open={message !== null}
-        autoHideDuration={5000}
-        onClose={(_, reason) => reason !== "clickaway" && setMessage(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-      >
-        <Alert
-          severity={message?.isError ? "error" : "info"}
-          variant="filled"
-          onClose={() => setMessage(null)}
-          data-testid="resources-snackbar"
-        >
-          {message?.text}
-        </Alert>
-      </Snackbar>
     </Box>
   );
 }

@@ -1,20 +1,13 @@
 import ContentCopyOutlined from "@mui/icons-material/ContentCopyOutlined";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Snackbar from "@mui/material/Snackbar";
 import Typography from "@mui/material/Typography";
 import { getToken } from "firebase/app-check";
 import type { User } from "firebase/auth";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { DEBUG_ACCOUNT_EMAIL } from "@/config/constants";
 import { appCheck } from "@/lib/firebase";
-
-interface SnackbarMessage {
-  text: string;
-  isError: boolean;
-}
+import { useSnackbar } from "@/lib/snackbar";
 
 export function isDebugAccount(user: User | null): boolean {
   return user?.email?.toLowerCase() === DEBUG_ACCOUNT_EMAIL;
@@ -23,7 +16,7 @@ export function isDebugAccount(user: User | null): boolean {
 /** Token copy buttons, shown only to the one test account (spec §2, §6). */
 export function DebugPanel({ user }: { user: User }) {
   const { t } = useTranslation();
-  const [message, setMessage] = useState<SnackbarMessage | null>(null);
+  const { show: setMessage } = useSnackbar();
 
   const copy = (read: () => Promise<string>, done: string) => async () => {
     try {
@@ -56,20 +49,6 @@ export function DebugPanel({ user }: { user: User }) {
       >
         {t("debug.copyAppCheck")}
       </Button>
-      <Snackbar
-        open={message !== null}
-        autoHideDuration={4000}
-        onClose={() => setMessage(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-      >
-        <Alert
-          severity={message?.isError ? "error" : "success"}
-          variant="filled"
-          onClose={() => setMessage(null)}
-        >
-          {message?.text}
-        </Alert>
-      </Snackbar>
     </Box>
   );
 }

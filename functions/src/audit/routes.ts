@@ -1,0 +1,17 @@
+import { Router } from "express";
+import { callerOf } from "../http/authenticate";
+import type { OrganizationService } from "../organizations/service";
+import { auditPage } from "./service";
+
+/** The audit log (spec §2 Audit Logs): read only; no route edits or deletes entries. */
+export function auditRoutes(organizations: () => OrganizationService): Router {
+  const router = Router();
+  router.get("/organizations/:organizationId/audit-logs", async (request, response) => {
+    const organization = await organizations().requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await auditPage(organization, request.query as Record<string, unknown>));
+  });
+  return router;
+}

@@ -1,0 +1,6 @@
+import { Router } from "express";
+
+/** Plans, subscription changes, storage, payments and the graceful period (issue 5). */
+export function billingRoutes(): Router {
+  return Router();
+}

@@ -1,0 +1,55 @@
+/**
+ * The app's one snackbar (spec §3 snackbar message: text and isError). Any screen calls
+ * `useSnackbar().show({ text, isError })`; a new message replaces the one shown.
+ */
+import Alert from "@mui/material/Alert";
+import Snackbar from "@mui/material/Snackbar";
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+
+export interface SnackbarMessage {
+  text: string;
+  isError: boolean;
+}
+
+interface SnackbarApi {
+  show(message: SnackbarMessage): void;
+}
+
+const SnackbarContext = createContext<SnackbarApi | null>(null);
+
+export function SnackbarProvider({ children }: { children: ReactNode }) {
+  const [message, setMessage] = useState<(SnackbarMessage & { id: number }) | null>(null);
+  const show = useCallback(
+    (next: SnackbarMessage) => setMessage((previous) => ({ ...next, id: (previous?.id ?? 0) + 1 })),
+    [],
+  );
+  const api = useMemo(() => ({ show }), [show]);
+  return (
+    <SnackbarContext.Provider value={api}>
+      {children}
+      <Snackbar
+        key={message?.id}
+        open={message !== null}
+        autoHideDuration={5000}
+        onClose={(_, reason) => reason !== "clickaway" && setMessage(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+      >
+        <Alert
+          severity={message?.isError ? "error" : "success"}
+          variant="filled"
+          onClose={() => setMessage(null)}
+          data-testid="snackbar"
+          data-error={message?.isError ? "true" : "false"}
+        >
+          {message?.text}
+        </Alert>
+      </Snackbar>
+    </SnackbarContext.Provider>
+  );
+}
+
+export function useSnackbar(): SnackbarApi {
+  const api = useContext(SnackbarContext);
+  if (!api) throw new Error("useSnackbar() used outside SnackbarProvider");
+  return api;
+}
