@@ -1,3 +1,4 @@
+import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import type { BrowserContext, Page } from "playwright-core";
 import { DEMO_GOOGLE_USER } from "@alpvault/contracts/local";
 import { appCheckToken, callApi } from "../../support/api-client";
@@ -41,7 +42,7 @@ export async function uninstallApp(domain: string): Promise<void> {
 export async function chooseRegion(
   identity: { sub: string; email: string; name?: string },
   regionId: string,
-): Promise<void> {
+): Promise<OrganizationSummary> {
   const user = await signInWithGoogle(identity);
   const answer = await callApi("/organizations", {
     method: "POST",
@@ -51,15 +52,16 @@ export async function chooseRegion(
     body: JSON.stringify({ regionId }),
   });
   await expectOk(`Choosing region ${regionId} as ${identity.email}`, answer);
+  return answer.body as OrganizationSummary;
 }
 
 /**
  * Brings the demo organisation to the onboarded state: the app installed and the region chosen by its
  * super admin. Pair with `uninstallApp(DEMO_DOMAIN)` in afterAll.
  */
-export async function onboardDemoOrganization(): Promise<void> {
+export async function onboardDemoOrganization(): Promise<OrganizationSummary> {
   await installApp(DEMO_DOMAIN);
-  await chooseRegion(
+  return chooseRegion(
     { sub: DEMO_GOOGLE_USER.sub, email: DEMO_GOOGLE_USER.email, name: DEMO_GOOGLE_USER.displayName },
     DEMO_REGION,
   );

@@ -1,12 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { ContentLayout } from "@/components/layouts/content-layout";
-import { PlaceholderNotice } from "@/components/ui/placeholder-notice";
+import { AuditLogsScreen } from "@/features/audit-logs/components/audit-logs-screen";
 
 export default function AuditLogsRoute() {
   const { t } = useTranslation();
   return (
     <ContentLayout title={t("pages.auditLogs.title")}>
-      <PlaceholderNotice />
+      <AuditLogsScreen />
     </ContentLayout>
   );
 }
