@@ -31,6 +31,7 @@ export const PORTS = {
   logging: firebasePort("logging"),
   firestore: firebasePort("firestore"),
   workspace: 8090,
+  kms: 8091,
 } as const;
 
 export type Service = keyof typeof PORTS;
@@ -44,6 +45,7 @@ export const SERVICE_NAMES: Record<Service, string> = {
   logging: "Emulator logging",
   firestore: "Firestore emulator",
   workspace: "Workspace emulator",
+  kms: "Cloud KMS emulator",
 };
 
 function portIsFree(port: number): Promise<boolean> {

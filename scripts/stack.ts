@@ -7,6 +7,7 @@ import { createWriteStream, existsSync, mkdirSync, type WriteStream } from "node
 import { dirname, join, resolve } from "node:path";
 import { startFirestore, type RunningFirestore } from "../emulators/firestore/src/launcher";
 import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../emulators/workspace/src/server";
+import { startKmsEmulator } from "../emulators/kms/src/server";
 import { HOST, PORTS, ROOT, assertPortsFree } from "./ports";
 
 export const PROJECT_ID = "demo-alpvault";
@@ -54,6 +55,7 @@ export function emulatorEnv(): NodeJS.ProcessEnv {
     CLOUD_TASKS_EMULATOR_HOST: `${HOST}:${PORTS.tasks}`,
     WORKSPACE_EMULATOR_URL: `http://${HOST}:${PORTS.workspace}`,
     WORKSPACE_SERVICE_ACCOUNT_KEY_FILE: WORKSPACE_KEY_FILE,
+    KMS_EMULATOR_HOST: `${HOST}:${PORTS.kms}`,
     METADATA_SERVER_DETECTION: "none",
   };
 }
@@ -195,6 +197,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       keyFile: WORKSPACE_KEY_FILE,
     });
     started.push({ name: "workspace", stop: (save) => workspace.stop({ save }) });
+
+    // Nothing is seeded: keys are created through its API (tests, or by hand on npm start).
+    const kms = await startKmsEmulator({ port: PORTS.kms, host: HOST, dataDir: options.dataDir });
+    started.push({ name: "kms", stop: (save) => kms.stop({ save }) });
 
     const firebase = await startFirebase(options, env, out.stream);
     // firebase-tools exports on exit only when asked to (--export-on-exit); a throw-away stack has none.
