@@ -1,12 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { ContentLayout } from "@/components/layouts/content-layout";
-import { PlaceholderNotice } from "@/components/ui/placeholder-notice";
+import { SecretsScreen } from "@/features/secrets/components/secrets-screen";
 
 export default function SecretsRoute() {
   const { t } = useTranslation();
   return (
     <ContentLayout title={t("pages.secrets.title")}>
-      <PlaceholderNotice />
+      <SecretsScreen />
     </ContentLayout>
   );
 }

@@ -1,0 +1,89 @@
+import type { PlanId } from "@alpvault/contracts/plans";
+import type { KeyCheck, KeyHealth, Secret, SecretsResponse } from "@alpvault/contracts/secrets";
+import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
+import { api, ApiError } from "@/lib/api-client";
+import { useApiQuery } from "@/lib/use-api-query";
+
+const PLAN_IDS: readonly PlanId[] = ["matterhorn", "geneva", "zurich"];
+const HEALTHS: readonly KeyHealth[] = [
+  "ok",
+  "disabled",
+  "destroyed",
+  "not-found",
+  "permission-denied",
+  "unavailable",
+];
+
+const isString = (value: unknown): value is string => typeof value === "string";
+const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
+
+function decodeCheck(value: unknown): KeyCheck | null | undefined {
+  if (value === null) return null;
+  const c = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  if (
+    (HEALTHS as readonly unknown[]).includes(c.health) &&
+    isNullableString(c.message) &&
+    isString(c.checkedAt)
+  ) {
+    return { health: c.health as KeyHealth, message: c.message, checkedAt: c.checkedAt };
+  }
+  return undefined;
+}
+
+/** Decodes one secret of an answer (spec §3); anything else is an unexpected answer. */
+export function decodeSecret(value: unknown): Secret {
+  const s = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const lastCheck = decodeCheck(s.lastCheck);
+  if (
+    isString(s.secretId) &&
+    isString(s.description) &&
+    (s.kind === "default" || s.kind === "cloud-kms") &&
+    isNullableString(s.kmsResourceName) &&
+    typeof s.isDefault === "boolean" &&
+    lastCheck !== undefined &&
+    isNullableString(s.createdAt) &&
+    isNullableString(s.updatedAt)
+  ) {
+    return {
+      secretId: s.secretId,
+      description: s.description,
+      kind: s.kind,
+      kmsResourceName: s.kmsResourceName,
+      isDefault: s.isDefault,
+      lastCheck,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+    };
+  }
+  throw new ApiError(UNEXPECTED_ERROR);
+}
+
+export function decodeSecrets(value: unknown): SecretsResponse {
+  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  if (!Array.isArray(v.secrets) || !(PLAN_IDS as readonly unknown[]).includes(v.planId)) {
+    throw new ApiError(UNEXPECTED_ERROR);
+  }
+  return { secrets: v.secrets.map(decodeSecret), planId: v.planId as PlanId };
+}
+
+/** The secret of a `{secret}` answer (add, edit, check). */
+export function decodeSecretAnswer(value: unknown): Secret {
+  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  return decodeSecret(v.secret);
+}
+
+export function secretsPath(organizationId: string, secretId?: string): string {
+  const base = `/organizations/${encodeURIComponent(organizationId)}/secrets`;
+  return secretId === undefined ? base : `${base}/${encodeURIComponent(secretId)}`;
+}
+
+/** `GET /v1/organizations/{id}/secrets`: the built-in key and the customer's Cloud KMS keys, default first. */
+export async function listSecrets(organizationId: string, signal?: AbortSignal): Promise<SecretsResponse> {
+  return decodeSecrets(await api.get<unknown>(secretsPath(organizationId), { signal }));
+}
+
+/** `version` changes force a reload (after a change). */
+export function useSecrets(organizationId: string | null, version = 0) {
+  const key = organizationId === null ? null : JSON.stringify([organizationId, version]);
+  return useApiQuery(key, (signal) => listSecrets(organizationId as string, signal));
+}

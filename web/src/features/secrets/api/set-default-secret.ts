@@ -1,0 +1,13 @@
+import type { SecretsResponse } from "@alpvault/contracts/secrets";
+import { api } from "@/lib/api-client";
+import { useApiMutation } from "@/lib/use-api-query";
+import { decodeSecrets, secretsPath } from "./list-secrets";
+
+/** `POST /v1/organizations/{id}/secrets/{secretId}/default`: the list as it now is. */
+export async function setDefaultSecret(organizationId: string, secretId: string): Promise<SecretsResponse> {
+  return decodeSecrets(await api.post<unknown>(`${secretsPath(organizationId, secretId)}/default`));
+}
+
+export function useSetDefaultSecret() {
+  return useApiMutation(setDefaultSecret);
+}
