@@ -277,7 +277,14 @@ describe("resources screen", () => {
     const menu = page.getByTestId("filter-menu");
     await menu.waitFor();
     expect(await menu.innerText()).toContain("Backup policy");
-    expect(await menu.innerText()).toContain("No backup policies yet");
+    // The filter offers the organisation's policies: every organisation has its default policy.
+    await menu.getByRole("combobox", { name: "Backup policy" }).click();
+    expect(await page.getByRole("option").allInnerTexts()).toEqual(["All policies", "Default policy"]);
+    await page.getByRole("option", { name: "Default policy" }).click();
+    await page.getByTestId("resources-empty").waitFor();
+    await menu.getByRole("combobox", { name: "Backup policy" }).click();
+    await page.getByRole("option", { name: "All policies" }).click();
+    await waitForRows(5);
 
     await menu.getByRole("combobox", { name: "Type" }).click();
     await page.getByRole("option", { name: "Shared drive" }).click();
@@ -302,26 +309,44 @@ describe("resources screen", () => {
     await menu.waitFor({ state: "hidden" });
   });
 
-  it("when a row is selected, then Assign Backup Policy is enabled, and it says it is not available yet", async () => {
+  it("when a row is selected, then Assign Backup Policy is enabled and assigns the chosen policy, which protects the resource", async () => {
     expect(await assignButton().isDisabled()).toBe(true);
     const checkbox = page.getByRole("checkbox", { name: "Select Ueli User" });
     await checkbox.check();
     expect(await assignButton().isEnabled()).toBe(true);
     expect(await page.getByTestId("resources-selected").innerText()).toBe("1 selected");
     await assignButton().click();
+    const dialog = page.getByRole("dialog", { name: "Assign Backup Policy" });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain("Choose the backup policy for the selected resource.");
+    expect(await dialog.getByRole("combobox", { name: "Backup policy" }).innerText()).toBe("Default policy");
+    await settled(".MuiDialog-container");
+    await shoot("resources-assign-policy-light");
+    await dialog.getByRole("button", { name: "Assign", exact: true }).click();
+    await dialog.waitFor({ state: "hidden" });
     await snackbar().waitFor();
-    expect(await snackbar().innerText()).toContain("Not available yet");
-    await closeSnackbar();
-
-    await checkbox.uncheck();
+    expect(await snackbar().innerText()).toContain("Default policy assigned to 1 resource");
+    await page.waitForFunction(
+      (email) =>
+        Array.from(document.querySelectorAll("[data-testid=resource-row]")).some(
+          (row) => row.textContent?.includes(email) && row.textContent.includes("Default policy"),
+        ),
+      people.user.email,
+    );
+    const ueli = rows().filter({ hasText: people.user.email });
+    expect(await ueli.getByTestId("resource-status").innerText()).toContain("Protected");
+    expect(await ueli.innerText()).not.toContain("not scheduled");
+    // The selection is cleared once assigned.
+    expect(await checkbox.isChecked()).toBe(false);
     expect(await assignButton().isDisabled()).toBe(true);
+    await closeSnackbar();
     await page.getByRole("checkbox", { name: "Select all resources on this page" }).check();
     expect(await page.getByTestId("resources-selected").innerText()).toBe("5 selected");
     await page.getByRole("checkbox", { name: "Select all resources on this page" }).uncheck();
     expect(await assignButton().isDisabled()).toBe(true);
   });
 
-  it("when the row menu opens, then recovery, backup now and policy change are listed as not available yet", async () => {
+  it("when the row menu opens, then recovery and backup now are listed as not available yet, and Change backup policy assigns one", async () => {
     await page.getByRole("button", { name: "Actions for Finance" }).click();
     const menu = page.getByRole("menu");
     await menu.waitFor();
@@ -332,7 +357,8 @@ describe("resources screen", () => {
       "Backup now",
       "Change backup policy",
     ]);
-    for (const item of items) expect(item).toContain("Not available yet");
+    for (const item of items.slice(0, 3)) expect(item).toContain("Not available yet");
+    expect(items[3]).not.toContain("Not available yet");
     await menu.getByRole("menuitem", { name: /Backup now/ }).click();
     await snackbar().waitFor();
     expect(await snackbar().innerText()).toContain("Not available yet");
@@ -341,6 +367,20 @@ describe("resources screen", () => {
     await rows().first().getByRole("button", { name: "Recover", exact: true }).click();
     await snackbar().waitFor();
     expect(await snackbar().innerText()).toContain("Not available yet");
+    await closeSnackbar();
+
+    await page.getByRole("button", { name: "Actions for Finance" }).click();
+    await page.getByRole("menu").getByRole("menuitem", { name: "Change backup policy" }).click();
+    const dialog = page.getByRole("dialog", { name: "Assign Backup Policy" });
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain("Choose the backup policy for Finance.");
+    await dialog.getByRole("button", { name: "Assign", exact: true }).click();
+    await snackbar().waitFor();
+    expect(await snackbar().innerText()).toContain("Default policy assigned to 1 resource");
+    await page.waitForFunction(
+      () => document.querySelector("[data-testid=analytics-protected-value]")?.textContent === "2 of 5",
+    );
+    expect(await rows().filter({ hasText: "Finance" }).innerText()).toContain("Default policy");
     await closeSnackbar();
   });
 
@@ -374,7 +414,7 @@ describe("resources screen", () => {
     await waitForRows(6);
     expect(await rowNames()).toContain(`Nina Newcomer nina@${domain}`);
     await page.waitForFunction(
-      () => document.querySelector("[data-testid=analytics-protected-value]")?.textContent === "0 of 6",
+      () => document.querySelector("[data-testid=analytics-protected-value]")?.textContent === "2 of 6",
     );
     // The list, analytics and alerts reload in parallel: wait for the alerts' answer too.
     await page.waitForFunction(

@@ -1,12 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { ContentLayout } from "@/components/layouts/content-layout";
-import { PlaceholderNotice } from "@/components/ui/placeholder-notice";
+import { PoliciesScreen } from "@/features/policies/components/policies-screen";
 
 export default function PoliciesRoute() {
   const { t } = useTranslation();
   return (
     <ContentLayout title={t("pages.policies.title")}>
-      <PlaceholderNotice />
+      <PoliciesScreen />
     </ContentLayout>
   );
 }

@@ -11,8 +11,10 @@ import type { ResourcesQuery } from "@alpvault/contracts/organizations";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import "../i18n/register";
+import { useAssignPolicy } from "../api/assign-policy";
 import { useAlerts } from "../api/get-alerts";
 import { useAnalytics } from "../api/get-analytics";
+import { usePolicyChoices } from "../api/list-policies";
 import { useResources } from "../api/list-resources";
 import { useMarkAlertsRead } from "../api/mark-alerts-read";
 import { useSyncResources } from "../api/sync-resources";
@@ -21,7 +23,8 @@ import { asApiError } from "@/lib/use-api-query";
 import { useOrganizationId } from "../hooks/use-organization-id";
 import { AlertsPanel } from "./alerts-panel";
 import { AnalyticsCards } from "./analytics-cards";
-import { FilterMenu, NO_FILTERS, type PolicyOption, type ResourceFilters } from "./filter-menu";
+import { AssignPolicyDialog, type AssignTarget } from "./assign-policy-dialog";
+import { FilterMenu, NO_FILTERS, type ResourceFilters } from "./filter-menu";
 import { ResourcesTable, type TableSort } from "./resources-table";
 import { WelcomeModal } from "./welcome-modal";
 
@@ -50,7 +53,7 @@ export function ResourcesScreen() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const { show: setMessage } = useSnackbar();
   const [version, setVersion] = useState(0);
-  const [policies, setPolicies] = useState<PolicyOption[]>([]);
+  const [assignTarget, setAssignTarget] = useState<AssignTarget | null>(null);
 
   const query = useMemo<ResourcesQuery>(
     () => ({
@@ -70,26 +73,12 @@ export function ResourcesScreen() {
   const alerts = useAlerts(organizationId, version);
   const sync = useSyncResources();
   const markRead = useMarkAlertsRead();
+  const policyChoices = usePolicyChoices(organizationId, version);
+  const policies = policyChoices.data ?? [];
+  const assign = useAssignPolicy();
 
   // A new search or filter starts again from the first page.
   useEffect(() => setPage(1), [debouncedSearch, filters, pageSize]);
-
-  // The policy filter offers the policies the organisation's resources use (policies arrive in a later slice).
-  useEffect(() => {
-    const found = resources.data?.resources ?? [];
-    setPolicies((known) => {
-      const byId = new Map(known.map((policy) => [policy.policyId, policy]));
-      for (const resource of found) {
-        if (resource.policyId && !byId.has(resource.policyId)) {
-          byId.set(resource.policyId, {
-            policyId: resource.policyId,
-            name: resource.policyName ?? resource.policyId,
-          });
-        }
-      }
-      return byId.size === known.length ? known : [...byId.values()];
-    });
-  }, [resources.data]);
 
   const unavailable = () => setMessage({ text: t("resources.notAvailable"), isError: false });
   const fail = (error: unknown) => setMessage({ text: asApiError(error).message, isError: true });
@@ -102,6 +91,17 @@ export function ResourcesScreen() {
     }, fail);
   };
 
+  const assignPolicy = (policyId: string) => {
+    if (!organizationId || !assignTarget) return;
+    assign.run(organizationId, policyId, assignTarget.resourceIds).then((result) => {
+      const name = policies.find((policy) => policy.policyId === policyId)?.name ?? "";
+      setMessage({ text: t("resources.assign.done", { count: result.assigned, name }), isError: false });
+      setAssignTarget(null);
+      setSelected(new Set());
+      setVersion((value) => value + 1);
+    }, fail);
+  };
+
   const markAllRead = () => {
     if (!organizationId) return;
     markRead.run(organizationId).then(() => {
@@ -110,7 +110,7 @@ export function ResourcesScreen() {
     }, fail);
   };
 
-  const firstError = resources.error ?? analytics.error ?? alerts.error;
+  const firstError = resources.error ?? analytics.error ?? alerts.error ?? policyChoices.error;
 
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 3 }} data-testid="resources-screen">
@@ -132,6 +132,7 @@ export function ResourcesScreen() {
                 resources.refetch();
                 analytics.refetch();
                 alerts.refetch();
+                policyChoices.refetch();
               }}
             >
               {t("resources.retry")}
@@ -178,7 +179,11 @@ export function ResourcesScreen() {
           >
             {t("resources.sync")}
           </Button>
-          <Button variant="contained" disabled={selected.size === 0} onClick={unavailable}>
+          <Button
+            variant="contained"
+            disabled={selected.size === 0}
+            onClick={() => setAssignTarget({ resourceIds: [...selected], name: null, policyId: null })}
+          >
             {t("resources.assignPolicy")}
           </Button>
         </Box>
@@ -195,8 +200,22 @@ export function ResourcesScreen() {
           onPageSizeChange={setPageSize}
           onSelectionChange={setSelected}
           onUnavailable={unavailable}
+          onChangePolicy={(resource) =>
+            setAssignTarget({
+              resourceIds: [resource.resourceId],
+              name: resource.name,
+              policyId: resource.policyId,
+            })
+          }
         />
       </Card>
+      <AssignPolicyDialog
+        target={assignTarget}
+        policies={policies}
+        assigning={assign.pending}
+        onClose={() => setAssignTarget(null)}
+        onAssign={assignPolicy}
+      />
     </Box>
   );
 }

@@ -92,6 +92,7 @@ export function ResourcesTable({
   onPageSizeChange,
   onSelectionChange,
   onUnavailable,
+  onChangePolicy,
 }: {
   resources: Resource[];
   total: number;
@@ -106,6 +107,7 @@ export function ResourcesTable({
   onPageSizeChange: (pageSize: number) => void;
   onSelectionChange: (selected: Set<string>) => void;
   onUnavailable: () => void;
+  onChangePolicy: (resource: Resource) => void;
 }) {
   const { t } = useTranslation();
   const selectedOnPage = resources.filter((resource) => selected.has(resource.resourceId)).length;
@@ -231,7 +233,11 @@ export function ResourcesTable({
                     </Button>
                   </TableCell>
                   <TableCell padding="checkbox">
-                    <RowMenu name={resource.name} onUnavailable={onUnavailable} />
+                    <RowMenu
+                      name={resource.name}
+                      onUnavailable={onUnavailable}
+                      onChangePolicy={() => onChangePolicy(resource)}
+                    />
                   </TableCell>
                 </TableRow>
               );

@@ -6,13 +6,22 @@ import MenuItem from "@mui/material/MenuItem";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 
-const ITEMS = ["recoverSpecific", "recoverAll", "backupNow", "changePolicy"] as const;
+const LATER_ITEMS = ["recoverSpecific", "recoverAll", "backupNow"] as const;
 
 /**
- * A resource's row menu (spec §2). Recovery, backups and policies arrive in later slices: every item says
- * so, and choosing one reports that it is not available yet instead of pretending.
+ * A resource's row menu (spec §2). "Change backup policy" opens the assign dialog; recovery and manual
+ * backups arrive in later slices: those items say so, and choosing one reports that it is not available
+ * yet instead of pretending.
  */
-export function RowMenu({ name, onUnavailable }: { name: string; onUnavailable: () => void }) {
+export function RowMenu({
+  name,
+  onUnavailable,
+  onChangePolicy,
+}: {
+  name: string;
+  onUnavailable: () => void;
+  onChangePolicy: () => void;
+}) {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
@@ -26,7 +35,7 @@ export function RowMenu({ name, onUnavailable }: { name: string; onUnavailable: 
         <MoreVertOutlined fontSize="small" />
       </IconButton>
       <Menu open={anchor !== null} anchorEl={anchor} onClose={() => setAnchor(null)}>
-        {ITEMS.map((item) => (
+        {LATER_ITEMS.map((item) => (
           <MenuItem
             key={item}
             onClick={() => {
@@ -41,6 +50,14 @@ export function RowMenu({ name, onUnavailable }: { name: string; onUnavailable: 
             />
           </MenuItem>
         ))}
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            onChangePolicy();
+          }}
+        >
+          <ListItemText primary={t("resources.menu.changePolicy")} />
+        </MenuItem>
       </Menu>
     </>
   );

@@ -1,0 +1,253 @@
+/**
+ * Backup policies (spec §3 policy, §5 validation, §6 plan rules, §8 delete conflict): the fields, the
+ * one validation schema used by the API and the web form, and every text both of them show.
+ */
+import * as yup from "yup";
+import type { PlanId } from "./plans";
+
+/** Spec §3 data types. Only emails and drive are backed up today; the others are shown as coming soon. */
+export const DATA_TYPES = ["emails", "drive", "chats", "contacts", "calendars", "directory"] as const;
+export type DataType = (typeof DATA_TYPES)[number];
+export const AVAILABLE_DATA_TYPES: readonly DataType[] = ["emails", "drive"];
+export const COMING_SOON_DATA_TYPES: readonly DataType[] = ["chats", "contacts", "calendars", "directory"];
+
+/** The service that backs up each data type (the plans' `services`). */
+export const DATA_TYPE_SERVICES = {
+  emails: "gmail",
+  drive: "drive",
+  chats: "chat",
+  contacts: "contacts",
+  calendars: "calendars",
+  directory: "directory",
+} as const;
+export type BackupService = (typeof DATA_TYPE_SERVICES)[DataType];
+
+/** Spec §9: backups per day. */
+export const FREQUENCIES = [1, 3, 24] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+/** The lowest plan that allows each frequency (spec §6: 3 per day needs Geneva, 24 needs Zürich). */
+export const FREQUENCY_PLAN: Record<Frequency, PlanId> = { 1: "matterhorn", 3: "geneva", 24: "zurich" };
+
+/** Plans in ascending order, to compare a plan with the one a frequency needs. */
+const PLAN_ORDER: readonly PlanId[] = ["matterhorn", "geneva", "zurich"];
+
+export function planAllowsFrequency(planId: PlanId, frequency: Frequency): boolean {
+  return PLAN_ORDER.indexOf(planId) >= PLAN_ORDER.indexOf(FREQUENCY_PLAN[frequency]);
+}
+
+/** Spec §3 schedule: none, every day, weekdays, weekends, or chosen days (`days`). */
+export const SCHEDULES = ["none", "every-day", "weekdays", "weekends", "days"] as const;
+export type Schedule = (typeof SCHEDULES)[number];
+
+export const WEEKDAYS = [
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** Retention choices offered by the form, in days (the API accepts any whole number in range). */
+export const RETENTION_CHOICES = [7, 30, 90, 180, 365, 1095, 2555] as const;
+export const MIN_RETENTION_DAYS = 1;
+export const MAX_RETENTION_DAYS = 3650;
+export const MAX_POLICY_NAME = 80;
+
+/** The id of the policy every organisation has (created on first use, cannot be deleted). */
+export const DEFAULT_POLICY_ID = "default";
+
+/** Most resources one assign call takes (the UI assigns at most one page of 100). */
+export const MAX_ASSIGN_RESOURCES = 200;
+
+export const POLICY_MESSAGES = {
+  nameRequired: "Please provide a policy name",
+  nameTooLong: `The policy name can have at most ${MAX_POLICY_NAME} characters`,
+  dataTypesRequired: "Please select at least one data type",
+  dataTypeComingSoon:
+    "Chats, contacts, calendars and directory backups are coming soon: choose emails or drive",
+  dataTypeUnknown: "Unknown data type: choose emails or drive",
+  frequencyRequired: "Please specify a backup frequency",
+  scheduleRequired: "Please specify a backup schedule",
+  retentionRequired: "Please specify a retention period",
+  retentionRange: `Retention must be a whole number of days from ${MIN_RETENTION_DAYS} to ${MAX_RETENTION_DAYS}`,
+  archivingRequired: "Please say whether deleted items are archived",
+  unknownField: "Unknown policy field",
+  invalidBody: "The policy must be a JSON object",
+  freePlan:
+    "The free plan cannot create, edit or delete backup policies. Upgrade your plan to manage policies.",
+  frequency3: "3 backups per day need the Geneva or Zürich plan. Upgrade your plan to use this frequency.",
+  frequency24: "24 backups per day need the Zürich plan. Upgrade your plan to use this frequency.",
+  inUse: "Policy can not be deleted as it has resources already in use. Please reassign them and try again.",
+  defaultUndeletable: "The default policy can not be deleted: every organisation keeps one.",
+  notFound: "Policy not found",
+  resourceIdsRequired: "Please select at least one resource",
+  tooManyResources: `A policy can be assigned to at most ${MAX_ASSIGN_RESOURCES} resources at a time`,
+  resourcesNotFound: "Some of the selected resources were not found. Reload the list and try again.",
+} as const;
+
+/** The text of the plan rule a frequency breaks on `planId`, or null when the plan allows it. */
+export function frequencyDenial(planId: PlanId, frequency: Frequency): string | null {
+  if (planAllowsFrequency(planId, frequency)) return null;
+  return frequency === 24 ? POLICY_MESSAGES.frequency24 : POLICY_MESSAGES.frequency3;
+}
+
+/** What an admin sets on a policy (POST body; PATCH takes any part of it). */
+export interface PolicyInput {
+  name: string;
+  dataTypes: DataType[];
+  frequency: Frequency;
+  schedule: Schedule;
+  /** The chosen days when `schedule` is "days"; empty otherwise. */
+  days: Weekday[];
+  retentionDays: number;
+  /** Keep items deleted in Google Workspace after the retention period ends. */
+  archiving: boolean;
+}
+
+/** A policy as the API answers it. */
+export interface Policy extends PolicyInput {
+  policyId: string;
+  isDefault: boolean;
+  /** The services the data types are backed up from (derived from `dataTypes`). */
+  services: BackupService[];
+  /** The lowest plan this policy runs on (derived from `frequency`). */
+  plan: PlanId;
+  /** Resources assigned to the policy. */
+  resourceCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /v1/organizations/{id}/policies: the policies (default first) and the organisation's plan. */
+export interface PoliciesResponse {
+  policies: Policy[];
+  planId: PlanId;
+}
+
+/** POST /v1/organizations/{id}/policies/{policyId}/assign */
+export interface AssignPolicyRequest {
+  resourceIds: string[];
+}
+
+export interface AssignPolicyResponse {
+  policyId: string;
+  assigned: number;
+  /** Pending backup runs after the call (one per resource; an existing pending run is reused). */
+  backupsQueued: number;
+}
+
+/** Derived fields of a policy. */
+export function servicesOf(dataTypes: readonly DataType[]): BackupService[] {
+  return DATA_TYPES.filter((type) => dataTypes.includes(type)).map((type) => DATA_TYPE_SERVICES[type]);
+}
+
+const dataType = yup
+  .mixed<DataType>()
+  .test("data-type", POLICY_MESSAGES.dataTypeUnknown, function check(value) {
+    if ((COMING_SOON_DATA_TYPES as readonly unknown[]).includes(value)) {
+      return this.createError({ message: POLICY_MESSAGES.dataTypeComingSoon });
+    }
+    return (AVAILABLE_DATA_TYPES as readonly unknown[]).includes(value);
+  })
+  .defined();
+
+/**
+ * Spec §5: the policy form's rules (exact texts), shared by the API and the web form. `strict` in the API
+ * (no coercion of strings into numbers); the web form passes its values as they are.
+ */
+export const policySchema = yup
+  .object({
+    name: yup
+      .string()
+      .typeError(POLICY_MESSAGES.nameRequired)
+      .required(POLICY_MESSAGES.nameRequired)
+      .test(
+        "name",
+        POLICY_MESSAGES.nameRequired,
+        // "" already fails `required`; this catches names of spaces only.
+        (value) => typeof value !== "string" || value === "" || value.trim() !== "",
+      )
+      .test(
+        "name-length",
+        POLICY_MESSAGES.nameTooLong,
+        (value) => typeof value !== "string" || value.trim().length <= MAX_POLICY_NAME,
+      ),
+    dataTypes: yup
+      .array(dataType)
+      .typeError(POLICY_MESSAGES.dataTypesRequired)
+      .required(POLICY_MESSAGES.dataTypesRequired)
+      .min(1, POLICY_MESSAGES.dataTypesRequired),
+    frequency: yup
+      .mixed<Frequency>()
+      .required(POLICY_MESSAGES.frequencyRequired)
+      .test("frequency", POLICY_MESSAGES.frequencyRequired, (value) =>
+        (FREQUENCIES as readonly unknown[]).includes(value),
+      ),
+    schedule: yup
+      .mixed<Schedule>()
+      .required(POLICY_MESSAGES.scheduleRequired)
+      .test("schedule", POLICY_MESSAGES.scheduleRequired, (value) =>
+        (SCHEDULES as readonly unknown[]).includes(value),
+      ),
+    days: yup
+      .array(
+        yup
+          .mixed<Weekday>()
+          .defined()
+          .test("weekday", POLICY_MESSAGES.scheduleRequired, (value) =>
+            (WEEKDAYS as readonly unknown[]).includes(value),
+          ),
+      )
+      .typeError(POLICY_MESSAGES.scheduleRequired)
+      .default([])
+      .when("schedule", {
+        is: "days",
+        then: (schema) => schema.min(1, POLICY_MESSAGES.scheduleRequired),
+      }),
+    retentionDays: yup
+      .number()
+      .typeError(POLICY_MESSAGES.retentionRequired)
+      .required(POLICY_MESSAGES.retentionRequired)
+      .integer(POLICY_MESSAGES.retentionRange)
+      .min(MIN_RETENTION_DAYS, POLICY_MESSAGES.retentionRange)
+      .max(MAX_RETENTION_DAYS, POLICY_MESSAGES.retentionRange),
+    archiving: yup
+      .boolean()
+      .typeError(POLICY_MESSAGES.archivingRequired)
+      .required(POLICY_MESSAGES.archivingRequired),
+  })
+  .noUnknown(POLICY_MESSAGES.unknownField);
+
+/**
+ * Validates a whole policy; answers the valid input (chosen days kept only for "days", in week order,
+ * once each) or throws yup's ValidationError with the first failing rule's text.
+ */
+export function validatePolicy(value: unknown): PolicyInput {
+  const valid = policySchema.validateSync(value, { strict: true, abortEarly: true });
+  const chosen: readonly Weekday[] = valid.days ?? [];
+  const days = valid.schedule === "days" ? WEEKDAYS.filter((day) => chosen.includes(day)) : [];
+  return {
+    name: valid.name.trim(),
+    dataTypes: DATA_TYPES.filter((type) => valid.dataTypes.includes(type)),
+    frequency: valid.frequency,
+    schedule: valid.schedule,
+    days,
+    retentionDays: valid.retentionDays,
+    archiving: valid.archiving,
+  };
+}
+
+/** The default policy's settings (every organisation has it). */
+export const DEFAULT_POLICY: PolicyInput = {
+  name: "Default policy",
+  dataTypes: ["emails", "drive"],
+  frequency: 1,
+  schedule: "every-day",
+  days: [],
+  retentionDays: 30,
+  archiving: false,
+};

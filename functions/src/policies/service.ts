@@ -1,0 +1,208 @@
+/**
+ * Backup policies: the rules. Validation with the shared schema (spec §5 texts), the plan rules of spec §6
+ * (the free plan cannot create, edit or delete policies; 3 per day needs Geneva, 24 Zürich), the default
+ * policy every organisation has, the delete conflict of spec §8, and assignment to resources, which queues
+ * a backup of each (spec §4).
+ */
+import { ValidationError } from "yup";
+import {
+  DEFAULT_POLICY_ID,
+  MAX_ASSIGN_RESOURCES,
+  POLICY_MESSAGES,
+  frequencyDenial,
+  validatePolicy,
+  type AssignPolicyResponse,
+  type PoliciesResponse,
+  type Policy,
+  type PolicyInput,
+} from "@alpvault/contracts/policies";
+import { FREE_PLAN, type PlanId } from "@alpvault/contracts/plans";
+import type { AuditOperation } from "@alpvault/contracts/audit";
+import { appendAudit } from "../audit/repo";
+import { AppError } from "../http/app-error";
+import type { Scope } from "../lib/tenancy";
+import * as repo from "./repo";
+import { nextBackupAt } from "./schedule";
+
+/** The organisation as the policy rules see it (`requireAdmin` answers it). */
+export interface PolicyScope extends Scope {
+  planId: PlanId;
+}
+
+const POLICY_ID = /^[A-Za-z0-9_-]{1,128}$/;
+const RESOURCE_ID = /^[A-Za-z0-9_@.+-]{1,256}$/;
+
+/** The schema's first failing text as a 400; anything else passes through. */
+function validated(value: unknown): PolicyInput {
+  try {
+    return validatePolicy(value);
+  } catch (error) {
+    if (error instanceof ValidationError) throw AppError.badRequest(error.errors[0] ?? error.message);
+    throw error;
+  }
+}
+
+function bodyObject(body: unknown): Record<string, unknown> {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw AppError.badRequest(POLICY_MESSAGES.invalidBody);
+  }
+  return body as Record<string, unknown>;
+}
+
+function checkPolicyId(policyId: string): void {
+  if (!POLICY_ID.test(policyId)) throw AppError.notFound(POLICY_MESSAGES.notFound);
+}
+
+function nextBackup(now: Date): repo.NextBackup {
+  return (policy) => nextBackupAt(policy, now)?.toISOString() ?? null;
+}
+
+/**
+ * Refuses what the plan does not allow with a 403 and the rule's text, after leaving a failed entry in the
+ * audit log (the refused attempt changes nothing else).
+ */
+async function refuse(
+  scope: PolicyScope,
+  operation: AuditOperation,
+  actor: string,
+  object: string,
+  message: string,
+): Promise<never> {
+  await appendAudit(scope, { operation, actor, object, failureReason: message });
+  throw AppError.forbidden(message);
+}
+
+async function requireManagingPlan(
+  scope: PolicyScope,
+  operation: AuditOperation,
+  actor: string,
+  object: string,
+): Promise<void> {
+  if (scope.planId === FREE_PLAN) await refuse(scope, operation, actor, object, POLICY_MESSAGES.freePlan);
+}
+
+export async function listPolicies(scope: PolicyScope, now = new Date()): Promise<PoliciesResponse> {
+  await repo.ensureDefaultPolicy(scope, now);
+  return { policies: await repo.listPolicies(scope), planId: scope.planId };
+}
+
+export async function getPolicy(scope: PolicyScope, policyId: string, now = new Date()): Promise<Policy> {
+  checkPolicyId(policyId);
+  if (policyId === DEFAULT_POLICY_ID) await repo.ensureDefaultPolicy(scope, now);
+  const policy = await repo.getPolicy(scope, policyId);
+  if (!policy) throw AppError.notFound(POLICY_MESSAGES.notFound);
+  return policy;
+}
+
+export async function createPolicy(
+  scope: PolicyScope,
+  body: unknown,
+  actor: string,
+  now = new Date(),
+): Promise<Policy> {
+  const fields = bodyObject(body);
+  const name = typeof fields.name === "string" ? fields.name.trim() : "";
+  await requireManagingPlan(scope, "policy.created", actor, name);
+  const input = validated(fields);
+  const denial = frequencyDenial(scope.planId, input.frequency);
+  if (denial) await refuse(scope, "policy.created", actor, input.name, denial);
+  return repo.createPolicy(scope, input, actor, now);
+}
+
+function settingsOf(policy: PolicyInput): PolicyInput {
+  const { name, dataTypes, frequency, schedule, days, retentionDays, archiving } = policy;
+  return { name, dataTypes, frequency, schedule, days, retentionDays, archiving };
+}
+
+/** PATCH: any part of the policy; the result is validated whole and must fit the plan. */
+export async function updatePolicy(
+  scope: PolicyScope,
+  policyId: string,
+  body: unknown,
+  actor: string,
+  now = new Date(),
+): Promise<Policy> {
+  checkPolicyId(policyId);
+  const fields = bodyObject(body);
+  if (policyId === DEFAULT_POLICY_ID) await repo.ensureDefaultPolicy(scope, now);
+  const existing = await repo.getPolicy(scope, policyId);
+  if (!existing) throw AppError.notFound(POLICY_MESSAGES.notFound);
+  await requireManagingPlan(scope, "policy.updated", actor, existing.name);
+  const merged = (current: PolicyInput) => validated({ ...settingsOf(current), ...fields });
+  const denial = frequencyDenial(scope.planId, merged(existing).frequency);
+  if (denial) await refuse(scope, "policy.updated", actor, existing.name, denial);
+  const updated = await repo.updatePolicy(
+    scope,
+    policyId,
+    (current) => {
+      // Checked again on what the transaction read (another admin may have changed it meanwhile).
+      const next = merged(current);
+      const refused = frequencyDenial(scope.planId, next.frequency);
+      if (refused) throw AppError.forbidden(refused);
+      return next;
+    },
+    nextBackup(now),
+    actor,
+    now,
+  );
+  if (!updated) throw AppError.notFound(POLICY_MESSAGES.notFound);
+  return updated;
+}
+
+export async function deletePolicy(
+  scope: PolicyScope,
+  policyId: string,
+  actor: string,
+  now = new Date(),
+): Promise<{ policyId: string }> {
+  checkPolicyId(policyId);
+  const existing = await repo.getPolicy(scope, policyId);
+  if (!existing && policyId !== DEFAULT_POLICY_ID) throw AppError.notFound(POLICY_MESSAGES.notFound);
+  await requireManagingPlan(scope, "policy.deleted", actor, existing?.name ?? policyId);
+  const outcome = await repo.deletePolicy(scope, policyId, actor, now);
+  switch (outcome) {
+    case "deleted":
+      return { policyId };
+    case "not-found":
+      // The default policy not created yet, or another admin deleted it just now.
+      if (policyId === DEFAULT_POLICY_ID) throw AppError.conflict(POLICY_MESSAGES.defaultUndeletable);
+      throw AppError.notFound(POLICY_MESSAGES.notFound);
+    case "default":
+      throw AppError.conflict(POLICY_MESSAGES.defaultUndeletable);
+    case "in-use":
+      throw AppError.conflict(POLICY_MESSAGES.inUse);
+  }
+}
+
+/** Reads `{resourceIds}`: 1 to MAX_ASSIGN_RESOURCES ids, each given once. */
+export function parseAssignRequest(body: unknown): string[] {
+  const ids =
+    typeof body === "object" && body !== null ? (body as { resourceIds?: unknown }).resourceIds : undefined;
+  if (!Array.isArray(ids) || ids.length === 0) throw AppError.badRequest(POLICY_MESSAGES.resourceIdsRequired);
+  if (!ids.every((id): id is string => typeof id === "string" && RESOURCE_ID.test(id))) {
+    throw AppError.badRequest(POLICY_MESSAGES.resourcesNotFound);
+  }
+  const unique = [...new Set(ids)];
+  if (unique.length > MAX_ASSIGN_RESOURCES) throw AppError.badRequest(POLICY_MESSAGES.tooManyResources);
+  return unique;
+}
+
+/**
+ * Assigns an existing policy to resources (every plan may: the free plan uses the default policy). Each
+ * gets a pending backup run; unknown resources refuse the whole call with a 404 naming none of them.
+ */
+export async function assignPolicy(
+  scope: PolicyScope,
+  policyId: string,
+  body: unknown,
+  actor: string,
+  now = new Date(),
+): Promise<AssignPolicyResponse> {
+  checkPolicyId(policyId);
+  const resourceIds = parseAssignRequest(body);
+  if (policyId === DEFAULT_POLICY_ID) await repo.ensureDefaultPolicy(scope, now);
+  const outcome = await repo.assignPolicy(scope, policyId, resourceIds, nextBackup(now), actor, now);
+  if (outcome.kind === "policy-not-found") throw AppError.notFound(POLICY_MESSAGES.notFound);
+  if (outcome.kind === "resources-not-found") throw AppError.notFound(POLICY_MESSAGES.resourcesNotFound);
+  return { policyId, assigned: outcome.assigned, backupsQueued: outcome.backupsQueued };
+}

@@ -1,0 +1,15 @@
+import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
+import { api } from "@/lib/api-client";
+import { useApiMutation } from "@/lib/use-api-query";
+import { decodePolicy } from "./list-policies";
+
+/** `POST /v1/organizations/{id}/policies`: a new policy (paid plans; the frequency must fit the plan). */
+export async function createPolicy(organizationId: string, input: PolicyInput): Promise<Policy> {
+  return decodePolicy(
+    await api.post<unknown>(`/organizations/${encodeURIComponent(organizationId)}/policies`, input),
+  );
+}
+
+export function useCreatePolicy() {
+  return useApiMutation(createPolicy);
+}

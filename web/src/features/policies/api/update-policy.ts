@@ -1,0 +1,22 @@
+import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
+import { api } from "@/lib/api-client";
+import { useApiMutation } from "@/lib/use-api-query";
+import { decodePolicy } from "./list-policies";
+
+/** `PATCH /v1/organizations/{id}/policies/{policyId}`: changes a policy (paid plans). */
+export async function updatePolicy(
+  organizationId: string,
+  policyId: string,
+  changes: Partial<PolicyInput>,
+): Promise<Policy> {
+  return decodePolicy(
+    await api.patch<unknown>(
+      `/organizations/${encodeURIComponent(organizationId)}/policies/${encodeURIComponent(policyId)}`,
+      changes,
+    ),
+  );
+}
+
+export function useUpdatePolicy() {
+  return useApiMutation(updatePolicy);
+}
