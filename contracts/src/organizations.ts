@@ -143,7 +143,7 @@ export interface ResourcesAnalytics {
 export interface Alert {
   alertId: string;
   createdAt: string;
-  kind: "resources-added" | "resources-removed" | "backup-failed" | "storage";
+  kind: "resources-added" | "resources-removed" | "backup-failed" | "storage" | "billing";
   message: string;
   read: boolean;
 }

@@ -11,6 +11,8 @@ export interface Plan {
   storagePerUserBytes: number;
   backupsPerDay: 1 | 3 | 24;
   services: readonly ("gmail" | "drive" | "chat" | "calendars" | "contacts" | "directory")[];
+  /** Price of one seat per month in USD (0 on the free plan). */
+  pricePerUserMonthlyUsd: number;
 }
 
 export const PLANS: Record<PlanId, Plan> = {
@@ -21,6 +23,7 @@ export const PLANS: Record<PlanId, Plan> = {
     storagePerUserBytes: 15 * GB,
     backupsPerDay: 1,
     services: ["gmail", "drive"],
+    pricePerUserMonthlyUsd: 0,
   },
   geneva: {
     id: "geneva",
@@ -29,6 +32,7 @@ export const PLANS: Record<PlanId, Plan> = {
     storagePerUserBytes: 50 * GB,
     backupsPerDay: 3,
     services: ["gmail", "drive"],
+    pricePerUserMonthlyUsd: 3,
   },
   zurich: {
     id: "zurich",
@@ -37,6 +41,7 @@ export const PLANS: Record<PlanId, Plan> = {
     storagePerUserBytes: 100 * GB,
     backupsPerDay: 24,
     services: ["gmail", "drive", "chat", "calendars", "contacts", "directory"],
+    pricePerUserMonthlyUsd: 3,
   },
 };
 
@@ -47,7 +52,38 @@ export function isPremium(planName: string): boolean {
   return planName.toLowerCase() !== "matterhorn";
 }
 
-/** Storage an organisation may use: storage per user times seats. */
-export function maximumStorageBytes(plan: Plan, seats: number): number {
-  return plan.storagePerUserBytes * seats;
+/** Plans from the smallest to the largest: Zürich is the maximum (spec §4). */
+export const PLAN_ORDER: readonly PlanId[] = ["matterhorn", "geneva", "zurich"];
+
+/** The plan's position in PLAN_ORDER: a higher rank is an upgrade, a lower one a downgrade. */
+export function planRank(planId: PlanId): number {
+  return PLAN_ORDER.indexOf(planId);
+}
+
+export function isPlanId(value: unknown): value is PlanId {
+  return typeof value === "string" && (PLAN_ORDER as readonly string[]).includes(value);
+}
+
+/** The storage add-on (spec §9): packs of 100 GB. */
+export const STORAGE_PACK_BYTES = 100 * GB;
+
+/** Price of one seat per month in USD (spec §9: the subtotal is seats × 3). */
+export const SEAT_PRICE_USD = 3;
+
+/** Price of one storage pack per month in USD (spec §9: the subtotal is packs × 3). */
+export const STORAGE_PACK_PRICE_USD = 3;
+
+/** Monthly subtotal of `seats` seats on `plan`, in USD. */
+export function seatsSubtotalUsd(plan: Plan, seats: number): number {
+  return plan.pricePerUserMonthlyUsd * seats;
+}
+
+/** Monthly subtotal of `packs` storage packs, in USD. */
+export function storagePacksSubtotalUsd(packs: number): number {
+  return STORAGE_PACK_PRICE_USD * packs;
+}
+
+/** Storage an organisation may use: storage per user times seats, plus the bought storage packs. */
+export function maximumStorageBytes(plan: Plan, seats: number, storagePacks = 0): number {
+  return plan.storagePerUserBytes * seats + STORAGE_PACK_BYTES * storagePacks;
 }

@@ -57,3 +57,16 @@ export function resourceSyncFailed(entry: { organizationId: string; error: unkno
     errorMessage: error instanceof Error ? error.message : undefined,
   });
 }
+
+export function backupsStoppedAfterGracefulPeriod(entry: { organizations: number }): void {
+  logger.info("backups stopped after graceful period", entry);
+}
+
+export function gracefulStopFailed(entry: { organizationId: string; error: unknown }): void {
+  const error = entry.error;
+  logger.warn("graceful period stop failed", {
+    organizationId: entry.organizationId,
+    errorName: error instanceof Error ? error.name : typeof error,
+    errorMessage: error instanceof Error ? error.message : undefined,
+  });
+}

@@ -103,6 +103,12 @@ export async function setAccount(
     seats: number;
     storagePacks: number;
     autoAddStorage: boolean;
+    /** The graceful period after a failed payment (none, started or stopped). */
+    graceful: {
+      state: "none" | "started" | "stopped";
+      startedAt: string | null;
+      stopsAt: string | null;
+    };
   }>,
 ): Promise<void> {
   const regionId = organization.subscriptions[0]?.region.id ?? "ch";

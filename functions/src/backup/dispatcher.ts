@@ -1,3 +1,4 @@
+import { advanceGracefulPeriods } from "../billing/service";
 import { recordDispatcherRun } from "../system/repo";
 import { loadWorkspaceConfig } from "../config";
 import { allOrganizations } from "../organizations/repo";
@@ -18,6 +19,11 @@ export async function runDispatcher(scheduledTime: string): Promise<void> {
     new Date(scheduledTime),
     (organizationId, error) => logs.resourceSyncFailed({ organizationId, error }),
   );
+  // Graceful periods whose end has passed stop backups (audited, with an alert).
+  const graceful = await advanceGracefulPeriods(new Date(scheduledTime), (organizationId, error) =>
+    logs.gracefulStopFailed({ organizationId, error }),
+  );
+  if (graceful.stopped > 0) logs.backupsStoppedAfterGracefulPeriod({ organizations: graceful.stopped });
   logs.dispatcherRan({
     scheduledTime,
     runs: state.runs,

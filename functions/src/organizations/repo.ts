@@ -11,6 +11,19 @@ import { organizationRef, type Scope } from "../lib/tenancy";
 import { isRegionId, type RegionId } from "@alpvault/contracts/regions";
 import { FREE_PLAN, PLANS, type PlanId } from "@alpvault/contracts/plans";
 
+/**
+ * The graceful period after a failed payment: `started` when a payment fails (backups go on until
+ * `stopsAt`), `stopped` once that passed (backups stop), back to `none` when a payment succeeds.
+ */
+export interface GracefulPeriod {
+  state: "none" | "started" | "stopped";
+  /** ISO date-times; null in state `none`. */
+  startedAt: string | null;
+  stopsAt: string | null;
+}
+
+export const NO_GRACEFUL_PERIOD: GracefulPeriod = { state: "none", startedAt: null, stopsAt: null };
+
 /** What the organisation has bought and set (region database). */
 export interface Account {
   planId: PlanId;
@@ -19,6 +32,7 @@ export interface Account {
   /** Extra storage bought, in packs (spec §9: 100 GB each). */
   storagePacks: number;
   autoAddStorage: boolean;
+  graceful: GracefulPeriod;
 }
 
 export interface Organization extends Account {
@@ -38,7 +52,20 @@ export const INITIAL_ACCOUNT: Account = {
   seats: PLANS[FREE_PLAN].maxUsers ?? 0,
   storagePacks: 0,
   autoAddStorage: false,
+  graceful: NO_GRACEFUL_PERIOD,
 };
+
+/** Decodes a stored graceful period; anything missing or malformed reads as none. */
+export function decodeGracefulPeriod(data: unknown): GracefulPeriod {
+  const value = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+  const date = (field: unknown) =>
+    typeof field === "string" && !Number.isNaN(Date.parse(field)) ? field : null;
+  const state = value.state;
+  if ((state === "started" || state === "stopped") && date(value.stopsAt) !== null) {
+    return { state, startedAt: date(value.startedAt), stopsAt: date(value.stopsAt) };
+  }
+  return NO_GRACEFUL_PERIOD;
+}
 
 const PLAN_IDS: readonly string[] = ["matterhorn", "geneva", "zurich"];
 
@@ -52,6 +79,7 @@ export function decodeAccount(data: unknown): Account {
     seats: whole(value.seats, INITIAL_ACCOUNT.seats),
     storagePacks: whole(value.storagePacks, 0),
     autoAddStorage: value.autoAddStorage === true,
+    graceful: decodeGracefulPeriod(value.graceful),
   };
 }
 
@@ -146,6 +174,7 @@ export async function claimDomain(
       seats: _seats,
       storagePacks: _packs,
       autoAddStorage: _auto,
+      graceful: _graceful,
       ...routing
     } = organization;
     transaction.create(db.collection("organizations").doc(organization.organizationId), routing);

@@ -170,7 +170,7 @@ export function organizationService(deps: OrganizationDeps) {
         organizationId,
         domain: organization.domain,
         totalStorage: (await deps.usage(organization)).storageBytes,
-        maximumStorage: maximumStorageBytes(plan, seatsOf(organization)),
+        maximumStorage: maximumStorageBytes(plan, seatsOf(organization), organization.storagePacks),
         plan: { name: plan.name },
       };
     },
@@ -197,10 +197,13 @@ export function organizationService(deps: OrganizationDeps) {
       if (wanted("plan")) view.plan = { ...plan, premium: isPremium(plan.id) };
       if (wanted("renewalDate")) view.renewalDate = nextRenewal(organization.createdAt, now());
       if (usage && wanted("seats")) {
-        view.seats = { used: usage.activeMailboxes, total: plan.maxUsers === null ? null : seats };
+        view.seats = { used: usage.activeMailboxes, total: seats };
       }
       if (usage && wanted("storage")) {
-        view.storage = { used: usage.storageBytes, maximum: maximumStorageBytes(plan, seats) };
+        view.storage = {
+          used: usage.storageBytes,
+          maximum: maximumStorageBytes(plan, seats, organization.storagePacks),
+        };
       }
       if (wanted("autoAddStorage")) view.autoAddStorage = organization.autoAddStorage;
       return view;

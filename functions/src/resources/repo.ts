@@ -122,7 +122,13 @@ export async function addAlert(scope: Scope, alert: Omit<Alert, "alertId">): Pro
 }
 
 function decodeAlert(id: string, data: Record<string, unknown>): Alert | undefined {
-  const kinds: readonly string[] = ["resources-added", "resources-removed", "backup-failed", "storage"];
+  const kinds: readonly string[] = [
+    "resources-added",
+    "resources-removed",
+    "backup-failed",
+    "storage",
+    "billing",
+  ];
   if (
     typeof data.createdAt !== "string" ||
     typeof data.message !== "string" ||

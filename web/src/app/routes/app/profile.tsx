@@ -1,12 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { ContentLayout } from "@/components/layouts/content-layout";
-import { PlaceholderNotice } from "@/components/ui/placeholder-notice";
+import { ProfileScreen } from "@/features/billing/components/billing-screens";
 
 export default function ProfileRoute() {
   const { t } = useTranslation();
   return (
     <ContentLayout title={t("pages.profile.title")}>
-      <PlaceholderNotice />
+      <ProfileScreen />
     </ContentLayout>
   );
 }

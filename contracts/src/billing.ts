@@ -1,0 +1,153 @@
+/**
+ * Plans catalogue, purchases (upgrade, storage add-on), payments and the auto-add-storage setting (spec §2
+ * plans and profile screens, §4 payment outcomes and graceful period, §8 texts): request and response
+ * shapes shared by web and functions, and the texts both show.
+ */
+import {
+  PLANS,
+  PLAN_ORDER,
+  STORAGE_PACK_BYTES,
+  STORAGE_PACK_PRICE_USD,
+  isPlanId,
+  isPremium,
+  seatsSubtotalUsd,
+  storagePacksSubtotalUsd,
+  type Plan,
+  type PlanId,
+} from "./plans";
+
+/** What a checkout buys: a plan with a number of seats, or storage packs added to the current plan. */
+export type Purchase =
+  { kind: "upgrade"; planId: PlanId; seats: number } | { kind: "storage"; packs: number };
+
+/** Seats and packs one purchase may hold. */
+export const MAX_SEATS = 10_000;
+export const MAX_STORAGE_PACKS = 1_000;
+
+/**
+ * A payment's state: `open` until the payment provider reports; then the spec's outcomes (§4): `paid`
+ * (success), `failed`, `pending` (the provider waits for the money), `cancelled`.
+ */
+export type PaymentState = "open" | "pending" | "paid" | "failed" | "cancelled";
+
+export const PAYMENT_STATES: readonly PaymentState[] = ["open", "pending", "paid", "failed", "cancelled"];
+
+/** GET /v1/plans. */
+export interface PlanOffer extends Plan {
+  premium: boolean;
+}
+
+export interface PlansResponse {
+  plans: PlanOffer[];
+  storagePack: { bytes: number; priceMonthlyUsd: number };
+  currency: "USD";
+}
+
+/** POST /v1/organizations/{id}/checkout. */
+export interface CheckoutRequest {
+  purchase: Purchase;
+  /** Where the payment page sends the admin back to, with `?checkout=<checkoutId>` added. */
+  returnUrl: string;
+}
+
+export interface CheckoutResponse {
+  checkoutId: string;
+  /** The payment page to open. */
+  url: string;
+}
+
+/** GET /v1/organizations/{id}/payments/{checkoutId}. */
+export interface Payment {
+  checkoutId: string;
+  state: PaymentState;
+  purchase: Purchase;
+  /** Monthly amount in USD. */
+  amountUsd: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** PUT /v1/organizations/{id}/settings/auto-add-storage. */
+export interface AutoAddStorageRequest {
+  enabled: boolean;
+}
+
+export interface AutoAddStorageResponse {
+  autoAddStorage: boolean;
+}
+
+/** The query parameter the payment page returns with. */
+export const CHECKOUT_QUERY_PARAMETER = "checkout";
+
+/**
+ * The signing secret of webhook events in the local stack (the sandbox payment provider signs with it,
+ * the webhook route checks with it). Not a secret: production uses Stripe's endpoint secret.
+ */
+export const LOCAL_WEBHOOK_SECRET = "whsec_alpvault_local_sandbox_not_a_secret";
+
+export const BILLING_MESSAGES = {
+  paymentSuccessful: "Payment successful",
+  storagePurchased: "Storage purchased",
+  paymentFailed: "Oops! Your payment failed. Please try again or contact support.",
+  storagePurchaseFailed: "The storage could not be purchased. Please try again or contact support.",
+  paymentPending: "Your payment is pending. Your subscription changes as soon as the payment is confirmed.",
+  paymentCancelled: "Payment cancelled. Nothing was charged.",
+  autoAddStorageFailed: "An error occured, setting not updated.",
+  autoAddStorageUpdated: "Setting updated",
+  downgrade: "Downgrading is done by our support team. Please contact support to downgrade your plan.",
+  fewerSeats: "Removing seats is done by our support team. Please contact support to reduce your seats.",
+  alreadyOnPlan: "You are already on this plan. Choose more seats to add licenses.",
+  freePlanNotSold: "The Matterhorn plan is free: there is nothing to pay.",
+  storageNeedsPaidPlan:
+    "Adding storage is not available on the free Matterhorn plan. Upgrade to Geneva or Zürich to add storage.",
+  invalidPurchase: `A purchase is {kind: "upgrade", planId, seats} (1 to ${MAX_SEATS} seats) or {kind: "storage", packs} (1 to ${MAX_STORAGE_PACKS} packs).`,
+  invalidReturnUrl: "returnUrl must be an http or https address.",
+  invalidSetting: "enabled must be true or false.",
+  paymentNotFound: "Payment not found",
+  checkoutNotFound: "This checkout does not exist.",
+  checkoutClosed: "This checkout is closed: its payment already has its final outcome.",
+  invalidOutcome: "outcome must be one of: success, failed, pending, cancelled.",
+  invalidSignature: "The webhook signature is invalid.",
+  invalidEvent: "The webhook event could not be read.",
+} as const;
+
+/** The outcomes the local sandbox payment page offers (spec §4 payment outcomes). */
+export const SANDBOX_OUTCOMES = ["success", "failed", "pending", "cancelled"] as const;
+export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
+
+/** The plan catalogue with prices. */
+export function plansCatalogue(): PlansResponse {
+  return {
+    plans: PLAN_ORDER.map((id) => ({ ...PLANS[id], premium: isPremium(id) })),
+    storagePack: { bytes: STORAGE_PACK_BYTES, priceMonthlyUsd: STORAGE_PACK_PRICE_USD },
+    currency: "USD",
+  };
+}
+
+/** Monthly amount of a purchase in USD. */
+export function purchaseAmountUsd(purchase: Purchase): number {
+  return purchase.kind === "upgrade"
+    ? seatsSubtotalUsd(PLANS[purchase.planId], purchase.seats)
+    : storagePacksSubtotalUsd(purchase.packs);
+}
+
+function wholeIn(value: unknown, max: number): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= max;
+}
+
+/** Reads a purchase; undefined when it has not the shape of one. */
+export function decodePurchase(value: unknown): Purchase | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (v.kind === "upgrade" && isPlanId(v.planId) && wholeIn(v.seats, MAX_SEATS)) {
+    return { kind: "upgrade", planId: v.planId, seats: v.seats };
+  }
+  if (v.kind === "storage" && wholeIn(v.packs, MAX_STORAGE_PACKS)) {
+    return { kind: "storage", packs: v.packs };
+  }
+  return undefined;
+}
+
+export function isPaymentState(value: unknown): value is PaymentState {
+  return typeof value === "string" && (PAYMENT_STATES as readonly string[]).includes(value);
+}
