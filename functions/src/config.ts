@@ -3,7 +3,7 @@
  * `.env.<project>`, `.env.local` in the emulator) or from the runtime itself.
  */
 import { readFileSync } from "node:fs";
-import { defineSecret, defineString } from "firebase-functions/params";
+import { defineInt, defineSecret, defineString } from "firebase-functions/params";
 import { LOCAL_WEB_APP_ID } from "@alpvault/contracts/local";
 
 /**
@@ -68,9 +68,44 @@ export function loadRuntimeConfig(): RuntimeConfig {
  */
 export const workspaceServiceAccountKey = defineSecret("WORKSPACE_SERVICE_ACCOUNT_KEY");
 
+/** Stripe's API key and the signing secret of our webhook endpoint (production payments). */
+export const stripeSecretKey = defineSecret("STRIPE_SECRET_KEY");
+export const stripeWebhookSecret = defineSecret("STRIPE_WEBHOOK_SECRET");
+
 /** Secrets the API binds: none inside the emulator, which has no Secret Manager and reads the key file. */
 export function apiSecrets(): ReturnType<typeof defineSecret>[] {
-  return process.env.FUNCTIONS_EMULATOR === "true" ? [] : [workspaceServiceAccountKey];
+  return process.env.FUNCTIONS_EMULATOR === "true"
+    ? []
+    : [workspaceServiceAccountKey, stripeSecretKey, stripeWebhookSecret];
+}
+
+/** Days between a failed payment and the stop of backups (the graceful period). */
+export const gracefulPeriodDaysParam = defineInt("GRACEFUL_PERIOD_DAYS", {
+  default: 14,
+  description: "Days after a failed payment before backups stop",
+});
+
+/**
+ * Payments: Stripe in production; inside the Functions emulator the local sandbox provider, whose
+ * webhook events are signed with a fixed local secret (not a real secret: it only exists locally).
+ */
+export interface BillingConfig {
+  provider: "stripe" | "sandbox";
+  stripeSecretKey(): string;
+  webhookSecret(): string;
+  gracefulPeriodDays: number;
+}
+
+export function loadBillingConfig(localWebhookSecret: string): BillingConfig {
+  const sandbox = process.env.FUNCTIONS_EMULATOR === "true";
+  // Unset at run time reads 0: the default applies.
+  const days = gracefulPeriodDaysParam.value();
+  return {
+    provider: sandbox ? "sandbox" : "stripe",
+    stripeSecretKey: () => stripeSecretKey.value(),
+    webhookSecret: () => (sandbox ? localWebhookSecret : stripeWebhookSecret.value()),
+    gracefulPeriodDays: Number.isInteger(days) && days > 0 ? days : 14,
+  };
 }
 
 export interface ServiceAccountKey {
@@ -124,4 +159,17 @@ export const apiBaseDomainParam = defineString("API_BASE_DOMAIN", {
 export function regionApiDomain(regionId: string): string {
   if (process.env.FUNCTIONS_EMULATOR === "true") return process.env.LOCAL_API_HOST ?? "127.0.0.1:5000";
   return `${regionId}.api.${apiBaseDomainParam.value() || "alpvault.app"}`;
+}
+
+export interface KmsConfig {
+  /**
+   * `host:port` of the Cloud KMS emulator (`KMS_EMULATOR_HOST`); set only inside the Functions emulator.
+   * Production talks to Cloud KMS with the function's service account.
+   */
+  emulatorHost: string | undefined;
+}
+
+export function loadKmsConfig(): KmsConfig {
+  const runningInEmulator = process.env.FUNCTIONS_EMULATOR === "true";
+  return { emulatorHost: runningInEmulator ? process.env.KMS_EMULATOR_HOST || undefined : undefined };
 }

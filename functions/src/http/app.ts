@@ -1,6 +1,6 @@
 import express, { type Express, type Router } from "express";
 import { auditRoutes } from "../audit/routes";
-import { billingRoutes } from "../billing/routes";
+import { billingPublicRoutes, billingRoutes } from "../billing/routes";
 import { organizationRoutes } from "../organizations/routes";
 import { productServices } from "../organizations/wiring";
 import { policyRoutes } from "../policies/routes";
@@ -16,6 +16,11 @@ export interface ApiDependencies {
   appCheck: AppCheckVerifier;
   /** The routers mounted under /v1 behind authentication (default: every product area). */
   routers?: Router[];
+  /**
+   * Routers mounted under /v1 before authentication (default: the payment webhook and sandbox page):
+   * they check their callers themselves (a webhook signature).
+   */
+  publicRouters?: Router[];
 }
 
 /** The /v1 JSON API. Every route sits behind `authenticate`; every error leaves as `{code, message}`. */
@@ -26,6 +31,7 @@ export function createApi(deps: ApiDependencies): Express {
 
   const v1 = express.Router();
   v1.use(requestLog);
+  for (const router of deps.publicRouters ?? [billingPublicRoutes()]) v1.use(router);
   v1.use(authenticate(deps));
   v1.use(express.json({ limit: "1mb" }));
   const routers = deps.routers ?? [
@@ -33,7 +39,7 @@ export function createApi(deps: ApiDependencies): Express {
     organizationRoutes(() => productServices().organizations),
     resourceRoutes(productServices),
     auditRoutes(() => productServices().organizations),
-    policyRoutes(),
+    policyRoutes(productServices),
     secretRoutes(),
     billingRoutes(),
   ];
