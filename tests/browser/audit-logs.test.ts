@@ -2,18 +2,11 @@
  * The Audit Logs screen in Chromium: today's entries of the demo organisation (its sign-in and set-up),
  * paging through a month of entries as "Page X of Y", and the date range rules of spec §5.
  */
+import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { withRegionDb } from "../support/organizations";
-import { demoSignIn } from "./support/app";
-import { collectPageErrors, launchBrowser, newContext } from "./support/browser";
-import {
-  DEMO_DOMAIN,
-  onboardDemoOrganization,
-  screenshotBothThemes,
-  skipResourcesWelcome,
-  uninstallApp,
-} from "./support/onboarding";
+import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
 
 jest.setTimeout(120_000);
 
@@ -51,24 +44,18 @@ beforeAll(async () => {
     }
     await batch.commit();
   });
-  browser = await launchBrowser();
-  ({ context } = await newContext(browser));
-  page = await context.newPage();
-  await skipResourcesWelcome(page);
-  errors = collectPageErrors(page);
-  await demoSignIn(page);
+  ({ browser, context, page, errors } = await signedInDemoPage());
 });
 
-afterAll(async () => {
-  await auditLogs(async (logs) => {
-    const batch = logs.firestore.batch();
-    for (const entry of SEEDED) batch.delete(logs.doc(entry.id));
-    await batch.commit();
-  });
-  await context?.close();
-  await browser?.close();
-  await uninstallApp(DEMO_DOMAIN);
-});
+afterAll(() =>
+  closeDemoPage({ browser, context }, () =>
+    auditLogs(async (logs) => {
+      const batch = logs.firestore.batch();
+      for (const entry of SEEDED) batch.delete(logs.doc(entry.id));
+      await batch.commit();
+    }),
+  ),
+);
 
 const rows = () => page.getByTestId("audit-entry");
 const pager = () => page.getByTestId("audit-logs-page");

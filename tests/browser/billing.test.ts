@@ -4,18 +4,13 @@
  * (blocked on the free plan, bought on a paid one), the subscription figures and the auto-add-storage
  * switch. The demo organisation's account is restored afterwards (other files use it).
  */
+import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { setAccount, withRegionDb } from "../support/organizations";
-import { demoSignIn, PREFERENCES_KEY } from "./support/app";
-import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
-import {
-  DEMO_DOMAIN,
-  onboardDemoOrganization,
-  screenshotBothThemes,
-  skipResourcesWelcome,
-  uninstallApp,
-} from "./support/onboarding";
+import { PREFERENCES_KEY } from "./support/app";
+import { screenshot } from "./support/browser";
+import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
 
 jest.setTimeout(120_000);
 
@@ -77,20 +72,10 @@ beforeAll(async () => {
   startedAt = new Date().toISOString();
   organization = await onboardDemoOrganization();
   await setAccount(organization, FREE_ACCOUNT);
-  browser = await launchBrowser();
-  ({ context } = await newContext(browser));
-  page = await context.newPage();
-  await skipResourcesWelcome(page);
-  errors = collectPageErrors(page);
-  await demoSignIn(page);
+  ({ browser, context, page, errors } = await signedInDemoPage());
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  if (organization) await restoreDemoOrganization();
-  await uninstallApp(DEMO_DOMAIN);
-});
+afterAll(() => closeDemoPage({ browser, context }, organization ? restoreDemoOrganization : undefined));
 
 const modal = () => page.getByTestId("payment-modal");
 const snackbar = () => page.getByTestId("snackbar");

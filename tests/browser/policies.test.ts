@@ -6,19 +6,13 @@
  * organisation's plan, resources, policies, queued runs and the audit entries of this file are restored
  * afterwards.
  */
+import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { POLICY_MESSAGES } from "@alpvault/contracts/policies";
 import { setAccount, withRegionDb } from "../support/organizations";
-import { demoSignIn } from "./support/app";
-import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
-import {
-  DEMO_DOMAIN,
-  onboardDemoOrganization,
-  screenshotBothThemes,
-  skipResourcesWelcome,
-  uninstallApp,
-} from "./support/onboarding";
+import { screenshot } from "./support/browser";
+import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
 
 jest.setTimeout(120_000);
 
@@ -73,20 +67,10 @@ beforeAll(async () => {
     async (doc) => (await doc.get()).get("account") as Parameters<typeof setAccount>[1] | undefined,
   );
   await setAccount(organization, { planId: "geneva", seats: 10 });
-  browser = await launchBrowser();
-  ({ context } = await newContext(browser));
-  page = await context.newPage();
-  await skipResourcesWelcome(page);
-  errors = collectPageErrors(page);
-  await demoSignIn(page);
+  ({ browser, context, page, errors } = await signedInDemoPage());
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  if (organization) await restoreDemoOrganization();
-  await uninstallApp(DEMO_DOMAIN);
-});
+afterAll(() => closeDemoPage({ browser, context }, organization ? restoreDemoOrganization : undefined));
 
 const snackbar = () => page.getByTestId("snackbar");
 const policyRow = (name: string) =>

@@ -5,20 +5,14 @@
  * that keys need a paid plan, with the way to the plans. The demo organisation's plan, secrets and the
  * audit entries of this file are restored afterwards.
  */
+import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { SECRET_MESSAGES } from "@alpvault/contracts/secrets";
 import { createKmsKey } from "../support/kms";
 import { setAccount, withRegionDb } from "../support/organizations";
-import { demoSignIn } from "./support/app";
-import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
-import {
-  DEMO_DOMAIN,
-  onboardDemoOrganization,
-  screenshotBothThemes,
-  skipResourcesWelcome,
-  uninstallApp,
-} from "./support/onboarding";
+import { screenshot } from "./support/browser";
+import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
 
 jest.setTimeout(120_000);
 
@@ -59,20 +53,10 @@ beforeAll(async () => {
     async (doc) => (await doc.get()).get("account") as Parameters<typeof setAccount>[1] | undefined,
   );
   await setAccount(organization, { planId: "geneva", seats: 10 });
-  browser = await launchBrowser();
-  ({ context } = await newContext(browser));
-  page = await context.newPage();
-  await skipResourcesWelcome(page);
-  errors = collectPageErrors(page);
-  await demoSignIn(page);
+  ({ browser, context, page, errors } = await signedInDemoPage());
 });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  if (organization) await restoreDemoOrganization();
-  await uninstallApp(DEMO_DOMAIN);
-});
+afterAll(() => closeDemoPage({ browser, context }, organization ? restoreDemoOrganization : undefined));
 
 const rows = () => page.getByTestId("secret-row");
 const snackbar = () => page.getByTestId("snackbar");

@@ -2,7 +2,6 @@ import AddOutlined from "@mui/icons-material/AddOutlined";
 import DeleteOutlined from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
 import Alert from "@mui/material/Alert";
-import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
@@ -24,10 +23,9 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink } from "react-router-dom";
 import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
 import { FREE_PLAN } from "@alpvault/contracts/plans";
-import { paths } from "@/config/paths";
+import { RetryableError, UpgradeNotice } from "@/components/ui/notices";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
 import { asApiError } from "@/lib/use-api-query";
@@ -110,31 +108,20 @@ export function PoliciesScreen() {
     <Box sx={{ display: "flex", flexDirection: "column", gap: 3 }} data-testid="policies-screen">
       <Typography color="text.secondary">{t("policies.intro")}</Typography>
       {freePlan && (
-        <Alert
-          severity="info"
-          data-testid="policies-free-plan"
-          action={
-            <Button component={RouterLink} to={paths.app.plans.getHref()} color="inherit" size="small">
-              {t("policies.freePlan.upgrade")}
-            </Button>
-          }
-        >
-          <AlertTitle>{t("policies.freePlan.title")}</AlertTitle>
-          {t("policies.freePlan.body")}
-        </Alert>
+        <UpgradeNotice
+          testId="policies-free-plan"
+          title={t("policies.freePlan.title")}
+          body={t("policies.freePlan.body")}
+          upgradeLabel={t("policies.freePlan.upgrade")}
+        />
       )}
       {policies.error && (
-        <Alert
-          severity="error"
-          data-testid="policies-error"
-          action={
-            <Button color="inherit" size="small" onClick={policies.refetch}>
-              {t("policies.retry")}
-            </Button>
-          }
-        >
-          {policies.error.message}
-        </Alert>
+        <RetryableError
+          testId="policies-error"
+          message={policies.error.message}
+          retryLabel={t("policies.retry")}
+          onRetry={policies.refetch}
+        />
       )}
       <Card variant="outlined">
         <Box sx={{ p: 2, display: "flex", justifyContent: "flex-end" }}>

@@ -3,7 +3,6 @@ import DeleteOutlined from "@mui/icons-material/DeleteOutlined";
 import EditOutlined from "@mui/icons-material/EditOutlined";
 import FactCheckOutlined from "@mui/icons-material/FactCheckOutlined";
 import Alert from "@mui/material/Alert";
-import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
@@ -25,10 +24,9 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link as RouterLink } from "react-router-dom";
 import { FREE_PLAN } from "@alpvault/contracts/plans";
 import { SECRET_MESSAGES, type Secret } from "@alpvault/contracts/secrets";
-import { paths } from "@/config/paths";
+import { RetryableError, UpgradeNotice } from "@/components/ui/notices";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
 import { asApiError } from "@/lib/use-api-query";
@@ -200,31 +198,20 @@ export function SecretsScreen() {
         )}
       </Box>
       {freePlan && (
-        <Alert
-          severity="info"
-          data-testid="secrets-free-plan"
-          action={
-            <Button component={RouterLink} to={paths.app.plans.getHref()} color="inherit" size="small">
-              {t("secrets.freePlan.upgrade")}
-            </Button>
-          }
-        >
-          <AlertTitle>{t("secrets.freePlan.title")}</AlertTitle>
-          {t("secrets.freePlan.body")}
-        </Alert>
+        <UpgradeNotice
+          testId="secrets-free-plan"
+          title={t("secrets.freePlan.title")}
+          body={t("secrets.freePlan.body")}
+          upgradeLabel={t("secrets.freePlan.upgrade")}
+        />
       )}
       {secrets.error && (
-        <Alert
-          severity="error"
-          data-testid="secrets-error"
-          action={
-            <Button color="inherit" size="small" onClick={secrets.refetch}>
-              {t("secrets.retry")}
-            </Button>
-          }
-        >
-          {secrets.error.message}
-        </Alert>
+        <RetryableError
+          testId="secrets-error"
+          message={secrets.error.message}
+          retryLabel={t("secrets.retry")}
+          onRetry={secrets.refetch}
+        />
       )}
 
       <Card>
