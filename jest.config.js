@@ -41,6 +41,7 @@ module.exports = {
         "<rootDir>/eslint-rules",
         "<rootDir>/scripts",
         "<rootDir>/tests/support",
+        "<rootDir>/tests/engine",
         "<rootDir>/web/src/lib",
       ],
       testMatch: ["**/*.test.ts"],
