@@ -32,6 +32,7 @@ export const PORTS = {
   firestore: firebasePort("firestore"),
   workspace: 8090,
   kms: 8091,
+  storage: 8092,
 } as const;
 
 export type Service = keyof typeof PORTS;
@@ -46,6 +47,7 @@ export const SERVICE_NAMES: Record<Service, string> = {
   firestore: "Firestore emulator",
   workspace: "Workspace emulator",
   kms: "Cloud KMS emulator",
+  storage: "Cloud Storage emulator",
 };
 
 function portIsFree(port: number): Promise<boolean> {

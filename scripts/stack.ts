@@ -8,6 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { startFirestore, type RunningFirestore } from "../emulators/firestore/src/launcher";
 import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../emulators/workspace/src/server";
 import { startKmsEmulator } from "../emulators/kms/src/server";
+import { startStorageEmulator, storageStateFile } from "../emulators/storage/src/server";
 import { HOST, PORTS, ROOT, assertPortsFree } from "./ports";
 
 export const PROJECT_ID = "demo-alpvault";
@@ -56,6 +57,7 @@ export function emulatorEnv(): NodeJS.ProcessEnv {
     WORKSPACE_EMULATOR_URL: `http://${HOST}:${PORTS.workspace}`,
     WORKSPACE_SERVICE_ACCOUNT_KEY_FILE: WORKSPACE_KEY_FILE,
     KMS_EMULATOR_HOST: `${HOST}:${PORTS.kms}`,
+    STORAGE_EMULATOR_HOST: `http://${HOST}:${PORTS.storage}`,
     METADATA_SERVER_DETECTION: "none",
   };
 }
@@ -201,6 +203,16 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     // Nothing is seeded: keys are created through its API (tests, or by hand on npm start).
     const kms = await startKmsEmulator({ port: PORTS.kms, host: HOST, dataDir: options.dataDir });
     started.push({ name: "kms", stop: (save) => kms.stop({ save }) });
+
+    // Buckets are created on first use (the functions name their region's bucket); objects are kept in
+    // <dataDir>/storage/state.json.gz.
+    const storage = await startStorageEmulator({
+      port: PORTS.storage,
+      host: HOST,
+      stateFile: options.dataDir ? storageStateFile(options.dataDir) : undefined,
+      autoCreateBuckets: true,
+    });
+    started.push({ name: "storage", stop: (save) => storage.stop({ save }) });
 
     const firebase = await startFirebase(options, env, out.stream);
     // firebase-tools exports on exit only when asked to (--export-on-exit); a throw-away stack has none.

@@ -61,6 +61,10 @@ async function jest(
     name,
     process.execPath,
     [
+      // Lets jest run the dynamic import() with which Google's clients (gaxios, teeny-request) load their
+      // HTTP transport, so tests use the transport production uses.
+      "--experimental-vm-modules",
+      "--disable-warning=ExperimentalWarning",
       require.resolve("jest/bin/jest"),
       "--ci",
       "--selectProjects",

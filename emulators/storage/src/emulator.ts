@@ -1,0 +1,570 @@
+/**
+ * The Cloud Storage emulator's dispatcher: the JSON API v1 paths the official `@google-cloud/storage`
+ * client uses (buckets get/insert/list/delete; objects insert with media, multipart and resumable uploads,
+ * get metadata or `alt=media` with `Range`, list, patch, delete) answered with Cloud Storage's JSON shapes
+ * and error bodies, plus the emulator-only admin API (`/emulator/v1`: faults, reset). No authentication:
+ * any bearer token, or none, is accepted.
+ *
+ * Paths are served with and without the `/storage/v1` prefix: the client puts it in front of `/b/...` when
+ * given `apiEndpoint`, but not when it reads `STORAGE_EMULATOR_HOST`.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Faults, type FaultRuleInput } from "./faults";
+import {
+  MAX_BODY_BYTES,
+  StorageApiError,
+  intParam,
+  invalid,
+  notFound,
+  parseJsonObject,
+  rangeNotSatisfiable,
+  readBody,
+  required,
+  sendError,
+  sendJson,
+  unavailable,
+} from "./http";
+import {
+  MAX_LIST_RESULTS,
+  StorageStore,
+  preconditionsFrom,
+  type StoredBucket,
+  type StoredObject,
+} from "./store";
+import {
+  UploadSessions,
+  decodeMultipart,
+  parseGoogHash,
+  verifyChecksums,
+  type InsertRequest,
+} from "./uploads";
+
+export const ADMIN_PREFIX = "/emulator/v1";
+
+interface Call {
+  request: IncomingMessage;
+  response: ServerResponse;
+  query: URLSearchParams;
+  /** `http://host:port` as the client addressed us (for `Location`, `selfLink`, `mediaLink`). */
+  base: string;
+  bucket?: string;
+  object?: string;
+}
+
+/** A handler's JSON answer, or `RESPONDED` when it wrote the response itself. */
+const RESPONDED = Symbol("responded");
+type Handler = (call: Call) => Promise<unknown> | unknown;
+
+interface Route {
+  operation: string;
+  handler: Handler;
+}
+
+export interface StorageEmulatorOptions {
+  /** Create a bucket the first time a request names it instead of answering 404 (the local stack). */
+  autoCreateBuckets?: boolean;
+}
+
+export class StorageEmulator {
+  readonly store: StorageStore;
+  readonly faults = new Faults();
+  readonly uploads: UploadSessions;
+  /**
+   * Calls served, by operation id; inserts also by upload type (`storage.objects.insert:resumable`) and
+   * session PUTs as `storage.objects.insert:chunk`.
+   */
+  readonly stats = new Map<string, number>();
+
+  constructor(options: StorageEmulatorOptions = {}) {
+    this.store = new StorageStore(options.autoCreateBuckets ?? false);
+    this.uploads = new UploadSessions((request, data) =>
+      this.store.insert(request.bucket, request.name, data, {
+        contentType: request.contentType,
+        metadata: request.metadata,
+        preconditions: request.preconditions,
+      }),
+    );
+  }
+
+  readonly handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const url = new URL(request.url ?? "/", "http://storage.emulator");
+    const method = request.method ?? "GET";
+    const call: Call = {
+      request,
+      response,
+      query: url.searchParams,
+      base: `http://${request.headers.host ?? "127.0.0.1"}`,
+    };
+    try {
+      const route = this.route(method, url.pathname, call);
+      if (!route) throw notFound(`Not Found: ${method} ${url.pathname}`);
+      if (!route.operation.startsWith("emulator.")) {
+        this.count(route.operation);
+        if (route.operation === "storage.objects.insert") {
+          this.count(
+            `${route.operation}:${method === "POST" ? (call.query.get("uploadType") ?? "") : "chunk"}`,
+          );
+        }
+        const fault = this.faults.take(route.operation);
+        if (fault?.kind === "reset") {
+          request.socket.destroy();
+          return;
+        }
+        if (fault) {
+          request.resume();
+          throw new StorageApiError(fault.status, unavailable().message, "backendError");
+        }
+      }
+      const result = await route.handler(call);
+      if (result === RESPONDED) return;
+      sendJson(response, 200, result ?? {});
+    } catch (error) {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      if (error instanceof StorageApiError) {
+        sendError(response, error);
+      } else {
+        console.error("Storage emulator: request failed", error);
+        sendError(response, new StorageApiError(500, "Internal error encountered.", "backendError"));
+      }
+    }
+  };
+
+  private count(key: string): void {
+    this.stats.set(key, (this.stats.get(key) ?? 0) + 1);
+  }
+
+  /** Finds the route for a path; fills the call's bucket and object (decoded) on the way. */
+  private route(method: string, pathname: string, call: Call): Route | undefined {
+    if (pathname.startsWith(`${ADMIN_PREFIX}/`))
+      return this.adminRoute(method, pathname.slice(ADMIN_PREFIX.length));
+    let path = pathname;
+    let upload = false;
+    let download = false;
+    if (path.startsWith("/upload/storage/v1/")) {
+      upload = true;
+      path = path.slice("/upload/storage/v1".length);
+    } else if (path.startsWith("/download/storage/v1/")) {
+      download = true;
+      path = path.slice("/download/storage/v1".length);
+    } else if (path.startsWith("/storage/v1/")) {
+      path = path.slice("/storage/v1".length);
+    }
+    const segments = path.split("/").slice(1);
+    if (segments[0] !== "b") return undefined;
+    const decode = (text: string): string => {
+      try {
+        return decodeURIComponent(text);
+      } catch {
+        throw invalid("The request path is not valid.");
+      }
+    };
+    if (segments.length === 1 || (segments.length === 2 && segments[1] === "")) {
+      if (upload || download) return undefined;
+      if (method === "GET")
+        return { operation: "storage.buckets.list", handler: () => this.listBuckets(call) };
+      if (method === "POST")
+        return { operation: "storage.buckets.insert", handler: () => this.insertBucket(call) };
+      return undefined;
+    }
+    call.bucket = decode(segments[1] as string);
+    if (segments.length === 2) {
+      if (upload || download) return undefined;
+      if (method === "GET") return { operation: "storage.buckets.get", handler: () => this.getBucket(call) };
+      if (method === "DELETE")
+        return { operation: "storage.buckets.delete", handler: () => this.deleteBucket(call) };
+      return undefined;
+    }
+    if (segments[2] !== "o") return undefined;
+    if (segments.length === 3 || (segments.length === 4 && segments[3] === "")) {
+      if (upload) {
+        if (method === "POST")
+          return { operation: "storage.objects.insert", handler: () => this.insert(call) };
+        if (method === "PUT")
+          return { operation: "storage.objects.insert", handler: () => this.uploadChunk(call) };
+        if (method === "DELETE")
+          return { operation: "storage.objects.insert", handler: () => this.cancelUpload(call) };
+        return undefined;
+      }
+      if (download) return undefined;
+      if (method === "GET") return { operation: "storage.objects.list", handler: () => this.list(call) };
+      return undefined;
+    }
+    if (upload) return undefined;
+    call.object = decode(segments.slice(3).join("/"));
+    if (download) {
+      return method === "GET"
+        ? { operation: "storage.objects.get", handler: () => this.media(call) }
+        : undefined;
+    }
+    if (method === "GET") {
+      return {
+        operation: "storage.objects.get",
+        handler: () => (call.query.get("alt") === "media" ? this.media(call) : this.getObject(call)),
+      };
+    }
+    if (method === "PATCH") return { operation: "storage.objects.patch", handler: () => this.patch(call) };
+    if (method === "DELETE")
+      return { operation: "storage.objects.delete", handler: () => this.deleteObject(call) };
+    return undefined;
+  }
+
+  private adminRoute(method: string, path: string): Route | undefined {
+    if (path === "/faults") {
+      if (method === "GET")
+        return { operation: "emulator.faults.list", handler: () => ({ faults: this.faults.list() }) };
+      if (method === "POST") {
+        return {
+          operation: "emulator.faults.add",
+          handler: async (call) => {
+            const input = parseJsonObject(await readBody(call.request)) as FaultRuleInput;
+            try {
+              return this.faults.add(input);
+            } catch (error) {
+              throw invalid(error instanceof Error ? error.message : "Invalid fault rule.");
+            }
+          },
+        };
+      }
+      if (method === "DELETE") {
+        return {
+          operation: "emulator.faults.clear",
+          handler: () => {
+            this.faults.clear();
+            return {};
+          },
+        };
+      }
+    }
+    if (path === "/stats" && method === "GET") {
+      return { operation: "emulator.stats", handler: () => ({ calls: Object.fromEntries(this.stats) }) };
+    }
+    if (path === "/reset" && method === "POST") {
+      return {
+        operation: "emulator.reset",
+        handler: () => {
+          this.store.reset();
+          this.faults.clear();
+          this.uploads.clear();
+          this.stats.clear();
+          return {};
+        },
+      };
+    }
+    return undefined;
+  }
+
+  // Buckets
+
+  private listBuckets(call: Call): unknown {
+    if (!call.query.get("project")) throw required("project");
+    const items = this.store.listBuckets().map((bucket) => bucketJson(bucket, call.base));
+    return { kind: "storage#buckets", ...(items.length > 0 ? { items } : {}) };
+  }
+
+  private async insertBucket(call: Call): Promise<unknown> {
+    if (!call.query.get("project")) throw required("project");
+    const body = parseJsonObject(await readBody(call.request));
+    if (typeof body.name !== "string" || body.name === "") throw required("name");
+    const location = typeof body.location === "string" ? body.location : undefined;
+    return bucketJson(this.store.createBucket(body.name, location), call.base);
+  }
+
+  private getBucket(call: Call): unknown {
+    return bucketJson(this.store.bucket(call.bucket as string), call.base);
+  }
+
+  private deleteBucket(call: Call): unknown {
+    this.store.deleteBucket(call.bucket as string);
+    call.response.writeHead(204);
+    call.response.end();
+    return RESPONDED;
+  }
+
+  // Objects
+
+  private preconditions(call: Call) {
+    return preconditionsFrom((name) => intParam(call.query, name));
+  }
+
+  /** The live object, 404 when a `generation` other than the live one is asked for. */
+  private liveObject(call: Call): StoredObject {
+    const stored = this.store.object(call.bucket as string, call.object as string, this.preconditions(call));
+    const generation = intParam(call.query, "generation");
+    if (generation !== undefined && generation !== stored.generation) {
+      throw notFound(`No such object: ${stored.bucket}/${stored.name}`);
+    }
+    return stored;
+  }
+
+  private getObject(call: Call): unknown {
+    return objectJson(this.liveObject(call), call.base);
+  }
+
+  private media(call: Call): unknown {
+    const stored = this.liveObject(call);
+    const size = stored.data.length;
+    const headers: Record<string, string> = {
+      "content-type": stored.contentType,
+      "accept-ranges": "bytes",
+      etag: etag(stored),
+      "x-goog-generation": String(stored.generation),
+      "x-goog-metageneration": String(stored.metageneration),
+      "x-goog-hash": `crc32c=${stored.crc32c},md5=${stored.md5Hash}`,
+      "x-goog-stored-content-encoding": "identity",
+      "x-goog-stored-content-length": String(size),
+    };
+    const range = parseRange(call.request.headers.range, size);
+    if (range) {
+      const body = stored.data.subarray(range.start, range.end + 1);
+      call.response.writeHead(206, {
+        ...headers,
+        "content-range": `bytes ${range.start}-${range.end}/${size}`,
+        "content-length": String(body.length),
+      });
+      call.response.end(body);
+    } else {
+      call.response.writeHead(200, { ...headers, "content-length": String(size) });
+      call.response.end(stored.data);
+    }
+    return RESPONDED;
+  }
+
+  private list(call: Call): unknown {
+    const maxResults = intParam(call.query, "maxResults");
+    const result = this.store.list(call.bucket as string, {
+      prefix: call.query.get("prefix") ?? undefined,
+      delimiter: call.query.get("delimiter") ?? undefined,
+      pageToken: call.query.get("pageToken") ?? undefined,
+      maxResults: maxResults ?? MAX_LIST_RESULTS,
+      startOffset: call.query.get("startOffset") ?? undefined,
+      endOffset: call.query.get("endOffset") ?? undefined,
+    });
+    return {
+      kind: "storage#objects",
+      ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}),
+      ...(result.prefixes.length > 0 ? { prefixes: result.prefixes } : {}),
+      ...(result.items.length > 0 ? { items: result.items.map((item) => objectJson(item, call.base)) } : {}),
+    };
+  }
+
+  private async patch(call: Call): Promise<unknown> {
+    const body = parseJsonObject(await readBody(call.request));
+    const contentType = body.contentType;
+    if (contentType !== undefined && typeof contentType !== "string") throw invalid("Invalid contentType.");
+    const stored = this.store.patch(
+      call.bucket as string,
+      call.object as string,
+      {
+        contentType,
+        metadata: customMetadata(body.metadata, true) as Record<string, string | null> | undefined,
+      },
+      this.preconditions(call),
+    );
+    return objectJson(stored, call.base);
+  }
+
+  private deleteObject(call: Call): unknown {
+    this.store.delete(call.bucket as string, call.object as string, this.preconditions(call));
+    call.response.writeHead(204);
+    call.response.end();
+    return RESPONDED;
+  }
+
+  // Uploads
+
+  private async insert(call: Call): Promise<unknown> {
+    const uploadType = call.query.get("uploadType") ?? "";
+    const headerType = call.request.headers["content-type"];
+    const bucket = call.bucket as string;
+    this.store.bucket(bucket);
+    const request = (metadata: Record<string, unknown>, contentType: string | undefined): InsertRequest => {
+      const name = call.query.get("name") ?? (typeof metadata.name === "string" ? metadata.name : "");
+      if (!name) throw required("name");
+      return {
+        bucket,
+        name,
+        contentType: typeof metadata.contentType === "string" ? metadata.contentType : contentType,
+        metadata: customMetadata(metadata.metadata, false) as Record<string, string> | undefined,
+        preconditions: this.preconditions(call),
+        expected: {
+          crc32c: typeof metadata.crc32c === "string" ? metadata.crc32c : undefined,
+          md5Hash: typeof metadata.md5Hash === "string" ? metadata.md5Hash : undefined,
+        },
+      };
+    };
+    if (uploadType === "media") {
+      const insert = request({}, headerType);
+      const data = await readBody(call.request, MAX_BODY_BYTES);
+      verifyChecksums(data, parseGoogHash(header(call.request, "x-goog-hash")));
+      return objectJson(this.finishInsert(insert, data), call.base);
+    }
+    if (uploadType === "multipart") {
+      const body = await readBody(call.request, MAX_BODY_BYTES);
+      const decoded = decodeMultipart(body, headerType ?? "");
+      const insert = request(decoded.metadata, decoded.contentType);
+      verifyChecksums(decoded.data, {
+        ...insert.expected,
+        ...parseGoogHash(header(call.request, "x-goog-hash")),
+      });
+      return objectJson(this.finishInsert(insert, decoded.data), call.base);
+    }
+    if (uploadType === "resumable") {
+      const metadata = parseJsonObject(await readBody(call.request));
+      const insert = request(metadata, header(call.request, "x-upload-content-type"));
+      const declared = header(call.request, "x-upload-content-length");
+      const total = declared === undefined ? undefined : Number(declared);
+      if (total !== undefined && (!Number.isInteger(total) || total < 0)) {
+        throw invalid("Invalid X-Upload-Content-Length.");
+      }
+      // Preconditions are checked when the session opens, and again when it completes.
+      this.store.insertable(insert.bucket, insert.name, insert.preconditions);
+      const id = this.uploads.open(insert, total);
+      const location = new URL(`/upload/storage/v1/b/${encodeURIComponent(bucket)}/o`, call.base);
+      location.searchParams.set("uploadType", "resumable");
+      location.searchParams.set("name", insert.name);
+      location.searchParams.set("upload_id", id);
+      call.response.writeHead(200, {
+        location: location.toString(),
+        "x-guploader-uploadid": id,
+        "content-length": "0",
+      });
+      call.response.end();
+      return RESPONDED;
+    }
+    throw invalid(
+      `Invalid upload type: '${uploadType}'. Use media, multipart or resumable.`,
+      "invalidParameter",
+    );
+  }
+
+  private finishInsert(insert: InsertRequest, data: Buffer): StoredObject {
+    return this.store.insert(insert.bucket, insert.name, data, {
+      contentType: insert.contentType,
+      metadata: insert.metadata,
+      preconditions: insert.preconditions,
+    });
+  }
+
+  private async uploadChunk(call: Call): Promise<unknown> {
+    const id = call.query.get("upload_id");
+    if (!id) throw required("upload_id");
+    const data = await readBody(call.request, MAX_BODY_BYTES);
+    const answer = this.uploads.put(
+      id,
+      header(call.request, "content-range"),
+      data,
+      header(call.request, "x-goog-hash"),
+    );
+    if ("incomplete" in answer) {
+      const headers: Record<string, string> = { "content-length": "0", "x-guploader-uploadid": id };
+      if (answer.incomplete > 0) headers.range = `bytes=0-${answer.incomplete - 1}`;
+      call.response.writeHead(308, headers);
+      call.response.end();
+      return RESPONDED;
+    }
+    if ("error" in answer) throw answer.error;
+    return objectJson(answer.object, call.base);
+  }
+
+  private cancelUpload(call: Call): unknown {
+    const id = call.query.get("upload_id");
+    if (!id) throw required("upload_id");
+    this.uploads.cancel(id);
+    call.response.writeHead(499, { "content-length": "0" });
+    call.response.end();
+    return RESPONDED;
+  }
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Custom metadata: string values (and `null` to remove a key, in a patch). */
+function customMetadata(value: unknown, allowNull: boolean): Record<string, string | null> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value))
+    throw invalid("Invalid metadata: an object is required.");
+  const out: Record<string, string | null> = {};
+  for (const [key, entry] of Object.entries(value)) {
+    if (entry === null && allowNull) out[key] = null;
+    else if (typeof entry === "string") out[key] = entry;
+    else if (typeof entry === "number" || typeof entry === "boolean") out[key] = String(entry);
+    else throw invalid(`Invalid metadata value for '${key}'.`);
+  }
+  return out;
+}
+
+/**
+ * A single `Range: bytes=` range, clamped to the object; `undefined` serves the whole object (no header, a
+ * header it does not understand, or an empty object); 416 when it starts past the end.
+ */
+export function parseRange(
+  value: string | undefined,
+  size: number,
+): { start: number; end: number } | undefined {
+  if (!value) return undefined;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(value.trim());
+  if (!match || (match[1] === "" && match[2] === "")) return undefined;
+  if (size === 0) return undefined;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0) throw rangeNotSatisfiable();
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (start >= size) throw rangeNotSatisfiable();
+  if (end < start) return undefined;
+  return { start, end };
+}
+
+function etag(stored: StoredObject): string {
+  return Buffer.from(`${stored.generation}/${stored.metageneration}`).toString("base64");
+}
+
+function bucketJson(bucket: StoredBucket, base: string): Record<string, unknown> {
+  return {
+    kind: "storage#bucket",
+    id: bucket.name,
+    selfLink: `${base}/storage/v1/b/${encodeURIComponent(bucket.name)}`,
+    projectNumber: "0",
+    name: bucket.name,
+    timeCreated: bucket.timeCreated,
+    updated: bucket.timeCreated,
+    metageneration: String(bucket.metageneration),
+    location: bucket.location,
+    locationType: "region",
+    storageClass: "STANDARD",
+    etag: "CAE=",
+  };
+}
+
+/** An object resource as the JSON API answers it (numbers as strings, hashes in base64). */
+export function objectJson(stored: StoredObject, base: string): Record<string, unknown> {
+  const path = `b/${encodeURIComponent(stored.bucket)}/o/${encodeURIComponent(stored.name)}`;
+  return {
+    kind: "storage#object",
+    id: `${stored.bucket}/${stored.name}/${stored.generation}`,
+    selfLink: `${base}/storage/v1/${path}`,
+    mediaLink: `${base}/download/storage/v1/${path}?generation=${stored.generation}&alt=media`,
+    name: stored.name,
+    bucket: stored.bucket,
+    generation: String(stored.generation),
+    metageneration: String(stored.metageneration),
+    contentType: stored.contentType,
+    storageClass: "STANDARD",
+    size: String(stored.data.length),
+    md5Hash: stored.md5Hash,
+    crc32c: stored.crc32c,
+    etag: etag(stored),
+    timeCreated: stored.timeCreated,
+    updated: stored.updated,
+    timeStorageClassUpdated: stored.timeCreated,
+    ...(Object.keys(stored.metadata).length > 0 ? { metadata: stored.metadata } : {}),
+  };
+}
