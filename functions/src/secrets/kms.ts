@@ -60,21 +60,26 @@ function failed(health: Exclude<KeyHealth, "ok">): KeyCheckResult {
 }
 
 /** Maps a failed Cloud KMS call to what the customer can do about it. */
-function healthOfError(error: unknown): KeyCheckResult {
-  const { code, message } = error as { code?: unknown; message?: unknown };
+/** What a failed Cloud KMS call says about the key (gRPC status codes, also on the REST transport). */
+export function keyHealthOfError(error: unknown): Exclude<KeyHealth, "ok"> {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   const text = typeof message === "string" ? message : "";
   switch (code) {
     case GRPC.NOT_FOUND:
     case GRPC.INVALID_ARGUMENT:
-      return failed("not-found");
+      return "not-found";
     case GRPC.PERMISSION_DENIED:
     case GRPC.UNAUTHENTICATED:
-      return failed("permission-denied");
+      return "permission-denied";
     case GRPC.FAILED_PRECONDITION:
-      return failed(/DESTROY/.test(text) ? "destroyed" : "disabled");
+      return /DESTROY/.test(text) ? "destroyed" : "disabled";
     default:
-      return failed("unavailable");
+      return "unavailable";
   }
+}
+
+function healthOfError(error: unknown): KeyCheckResult {
+  return failed(keyHealthOfError(error));
 }
 
 export function kmsService(client: KeyManagementServiceClient): Kms {
