@@ -2,9 +2,27 @@
  * How the backup engine calls Google: every request goes through a `GoogleCaller`, which knows whose
  * quota it spends (the delegated user), what it costs (Google's unit cost of the method) and how to retry.
  * Sources (Gmail, Drive) only ever call Google through it.
+ *
+ * Production uses `quotaAwareCaller()` (`quota-caller.ts`), one per process, shared by every run; a run
+ * wraps it in `meteredCaller()` to count its own units. The official clients behind `send` are built
+ * with `googleClientOptions()` (`client-options.ts`) so that only the caller retries. Method ids and their
+ * unit costs: `costs.ts` (a Drive download is `drive.files.download`, not `drive.files.get`).
  */
 
 export type GoogleApi = "gmail" | "drive" | "directory";
+
+/** Figures of calls through a caller (per method, per user, or one run's `meter`). */
+export interface CallCounts {
+  /** Calls made through the caller. */
+  calls: number;
+  /** Requests sent (calls + retries). */
+  attempts: number;
+  retries: number;
+  /** Calls that failed for good. */
+  failures: number;
+  /** Quota units spent (every attempt sent). */
+  units: number;
+}
 
 export interface GoogleRequest {
   api: GoogleApi;
@@ -14,6 +32,13 @@ export interface GoogleRequest {
   method: string;
   /** True when repeating the call cannot do anything twice (GET, or an idempotent write). */
   idempotent: boolean;
+  /**
+   * Aborted (e.g. the worker nears its deadline): the caller stops between attempts and during backoff
+   * and rejects with the signal's reason; a request already sent is not cancelled by it.
+   */
+  signal?: AbortSignal;
+  /** Also counts this call here (a run's usage); see `meteredCaller`. */
+  meter?: CallCounts;
 }
 
 export interface GoogleCaller {
@@ -25,3 +50,17 @@ export interface GoogleCaller {
 export const DIRECT_CALLER: GoogleCaller = {
   call: (_request, send) => send(),
 };
+
+export const emptyCounts = (): CallCounts => ({ calls: 0, attempts: 0, retries: 0, failures: 0, units: 0 });
+
+/**
+ * A caller that passes every request to `inner` with `usage` as its meter, so one run knows the units it
+ * spent while sharing the process's buckets. Counts are filled by a quota-aware `inner`.
+ */
+export function meteredCaller(inner: GoogleCaller): GoogleCaller & { readonly usage: CallCounts } {
+  const usage = emptyCounts();
+  return {
+    usage,
+    call: (request, send) => inner.call({ ...request, meter: usage }, send),
+  };
+}

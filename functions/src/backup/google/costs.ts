@@ -1,0 +1,95 @@
+/**
+ * Google's quota model for the calls the engine makes: unit costs per method and the per-minute limits per
+ * user and per project (the model Google enforces since May 2026, with unit costs on Drive too). The
+ * Workspace emulator (`emulators/workspace/src/quota.ts`) charges the same figures; the two must agree.
+ *
+ * Method ids are Google's (`gmail.users.messages.get`). A few calls cost differently depending on what they
+ * fetch, so the engine names them by what they do:
+ * - `drive.files.get` with `alt=media` is `drive.files.download` (200 units), metadata is `drive.files.get`;
+ * - `files.export` is `drive.files.export`, a download through `exportLinks` is `drive.files.exportLink`;
+ * - `revisions.get` with `alt=media` is `drive.revisions.download`.
+ * `driveGetMethod()` picks the right id.
+ */
+import type { GoogleApi } from "./caller";
+
+export const UNIT_COSTS: Readonly<Record<string, number>> = {
+  // Gmail
+  "gmail.users.getProfile": 1,
+  "gmail.users.labels.list": 1,
+  "gmail.users.labels.get": 1,
+  "gmail.users.labels.create": 5,
+  "gmail.users.labels.update": 5,
+  "gmail.users.labels.patch": 5,
+  "gmail.users.labels.delete": 5,
+  "gmail.users.messages.list": 5,
+  "gmail.users.messages.get": 20,
+  "gmail.users.messages.attachments.get": 20,
+  "gmail.users.messages.import": 25,
+  "gmail.users.messages.insert": 25,
+  "gmail.users.messages.modify": 5,
+  "gmail.users.messages.trash": 5,
+  "gmail.users.messages.untrash": 5,
+  "gmail.users.messages.delete": 10,
+  "gmail.users.history.list": 2,
+  // Drive: read 5, list 100, download 200, edit 50.
+  "drive.files.get": 5,
+  "drive.files.download": 200,
+  "drive.files.export": 200,
+  "drive.files.exportLink": 200,
+  "drive.files.list": 100,
+  "drive.files.create": 50,
+  "drive.files.update": 50,
+  "drive.files.delete": 50,
+  "drive.changes.list": 100,
+  "drive.changes.getStartPageToken": 5,
+  "drive.drives.list": 100,
+  "drive.drives.get": 5,
+  "drive.permissions.list": 5,
+  "drive.permissions.get": 5,
+  "drive.permissions.create": 50,
+  "drive.revisions.list": 5,
+  "drive.revisions.get": 5,
+  "drive.revisions.download": 200,
+  "drive.about.get": 5,
+  // Directory: one call, one unit.
+  "directory.users.list": 1,
+  "directory.users.get": 1,
+};
+
+/** What a method missing from `UNIT_COSTS` costs. */
+export const DEFAULT_UNIT_COST: Readonly<Record<GoogleApi, number>> = { gmail: 5, drive: 5, directory: 1 };
+
+export function unitCost(method: string, api: GoogleApi = apiOfMethod(method)): number {
+  return UNIT_COSTS[method] ?? DEFAULT_UNIT_COST[api];
+}
+
+export function apiOfMethod(method: string): GoogleApi {
+  const prefix = method.split(".")[0];
+  return prefix === "gmail" || prefix === "drive" ? prefix : "directory";
+}
+
+/** The method id of a Drive `files.get` or `revisions.get` call, by whether it downloads content. */
+export function driveGetMethod(
+  resource: "files" | "revisions",
+  params: { alt?: string | null } = {},
+): string {
+  const download = params.alt === "media";
+  if (resource === "files") return download ? "drive.files.download" : "drive.files.get";
+  return download ? "drive.revisions.download" : "drive.revisions.get";
+}
+
+export interface QuotaLimits {
+  /** Units one user may spend per minute (per API). */
+  perUserPerMinute: number;
+  /** Units the whole project may spend per minute (per API). */
+  perProjectPerMinute: number;
+  /** Requests of one user in flight at once before Google answers 429. */
+  concurrentPerUser: number;
+}
+
+/** Google's default limits (2026 model). A project with a raised quota passes its own. */
+export const GOOGLE_QUOTA_LIMITS: Readonly<Record<GoogleApi, QuotaLimits>> = {
+  gmail: { perUserPerMinute: 6_000, perProjectPerMinute: 1_200_000, concurrentPerUser: 10 },
+  drive: { perUserPerMinute: 325_000, perProjectPerMinute: 1_000_000, concurrentPerUser: 10 },
+  directory: { perUserPerMinute: 2_400, perProjectPerMinute: 150_000, concurrentPerUser: 10 },
+};
