@@ -1,0 +1,359 @@
+/**
+ * Gmail as a backup source (one mailbox).
+ *
+ * - Full listing: `getProfile` for the mailbox's historyId first, then `messages.list` (spam and trash
+ *   included) page by page; every message is an upsert. The last batch's cursor is that historyId, so
+ *   the next incremental run also sees what changed while the listing ran (repeats are harmless).
+ * - Incremental: `history.list` from the saved historyId (messages added and deleted, labels added and
+ *   removed), one batch per page, collapsed to one change per message. A 404 (history expired) starts a
+ *   full listing marked `resynced`.
+ * - Fetch: `messages.get format=raw` (base64url → the RFC 822 bytes) with the labels (ids and names,
+ *   names from `labels.list`, cached for the run) and the mail search fields parsed from the header block.
+ *
+ * Cursors: a historyId (decimal digits) for incremental runs; during a full listing a JSON object
+ * `{"gmail":"full","historyId":…,"pageToken":…}` that resumes it.
+ */
+import type { gmail_v1 } from "@googleapis/gmail";
+import type { GoogleCaller } from "../google/caller";
+import { readRawMessage } from "./gmail-raw";
+import { googleStatus } from "./google-errors";
+import { decodeEncodedWords, headerBlock, parseAddressList, parseHeaders } from "./mail-headers";
+import { MAX_RECIPIENTS, bounded, keywordsOf } from "./search-text";
+import {
+  ItemGoneError,
+  type Change,
+  type ChangeBatch,
+  type FetchedItem,
+  type ItemRef,
+  type MailLabel,
+  type MailSearchFields,
+  type Source,
+} from "./source";
+
+export interface GmailSourceOptions {
+  /** The mailbox's client (delegated to `user`). */
+  gmail: gmail_v1.Gmail;
+  /** The mailbox owner's address: whose quota the calls spend. */
+  user: string;
+  caller: GoogleCaller;
+  /** Aborts the run's calls (the worker nears its deadline): passed to the caller with every request. */
+  signal?: AbortSignal;
+  /** Page size of messages.list and history.list (Gmail's maximum, 500, unless a test asks for less). */
+  pageSize?: number;
+}
+
+type Cursor =
+  | { mode: "incremental"; historyId: string }
+  | { mode: "full"; historyId: string; pageToken?: string }
+  | { mode: "invalid" };
+
+const HISTORY_TYPES = ["messageAdded", "messageDeleted", "labelAdded", "labelRemoved"];
+
+function parseCursor(cursor: string): Cursor {
+  if (/^\d+$/.test(cursor)) return { mode: "incremental", historyId: cursor };
+  try {
+    const value = JSON.parse(cursor) as { gmail?: unknown; historyId?: unknown; pageToken?: unknown };
+    if (value.gmail === "full" && typeof value.historyId === "string" && /^\d+$/.test(value.historyId)) {
+      return {
+        mode: "full",
+        historyId: value.historyId,
+        ...(typeof value.pageToken === "string" ? { pageToken: value.pageToken } : {}),
+      };
+    }
+  } catch {
+    // answered below
+  }
+  return { mode: "invalid" };
+}
+
+function fullCursor(historyId: string, pageToken: string): string {
+  return JSON.stringify({ gmail: "full", historyId, pageToken });
+}
+
+/** The mail search fields of a raw message, from its header block only. */
+export function mailSearchFields(
+  raw: Buffer | Buffer[],
+  size: number,
+  options: { labels: string[]; internalDate?: number },
+): MailSearchFields {
+  const headers = parseHeaders(headerBlock(raw));
+  const first = (name: string): string => headers.find((header) => header.name === name)?.value ?? "";
+  const all = (name: string): string =>
+    headers
+      .filter((header) => header.name === name)
+      .map((header) => header.value)
+      .join(", ");
+  const subject = decodeEncodedWords(first("subject"));
+  const from = parseAddressList(first("from"))[0] ?? { name: "", email: "" };
+  const to = parseAddressList(all("to"));
+  const cc = parseAddressList(all("cc"));
+  const parsedDate = Date.parse(
+    first("date")
+      .replace(/\([^)]*\)/g, "")
+      .trim(),
+  );
+  const date = Number.isFinite(parsedDate) ? new Date(parsedDate) : new Date(options.internalDate ?? 0);
+  const recipients = [...to, ...cc];
+  return {
+    kind: "mail",
+    subject: bounded(subject),
+    fromName: bounded(from.name),
+    fromEmail: bounded(from.email),
+    to: [...new Set(to.map((address) => bounded(address.email)))].slice(0, MAX_RECIPIENTS),
+    date: date.toISOString(),
+    labels: options.labels.map((label) => bounded(label)),
+    size,
+    keywords: keywordsOf([
+      subject,
+      from.name,
+      from.email,
+      ...recipients.flatMap((address) => [address.name, address.email]),
+    ]),
+  };
+}
+
+export class GmailSource implements Source {
+  readonly kind = "gmail" as const;
+  private readonly gmail: gmail_v1.Gmail;
+  private readonly user: string;
+  private readonly caller: GoogleCaller;
+  private readonly pageSize: number;
+  private readonly signal?: AbortSignal;
+  /** Label id → name, loaded once per run (and again when a label appears that it does not know). */
+  private labelNames?: Map<string, string>;
+
+  constructor(options: GmailSourceOptions) {
+    this.gmail = options.gmail;
+    this.user = options.user;
+    this.caller = options.caller;
+    this.signal = options.signal;
+    this.pageSize = options.pageSize ?? 500;
+  }
+
+  private call<T>(method: string, send: () => Promise<T>): Promise<T> {
+    return this.caller.call(
+      {
+        api: "gmail",
+        user: this.user,
+        method,
+        idempotent: true,
+        ...(this.signal ? { signal: this.signal } : {}),
+      },
+      send,
+    );
+  }
+
+  async *listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
+    const parsed = cursor === null ? undefined : parseCursor(cursor);
+    if (parsed?.mode === "incremental") {
+      const expired = yield* this.history(parsed.historyId);
+      if (expired) yield* this.fullListing(undefined, true);
+      return;
+    }
+    if (parsed?.mode === "full") {
+      yield* this.fullListing(parsed, false);
+      return;
+    }
+    yield* this.fullListing(undefined, parsed?.mode === "invalid");
+  }
+
+  /** history.list pages from `startHistoryId`; returns true when the history is gone (404). */
+  private async *history(startHistoryId: string): AsyncGenerator<ChangeBatch, boolean> {
+    let pageToken: string | undefined;
+    let cursor = startHistoryId;
+    for (;;) {
+      let page: gmail_v1.Schema$ListHistoryResponse;
+      try {
+        page = (
+          await this.call("gmail.users.history.list", () =>
+            this.gmail.users.history.list({
+              userId: "me",
+              startHistoryId,
+              historyTypes: HISTORY_TYPES,
+              maxResults: this.pageSize,
+              ...(pageToken ? { pageToken } : {}),
+            }),
+          )
+        ).data;
+      } catch (error) {
+        if (googleStatus(error) === 404) return true;
+        throw error;
+      }
+      const records = page.history ?? [];
+      const changes = await this.collapse(records);
+      pageToken = page.nextPageToken ?? undefined;
+      // Mid-listing, the last record read is where a repeat would resume; at the end, the mailbox's
+      // current historyId (records of other types since then need no reading).
+      if (pageToken) cursor = records[records.length - 1]?.id ?? cursor;
+      else cursor = page.historyId ?? cursor;
+      yield { changes, nextCursor: cursor, ...(pageToken ? {} : { done: true }) };
+      if (!pageToken) return false;
+    }
+  }
+
+  /** One change per message: the last state of the page wins (deleted beats everything before it). */
+  private async collapse(records: gmail_v1.Schema$History[]): Promise<Change[]> {
+    /** `historyId`: the last record that changed the message (its historyId after the change). */
+    type State = { kind: "upsert" | "delete" | "metadata"; labelIds: string[]; historyId: string };
+    const states = new Map<string, State>();
+    const touch = (
+      message: gmail_v1.Schema$Message | undefined,
+      kind: State["kind"],
+      historyId: string,
+    ): void => {
+      const id = message?.id;
+      if (!id) return;
+      const labelIds = message.labelIds ?? [];
+      const previous = states.get(id);
+      if (kind === "metadata" && previous && previous.kind !== "metadata") {
+        previous.labelIds = labelIds;
+        previous.historyId = historyId;
+        return;
+      }
+      states.delete(id); // re-inserted: the batch keeps the order of each message's last change
+      states.set(id, { kind, labelIds, historyId });
+    };
+    for (const record of records) {
+      const historyId = record.id ?? "";
+      for (const added of record.messagesAdded ?? []) touch(added.message, "upsert", historyId);
+      for (const changed of record.labelsAdded ?? []) touch(changed.message, "metadata", historyId);
+      for (const changed of record.labelsRemoved ?? []) touch(changed.message, "metadata", historyId);
+      for (const deleted of record.messagesDeleted ?? []) touch(deleted.message, "delete", historyId);
+    }
+    const changes: Change[] = [];
+    for (const [itemKey, state] of states) {
+      if (state.kind === "upsert") changes.push({ type: "upsert", item: { itemKey } });
+      else if (state.kind === "delete") changes.push({ type: "delete", itemKey });
+      else {
+        const labels = await this.resolveLabels(state.labelIds);
+        changes.push({
+          type: "metadata",
+          itemKey,
+          versionKey: state.historyId,
+          metadata: { labels, historyId: state.historyId },
+          search: { kind: "mail", labels: labels.map((label) => bounded(label.name)) },
+        });
+      }
+    }
+    return changes;
+  }
+
+  private async *fullListing(
+    resume: { historyId: string; pageToken?: string } | undefined,
+    resynced: boolean,
+  ): AsyncGenerator<ChangeBatch, void> {
+    let historyId = resume?.historyId;
+    let pageToken = resume?.pageToken;
+    let first = !resume;
+    let resyncedFlag = resynced;
+    if (!historyId) historyId = await this.startHistoryId();
+    for (;;) {
+      let page: gmail_v1.Schema$ListMessagesResponse;
+      try {
+        page = (
+          await this.call("gmail.users.messages.list", () =>
+            this.gmail.users.messages.list({
+              userId: "me",
+              includeSpamTrash: true,
+              maxResults: this.pageSize,
+              ...(pageToken ? { pageToken } : {}),
+            }),
+          )
+        ).data;
+      } catch (error) {
+        // A resumed listing whose page token is no longer accepted starts over.
+        if (pageToken && googleStatus(error) === 400) {
+          historyId = await this.startHistoryId();
+          pageToken = undefined;
+          first = true;
+          resyncedFlag = true;
+          continue;
+        }
+        throw error;
+      }
+      const changes: Change[] = (page.messages ?? [])
+        .filter((message): message is { id: string } => typeof message.id === "string")
+        .map((message) => ({ type: "upsert", item: { itemKey: message.id } }));
+      pageToken = page.nextPageToken ?? undefined;
+      yield {
+        changes,
+        nextCursor: pageToken ? fullCursor(historyId, pageToken) : historyId,
+        ...(first ? { fullListing: true } : {}),
+        ...(resyncedFlag ? { resynced: true } : {}),
+        ...(pageToken ? {} : { done: true }),
+      };
+      first = false;
+      resyncedFlag = false;
+      if (!pageToken) return;
+    }
+  }
+
+  private async startHistoryId(): Promise<string> {
+    const profile = (
+      await this.call("gmail.users.getProfile", () => this.gmail.users.getProfile({ userId: "me" }))
+    ).data;
+    if (!profile.historyId) throw new Error("Gmail profile without a historyId");
+    return profile.historyId;
+  }
+
+  private async loadLabels(): Promise<Map<string, string>> {
+    const labels = (
+      await this.call("gmail.users.labels.list", () => this.gmail.users.labels.list({ userId: "me" }))
+    ).data.labels;
+    this.labelNames = new Map(
+      (labels ?? []).flatMap((label) => (label.id ? [[label.id, label.name ?? label.id] as const] : [])),
+    );
+    return this.labelNames;
+  }
+
+  private async resolveLabels(ids: string[]): Promise<MailLabel[]> {
+    const cached = this.labelNames;
+    let names = cached ?? (await this.loadLabels());
+    if (cached && ids.some((id) => !names.has(id))) names = await this.loadLabels();
+    return ids.map((id) => ({ id, name: names.get(id) ?? id }));
+  }
+
+  async fetch(item: ItemRef): Promise<FetchedItem> {
+    let message: gmail_v1.Schema$Message;
+    let parts: Buffer[];
+    let size: number;
+    try {
+      // Streamed and split as it arrives: the raw string is decoded without holding the JSON text.
+      ({
+        message,
+        raw: parts,
+        rawLength: size,
+      } = await this.call("gmail.users.messages.get", async () => {
+        const response = await this.gmail.users.messages.get(
+          { userId: "me", id: item.itemKey, format: "raw" },
+          { responseType: "stream" },
+        );
+        const read = await readRawMessage(response.data as unknown as AsyncIterable<Buffer>);
+        return { ...read, message: read.message as gmail_v1.Schema$Message };
+      }));
+    } catch (error) {
+      if (googleStatus(error) === 404) throw new ItemGoneError(item.itemKey);
+      throw error;
+    }
+    const labels = await this.resolveLabels(message.labelIds ?? []);
+    const internalDate = message.internalDate ? Number(message.internalDate) : undefined;
+    const historyId = message.historyId ?? "";
+    return {
+      itemKey: item.itemKey,
+      versionKey: historyId,
+      // A message's bytes never change: the id names its content.
+      contentKey: item.itemKey,
+      content: (async function* () {
+        yield* parts;
+      })(),
+      size,
+      metadata: {
+        labels,
+        ...(message.threadId ? { threadId: message.threadId } : {}),
+        ...(internalDate !== undefined ? { internalDate } : {}),
+        historyId,
+      },
+      search: mailSearchFields(parts, size, { labels: labels.map((label) => label.name), internalDate }),
+    };
+  }
+}

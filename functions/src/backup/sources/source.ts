@@ -1,0 +1,208 @@
+/**
+ * What the backup engine backs up from: a source lists what changed in one resource since a cursor and
+ * fetches one item's content and metadata. Gmail and Drive implement it (Chat, Calendar, Contacts and
+ * Directory later); the engine only depends on this interface.
+ *
+ * The contract, for every source:
+ * - `listChanges(cursor)` yields batches in order. After the engine has stored every change of a batch
+ *   (objects first, then catalog) it saves `batch.nextCursor`; a crash repeats at most the batch in hand.
+ *   With no cursor (first backup) the source does a full listing: every item as an upsert, with cursors
+ *   that resume the listing, and the last batch's cursor is the incremental one for the next run.
+ * - A cursor the source's API no longer accepts (Gmail history that expired, a Drive page token that is
+ *   not valid any more) is not an error: the source starts a full listing by itself and marks the first
+ *   batch of it `resynced: true`. The engine then treats items it has and the listing did not report as
+ *   candidates for "deleted at source" only after the full listing finished.
+ * - A change may name an item the engine never saw (a delete of a message added and removed between two
+ *   runs, a file that belongs to someone else): the engine ignores deletes of unknown items, and fetches
+ *   the item for upserts and for metadata changes of items it does not have.
+ * - Changes within one batch are collapsed: at most one change per item key, the last state wins.
+ * - Every call to Google goes through the source's `GoogleCaller`; the source never retries by itself.
+ */
+
+export type SourceKind = "gmail" | "drive";
+
+/**
+ * A reference to an item that changed, as the listing saw it. `versionKey` and `contentKey` are set when
+ * the listing already knows them (Drive), so the engine can skip an item whose version it already has
+ * without fetching it; Gmail's listing does not know them (fetch says).
+ */
+export interface ItemRef {
+  itemKey: string;
+  /** Changes whenever anything the version keeps changes (content or metadata). */
+  versionKey?: string;
+  /** Changes only when the content changes: equal content keys mean the chunk list can be reused. */
+  contentKey?: string;
+  /** Source-specific listing data the fetch can reuse (e.g. Drive file metadata); opaque to the engine. */
+  hint?: unknown;
+}
+
+/** Gmail labels of a message as a version keeps them: ids and names. */
+export interface MailLabel {
+  id: string;
+  name: string;
+}
+
+export type Change =
+  | { type: "upsert"; item: ItemRef }
+  /** The item is gone from the resource (deleted at source, or moved out of it). */
+  | { type: "delete"; itemKey: string }
+  /**
+   * Only metadata changed (Gmail labels): a new version reusing the current version's chunk list, with
+   * its metadata merged with these fields (and the search fields named here replaced).
+   */
+  | {
+      type: "metadata";
+      itemKey: string;
+      /** The new version's key (as `FetchedItem.versionKey` would say). */
+      versionKey: string;
+      metadata: Partial<ItemMetadata>;
+      search?: Partial<SearchFields>;
+    };
+
+export interface ChangeBatch {
+  changes: Change[];
+  /**
+   * The cursor to save once every change of this batch is stored: during a full listing, the position to
+   * resume it; after the last batch, the cursor of the next incremental run. Opaque to the engine.
+   */
+  nextCursor: string;
+  /** True on the first batch of a full listing started because the saved cursor was no longer valid. */
+  resynced?: boolean;
+  /** True on the first batch of a full listing (first backup or resync). */
+  fullListing?: boolean;
+  /** True on the last batch of a listing (full or incremental): `nextCursor` is the incremental cursor. */
+  done?: boolean;
+}
+
+/** A Drive permission as a version keeps it. */
+export interface DrivePermission {
+  id: string;
+  type: string;
+  role: string;
+  emailAddress?: string;
+  domain?: string;
+  displayName?: string;
+  allowFileDiscovery?: boolean;
+  /** True when it comes from a shared drive membership or a parent folder. */
+  inherited?: boolean;
+}
+
+/** What a Google Docs/Sheets/Slides/Drawings file needs to be recreated as a Google file on restore. */
+export interface DriveNativeInfo {
+  /** The Google type (`application/vnd.google-apps.document`, …). */
+  mimeType: string;
+  /** The office type the content was exported to (restore uploads it with conversion to `mimeType`). */
+  exportMimeType: string;
+  name: string;
+  description?: string;
+  properties?: Record<string, string>;
+  appProperties?: Record<string, string>;
+  parents: string[];
+  /** Folder path at the time (same as `ItemMetadata.path`). */
+  path: string;
+}
+
+/** A version's metadata (catalog `versions/{id}.metadata`). Gmail fills the mail fields, Drive the rest. */
+export interface ItemMetadata {
+  // Gmail
+  labels?: MailLabel[];
+  threadId?: string;
+  /** Gmail's internal date (ms since the epoch). */
+  internalDate?: number;
+  historyId?: string;
+  // Drive
+  name?: string;
+  mimeType?: string;
+  /** Folder path, root first ("My Drive/Projects" or "<shared drive name>/Projects"). */
+  path?: string;
+  parents?: string[];
+  driveId?: string;
+  headRevisionId?: string;
+  version?: string;
+  modifiedTime?: string;
+  createdTime?: string;
+  trashed?: boolean;
+  md5Checksum?: string;
+  description?: string;
+  properties?: Record<string, string>;
+  appProperties?: Record<string, string>;
+  permissions?: DrivePermission[];
+  /** Set for Google Docs/Sheets/Slides/Drawings (content is the office export). */
+  native?: DriveNativeInfo;
+}
+
+/** Search fields (docs/backup-format.md §6): lower-cased and bounded. */
+export interface MailSearchFields {
+  kind: "mail";
+  subject: string;
+  fromName: string;
+  fromEmail: string;
+  to: string[];
+  /** ISO 8601 (the Date header, else Gmail's internal date). */
+  date: string;
+  labels: string[];
+  size: number;
+  keywords: string[];
+}
+
+export interface DriveSearchFields {
+  kind: "drive";
+  name: string;
+  path: string;
+  mimeType: string;
+  createdBy: string;
+  /** ISO 8601. */
+  modifiedTime: string;
+  size: number;
+  googleId: string;
+  keywords: string[];
+}
+
+export type SearchFields = MailSearchFields | DriveSearchFields;
+
+export interface FetchedItem {
+  itemKey: string;
+  /** See `ItemRef.versionKey`. */
+  versionKey: string;
+  /** See `ItemRef.contentKey`. */
+  contentKey: string;
+  /**
+   * The item's bytes, streamed: never the whole of a large file in memory. Lazy where the source can make
+   * it so (Drive): nothing is downloaded until it is iterated, so an engine that already has this
+   * `contentKey` reuses its chunk list and never iterates it. Iterate it at most once.
+   */
+  content: AsyncIterable<Buffer>;
+  /** Expected content size in bytes when the source knows it before streaming (exports: unknown). */
+  size?: number;
+  metadata: ItemMetadata;
+  search: SearchFields;
+}
+
+/**
+ * The item is gone (deleted between listing and fetch, or no longer visible): the engine records a
+ * delete instead of an item error.
+ */
+export class ItemGoneError extends Error {
+  constructor(readonly itemKey: string) {
+    super(`Item ${itemKey} no longer exists at the source`);
+    this.name = "ItemGoneError";
+  }
+}
+
+/**
+ * The bytes read do not match what the item's metadata says (Drive's md5 and size of the head revision):
+ * the file changed between listing and download, or the download was cut short. Nothing of it may be
+ * stored; the engine fetches the item again without the listing's hint (fresh metadata).
+ */
+export class ContentMismatchError extends Error {
+  constructor(readonly itemKey: string) {
+    super(`The content of ${itemKey} does not match its metadata`);
+    this.name = "ContentMismatchError";
+  }
+}
+
+export interface Source {
+  readonly kind: SourceKind;
+  listChanges(cursor: string | null): AsyncIterable<ChangeBatch>;
+  fetch(item: ItemRef): Promise<FetchedItem>;
+}
