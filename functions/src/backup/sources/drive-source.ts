@@ -36,6 +36,7 @@ import { bounded, keywordsOf } from "./search-text";
 import {
   ContentMismatchError,
   ItemGoneError,
+  fullListingBatch,
   type Change,
   type ChangeBatch,
   type DriveNativeInfo,
@@ -341,13 +342,14 @@ export class DriveSource implements Source {
         if (change?.type === "upsert") changes.push(change);
       }
       pageToken = page.nextPageToken ?? undefined;
-      yield {
-        changes,
-        nextCursor: pageToken ? fullCursor(startPageToken, pageToken) : startPageToken,
-        ...(first ? { fullListing: true } : {}),
-        ...(resyncedFlag ? { resynced: true } : {}),
-        ...(pageToken ? {} : { done: true }),
-      };
+      const incrementalCursor: string = startPageToken;
+      yield fullListingBatch(changes, {
+        nextPageToken: pageToken,
+        resumeAt: (token) => fullCursor(incrementalCursor, token),
+        incrementalCursor,
+        first,
+        resynced: resyncedFlag,
+      });
       first = false;
       resyncedFlag = false;
       if (!pageToken) return;

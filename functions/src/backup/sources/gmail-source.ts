@@ -21,6 +21,7 @@ import { decodeEncodedWords, headerBlock, parseAddressList, parseHeaders } from 
 import { MAX_RECIPIENTS, bounded, keywordsOf } from "./search-text";
 import {
   ItemGoneError,
+  fullListingBatch,
   type Change,
   type ChangeBatch,
   type FetchedItem,
@@ -275,13 +276,14 @@ export class GmailSource implements Source {
         .filter((message): message is { id: string } => typeof message.id === "string")
         .map((message) => ({ type: "upsert", item: { itemKey: message.id } }));
       pageToken = page.nextPageToken ?? undefined;
-      yield {
-        changes,
-        nextCursor: pageToken ? fullCursor(historyId, pageToken) : historyId,
-        ...(first ? { fullListing: true } : {}),
-        ...(resyncedFlag ? { resynced: true } : {}),
-        ...(pageToken ? {} : { done: true }),
-      };
+      const incrementalCursor: string = historyId;
+      yield fullListingBatch(changes, {
+        nextPageToken: pageToken,
+        resumeAt: (token) => fullCursor(incrementalCursor, token),
+        incrementalCursor,
+        first,
+        resynced: resyncedFlag,
+      });
       first = false;
       resyncedFlag = false;
       if (!pageToken) return;

@@ -74,6 +74,30 @@ export interface ChangeBatch {
   done?: boolean;
 }
 
+/**
+ * One page of a full listing as a batch: while pages follow, its cursor resumes the listing at the next
+ * page (`resumeAt`); the last page hands over the incremental cursor and says `done`.
+ */
+export function fullListingBatch(
+  changes: Change[],
+  page: {
+    nextPageToken: string | undefined;
+    resumeAt: (pageToken: string) => string;
+    incrementalCursor: string;
+    first: boolean;
+    resynced: boolean;
+  },
+): ChangeBatch {
+  const { nextPageToken } = page;
+  return {
+    changes,
+    nextCursor: nextPageToken ? page.resumeAt(nextPageToken) : page.incrementalCursor,
+    ...(page.first ? { fullListing: true } : {}),
+    ...(page.resynced ? { resynced: true } : {}),
+    ...(nextPageToken ? {} : { done: true }),
+  };
+}
+
 /** A Drive permission as a version keeps it. */
 export interface DrivePermission {
   id: string;
