@@ -1,4 +1,4 @@
-import { loadRuntimeConfig } from "./config";
+import { loadEngineConfig, loadRuntimeConfig, parseKeyEncryptionKey } from "./config";
 
 describe("runtime configuration", () => {
   const saved = { ...process.env };
@@ -27,5 +27,36 @@ describe("runtime configuration", () => {
   test("when APP_CHECK_MODE has an unknown value, then the config is refused", () => {
     process.env.APP_CHECK_MODE = "off";
     expect(() => loadRuntimeConfig()).toThrow(/must be 'verify' or 'emulator-unsigned'/);
+  });
+});
+
+describe("engine configuration", () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  test("when the functions run in the emulator, then the Storage emulator and a fixed 32-byte development key are used", () => {
+    process.env.FUNCTIONS_EMULATOR = "true";
+    process.env.STORAGE_EMULATOR_HOST = "http://127.0.0.1:8092";
+    const config = loadEngineConfig();
+    expect(config.storageEmulatorHost).toBe("http://127.0.0.1:8092");
+    expect(config.keyEncryptionKey()).toHaveLength(32);
+    expect(config.keyEncryptionKey()).toEqual(loadEngineConfig().keyEncryptionKey());
+  });
+
+  test("when the functions run in production, then STORAGE_EMULATOR_HOST is ignored and the development key is never used", () => {
+    delete process.env.FUNCTIONS_EMULATOR;
+    process.env.STORAGE_EMULATOR_HOST = "http://127.0.0.1:8092";
+    const config = loadEngineConfig();
+    expect(config.storageEmulatorHost).toBeUndefined();
+    expect(() => config.keyEncryptionKey()).toThrow();
+  });
+
+  test("when the key-encryption key is not exactly 32 bytes of base64, then it is refused", () => {
+    const good = Buffer.alloc(32, 7).toString("base64");
+    expect(parseKeyEncryptionKey(good)).toEqual(Buffer.alloc(32, 7));
+    expect(() => parseKeyEncryptionKey(Buffer.alloc(16).toString("base64"))).toThrow(/32 bytes/);
+    expect(() => parseKeyEncryptionKey("not base64!")).toThrow(/32 bytes/);
   });
 });

@@ -3,6 +3,7 @@
  * `.env.<project>`, `.env.local` in the emulator) or from the runtime itself.
  */
 import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
 import { defineInt, defineSecret, defineString } from "firebase-functions/params";
 import { LOCAL_WEB_APP_ID } from "@alpvault/contracts/local";
 
@@ -172,4 +173,47 @@ export interface KmsConfig {
 export function loadKmsConfig(): KmsConfig {
   const runningInEmulator = process.env.FUNCTIONS_EMULATOR === "true";
   return { emulatorHost: runningInEmulator ? process.env.KMS_EMULATOR_HOST || undefined : undefined };
+}
+
+/**
+ * The built-in default key (spec §3 "a built-in default AES key"): the key-encryption key that wraps the
+ * data keys of organisations whose default secret is the built-in one. 32 bytes, base64, in Secret Manager.
+ */
+export const defaultKeyEncryptionKey = defineSecret("DEFAULT_KEY_ENCRYPTION_KEY");
+
+/**
+ * Inside the Functions emulator only: a fixed development key-encryption key. It protects nothing real
+ * (local data only) and is refused anywhere else.
+ */
+const LOCAL_KEY_ENCRYPTION_KEY = createHash("sha256")
+  .update("alpvault local development key-encryption key")
+  .digest();
+
+export interface EngineConfig {
+  projectId: string;
+  /** The Cloud Storage emulator (`STORAGE_EMULATOR_HOST`); set only inside the Functions emulator. */
+  storageEmulatorHost: string | undefined;
+  /** The built-in key-encryption key (32 bytes). */
+  keyEncryptionKey(): Buffer;
+}
+
+/** Decodes the built-in key-encryption key: exactly 32 bytes of base64, or the configuration is refused. */
+export function parseKeyEncryptionKey(value: string): Buffer {
+  const key = Buffer.from(value.trim(), "base64");
+  if (key.length !== 32 || key.toString("base64") !== value.trim()) {
+    throw new Error("DEFAULT_KEY_ENCRYPTION_KEY must be 32 bytes in base64");
+  }
+  return key;
+}
+
+export function loadEngineConfig(): EngineConfig {
+  const runningInEmulator = process.env.FUNCTIONS_EMULATOR === "true";
+  return {
+    projectId: process.env.GCLOUD_PROJECT ?? process.env.GOOGLE_CLOUD_PROJECT ?? "demo-alpvault",
+    storageEmulatorHost: runningInEmulator ? process.env.STORAGE_EMULATOR_HOST || undefined : undefined,
+    keyEncryptionKey: () =>
+      runningInEmulator
+        ? Buffer.from(LOCAL_KEY_ENCRYPTION_KEY)
+        : parseKeyEncryptionKey(defaultKeyEncryptionKey.value()),
+  };
 }
