@@ -1,0 +1,179 @@
+/**
+ * What the backup runner needs from the catalog (docs/backup-format.md §6) and the run record (§5): exactly
+ * these operations, each one Firestore transaction or batch in the Firestore implementation, so a crash
+ * between two calls leaves a state the next attempt repairs by repeating the batch in hand.
+ *
+ * How each call maps to Firestore (`organizations/{organizationId}/…`):
+ * - `getItems`: one `getAll` of `resources/{resourceId}/items/{itemKey}` (the item document carries a
+ *   summary of its current version, `current`, so no second read is needed to skip or reuse).
+ * - `knownChunks`: one `getAll` of `chunkRefs/{chunkId}`.
+ * - `recordChunks`: one `WriteBatch` of `set(…, {merge: true})` on `chunkRefs/{chunkId}` (≤ 500 refs per
+ *   call; the runner never passes more than `MAX_CHUNK_REFS_PER_CALL`).
+ * - `writeVersions`: one transaction: `getAll` of the items and version documents, then `create` of each
+ *   version document not there yet (idempotent by version id) and `set` of each item (current version,
+ *   `lastSeenAt`, `deletedAtSource: null`, search fields; `firstSeenAt` when new). ≤ 2 writes per version:
+ *   the runner passes at most `MAX_VERSIONS_PER_CALL`.
+ * - `markDeleted`: one transaction: `getAll` of the items, `update` of those that exist and are not marked
+ *   yet. Versions are never removed.
+ * - `loadRun`: one `get` of `backupRuns/{runId}`.
+ * - `takeLease`, `saveCheckpoint`, `releaseLease`, `finishRun`: one transaction each on
+ *   `backupRuns/{runId}`, checking the lease (`holder`, `until`) and the state before writing, so a worker
+ *   whose lease was taken over cannot move the cursor back.
+ */
+import type { BackupFailureReason } from "@alpvault/contracts/backups";
+import type { ChunkRef } from "../format/chunk-codec";
+import type { ItemMetadata, SearchFields } from "../sources/source";
+
+/** Per call, at most this many versions (two writes each: Firestore's 500-write limit). */
+export const MAX_VERSIONS_PER_CALL = 200;
+/** Per call, at most this many chunk refs (one write each). */
+export const MAX_CHUNK_REFS_PER_CALL = 450;
+/** A run keeps at most this many item errors; `itemErrorCount` counts them all. */
+export const MAX_ITEM_ERRORS = 100;
+
+export type ItemKind = "gmail-message" | "drive-file";
+
+/** `<itemKey>@<versionKey>` (docs/backup-format.md §5): deterministic, so writes repeat safely. */
+export function versionIdOf(itemKey: string, versionKey: string): string {
+  return `${itemKey}@${versionKey}`;
+}
+
+/** Where a version's chunk list is: inline (≤ `MAX_INLINE_CHUNKS`) or a manifest object. */
+export type ChunkList = { chunks: ChunkRef[] } | { manifestObject: string };
+
+/** A version document (`…/items/{itemKey}/versions/{versionId}`). */
+export type CatalogVersion = {
+  versionId: string;
+  itemKey: string;
+  kind: ItemKind;
+  versionKey: string;
+  contentKey: string;
+  /** ISO 8601. */
+  capturedAt: string;
+  runId: string;
+  /** Content bytes. */
+  size: number;
+  /** Object bytes this version added to the bucket (0 when every chunk was there already). */
+  storedBytes: number;
+  contentDigest: string;
+  dataKeyId: string;
+  metadata: ItemMetadata;
+  search: SearchFields;
+  formatVersion: 1;
+} & ChunkList;
+
+/** What the item document keeps of its current version: enough to skip it or to reuse its chunk list. */
+export type CurrentVersion = Pick<
+  CatalogVersion,
+  "versionId" | "versionKey" | "contentKey" | "size" | "contentDigest" | "dataKeyId" | "metadata"
+> &
+  ChunkList;
+
+/** An item document (`…/resources/{resourceId}/items/{itemKey}`). */
+export interface CatalogItem {
+  itemKey: string;
+  kind: ItemKind;
+  /** The id at the source (Gmail message id, Drive file id). */
+  sourceId: string;
+  currentVersionId: string;
+  current: CurrentVersion;
+  /** ISO 8601, or null while the item exists at the source. */
+  deletedAtSource: string | null;
+  firstSeenAt: string;
+  lastSeenAt: string;
+  search: SearchFields;
+}
+
+/** A chunk the runner stored or reused (`chunkRefs/{chunkId}`). */
+export interface ChunkRecord {
+  id: string;
+  /** Set for chunks this run encoded (a new `chunkRefs` document gets them); absent for reused ones. */
+  size?: number;
+  storedSize?: number;
+  dataKeyId?: string;
+}
+
+export interface RunProgress {
+  items: number;
+  /** Source bytes read. */
+  bytes: number;
+  /** Object bytes written. */
+  storedBytes: number;
+}
+
+export interface ItemError {
+  itemKey: string;
+  reason: string;
+}
+
+export type RunState = "pending" | "running" | "succeeded" | "failed";
+
+/** `backupRuns/{runId}` (docs/backup-format.md §5). */
+export interface RunRecord {
+  runId: string;
+  resourceId: string;
+  policyId?: string;
+  trigger?: "schedule" | "backup-now" | "policy-assigned";
+  state: RunState;
+  requestedAt?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  lease?: { holder: string; until: string } | null;
+  /** The source's cursor (null: nothing backed up yet, a full listing is next). */
+  cursor: string | null;
+  progress: RunProgress;
+  unitsUsed: number;
+  failureReason?: BackupFailureReason;
+  itemErrors: ItemError[];
+  itemErrorCount: number;
+}
+
+export interface Checkpoint {
+  cursor: string | null;
+  progress: RunProgress;
+  unitsUsed: number;
+  /** Item errors of this stretch, appended (capped at `MAX_ITEM_ERRORS`, counted in full). */
+  newItemErrors: ItemError[];
+}
+
+export type RunOutcome = { state: "succeeded" } | { state: "failed"; failureReason: BackupFailureReason };
+
+export type LeaseAnswer = "taken" | "held-by-another" | "finished" | "missing";
+
+/** The lease is not (any more) this worker's: another took it over. Nothing was written. */
+export class LeaseLostError extends Error {
+  constructor(readonly runId: string) {
+    super(`The lease of run ${runId} is held by another worker`);
+    this.name = "LeaseLostError";
+  }
+}
+
+export interface Catalog {
+  /** Items of a resource by key (absent keys: never backed up). */
+  getItems(resourceId: string, itemKeys: string[]): Promise<Map<string, CatalogItem>>;
+  /** Which of these chunk ids the organisation's chunk index has. */
+  knownChunks(chunkIds: string[]): Promise<Set<string>>;
+  /** Adds or refreshes chunk index entries (`lastReferencedAt = at`; `firstRunId` on new entries). */
+  recordChunks(refs: ChunkRecord[], runId: string, at: string): Promise<void>;
+  /**
+   * Writes version documents (a version id already there is left as it is) and makes each the current
+   * version of its item (clearing `deletedAtSource`).
+   */
+  writeVersions(resourceId: string, versions: CatalogVersion[]): Promise<void>;
+  /** Marks items deleted at source (unknown or already marked keys are ignored); returns how many changed. */
+  markDeleted(resourceId: string, itemKeys: string[], at: string): Promise<number>;
+
+  loadRun(runId: string): Promise<RunRecord | undefined>;
+  /**
+   * Takes the run's lease for `holder` until `until` (a pending run becomes running, `startedAt` set):
+   * "held-by-another" when another holder's lease is live at `now`; "finished" when the run succeeded or
+   * failed; "missing" when there is no such run.
+   */
+  takeLease(runId: string, holder: string, until: string, now: string): Promise<LeaseAnswer>;
+  /** Saves cursor and progress; `LeaseLostError` when `holder` does not hold the lease. */
+  saveCheckpoint(runId: string, holder: string, checkpoint: Checkpoint): Promise<void>;
+  /** Gives the lease up (the run stays running; the re-enqueued task takes it). */
+  releaseLease(runId: string, holder: string): Promise<void>;
+  /** Ends the run (and its lease); `LeaseLostError` when `holder` does not hold the lease. */
+  finishRun(runId: string, holder: string, outcome: RunOutcome, at: string): Promise<void>;
+}

@@ -1,0 +1,500 @@
+/**
+ * One backup run of one resource (docs/backup-format.md §3–§6): the source's changes since the saved
+ * cursor become chunks, objects and catalog versions, batch by batch, resumable.
+ *
+ * - Lease first: a duplicate task delivery of a run another worker holds, or of a finished run, does
+ *   nothing (`outcome: "skipped"`).
+ * - Per upsert: the item's current version has the same `versionKey` → nothing to do; the same
+ *   `contentKey` (and data key) → a new version reusing the chunk list (metadata-only change); otherwise
+ *   the content is streamed through the chunker and the content digester, chunks the organisation's chunk
+ *   index already has are not uploaded again, the others are encoded and written once
+ *   (`putIfAbsent`), and the version names its chunk list inline or through a manifest object.
+ *   Deletes mark the item deleted at source; versions are never removed.
+ * - Per batch, in this order: objects (while items are processed), chunk index, versions, deletes, then
+ *   the checkpoint (cursor and progress). A crash between two steps repeats the batch: objects are
+ *   write-once and version ids deterministic (`<itemKey>@<versionKey>`), so nothing is duplicated, and the
+ *   cursor never moves past a change that is not stored.
+ * - Deadline or signal: the runner stops between items, stores what it has, saves the checkpoint (the
+ *   cursor of the last complete batch) and answers "continue" (the caller re-enqueues the run).
+ * - Item errors (Google's permanent errors about one item) are recorded on the run, which goes on; any
+ *   other error ends the run "failed" with its failure reason (spec §8). The next run of the resource
+ *   starts from the last saved cursor of this one, whatever its outcome.
+ */
+import { randomUUID } from "node:crypto";
+import type { BackupFailureReason } from "@alpvault/contracts/backups";
+import { BlobStoreError, type BlobStore } from "../blobstore/blob-store";
+import { chunkStream } from "../format/chunker";
+import {
+  MAX_INLINE_CHUNKS,
+  chunkId,
+  decodeManifest,
+  encodeChunk,
+  encodeManifest,
+  type ChunkRef,
+  type ObjectScope,
+} from "../format/chunk-codec";
+import { createContentDigester } from "../format/content-digest";
+import { EncryptionError, EncryptionKeyError, FormatError } from "../format/errors";
+import { deriveKeys, type DataKey } from "../format/keys";
+import type { CallCounts } from "../google/caller";
+import { GoogleCallError, classifyGoogleError } from "../google/errors";
+import { googleStatus } from "../sources/google-errors";
+import {
+  ContentMismatchError,
+  ItemGoneError,
+  type Change,
+  type ChangeBatch,
+  type FetchedItem,
+  type ItemMetadata,
+  type ItemRef,
+  type SearchFields,
+  type Source,
+} from "../sources/source";
+import {
+  LeaseLostError,
+  MAX_CHUNK_REFS_PER_CALL,
+  MAX_VERSIONS_PER_CALL,
+  versionIdOf,
+  type Catalog,
+  type CatalogItem,
+  type CatalogVersion,
+  type ChunkList,
+  type ChunkRecord,
+  type ItemError,
+  type ItemKind,
+  type RunProgress,
+} from "./catalog";
+
+/** Chunks looked up in the chunk index (and uploaded) together: at most this many (≤ 4 MiB held). */
+const CHUNK_GROUP = 16;
+/** Chunk ids remembered per run to spare index lookups (beyond it, the index is asked again). */
+const RUN_CHUNK_MEMORY = 200_000;
+/** How long past the deadline the lease stays live (the worker checkpoints and stops by then). */
+const DEFAULT_LEASE_MARGIN_MS = 2 * 60_000;
+/** Lease length when no deadline is given. */
+const DEFAULT_LEASE_MS = 9 * 60_000;
+
+export interface RunBackupOptions {
+  run: { runId: string; resourceId: string };
+  source: Source;
+  blobStore: BlobStore;
+  catalog: Catalog;
+  /** The organisation's active data key (unwrapped). */
+  dataKey: DataKey;
+  organizationId: string;
+  /** This worker (default: a random id). */
+  holder?: string;
+  /** Stop (checkpoint, answer "continue") once this time (ms since the epoch) is reached. */
+  deadline?: number;
+  /** Stop (checkpoint, answer "continue") once aborted. */
+  signal?: AbortSignal;
+  /** Clock (ms since the epoch). */
+  now?: () => number;
+  /** The run's Google usage (`meteredCaller(…).usage` of the source's caller): `unitsUsed` on the run. */
+  usage?: CallCounts;
+  /** Lease kept this long past the deadline. */
+  leaseMarginMs?: number;
+  /** Told after every saved checkpoint (progress so far). */
+  onCheckpoint?: (progress: RunProgress) => void;
+}
+
+export type RunBackupResult =
+  | {
+      outcome: "skipped";
+      /** Another worker holds the lease, the run is over, or there is no such run. */
+      why: "leased" | "finished" | "missing" | "lease-lost";
+    }
+  | {
+      outcome: "continue" | "succeeded";
+      progress: RunProgress;
+      unitsUsed: number;
+      itemErrors: number;
+    }
+  | {
+      outcome: "failed";
+      failureReason: BackupFailureReason;
+      progress: RunProgress;
+      unitsUsed: number;
+      itemErrors: number;
+    };
+
+/** Whether an error came from a Google call (through the caller, or straight from the client). */
+function isGoogleError(error: unknown): boolean {
+  return error instanceof GoogleCallError || googleStatus(error) !== undefined;
+}
+
+/** The run's failure reason for a fatal error (spec §8). */
+export function failureReasonOf(error: unknown): BackupFailureReason {
+  if (error instanceof BlobStoreError) {
+    return error.kind === "unavailable" ? "object-storage-unavailable" : "unknown-error";
+  }
+  if (error instanceof EncryptionKeyError) return "encryption-key-error";
+  if (error instanceof EncryptionError || error instanceof FormatError) return "encryption-error";
+  if (isGoogleError(error)) return classifyGoogleError(error).reason ?? "google-api-error";
+  return "unknown-error";
+}
+
+/** The reason recorded for an item error: Google's reason, or the HTTP status. */
+function itemErrorReason(error: unknown): string | undefined {
+  if (error instanceof ContentMismatchError) return "content-mismatch";
+  if (!isGoogleError(error)) return undefined;
+  const classified = classifyGoogleError(error);
+  if (classified.kind !== "item") return undefined;
+  return classified.googleReason ?? `http-${classified.status}`;
+}
+
+const kindOf = (source: Source): ItemKind => (source.kind === "gmail" ? "gmail-message" : "drive-file");
+
+function slices<T>(values: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < values.length; start += size) out.push(values.slice(start, start + size));
+  return out;
+}
+
+class StopRequested extends Error {
+  constructor() {
+    super("The run was asked to stop");
+    this.name = "StopRequested";
+  }
+}
+
+/** What one batch has stored so far and still has to record. */
+class BatchWork {
+  /** Chunks this batch encoded and wrote (or found written), by id. */
+  readonly written = new Map<string, ChunkRecord>();
+  /** Chunks the index already had that this batch names again (refreshes `lastReferencedAt`). */
+  readonly reused = new Set<string>();
+  readonly versions: CatalogVersion[] = [];
+  readonly deletes: string[] = [];
+  readonly errors: ItemError[] = [];
+}
+
+export async function runBackup(options: RunBackupOptions): Promise<RunBackupResult> {
+  const { run, source, blobStore, catalog, organizationId } = options;
+  const { runId, resourceId } = run;
+  const now = options.now ?? Date.now;
+  const iso = (): string => new Date(now()).toISOString();
+  const holder = options.holder ?? randomUUID();
+  const keys = deriveKeys(options.dataKey);
+  const scope: ObjectScope = { organizationId, keys };
+  const kind = kindOf(source);
+
+  const leaseUntil =
+    options.deadline !== undefined
+      ? options.deadline + (options.leaseMarginMs ?? DEFAULT_LEASE_MARGIN_MS)
+      : now() + DEFAULT_LEASE_MS;
+  const lease = await catalog.takeLease(runId, holder, new Date(leaseUntil).toISOString(), iso());
+  if (lease === "held-by-another") return { outcome: "skipped", why: "leased" };
+  if (lease === "finished" || lease === "missing") return { outcome: "skipped", why: lease };
+  const record = await catalog.loadRun(runId);
+  if (!record) return { outcome: "skipped", why: "missing" };
+
+  let cursor = record.cursor;
+  const progress: RunProgress = { ...record.progress };
+  /** Progress of what the catalog has recorded (what a failed run reports). */
+  let committed: RunProgress = { ...progress };
+  let itemErrorCount = record.itemErrorCount;
+  const usageAtStart = options.usage?.units ?? 0;
+  const unitsUsed = (): number => record.unitsUsed + (options.usage ? options.usage.units - usageAtStart : 0);
+  const shouldStop = (): boolean =>
+    options.signal?.aborted === true || (options.deadline !== undefined && now() >= options.deadline);
+
+  /** Chunks known to be stored (written this run or in the index), to spare lookups. */
+  const storedChunks = new Set<string>();
+  const rememberChunk = (id: string): void => {
+    if (storedChunks.size >= RUN_CHUNK_MEMORY) storedChunks.clear();
+    storedChunks.add(id);
+  };
+
+  let work = new BatchWork();
+
+  /** Uploads the chunks the index does not have; returns the object bytes written. */
+  async function storeChunks(group: { id: string; plaintext: Buffer }[]): Promise<number> {
+    const ask = [...new Set(group.map((chunk) => chunk.id))].filter(
+      (id) => !storedChunks.has(id) && !work.written.has(id),
+    );
+    const known = ask.length > 0 ? await catalog.knownChunks(ask) : new Set<string>();
+    const pending = new Map<string, Buffer>();
+    for (const { id, plaintext } of group) {
+      if (!ask.includes(id)) continue;
+      if (known.has(id)) {
+        work.reused.add(id);
+        rememberChunk(id);
+      } else pending.set(id, plaintext);
+    }
+    const written = await Promise.all(
+      [...pending].map(async ([id, plaintext]) => {
+        const encoded = await encodeChunk(scope, plaintext);
+        const isNew = await blobStore.putIfAbsent(encoded.objectName, encoded.body);
+        work.written.set(id, {
+          id,
+          size: encoded.size,
+          storedSize: encoded.storedSize,
+          dataKeyId: keys.dataKeyId,
+        });
+        rememberChunk(id);
+        return isNew ? encoded.storedSize : 0;
+      }),
+    );
+    return written.reduce((sum, bytes) => sum + bytes, 0);
+  }
+
+  /** The version's chunk list: inline, or a manifest object written once. Returns it and the bytes written. */
+  async function chunkList(versionId: string, chunks: ChunkRef[]): Promise<[ChunkList, number]> {
+    if (chunks.length <= MAX_INLINE_CHUNKS) return [{ chunks }, 0];
+    const manifest = await encodeManifest(scope, versionId, { chunks });
+    const isNew = await blobStore.putIfAbsent(manifest.objectName, manifest.body);
+    return [{ manifestObject: manifest.objectName }, isNew ? manifest.body.length : 0];
+  }
+
+  /** The chunk list of an existing version (reading its manifest object when it has one). */
+  async function chunksOf(current: CatalogItem["current"]): Promise<ChunkRef[]> {
+    if ("chunks" in current) return current.chunks;
+    const body = await blobStore.get(current.manifestObject);
+    return (await decodeManifest(scope, current.versionId, body)).chunks;
+  }
+
+  function addVersion(
+    fields: Omit<
+      CatalogVersion,
+      "runId" | "capturedAt" | "kind" | "dataKeyId" | "formatVersion" | keyof ChunkList
+    >,
+    list: ChunkList,
+  ): void {
+    work.versions.push({
+      ...fields,
+      kind,
+      runId,
+      capturedAt: iso(),
+      dataKeyId: keys.dataKeyId,
+      formatVersion: 1,
+      ...list,
+    } as CatalogVersion);
+    progress.items += 1;
+  }
+
+  /** A new version of a known item that keeps its content (same chunk list). */
+  async function reuseContent(
+    item: CatalogItem,
+    versionKey: string,
+    metadata: ItemMetadata,
+    search: SearchFields,
+  ): Promise<void> {
+    const versionId = versionIdOf(item.itemKey, versionKey);
+    const [list, stored] = await chunkList(versionId, await chunksOf(item.current));
+    progress.storedBytes += stored;
+    addVersion(
+      {
+        versionId,
+        itemKey: item.itemKey,
+        versionKey,
+        contentKey: item.current.contentKey,
+        size: item.current.size,
+        storedBytes: stored,
+        contentDigest: item.current.contentDigest,
+        metadata,
+        search,
+      },
+      list,
+    );
+  }
+
+  /** Streams a fetched item's content into chunks and objects, then adds its version. */
+  async function storeContent(fetched: FetchedItem): Promise<void> {
+    const versionId = versionIdOf(fetched.itemKey, fetched.versionKey);
+    const digester = createContentDigester(keys);
+    const chunks: ChunkRef[] = [];
+    let size = 0;
+    let stored = 0;
+    let group: { id: string; plaintext: Buffer }[] = [];
+    for await (const plaintext of chunkStream(fetched.content)) {
+      digester.update(plaintext);
+      size += plaintext.length;
+      const id = chunkId(keys, plaintext);
+      chunks.push({ id, size: plaintext.length });
+      group.push({ id, plaintext });
+      if (group.length >= CHUNK_GROUP) {
+        stored += await storeChunks(group);
+        group = [];
+      }
+    }
+    if (group.length > 0) stored += await storeChunks(group);
+    const [list, manifestBytes] = await chunkList(versionId, chunks);
+    stored += manifestBytes;
+    progress.bytes += size;
+    progress.storedBytes += stored;
+    addVersion(
+      {
+        versionId,
+        itemKey: fetched.itemKey,
+        versionKey: fetched.versionKey,
+        contentKey: fetched.contentKey,
+        size,
+        storedBytes: stored,
+        contentDigest: digester.digest(),
+        metadata: fetched.metadata,
+        search: fetched.search,
+      },
+      list,
+    );
+  }
+
+  const canReuse = (item: CatalogItem | undefined, contentKey: string | undefined): item is CatalogItem =>
+    item !== undefined &&
+    contentKey !== undefined &&
+    item.current.contentKey === contentKey &&
+    item.current.dataKeyId === keys.dataKeyId;
+
+  const isCurrent = (item: CatalogItem | undefined, versionKey: string | undefined): boolean =>
+    item !== undefined && item.deletedAtSource === null && item.current.versionKey === versionKey;
+
+  async function upsert(ref: ItemRef, item: CatalogItem | undefined): Promise<void> {
+    if (ref.versionKey !== undefined && isCurrent(item, ref.versionKey)) return;
+    let attempt: ItemRef = ref;
+    for (let tries = 0; ; tries++) {
+      try {
+        const fetched = await source.fetch(attempt);
+        if (isCurrent(item, fetched.versionKey)) return;
+        if (canReuse(item, fetched.contentKey)) {
+          await reuseContent(item, fetched.versionKey, fetched.metadata, fetched.search);
+        } else {
+          await storeContent(fetched);
+        }
+        return;
+      } catch (error) {
+        if (error instanceof ContentMismatchError && tries === 0) {
+          attempt = { itemKey: ref.itemKey };
+          continue;
+        }
+        if (error instanceof ItemGoneError) {
+          if (item) work.deletes.push(ref.itemKey);
+          return;
+        }
+        const reason = itemErrorReason(error);
+        if (reason === undefined) throw error;
+        work.errors.push({ itemKey: ref.itemKey, reason });
+        return;
+      }
+    }
+  }
+
+  async function apply(change: Change, items: Map<string, CatalogItem>): Promise<void> {
+    if (change.type === "delete") {
+      if (items.has(change.itemKey)) work.deletes.push(change.itemKey);
+      return;
+    }
+    if (change.type === "upsert") return upsert(change.item, items.get(change.item.itemKey));
+    const item = items.get(change.itemKey);
+    if (!item) return upsert({ itemKey: change.itemKey }, undefined);
+    if (isCurrent(item, change.versionKey)) return;
+    if (item.current.dataKeyId !== keys.dataKeyId) return upsert({ itemKey: change.itemKey }, item);
+    await reuseContent(item, change.versionKey, { ...item.current.metadata, ...change.metadata }, {
+      ...item.search,
+      ...change.search,
+    } as SearchFields);
+  }
+
+  /** Records what the batch stored: chunk index, versions, deletes (in this order). */
+  async function recordWork(): Promise<ItemError[]> {
+    const at = iso();
+    const refs: ChunkRecord[] = [
+      ...work.written.values(),
+      ...[...work.reused].filter((id) => !work.written.has(id)).map((id) => ({ id })),
+    ];
+    for (const slice of slices(refs, MAX_CHUNK_REFS_PER_CALL)) await catalog.recordChunks(slice, runId, at);
+    for (const slice of slices(work.versions, MAX_VERSIONS_PER_CALL)) {
+      await catalog.writeVersions(resourceId, slice);
+    }
+    const deletes = [...new Set(work.deletes)];
+    for (const slice of slices(deletes, MAX_VERSIONS_PER_CALL)) {
+      await catalog.markDeleted(resourceId, slice, at);
+    }
+    const errors = work.errors;
+    work = new BatchWork();
+    committed = { ...progress };
+    return errors;
+  }
+
+  async function checkpoint(newItemErrors: ItemError[]): Promise<void> {
+    await catalog.saveCheckpoint(runId, holder, { cursor, progress, unitsUsed: unitsUsed(), newItemErrors });
+    itemErrorCount += newItemErrors.length;
+    options.onCheckpoint?.({ ...progress });
+  }
+
+  /** Applies a batch's changes; false when asked to stop before its end (the batch is repeated later). */
+  async function applyBatch(batch: ChangeBatch): Promise<boolean> {
+    const keysOfBatch = batch.changes.map((change) =>
+      change.type === "upsert" ? change.item.itemKey : change.itemKey,
+    );
+    const items = new Map<string, CatalogItem>();
+    for (const slice of slices(keysOfBatch, MAX_VERSIONS_PER_CALL)) {
+      for (const [key, item] of await catalog.getItems(resourceId, slice)) items.set(key, item);
+    }
+    for (const change of batch.changes) {
+      if (shouldStop()) return false;
+      await apply(change, items);
+    }
+    return true;
+  }
+
+  const summary = () => ({ progress: { ...progress }, unitsUsed: unitsUsed(), itemErrors: itemErrorCount });
+
+  try {
+    if (shouldStop()) throw new StopRequested();
+    for await (const batch of source.listChanges(cursor)) {
+      const complete = await applyBatch(batch);
+      const errors = await recordWork();
+      if (!complete) {
+        await checkpoint(errors);
+        throw new StopRequested();
+      }
+      cursor = batch.nextCursor;
+      await checkpoint(errors);
+      if (batch.done) break;
+      if (shouldStop()) throw new StopRequested();
+    }
+    await catalog.finishRun(runId, holder, { state: "succeeded" }, iso());
+    return { outcome: "succeeded", ...summary() };
+  } catch (thrown) {
+    let error = thrown;
+    if (error instanceof LeaseLostError) return { outcome: "skipped", why: "lease-lost" };
+    if (error instanceof StopRequested) {
+      // Should the lease not be given back, it expires and the re-enqueued task takes the run over.
+      await catalog.releaseLease(runId, holder).catch(() => undefined);
+      return { outcome: "continue", ...summary() };
+    }
+    if (options.signal?.aborted && error === options.signal.reason) {
+      // Aborted inside a Google call (the caller gives up between attempts): what the batch finished is
+      // recorded, the cursor stays where it was, and the batch is repeated by the next attempt.
+      try {
+        await checkpoint(await recordWork());
+        await catalog.releaseLease(runId, holder).catch(() => undefined);
+        return { outcome: "continue", ...summary() };
+      } catch (recordError) {
+        if (recordError instanceof LeaseLostError) return { outcome: "skipped", why: "lease-lost" };
+        error = recordError;
+      }
+    }
+    const failureReason = failureReasonOf(error);
+    Object.assign(progress, committed);
+    // Objects written before the failure go into the chunk index when it can be reached, so the
+    // garbage collector knows them; versions and the cursor stay as the last checkpoint left them.
+    if (work.written.size > 0) {
+      await catalog.recordChunks([...work.written.values()], runId, iso()).catch(() => undefined);
+    }
+    try {
+      await catalog.saveCheckpoint(runId, holder, {
+        cursor,
+        progress: committed,
+        unitsUsed: unitsUsed(),
+        newItemErrors: work.errors,
+      });
+      itemErrorCount += work.errors.length;
+      await catalog.finishRun(runId, holder, { state: "failed", failureReason }, iso());
+    } catch (recordError) {
+      if (recordError instanceof LeaseLostError) return { outcome: "skipped", why: "lease-lost" };
+      // The run record cannot be written: the lease expires and the run is taken over.
+    }
+    return { outcome: "failed", failureReason, ...summary() };
+  }
+}
