@@ -125,6 +125,18 @@ class CrashingCatalog extends MemoryCatalog {
 }
 
 class Backups {
+  /** Same objects and same versions (ids and content) as `other`, and internally consistent. */
+  async expectSameAs(other: Backups, user: string): Promise<void> {
+    expect(await this.objectNames()).toEqual(await other.objectNames());
+    const ids = (backups: Backups) =>
+      backups.catalog
+        .versions(user)
+        .map((version) => `${version.versionId} ${version.contentDigest}`)
+        .sort();
+    expect(ids(this)).toEqual(ids(other));
+    await this.expectConsistent(user);
+  }
+
   readonly blobStore = new MemoryBlobStore();
   readonly catalog = new CrashingCatalog();
   readonly scope: ObjectScope;
@@ -402,14 +414,7 @@ describe("Backup runner: Gmail", () => {
 
     expect(second.outcome).toBe("succeeded");
     expect(resumed.catalog.run(run.runId)?.progress.items).toBe(7);
-    expect(await resumed.objectNames()).toEqual(await uninterrupted.objectNames());
-    const ids = (backups: Backups) =>
-      backups.catalog
-        .versions(user)
-        .map((version) => `${version.versionId} ${version.contentDigest}`)
-        .sort();
-    expect(ids(resumed)).toEqual(ids(uninterrupted));
-    await resumed.expectConsistent(user);
+    await resumed.expectSameAs(uninterrupted, user);
   });
 
   it("when a run is stopped in the middle of a batch, then what it finished is kept, the batch is repeated and nothing is duplicated", async () => {
@@ -444,19 +449,7 @@ describe("Backup runner: Gmail", () => {
 
     expect(second.outcome).toBe("succeeded");
     expect(resumed.catalog.run(run.runId)?.progress.items).toBe(7);
-    expect(await resumed.objectNames()).toEqual(await uninterrupted.objectNames());
-    expect(
-      resumed.catalog
-        .versions(user)
-        .map((version) => version.versionId)
-        .sort(),
-    ).toEqual(
-      uninterrupted.catalog
-        .versions(user)
-        .map((version) => version.versionId)
-        .sort(),
-    );
-    await resumed.expectConsistent(user);
+    await resumed.expectSameAs(uninterrupted, user);
   });
 
   it("when a run is delivered again while another worker holds its lease, or after it finished, then it does nothing", async () => {
@@ -540,19 +533,7 @@ describe("Backup runner: Gmail", () => {
     const takenOver = await crashed.run(run, gmailSource(user, meter()), { now: () => later });
 
     expect(takenOver.outcome).toBe("succeeded");
-    expect(await crashed.objectNames()).toEqual(await uninterrupted.objectNames());
-    expect(
-      crashed.catalog
-        .versions(user)
-        .map((version) => version.versionId)
-        .sort(),
-    ).toEqual(
-      uninterrupted.catalog
-        .versions(user)
-        .map((version) => version.versionId)
-        .sort(),
-    );
-    await crashed.expectConsistent(user);
+    await crashed.expectSameAs(uninterrupted, user);
   });
 
   describe("with faults", () => {
