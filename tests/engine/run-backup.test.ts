@@ -5,28 +5,21 @@
  */
 import { randomBytes } from "node:crypto";
 import { drive_v3 } from "@googleapis/drive";
-import { gmail_v1 } from "@googleapis/gmail";
 import { SCOPES } from "../../emulators/workspace/src/auth";
 import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
 import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import {
-  decodeChunk,
-  decodeManifest,
-  type ChunkRef,
-  type ObjectScope,
-} from "../../functions/src/backup/format/chunk-codec";
+import type { ChunkRef, ObjectScope } from "../../functions/src/backup/format/chunk-codec";
 import { EncryptionError, EncryptionKeyError } from "../../functions/src/backup/format/errors";
 import { deriveKeys, newDataKey, type DataKey } from "../../functions/src/backup/format/keys";
-import { seededText } from "../../functions/src/backup/format/testing";
-import { meteredCaller, type GoogleCaller } from "../../functions/src/backup/google/caller";
-import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
+import type { GoogleCaller } from "../../functions/src/backup/google/caller";
 import type { CatalogVersion, Checkpoint } from "../../functions/src/backup/runner/catalog";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { runBackup, type RunBackupResult } from "../../functions/src/backup/runner/run-backup";
 import { DriveSource } from "../../functions/src/backup/sources/drive-source";
-import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
+import type { GmailSource } from "../../functions/src/backup/sources/gmail-source";
 import type { ChangeBatch, FetchedItem, Source } from "../../functions/src/backup/sources/source";
+import { Mailboxes, chunkObjectName, chunksOf, meter, restoreVersion } from "../support/backup";
 
 const ORG = "org-runner-test";
 const DOC = "application/vnd.google-apps.document";
@@ -42,59 +35,18 @@ afterAll(async () => {
   await harness.stop();
 });
 
-let userCounter = 0;
+let mail: Mailboxes;
 
-async function newUser(prefix: string): Promise<string> {
-  userCounter += 1;
-  const email = `${prefix}${userCounter}@example-test.test`;
-  const created = await harness.admin("POST", "/users", {
-    email,
-    givenName: "Runner",
-    familyName: `User${userCounter}`,
-  });
-  expect(created.status).toBe(200);
-  return email;
-}
+beforeAll(() => {
+  mail = new Mailboxes(harness);
+});
 
-async function addMessage(user: string, subject: string, raw?: Buffer): Promise<string> {
-  const body =
-    raw ??
-    testMessage({
-      subject,
-      to: user,
-      messageId: `${subject.replace(/\W/g, "")}.${userCounter}@x.test`,
-      text: seededText(subject.length * 7919 + userCounter, 3000).toString("utf8"),
-    });
-  const answer = await harness.admin<{ id: string }>("POST", `/users/${user}/gmail/messages`, {
-    raw: body.toString("base64"),
-    encoding: "base64",
-  });
-  expect(answer.status).toBe(200);
-  return answer.body.id;
-}
-
-function storedRaw(user: string, id: string): Buffer {
-  const userId = harness.emulator.directory.user(user)?.id ?? "";
-  return harness.emulator.gmail.message(userId, id).raw;
-}
-
-function gmailSource(user: string, caller: GoogleCaller, pageSize = 2): GmailSource {
-  return new GmailSource({
-    gmail: new gmail_v1.Gmail({
-      auth: harness.jwt(user, [SCOPES.gmailReadonly]),
-      rootUrl: `${harness.url}/`,
-      retry: false,
-    }),
-    user,
-    caller,
-    pageSize,
-  });
-}
-
-/** A caller that counts Google's units, as a run's does. */
-function meter(): ReturnType<typeof meteredCaller> {
-  return meteredCaller(quotaAwareCaller());
-}
+const newUser = (prefix: string): Promise<string> => mail.newUser(prefix);
+const addMessage = (user: string, subject: string, raw?: Buffer): Promise<string> =>
+  mail.addMessage(user, subject, raw);
+const storedRaw = (user: string, id: string): Buffer => mail.storedRaw(user, id);
+const gmailSource = (user: string, caller: GoogleCaller, pageSize = 2): GmailSource =>
+  mail.gmailSource(user, caller, pageSize);
 
 /** One backup store of an organisation: objects, catalog, data key. */
 /**
@@ -187,19 +139,12 @@ class Backups {
   }
 
   async chunksOf(version: CatalogVersion): Promise<ChunkRef[]> {
-    if ("chunks" in version) return version.chunks;
-    const body = await this.blobStore.get(version.manifestObject);
-    return (await decodeManifest(this.scope, version.versionId, body)).chunks;
+    return chunksOf(this.blobStore, this.scope, version);
   }
 
   /** A version's content, from its objects. */
   async restore(version: CatalogVersion): Promise<Buffer> {
-    const parts: Buffer[] = [];
-    for (const chunk of await this.chunksOf(version)) {
-      const name = `o/${ORG}/c/${chunk.id.slice(0, 2)}/${chunk.id}`;
-      parts.push(await decodeChunk(this.scope, chunk.id, await this.blobStore.get(name)));
-    }
-    return Buffer.concat(parts);
+    return restoreVersion(this.blobStore, this.scope, version);
   }
 
   /** The current version of an item. */
@@ -228,7 +173,7 @@ class Backups {
     for (const version of this.catalog.versions(resourceId)) {
       for (const chunk of await this.chunksOf(version)) {
         expect(this.catalog.chunkRef(chunk.id)).toBeDefined();
-        expect(await this.blobStore.exists(`o/${ORG}/c/${chunk.id.slice(0, 2)}/${chunk.id}`)).toBe(true);
+        expect(await this.blobStore.exists(chunkObjectName(ORG, chunk.id))).toBe(true);
       }
     }
   }

@@ -7,8 +7,8 @@
  * - `getItems`: one `getAll` of `resources/{resourceId}/items/{itemKey}` (the item document carries a
  *   summary of its current version, `current`, so no second read is needed to skip or reuse).
  * - `knownChunks`: one `getAll` of `chunkRefs/{chunkId}`.
- * - `recordChunks`: one `WriteBatch` of `set(…, {merge: true})` on `chunkRefs/{chunkId}` (≤ 500 refs per
- *   call; the runner never passes more than `MAX_CHUNK_REFS_PER_CALL`).
+ * - `recordChunks`: one transaction on `chunkRefs/{chunkId}`: `getAll`, then `set` of each entry, keeping
+ *   `firstRunId` of existing ones (the runner never passes more than `MAX_CHUNK_REFS_PER_CALL`).
  * - `writeVersions`: one transaction: `getAll` of the items and version documents, then `create` of each
  *   version document not there yet (idempotent by version id) and `set` of each item (current version,
  *   `lastSeenAt`, `deletedAtSource: null`, search fields; `firstSeenAt` when new). ≤ 2 writes per version:

@@ -1,0 +1,306 @@
+/**
+ * The catalog in Firestore (docs/backup-format.md §5, §6): the `Catalog` of `catalog.ts`, each call one
+ * transaction or batch under `organizations/{organizationId}` in the organisation's region database:
+ * `resources/{resourceId}/items/{itemDocId}`, `…/items/{itemDocId}/versions/{versionDocId}`,
+ * `chunkRefs/{chunkId}` and `backupRuns/{runId}`.
+ *
+ * Document ids: an item key or version id made only of `[A-Za-z0-9_.@:+=~-]` (at most 400 characters, not
+ * ".", ".." or "__…__") is its own document id; any other (a "/" in it, say) becomes "%" + its SHA-256 in hex,
+ * which no plain id can be. The documents keep the original `itemKey` / `versionId`.
+ *
+ * `recordChunks` is one transaction (`getAll`, then `set`) rather than a blind batch, so an entry keeps the
+ * `firstRunId` of the run that first recorded it. Undefined fields are left out of every write (the
+ * database's global settings are not changed).
+ */
+import { createHash } from "node:crypto";
+import type { DocumentData, DocumentReference, DocumentSnapshot } from "firebase-admin/firestore";
+import { organizationRef, type Scope } from "../../lib/tenancy";
+import {
+  LeaseLostError,
+  MAX_ITEM_ERRORS,
+  type Catalog,
+  type CatalogItem,
+  type CatalogVersion,
+  type Checkpoint,
+  type ChunkRecord,
+  type CurrentVersion,
+  type ItemError,
+  type LeaseAnswer,
+  type RunOutcome,
+  type RunRecord,
+  type RunState,
+} from "./catalog";
+
+export type { Scope };
+
+const PLAIN_ID = /^[A-Za-z0-9_.@:+=~-]{1,400}$/;
+const RESERVED_ID = /^(\.|\.\.|__.*__)$/;
+
+/** The document id of an item key or version id (see the header). */
+export function catalogDocId(key: string): string {
+  if (PLAIN_ID.test(key) && !RESERVED_ID.test(key)) return key;
+  return `%${createHash("sha256").update(key, "utf8").digest("hex")}`;
+}
+
+/** A copy of `value` without undefined fields (at any depth), as Firestore takes it. */
+function stripUndefined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((entry) => stripUndefined(entry as unknown)) as T;
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const result: Record<string, unknown> = {};
+    for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
+      if (entry !== undefined) result[key] = stripUndefined(entry);
+    }
+    return result as T;
+  }
+  return value;
+}
+
+const RUN_STATES: readonly RunState[] = ["pending", "running", "succeeded", "failed"];
+
+function isFinished(state: RunState): boolean {
+  return state === "succeeded" || state === "failed";
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function count(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** A run document as a `RunRecord` (a pending run written elsewhere may lack cursor, progress and errors). */
+export function decodeRun(snapshot: DocumentSnapshot): RunRecord | undefined {
+  const data = snapshot.data();
+  if (!data) return undefined;
+  const state = RUN_STATES.includes(data.state as RunState) ? (data.state as RunState) : "pending";
+  const progress = (data.progress ?? {}) as Record<string, unknown>;
+  const lease = data.lease as { holder?: unknown; until?: unknown } | null | undefined;
+  const record: RunRecord = {
+    runId: snapshot.id,
+    resourceId: text(data.resourceId) ?? "",
+    state,
+    cursor: text(data.cursor) ?? null,
+    progress: {
+      items: count(progress.items),
+      bytes: count(progress.bytes),
+      storedBytes: count(progress.storedBytes),
+    },
+    unitsUsed: count(data.unitsUsed),
+    itemErrors: Array.isArray(data.itemErrors) ? (data.itemErrors as ItemError[]) : [],
+    itemErrorCount: count(data.itemErrorCount),
+  };
+  if (lease && typeof lease.holder === "string" && typeof lease.until === "string") {
+    record.lease = { holder: lease.holder, until: lease.until };
+  } else if (lease === null) {
+    record.lease = null;
+  }
+  for (const key of ["policyId", "requestedAt", "startedAt", "finishedAt"] as const) {
+    const value = text(data[key]);
+    if (value !== undefined) record[key] = value;
+  }
+  if (data.trigger === "schedule" || data.trigger === "backup-now" || data.trigger === "policy-assigned") {
+    record.trigger = data.trigger;
+  }
+  if (typeof data.failureReason === "string") {
+    record.failureReason = data.failureReason as RunRecord["failureReason"];
+  }
+  return record;
+}
+
+function itemOf(version: CatalogVersion, previous: CatalogItem | undefined): CatalogItem {
+  const chunkList =
+    "manifestObject" in version ? { manifestObject: version.manifestObject } : { chunks: version.chunks };
+  const current: CurrentVersion = {
+    versionId: version.versionId,
+    versionKey: version.versionKey,
+    contentKey: version.contentKey,
+    size: version.size,
+    contentDigest: version.contentDigest,
+    dataKeyId: version.dataKeyId,
+    metadata: version.metadata,
+    ...chunkList,
+  };
+  return {
+    itemKey: version.itemKey,
+    kind: version.kind,
+    sourceId: version.itemKey,
+    currentVersionId: version.versionId,
+    current,
+    deletedAtSource: null,
+    firstSeenAt: previous?.firstSeenAt ?? version.capturedAt,
+    lastSeenAt: version.capturedAt,
+    search: version.search,
+  };
+}
+
+export class FirestoreCatalog implements Catalog {
+  constructor(private readonly scope: Scope) {}
+
+  private get db() {
+    return organizationRef(this.scope).firestore;
+  }
+
+  private itemRef(resourceId: string, itemKey: string): DocumentReference {
+    return organizationRef(this.scope)
+      .collection("resources")
+      .doc(resourceId)
+      .collection("items")
+      .doc(catalogDocId(itemKey));
+  }
+
+  private versionRef(resourceId: string, itemKey: string, versionId: string): DocumentReference {
+    return this.itemRef(resourceId, itemKey).collection("versions").doc(catalogDocId(versionId));
+  }
+
+  private chunkRef(chunkId: string): DocumentReference {
+    return organizationRef(this.scope).collection("chunkRefs").doc(chunkId);
+  }
+
+  private runRef(runId: string): DocumentReference {
+    return organizationRef(this.scope).collection("backupRuns").doc(runId);
+  }
+
+  async getItems(resourceId: string, itemKeys: string[]): Promise<Map<string, CatalogItem>> {
+    const found = new Map<string, CatalogItem>();
+    const keys = [...new Set(itemKeys)];
+    if (keys.length === 0) return found;
+    const snapshots = await this.db.getAll(...keys.map((key) => this.itemRef(resourceId, key)));
+    snapshots.forEach((snapshot, index) => {
+      const data = snapshot.data();
+      if (data) found.set(keys[index] as string, data as CatalogItem);
+    });
+    return found;
+  }
+
+  async knownChunks(chunkIds: string[]): Promise<Set<string>> {
+    const ids = [...new Set(chunkIds)];
+    if (ids.length === 0) return new Set();
+    const snapshots = await this.db.getAll(...ids.map((id) => this.chunkRef(id)));
+    return new Set(snapshots.filter((snapshot) => snapshot.exists).map((snapshot) => snapshot.id));
+  }
+
+  async recordChunks(refs: ChunkRecord[], runId: string, at: string): Promise<void> {
+    if (refs.length === 0) return;
+    const byId = new Map<string, ChunkRecord>();
+    for (const ref of refs) byId.set(ref.id, { ...byId.get(ref.id), ...stripUndefined(ref) });
+    const entries = [...byId.values()];
+    await this.db.runTransaction(async (transaction) => {
+      const snapshots = await transaction.getAll(...entries.map((ref) => this.chunkRef(ref.id)));
+      entries.forEach((ref, index) => {
+        const { id, ...fields } = ref;
+        const existing = (snapshots[index] as DocumentSnapshot).data();
+        const firstRunId = typeof existing?.firstRunId === "string" ? existing.firstRunId : runId;
+        transaction.set(this.chunkRef(id), { ...fields, firstRunId, lastReferencedAt: at }, { merge: true });
+      });
+    });
+  }
+
+  async writeVersions(resourceId: string, versions: CatalogVersion[]): Promise<void> {
+    if (versions.length === 0) return;
+    const itemKeys = [...new Set(versions.map((version) => version.itemKey))];
+    const unique = new Map<string, CatalogVersion>();
+    for (const version of versions)
+      if (!unique.has(version.versionId)) unique.set(version.versionId, version);
+    const versionList = [...unique.values()];
+    await this.db.runTransaction(async (transaction) => {
+      const itemRefs = itemKeys.map((key) => this.itemRef(resourceId, key));
+      const versionRefs = versionList.map((version) =>
+        this.versionRef(resourceId, version.itemKey, version.versionId),
+      );
+      const snapshots = await transaction.getAll(...itemRefs, ...versionRefs);
+      const items = new Map<string, CatalogItem | undefined>();
+      itemKeys.forEach((key, index) => {
+        items.set(key, (snapshots[index] as DocumentSnapshot).data() as CatalogItem | undefined);
+      });
+      versionList.forEach((version, index) => {
+        const exists = (snapshots[itemKeys.length + index] as DocumentSnapshot).exists;
+        if (!exists) transaction.create(versionRefs[index] as DocumentReference, stripUndefined(version));
+      });
+      for (const version of versions) items.set(version.itemKey, itemOf(version, items.get(version.itemKey)));
+      itemKeys.forEach((key, index) => {
+        transaction.set(itemRefs[index] as DocumentReference, stripUndefined(items.get(key) as DocumentData));
+      });
+    });
+  }
+
+  async markDeleted(resourceId: string, itemKeys: string[], at: string): Promise<number> {
+    const keys = [...new Set(itemKeys)];
+    if (keys.length === 0) return 0;
+    return this.db.runTransaction(async (transaction) => {
+      const refs = keys.map((key) => this.itemRef(resourceId, key));
+      const snapshots = await transaction.getAll(...refs);
+      let changed = 0;
+      snapshots.forEach((snapshot, index) => {
+        if (!snapshot.exists || snapshot.get("deletedAtSource") !== null) return;
+        transaction.update(refs[index] as DocumentReference, { deletedAtSource: at });
+        changed += 1;
+      });
+      return changed;
+    });
+  }
+
+  async loadRun(runId: string): Promise<RunRecord | undefined> {
+    return decodeRun(await this.runRef(runId).get());
+  }
+
+  async takeLease(runId: string, holder: string, until: string, now: string): Promise<LeaseAnswer> {
+    const ref = this.runRef(runId);
+    return this.db.runTransaction(async (transaction) => {
+      const run = decodeRun(await transaction.get(ref));
+      if (!run) return "missing";
+      if (isFinished(run.state)) return "finished";
+      if (run.lease && run.lease.holder !== holder && run.lease.until > now) return "held-by-another";
+      const update: DocumentData = { lease: { holder, until } };
+      if (run.state === "pending") {
+        update.state = "running";
+        update.startedAt = now;
+      }
+      transaction.update(ref, update);
+      return "taken";
+    });
+  }
+
+  async saveCheckpoint(runId: string, holder: string, checkpoint: Checkpoint): Promise<void> {
+    const ref = this.runRef(runId);
+    await this.db.runTransaction(async (transaction) => {
+      const run = decodeRun(await transaction.get(ref));
+      if (!run || run.lease?.holder !== holder || isFinished(run.state)) throw new LeaseLostError(runId);
+      const room = Math.max(0, MAX_ITEM_ERRORS - run.itemErrors.length);
+      transaction.update(
+        ref,
+        stripUndefined({
+          cursor: checkpoint.cursor,
+          progress: checkpoint.progress,
+          unitsUsed: checkpoint.unitsUsed,
+          itemErrors: [...run.itemErrors, ...checkpoint.newItemErrors.slice(0, room)],
+          itemErrorCount: run.itemErrorCount + checkpoint.newItemErrors.length,
+        }),
+      );
+    });
+  }
+
+  async releaseLease(runId: string, holder: string): Promise<void> {
+    const ref = this.runRef(runId);
+    await this.db.runTransaction(async (transaction) => {
+      const run = decodeRun(await transaction.get(ref));
+      if (run?.lease?.holder === holder) transaction.update(ref, { lease: null });
+    });
+  }
+
+  async finishRun(runId: string, holder: string, outcome: RunOutcome, at: string): Promise<void> {
+    const ref = this.runRef(runId);
+    await this.db.runTransaction(async (transaction) => {
+      const run = decodeRun(await transaction.get(ref));
+      if (!run || run.lease?.holder !== holder || isFinished(run.state)) throw new LeaseLostError(runId);
+      const update: DocumentData = { state: outcome.state, finishedAt: at, lease: null };
+      if (outcome.state === "failed") update.failureReason = outcome.failureReason;
+      transaction.update(ref, update);
+    });
+  }
+}
+
+/** The catalog of one organisation. */
+export function firestoreCatalog(scope: Scope): FirestoreCatalog {
+  return new FirestoreCatalog(scope);
+}

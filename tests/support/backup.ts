@@ -1,0 +1,112 @@
+/**
+ * What tests of the backup runner share: Gmail mailboxes in an in-process Workspace emulator, a Gmail
+ * source reading them, a metered caller, and restoring a version from its objects.
+ */
+import { gmail_v1 } from "@googleapis/gmail";
+import { SCOPES } from "../../emulators/workspace/src/auth";
+import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
+import type { Harness } from "../../emulators/workspace/src/testing/harness";
+import type { BlobStore } from "../../functions/src/backup/blobstore/blob-store";
+import {
+  decodeChunk,
+  decodeManifest,
+  type ChunkRef,
+  type ObjectScope,
+} from "../../functions/src/backup/format/chunk-codec";
+import { seededText } from "../../functions/src/backup/format/testing";
+import { meteredCaller, type GoogleCaller } from "../../functions/src/backup/google/caller";
+import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
+import type { CatalogVersion } from "../../functions/src/backup/runner/catalog";
+import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
+
+/** Mailboxes of the harness's Workspace: users, messages, and sources reading them. */
+export class Mailboxes {
+  private users = 0;
+
+  constructor(private readonly harness: Harness) {}
+
+  /** A new user `<prefix><n>@example-test.test`. */
+  async newUser(prefix: string): Promise<string> {
+    this.users += 1;
+    const email = `${prefix}${this.users}@example-test.test`;
+    const created = await this.harness.admin("POST", "/users", {
+      email,
+      givenName: "Runner",
+      familyName: `User${this.users}`,
+    });
+    expect(created.status).toBe(200);
+    return email;
+  }
+
+  /** Adds a message (`raw`, or a text message with `subject`) and returns its id. */
+  async addMessage(user: string, subject: string, raw?: Buffer): Promise<string> {
+    const body =
+      raw ??
+      testMessage({
+        subject,
+        to: user,
+        messageId: `${subject.replace(/\W/g, "")}.${this.users}@x.test`,
+        text: seededText(subject.length * 7919 + this.users, 3000).toString("utf8"),
+      });
+    const answer = await this.harness.admin<{ id: string }>("POST", `/users/${user}/gmail/messages`, {
+      raw: body.toString("base64"),
+      encoding: "base64",
+    });
+    expect(answer.status).toBe(200);
+    return answer.body.id;
+  }
+
+  /** A message's bytes as the emulator keeps them. */
+  storedRaw(user: string, id: string): Buffer {
+    const userId = this.harness.emulator.directory.user(user)?.id ?? "";
+    return this.harness.emulator.gmail.message(userId, id).raw;
+  }
+
+  gmailSource(user: string, caller: GoogleCaller, pageSize = 2): GmailSource {
+    return new GmailSource({
+      gmail: new gmail_v1.Gmail({
+        auth: this.harness.jwt(user, [SCOPES.gmailReadonly]),
+        rootUrl: `${this.harness.url}/`,
+        retry: false,
+      }),
+      user,
+      caller,
+      pageSize,
+    });
+  }
+}
+
+/** A caller that counts Google's units, as a run's does. */
+export function meter(): ReturnType<typeof meteredCaller> {
+  return meteredCaller(quotaAwareCaller());
+}
+
+/** The name of a chunk's object. */
+export function chunkObjectName(organizationId: string, chunkId: string): string {
+  return `o/${organizationId}/c/${chunkId.slice(0, 2)}/${chunkId}`;
+}
+
+/** A version's chunk list, inline or from its manifest object. */
+export async function chunksOf(
+  blobStore: BlobStore,
+  scope: ObjectScope,
+  version: CatalogVersion,
+): Promise<ChunkRef[]> {
+  if ("chunks" in version) return version.chunks;
+  const body = await blobStore.get(version.manifestObject);
+  return (await decodeManifest(scope, version.versionId, body)).chunks;
+}
+
+/** A version's content, from its objects. */
+export async function restoreVersion(
+  blobStore: BlobStore,
+  scope: ObjectScope,
+  version: CatalogVersion,
+): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for (const chunk of await chunksOf(blobStore, scope, version)) {
+    const body = await blobStore.get(chunkObjectName(scope.organizationId, chunk.id));
+    parts.push(await decodeChunk(scope, chunk.id, body));
+  }
+  return Buffer.concat(parts);
+}
