@@ -8,7 +8,7 @@
 import type { Transaction } from "firebase-admin/firestore";
 import type { AuditOperation } from "@alpvault/contracts/audit";
 import { decodePurchase, isPaymentState, type Payment, type PaymentState } from "@alpvault/contracts/billing";
-import { REGIONS, isRegionId, regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
+import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
 import { recordAudit } from "../audit/repo";
 import { globalDb, regionDb } from "../lib/firebase";
 import { organizationRef, type Scope } from "../lib/tenancy";
@@ -162,8 +162,6 @@ export async function organizationsInGracefulPeriod(
     account: decodeAccount(doc.get("account")),
   }));
 }
-
-export const REGION_IDS: readonly RegionId[] = REGIONS.map((region) => region.id).filter(isRegionId);
 
 /** A checkout of the local sandbox payment provider (global database; its page knows only the id). */
 export interface SandboxCheckout {

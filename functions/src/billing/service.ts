@@ -4,6 +4,7 @@
  * resets the graceful period, a failure starts it), the auto-add-storage setting and the scheduled stop
  * of backups when a graceful period ends. Every change is audited in the transaction that makes it.
  */
+import { REGION_IDS } from "@alpvault/contracts/regions";
 import Stripe from "stripe";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import {
@@ -373,7 +374,7 @@ export async function advanceGracefulPeriods(
 ): Promise<{ stopped: number; failed: number }> {
   let stopped = 0;
   let failed = 0;
-  for (const regionId of repo.REGION_IDS) {
+  for (const regionId of REGION_IDS) {
     for (const { scope, account } of await repo.organizationsInGracefulPeriod(regionId)) {
       if (!stopGracefulPeriod(account.graceful, now)) continue;
       try {
