@@ -3,6 +3,7 @@
  * schemas shared by web and functions.
  */
 import type { Region, RegionId } from "./regions";
+import type { ActiveBackup, BackupFailureReason } from "./backups";
 
 /** Spec §3 subscription reference. */
 export interface SubscriptionReference {
@@ -105,6 +106,10 @@ export interface Resource {
   nextBackupAt: string | null;
   mailBackupBytes: number;
   driveBackupBytes: number;
+  /** The backup pending or running now (its live progress), or null. */
+  activeBackup: ActiveBackup | null;
+  /** Why the last backup failed (spec §8 reason), or null when it succeeded or none ran yet. */
+  lastBackupFailure: BackupFailureReason | null;
 }
 
 export interface ResourcesPage {

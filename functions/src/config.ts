@@ -80,6 +80,13 @@ export function apiSecrets(): ReturnType<typeof defineSecret>[] {
     : [workspaceServiceAccountKey, stripeSecretKey, stripeWebhookSecret];
 }
 
+/** Secrets the backup worker binds (none inside the emulator: the key file and a development key). */
+export function workerSecrets(): ReturnType<typeof defineSecret>[] {
+  return process.env.FUNCTIONS_EMULATOR === "true"
+    ? []
+    : [workspaceServiceAccountKey, defaultKeyEncryptionKey];
+}
+
 /** Days between a failed payment and the stop of backups (the graceful period). */
 export const gracefulPeriodDaysParam = defineInt("GRACEFUL_PERIOD_DAYS", {
   default: 14,
@@ -188,6 +195,11 @@ export const defaultKeyEncryptionKey = defineSecret("DEFAULT_KEY_ENCRYPTION_KEY"
 const LOCAL_KEY_ENCRYPTION_KEY = createHash("sha256")
   .update("alpvault local development key-encryption key")
   .digest();
+
+/** The local stack's development key-encryption key (tests read local backups with it). */
+export function localKeyEncryptionKey(): Buffer {
+  return Buffer.from(LOCAL_KEY_ENCRYPTION_KEY);
+}
 
 export interface EngineConfig {
   projectId: string;

@@ -3,7 +3,7 @@ import { setGlobalOptions } from "firebase-functions/v2";
 import { onRequest } from "firebase-functions/v2/https";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { onTaskDispatched } from "firebase-functions/v2/tasks";
-import { GLOBAL_REGION, apiSecrets, loadRuntimeConfig } from "./config";
+import { GLOBAL_REGION, apiSecrets, loadRuntimeConfig, workerSecrets } from "./config";
 import { createApi } from "./http/app";
 import { appCheckVerifier, firebaseIdentityVerifier } from "./http/verifiers";
 import { runDispatcher } from "./backup/dispatcher";
@@ -32,9 +32,12 @@ export const dispatchBackups = onSchedule({ schedule: "every 10 minutes", timeZo
   runDispatcher(event.scheduleTime),
 );
 
-/** One backup run for one resource. */
+/** One stretch of one backup run (it re-enqueues itself until the run ends). */
 export const runBackup = onTaskDispatched(
   {
+    secrets: workerSecrets(),
+    timeoutSeconds: 540,
+    memory: "1GiB",
     retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
     rateLimits: { maxConcurrentDispatches: 20, maxDispatchesPerSecond: 5 },
   },

@@ -37,6 +37,8 @@ export function dispatcherRan(entry: {
   runs: number;
   resynced: number;
   resyncFailed: number;
+  backupsScheduled: number;
+  backupsRedispatched: number;
 }): void {
   logger.info("dispatcher ran", entry);
 }
@@ -68,5 +70,24 @@ export function gracefulStopFailed(entry: { organizationId: string; error: unkno
     organizationId: entry.organizationId,
     errorName: error instanceof Error ? error.name : typeof error,
     errorMessage: error instanceof Error ? error.message : undefined,
+  });
+}
+
+/** A backup delivery ended (ids and counts only: no customer content). */
+export function backupTaskEnded(entry: {
+  organizationId: string;
+  runId: string;
+  outcome: string;
+  items?: number;
+  unitsUsed?: number;
+}): void {
+  logger.info("backup task ended", entry);
+}
+
+export function backupDispatchFailed(entry: { organizationId: string; error: unknown }): void {
+  const error = entry.error;
+  logger.warn("backup dispatch failed", {
+    organizationId: entry.organizationId,
+    errorName: error instanceof Error ? error.name : typeof error,
   });
 }

@@ -2,12 +2,13 @@ import type { Request } from "firebase-functions/v2/tasks";
 import { ValidationError } from "yup";
 import * as logs from "../logs";
 import { backupTaskSchema, type BackupTask } from "./schema";
-import { recordBackupRequest } from "./repo";
+import { workerDeps } from "./wiring";
+import { executeBackupTask } from "./worker";
 
 /**
  * Handles one `runBackup` task delivery. A malformed payload is dropped (retrying cannot fix it); a valid
- * one is recorded as a pending run, keyed by task id so a duplicate delivery records nothing twice. The
- * backup engine that executes pending runs arrives with the engine issue.
+ * one runs the backup worker. An error thrown here makes Cloud Tasks deliver the task again (with the
+ * queue's backoff); the run's lease and state make a repeated delivery safe.
  */
 export async function backupTaskHandler(request: Request<unknown>): Promise<void> {
   logs.taskReceived({ queue: "runBackup", taskId: request.id, retryCount: request.retryCount });
@@ -21,5 +22,5 @@ export async function backupTaskHandler(request: Request<unknown>): Promise<void
     }
     throw error;
   }
-  await recordBackupRequest(request.id ?? `${task.organizationId}:${task.resourceId}:${Date.now()}`, task);
+  await executeBackupTask(task, workerDeps());
 }

@@ -245,15 +245,22 @@ export async function deletePolicy(
 }
 
 export type AssignOutcome =
-  | { kind: "assigned"; policyName: string; assigned: number; backupsQueued: number }
+  | {
+      kind: "assigned";
+      policyName: string;
+      assigned: number;
+      backupsQueued: number;
+      /** The pending run of each resource (new, or the one it had already). */
+      runs: { runId: string; resourceId: string }[];
+    }
   | { kind: "policy-not-found" }
   | { kind: "resources-not-found" };
 
 /**
  * Assigns a policy to resources, in one transaction with the audit entry: each resource gets the policy,
  * becomes protected and gets its next scheduled backup; each gets one pending backup run (spec §4:
- * assigning a policy starts a backup) — a resource that already has a pending run keeps that one, now
- * for this policy, so assigning twice never queues two.
+ * assigning a policy starts a backup) — a resource that already has an active (pending or running) run
+ * keeps that one, now for this policy, so assigning twice never queues two.
  */
 export async function assignPolicy(
   scope: Scope,
@@ -274,9 +281,10 @@ export async function assignPolicy(
       snapshot.exists && decodeResource(snapshot.id, snapshot.data()) ? [snapshot] : [],
     );
     if (found.length !== resourceIds.length) return { kind: "resources-not-found" };
-    const pending = await transaction.get(backupRuns(scope).where("state", "==", "pending"));
+    const pending = await transaction.get(backupRuns(scope).where("state", "in", ["pending", "running"]));
     const pendingByResource = new Map(pending.docs.map((doc) => [doc.get("resourceId") as unknown, doc.ref]));
     const nextBackupAt = nextBackup(policy);
+    const runs: { runId: string; resourceId: string }[] = [];
     for (const snapshot of found) {
       transaction.update(snapshot.ref, {
         policyId,
@@ -287,9 +295,13 @@ export async function assignPolicy(
       });
       const run = { policyId, requestedAt: at, requestedBy: actor };
       const existing = pendingByResource.get(snapshot.id);
-      if (existing) transaction.update(existing, run);
-      else {
-        transaction.create(backupRuns(scope).doc(), {
+      if (existing) {
+        transaction.update(existing, run);
+        runs.push({ runId: existing.id, resourceId: snapshot.id });
+      } else {
+        const ref = backupRuns(scope).doc();
+        runs.push({ runId: ref.id, resourceId: snapshot.id });
+        transaction.create(ref, {
           resourceId: snapshot.id,
           ...run,
           trigger: "policy-assigned",
@@ -304,6 +316,6 @@ export async function assignPolicy(
       object: `${policy.name} assigned to ${count} resource${count === 1 ? "" : "s"}`,
       date: now,
     });
-    return { kind: "assigned", policyName: policy.name, assigned: count, backupsQueued: count };
+    return { kind: "assigned", policyName: policy.name, assigned: count, backupsQueued: count, runs };
   });
 }

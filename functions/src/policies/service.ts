@@ -23,6 +23,7 @@ import { AppError } from "../http/app-error";
 import type { Scope } from "../lib/tenancy";
 import * as repo from "./repo";
 import { nextBackupAt } from "./schedule";
+import { dispatchRun } from "../backup/service";
 
 /** The organisation as the policy rules see it (`requireAdmin` answers it). */
 export interface PolicyScope extends Scope {
@@ -204,5 +205,8 @@ export async function assignPolicy(
   const outcome = await repo.assignPolicy(scope, policyId, resourceIds, nextBackup(now), actor, now);
   if (outcome.kind === "policy-not-found") throw AppError.notFound(POLICY_MESSAGES.notFound);
   if (outcome.kind === "resources-not-found") throw AppError.notFound(POLICY_MESSAGES.resourcesNotFound);
+  // Spec §4: assigning a policy starts a backup. A task that cannot be enqueued now is enqueued by the
+  // dispatcher (the run stays pending).
+  await Promise.all(outcome.runs.map((run) => dispatchRun(scope, run)));
   return { policyId, assigned: outcome.assigned, backupsQueued: outcome.backupsQueued };
 }

@@ -3,6 +3,7 @@
  * database under `organizations/{organizationId}/...`.
  */
 import type { Alert, Resource, ResourceType } from "@alpvault/contracts/organizations";
+import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export type { Scope };
@@ -15,6 +16,17 @@ function text(value: unknown): string | null {
 
 function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
+}
+
+/** The failure reason of the resource's last run, when it failed. */
+function lastFailure(value: unknown): Resource["lastBackupFailure"] {
+  if (typeof value !== "object" || value === null) return null;
+  const run = value as Record<string, unknown>;
+  if (run.state !== "failed") return null;
+  const reason = run.failureReason;
+  return typeof reason === "string" && reason in BACKUP_FAILURE_REASONS
+    ? (reason as Resource["lastBackupFailure"])
+    : "unknown-error";
 }
 
 export function decodeResource(id: string, data: unknown): Resource | undefined {
@@ -35,6 +47,8 @@ export function decodeResource(id: string, data: unknown): Resource | undefined 
     nextBackupAt: text(value.nextBackupAt),
     mailBackupBytes: count(value.mailBackupBytes),
     driveBackupBytes: count(value.driveBackupBytes),
+    activeBackup: null,
+    lastBackupFailure: lastFailure(value.lastRun),
   };
 }
 

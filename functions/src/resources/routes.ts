@@ -2,6 +2,7 @@ import { Router } from "express";
 import type { OrganizationService } from "../organizations/service";
 import { callerOf } from "../http/authenticate";
 import type { WorkspaceGateway } from "../workspace/gateway";
+import { backupNow } from "../backup/service";
 import { alerts, analytics, listPage, markAllRead, parseResourcesQuery, syncResources } from "./service";
 
 /** The resources screen: list, re-sync, analytics and alerts of one organisation (its admins only). */
@@ -33,6 +34,13 @@ export function resourceRoutes(
         caller.email as string,
       ),
     );
+  });
+
+  router.post(`${base}/resources/:resourceId/backups`, async (request, response) => {
+    const caller = callerOf(response);
+    const organization = await deps().organizations.requireAdmin(caller, request.params.organizationId);
+    const started = await backupNow(organization, request.params.resourceId, caller.email as string);
+    response.status(202).json(started);
   });
 
   router.get(`${base}/analytics`, async (request, response) => {

@@ -18,6 +18,7 @@ import { AppError } from "../http/app-error";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as repo from "./repo";
 import type { DiscoveredResource, Scope } from "./repo";
+import { activeBackups } from "../backup/service";
 
 export const MAX_PAGE_SIZE = 100;
 const ALERTS_SHOWN = 50;
@@ -224,7 +225,15 @@ export async function resyncDueOrganizations(
 }
 
 export async function listPage(scope: Scope, query: ResourcesQuery): Promise<ResourcesPage> {
-  return selectResources(await repo.listResources(scope), query);
+  const [resources, active] = await Promise.all([repo.listResources(scope), activeBackups(scope)]);
+  const page = selectResources(resources, query);
+  return {
+    ...page,
+    resources: page.resources.map((resource) => ({
+      ...resource,
+      activeBackup: active.get(resource.resourceId) ?? null,
+    })),
+  };
 }
 
 export async function markAllRead(scope: Scope): Promise<{ marked: number }> {

@@ -102,22 +102,29 @@ async function allPages<T>(
   return items;
 }
 
-export function workspaceGateway(config: WorkspaceConfig): WorkspaceGateway {
-  const rootUrl = config.emulatorUrl ? `${config.emulatorUrl.replace(/\/$/, "")}/` : undefined;
+/** The clients' `rootUrl`: the emulator's locally, Google's own (undefined) in production. */
+export function workspaceRootUrl(config: WorkspaceConfig): string | undefined {
+  return config.emulatorUrl ? `${config.emulatorUrl.replace(/\/$/, "")}/` : undefined;
+}
 
-  const jwt = (subject: string, scopes: readonly string[]): JWT => {
-    const key = config.serviceAccountKey();
-    const client = new JWT({
-      email: key.client_email,
-      key: key.private_key,
-      subject,
-      scopes: [...scopes],
-      // Node's own fetch (gaxios would load node-fetch with a dynamic import).
-      transporterOptions: { fetchImplementation: fetch },
-    });
-    if (config.emulatorUrl) redirectToEmulator(client, config.emulatorUrl);
-    return client;
-  };
+/** The service account acting as `subject` (domain-wide delegation) for `scopes`. */
+export function delegatedJwt(config: WorkspaceConfig, subject: string, scopes: readonly string[]): JWT {
+  const key = config.serviceAccountKey();
+  const client = new JWT({
+    email: key.client_email,
+    key: key.private_key,
+    subject,
+    scopes: [...scopes],
+    // Node's own fetch (gaxios would load node-fetch with a dynamic import).
+    transporterOptions: { fetchImplementation: fetch },
+  });
+  if (config.emulatorUrl) redirectToEmulator(client, config.emulatorUrl);
+  return client;
+}
+
+export function workspaceGateway(config: WorkspaceConfig): WorkspaceGateway {
+  const rootUrl = workspaceRootUrl(config);
+  const jwt = (subject: string, scopes: readonly string[]): JWT => delegatedJwt(config, subject, scopes);
   const directory = (subject: string) =>
     new admin_directory_v1.Admin({ auth: jwt(subject, DIRECTORY_SCOPES), ...(rootUrl ? { rootUrl } : {}) });
   const drive = (subject: string) =>

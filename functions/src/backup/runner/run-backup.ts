@@ -143,7 +143,8 @@ function itemErrorReason(error: unknown): string | undefined {
   return classified.googleReason ?? `http-${classified.status}`;
 }
 
-const kindOf = (source: Source): ItemKind => (source.kind === "gmail" ? "gmail-message" : "drive-file");
+/** The catalog kind of a version, from its search fields (one run may carry mail and files). */
+const kindOf = (search: SearchFields): ItemKind => (search.kind === "mail" ? "gmail-message" : "drive-file");
 
 function slices<T>(values: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -177,7 +178,6 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   const holder = options.holder ?? randomUUID();
   const keys = deriveKeys(options.dataKey);
   const scope: ObjectScope = { organizationId, keys };
-  const kind = kindOf(source);
 
   const leaseUntil =
     options.deadline !== undefined
@@ -263,7 +263,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   ): void {
     work.versions.push({
       ...fields,
-      kind,
+      kind: kindOf(fields.search),
       runId,
       capturedAt: iso(),
       dataKeyId: keys.dataKeyId,

@@ -1,4 +1,9 @@
 import type { Resource, ResourcesPage, ResourcesQuery } from "@alpvault/contracts/organizations";
+import {
+  BACKUP_FAILURE_REASONS,
+  type ActiveBackup,
+  type BackupFailureReason,
+} from "@alpvault/contracts/backups";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
 import { useApiQuery } from "@/lib/use-api-query";
@@ -10,6 +15,25 @@ const isString = (value: unknown): value is string => typeof value === "string";
 const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
 const isCount = (value: unknown): value is number =>
   typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+/** The backup in progress of a resource (null when none). */
+function decodeActiveBackup(value: unknown): ActiveBackup | null | undefined {
+  if (value === null) return null;
+  const b = (typeof value === "object" ? value : {}) as Record<string, unknown>;
+  if (
+    isString(b.runId) &&
+    (b.state === "pending" || b.state === "running") &&
+    isCount(b.items) &&
+    isCount(b.bytes) &&
+    isNullableString(b.startedAt)
+  ) {
+    return { runId: b.runId, state: b.state, items: b.items, bytes: b.bytes, startedAt: b.startedAt };
+  }
+  return undefined;
+}
+
+const isFailureReason = (value: unknown): value is BackupFailureReason | null =>
+  value === null || (isString(value) && value in BACKUP_FAILURE_REASONS);
 
 /** Decodes one resource of the answer (spec §3); anything else is an unexpected answer. */
 export function decodeResource(value: unknown): Resource {
@@ -26,7 +50,9 @@ export function decodeResource(value: unknown): Resource {
     isNullableString(r.lastBackupAt) &&
     isNullableString(r.nextBackupAt) &&
     isCount(r.mailBackupBytes) &&
-    isCount(r.driveBackupBytes)
+    isCount(r.driveBackupBytes) &&
+    decodeActiveBackup(r.activeBackup) !== undefined &&
+    isFailureReason(r.lastBackupFailure)
   ) {
     return {
       resourceId: r.resourceId,
@@ -41,6 +67,8 @@ export function decodeResource(value: unknown): Resource {
       nextBackupAt: r.nextBackupAt,
       mailBackupBytes: r.mailBackupBytes,
       driveBackupBytes: r.driveBackupBytes,
+      activeBackup: decodeActiveBackup(r.activeBackup) ?? null,
+      lastBackupFailure: r.lastBackupFailure,
     };
   }
   throw new ApiError(UNEXPECTED_ERROR);

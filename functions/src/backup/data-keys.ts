@@ -1,0 +1,78 @@
+/**
+ * The organisation's data keys (docs/backup-format.md §2): `organizations/{id}/dataKeys/{dataKeyId}`, each
+ * wrapped by the secret that was the default when it was made (the built-in key, or a customer's Cloud
+ * KMS key). New backup data is written with the active data key of the current default secret; when the
+ * default secret changes, the next backup makes a new data key under it and retires the others (they are
+ * still read; objects never move). A secret named by a record protects backups and cannot be deleted.
+ */
+import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
+import { organizationRef, type Scope } from "../lib/tenancy";
+import { listSecrets } from "../secrets/repo";
+import {
+  decodeDataKeyRecord,
+  newDataKey,
+  unwrapDataKey,
+  wrapDataKey,
+  type DataKey,
+  type DataKeyRecord,
+  type KeyWrapper,
+} from "./format/keys";
+
+export interface KeyWrappers {
+  /** The wrapper of a secret: the built-in key for `DEFAULT_SECRET_ID`, else the named Cloud KMS key. */
+  (secret: { secretId: string; kmsResourceName?: string }): KeyWrapper;
+}
+
+function dataKeys(scope: Scope) {
+  return organizationRef(scope).collection("dataKeys");
+}
+
+/** The default secret now: the stored secret marked default, else the built-in key. */
+async function defaultSecret(scope: Scope): Promise<{ secretId: string; kmsResourceName?: string }> {
+  const stored = (await listSecrets(scope)).find((secret) => secret.isDefault);
+  return stored
+    ? { secretId: stored.secretId, kmsResourceName: stored.kmsResourceName }
+    : { secretId: DEFAULT_SECRET_ID };
+}
+
+/**
+ * The data key new backup data of the organisation is written with, unwrapped: the active record of the
+ * default secret, made (and the other records retired) when there is none. Two workers making one at once
+ * agree on the first record written. Errors of the secret (disabled, destroyed, unreachable) are the
+ * wrappers' `EncryptionKeyError`s.
+ */
+export async function activeDataKey(scope: Scope, wrappers: KeyWrappers, now: Date): Promise<DataKey> {
+  const secret = await defaultSecret(scope);
+  const wrapper = wrappers(secret);
+  const existing = await dataKeys(scope)
+    .where("state", "==", "active")
+    .where("secretId", "==", secret.secretId)
+    .limit(1)
+    .get();
+  if (!existing.empty) {
+    return unwrapDataKey(wrapper, scope.organizationId, decodeDataKeyRecord(existing.docs[0]!.data()));
+  }
+  const key = newDataKey();
+  const record = await wrapDataKey(wrapper, {
+    organizationId: scope.organizationId,
+    secretId: secret.secretId,
+    dataKey: key,
+    now,
+  });
+  const chosen = await organizationRef(scope).firestore.runTransaction(async (transaction) => {
+    const active = await transaction.get(dataKeys(scope).where("state", "==", "active"));
+    const winner = active.docs.find((doc) => doc.get("secretId") === secret.secretId);
+    if (winner) return decodeDataKeyRecord(winner.data());
+    for (const doc of active.docs)
+      transaction.update(doc.ref, { state: "retired", retiredAt: now.toISOString() });
+    transaction.create(dataKeys(scope).doc(record.dataKeyId), record);
+    return record;
+  });
+  return chosen.dataKeyId === key.id ? key : unwrapDataKey(wrapper, scope.organizationId, chosen);
+}
+
+/** Every data key record of the organisation (restore and verification read any of them). */
+export async function dataKeyRecords(scope: Scope): Promise<DataKeyRecord[]> {
+  const snapshot = await dataKeys(scope).get();
+  return snapshot.docs.map((doc) => decodeDataKeyRecord(doc.data()));
+}

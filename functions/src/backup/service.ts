@@ -1,0 +1,114 @@
+/**
+ * Starting backups: "Backup now" (API), runs queued by a policy assignment, and the dispatcher's due and
+ * stranded runs. A run is written first (one active run per resource), then its task is enqueued; should
+ * the enqueue fail, the dispatcher finds the run pending and enqueues it again, so a request is never lost.
+ */
+import { BACKUP_MESSAGES, type ActiveBackup, type BackupNowResponse } from "@alpvault/contracts/backups";
+import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
+import { backupsAllowed } from "../billing/graceful";
+import { AppError } from "../http/app-error";
+import type { Scope } from "../lib/tenancy";
+import * as logs from "../logs";
+import type { Organization } from "../organizations/repo";
+import { decodePolicy } from "../policies/repo";
+import { nextBackupAt } from "../policies/schedule";
+import { organizationRef } from "../lib/tenancy";
+import { enqueueBackup, type EnqueueBackup } from "./queue";
+import {
+  activeRuns,
+  dueResources,
+  readBackupResource,
+  requestRun,
+  setNextBackupAt,
+  strandedRuns,
+} from "./repo";
+
+/** Enqueues a run's task. Its first task is named after the run, so asking twice enqueues once. */
+export async function dispatchRun(
+  scope: Scope,
+  run: { runId: string; resourceId: string },
+  enqueue: EnqueueBackup = enqueueBackup,
+  taskId: string = run.runId,
+): Promise<boolean> {
+  try {
+    await enqueue(
+      { organizationId: scope.organizationId, resourceId: run.resourceId, runId: run.runId },
+      { id: taskId },
+    );
+    return true;
+  } catch (error) {
+    // The run stays pending: the dispatcher enqueues it again.
+    logs.backupDispatchFailed({ organizationId: scope.organizationId, error });
+    return false;
+  }
+}
+
+/** "Backup now": the resource's active run, or a new one enqueued at once. */
+export async function backupNow(
+  organization: Organization,
+  resourceId: string,
+  actor: string,
+  now = new Date(),
+  enqueue: EnqueueBackup = enqueueBackup,
+): Promise<BackupNowResponse> {
+  const resource = await readBackupResource(organization, resourceId);
+  if (!resource) throw AppError.notFound(BACKUP_MESSAGES.resourceNotFound);
+  if (!resource.policyId) throw AppError.conflict(BACKUP_MESSAGES.noPolicy);
+  if (resource.status !== "active") throw AppError.conflict(BACKUP_MESSAGES.unavailable);
+  if (!backupsAllowed(organization, now)) throw AppError.conflict(BACKUP_MESSAGES.backupsStopped);
+  const run = await requestRun(organization, resourceId, "backup-now", actor, now);
+  if (run.created) await dispatchRun(organization, { runId: run.runId, resourceId }, enqueue);
+  return run;
+}
+
+/** The active backups of an organisation by resource (the resources list's progress). */
+export async function activeBackups(scope: Scope): Promise<Map<string, ActiveBackup>> {
+  const byResource = new Map<string, ActiveBackup>();
+  for (const run of await activeRuns(scope)) {
+    byResource.set(run.resourceId, {
+      runId: run.runId,
+      state: run.state === "running" ? "running" : "pending",
+      items: run.progress.items,
+      bytes: run.progress.bytes,
+      startedAt: run.startedAt ?? null,
+    });
+  }
+  return byResource;
+}
+
+/**
+ * The dispatcher's backup part for one organisation: a run for every resource whose scheduled backup is
+ * due (its next one moved to the policy's next slot), and stranded runs enqueued again. Nothing while
+ * backups are stopped.
+ */
+export async function dispatchOrganization(
+  organization: Organization,
+  now: Date,
+  enqueue: EnqueueBackup = enqueueBackup,
+): Promise<{ scheduled: number; redispatched: number }> {
+  if (!backupsAllowed(organization, now)) return { scheduled: 0, redispatched: 0 };
+  const policies = await organizationRef(organization).collection("policies").get();
+  const timing = new Map(policies.docs.map((doc) => [doc.id, decodePolicy(doc.id, doc.data())]));
+  let scheduled = 0;
+  for (const due of await dueResources(organization, now)) {
+    const policy = due.policyId ? timing.get(due.policyId) : undefined;
+    const run = await requestRun(organization, due.resourceId, "schedule", SYSTEM_ACTOR, now);
+    if (
+      run.created &&
+      (await dispatchRun(organization, { runId: run.runId, resourceId: due.resourceId }, enqueue))
+    ) {
+      scheduled += 1;
+    }
+    await setNextBackupAt(
+      organization,
+      due.resourceId,
+      policy ? (nextBackupAt(policy, now)?.toISOString() ?? null) : null,
+    );
+  }
+  let redispatched = 0;
+  const minute = now.toISOString().slice(0, 16).replace(/\D/g, "");
+  for (const run of await strandedRuns(organization, now)) {
+    if (await dispatchRun(organization, run, enqueue, `${run.runId}-r${minute}`)) redispatched += 1;
+  }
+  return { scheduled, redispatched };
+}

@@ -1,0 +1,84 @@
+/**
+ * The worker's dependencies from the runtime configuration, built once per instance: one quota-aware
+ * caller for the process, delegated Gmail and Drive clients per resource (without their own retries), the
+ * region's bucket, and the key wrappers (built-in key, Cloud KMS).
+ */
+import { drive_v3 } from "@googleapis/drive";
+import { gmail_v1 } from "@googleapis/gmail";
+import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
+import { loadEngineConfig, loadKmsConfig, loadWorkspaceConfig } from "../config";
+import { kmsClient, kmsService, type Kms } from "../secrets/kms";
+import { delegatedJwt, workspaceRootUrl } from "../workspace/gateway";
+import { GcsBlobStore, regionBucketName } from "./blobstore/gcs-blob-store";
+import { cloudKmsKeyWrapper, defaultKeyWrapper } from "./format/keys";
+import { googleClientOptions } from "./google/client-options";
+import { quotaAwareCaller } from "./google/quota-caller";
+import { enqueueBackup } from "./queue";
+import { DriveSource } from "./sources/drive-source";
+import { GmailSource } from "./sources/gmail-source";
+import type { WorkerDeps } from "./worker";
+
+const GMAIL_SCOPES = ["https://www.googleapis.com/auth/gmail.readonly"];
+const DRIVE_SCOPES = ["https://www.googleapis.com/auth/drive"];
+
+/** How long one delivery works before it checkpoints and re-enqueues (the function's timeout is 540 s). */
+export const TASK_BUDGET_MS = 7 * 60_000;
+
+let built: WorkerDeps | undefined;
+
+export function workerDeps(): WorkerDeps {
+  if (built) return built;
+  const workspace = loadWorkspaceConfig();
+  const engine = loadEngineConfig();
+  const rootUrl = workspaceRootUrl(workspace);
+  const root = rootUrl ? { rootUrl } : {};
+  let kms: Kms | undefined;
+  const stores = new Map<string, GcsBlobStore>();
+  built = {
+    caller: quotaAwareCaller(),
+    streams: {
+      gmail: (user, caller, signal) =>
+        new GmailSource({
+          gmail: new gmail_v1.Gmail(
+            googleClientOptions({ auth: delegatedJwt(workspace, user, GMAIL_SCOPES), ...root }),
+          ),
+          user,
+          caller,
+          signal,
+        }),
+      drive: (resource, caller, signal) => {
+        const subject = resource.kind === "user" ? resource.email : resource.adminEmail;
+        const auth = delegatedJwt(workspace, subject, DRIVE_SCOPES);
+        return new DriveSource({
+          drive: new drive_v3.Drive(googleClientOptions({ auth, ...root })),
+          resource,
+          caller,
+          signal,
+          accessToken: async () => (await auth.getAccessToken()).token ?? "",
+        });
+      },
+    },
+    blobStore: (regionId) => {
+      let store = stores.get(regionId);
+      if (!store) {
+        store = new GcsBlobStore({
+          bucket: regionBucketName(engine.projectId, regionId),
+          projectId: engine.projectId,
+          ...(engine.storageEmulatorHost ? { apiEndpoint: engine.storageEmulatorHost } : {}),
+        });
+        stores.set(regionId, store);
+      }
+      return store;
+    },
+    wrappers: (secret) => {
+      if (secret.secretId === DEFAULT_SECRET_ID || !secret.kmsResourceName) {
+        return defaultKeyWrapper(engine.keyEncryptionKey());
+      }
+      kms ??= kmsService(kmsClient(loadKmsConfig()));
+      return cloudKmsKeyWrapper(kms, secret.kmsResourceName);
+    },
+    enqueue: enqueueBackup,
+    budgetMs: TASK_BUDGET_MS,
+  };
+  return built;
+}

@@ -1,0 +1,258 @@
+/**
+ * The backup worker: one `runBackup` task delivery runs (a stretch of) one backup run of one resource.
+ *
+ * 1. The run decides: a finished run is only recorded again (idempotent), so a duplicate or late delivery
+ *    changes nothing. A missing organisation, run or resource drops the task.
+ * 2. A pending run is checked before it starts: backups stopped after a graceful period, a resource that
+ *    is gone or suspended at Google, no policy, or storage over the plan's maximum end it failed with its
+ *    spec §8 reason. Otherwise it gets its resource's last cursor and "backup started" is audited.
+ * 3. The organisation's active data key (made under the default secret when there is none), the region's
+ *    bucket, the resource's streams (Gmail and/or Drive per its policy; a shared drive is Drive only) with
+ *    delegated clients, and `runBackup` with the function's deadline.
+ * 4. "continue" re-enqueues the run; an ended run records the resource's status and totals, "backup
+ *    finished/failed" in the audit log, and an alert on failure. A run whose lease another worker holds
+ *    throws, so Cloud Tasks delivers it again later (by then it is finished, or its holder's lease expired
+ *    and this worker takes over).
+ */
+import { randomUUID } from "node:crypto";
+import type { BackupFailureReason } from "@alpvault/contracts/backups";
+import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
+import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
+import { PLANS, maximumStorageBytes } from "@alpvault/contracts/plans";
+import type { DataType } from "@alpvault/contracts/policies";
+import { appendAudit } from "../audit/repo";
+import { backupsAllowed } from "../billing/graceful";
+import type { Scope } from "../lib/tenancy";
+import { organizationRef } from "../lib/tenancy";
+import * as logs from "../logs";
+import { getOrganization, type Organization } from "../organizations/repo";
+import { getPolicy } from "../policies/repo";
+import { listResources } from "../resources/repo";
+import { backupBytes } from "../resources/service";
+import type { BlobStore } from "./blobstore/blob-store";
+import { activeDataKey, type KeyWrappers } from "./data-keys";
+import type { GoogleCaller } from "./google/caller";
+import { meteredCaller } from "./google/caller";
+import type { EnqueueBackup } from "./queue";
+import {
+  failIdleRun,
+  readBackupResource,
+  readRun,
+  recordRunEnd,
+  seedRun,
+  type BackupResource,
+  type BackupRun,
+} from "./repo";
+import type { BackupTask } from "./schema";
+import { FirestoreCatalog } from "./runner/repo";
+import { failureReasonOf, runBackup, type RunBackupResult } from "./runner/run-backup";
+import type { Source } from "./sources/source";
+import { ResourceSource } from "./sources/resource-source";
+
+/** Builds a resource's streams: Gmail for a mailbox, Drive for a mailbox's My Drive or a shared drive. */
+export interface StreamFactory {
+  gmail(user: string, caller: GoogleCaller, signal: AbortSignal): Source;
+  drive(
+    resource: { kind: "user"; email: string } | { kind: "shared-drive"; driveId: string; adminEmail: string },
+    caller: GoogleCaller,
+    signal: AbortSignal,
+  ): Source;
+}
+
+export interface WorkerDeps {
+  /** The process's quota-aware caller (one per process: its buckets are the process's share). */
+  caller: GoogleCaller;
+  streams: StreamFactory;
+  blobStore(regionId: Scope["regionId"]): BlobStore;
+  wrappers: KeyWrappers;
+  enqueue: EnqueueBackup;
+  /** How long one delivery may work before it checkpoints and re-enqueues (ms). */
+  budgetMs: number;
+  now?: () => number;
+}
+
+export type WorkerOutcome =
+  "dropped" | "recorded" | "continued" | "succeeded" | "failed" | "lease-held" | "lease-lost";
+
+/** A run another worker holds: thrown so that Cloud Tasks delivers the task again later. */
+export class RunLeasedError extends Error {
+  constructor(runId: string) {
+    super(`Backup run ${runId} is held by another worker; retry later`);
+    this.name = "RunLeasedError";
+  }
+}
+
+/** The data types a run backs up for a resource: a shared drive has only Drive. */
+function streamsOf(resource: BackupResource, dataTypes: readonly DataType[]): ("gmail" | "drive")[] {
+  const wanted: ("gmail" | "drive")[] = [];
+  if (resource.type === "email" && dataTypes.includes("emails")) wanted.push("gmail");
+  if (dataTypes.includes("drive")) wanted.push("drive");
+  return wanted;
+}
+
+/** Storage the organisation uses now against the most its plan allows. */
+async function storageFull(scope: Scope, organization: Organization): Promise<boolean> {
+  const plan = PLANS[organization.planId];
+  const seats = plan.maxUsers ?? organization.seats;
+  const maximum = maximumStorageBytes(plan, seats, organization.storagePacks);
+  const used = (await listResources(scope)).reduce((sum, resource) => sum + backupBytes(resource), 0);
+  return used >= maximum;
+}
+
+/** Why a pending run cannot start, or undefined when it can. */
+async function refusal(
+  scope: Scope,
+  organization: Organization,
+  resource: BackupResource,
+  now: Date,
+): Promise<BackupFailureReason | undefined> {
+  if (!backupsAllowed(organization, now)) return "backup-not-completed";
+  if (resource.status !== "active" || !resource.policyId) return "backup-not-completed";
+  if (await storageFull(scope, organization)) return "storage-full";
+  return undefined;
+}
+
+/** Records an ended run: resource status and totals, the audit entry, an alert on failure. Idempotent. */
+async function recordEnd(scope: Scope, run: BackupRun, resource: BackupResource | undefined): Promise<void> {
+  await recordRunEnd(scope, run);
+  const name = resource?.email ?? resource?.name ?? run.resourceId;
+  const failed = run.state === "failed";
+  const reason = run.failureReason ?? "unknown-error";
+  await appendAudit(scope, {
+    operation: failed ? "backup.failed" : "backup.finished",
+    actor: SYSTEM_ACTOR,
+    object: name,
+    failureReason: failed ? BACKUP_FAILURE_REASONS[reason] : null,
+    date: new Date(run.finishedAt ?? Date.now()),
+    key: `backup-ended-${run.runId}`,
+  });
+  if (failed) {
+    // Keyed by run, so a repeated delivery raises it once.
+    await organizationRef(scope)
+      .collection("alerts")
+      .doc(`backup-failed-${run.runId}`)
+      .set({
+        createdAt: run.finishedAt ?? new Date().toISOString(),
+        kind: "backup-failed",
+        message: `Backup of ${name} failed: ${BACKUP_FAILURE_REASONS[reason]}`,
+        read: false,
+      });
+  }
+}
+
+function outcomeOf(result: RunBackupResult): WorkerOutcome {
+  if (result.outcome === "skipped") {
+    if (result.why === "leased") return "lease-held";
+    if (result.why === "lease-lost") return "lease-lost";
+    return "dropped";
+  }
+  return result.outcome === "continue" ? "continued" : result.outcome;
+}
+
+export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Promise<WorkerOutcome> {
+  const now = deps.now ?? Date.now;
+  const organization = await getOrganization(task.organizationId);
+  if (!organization) return "dropped";
+  const scope: Scope = { organizationId: organization.organizationId, regionId: organization.regionId };
+  let run = await readRun(scope, task.runId);
+  if (!run || run.resourceId !== task.resourceId) return "dropped";
+  const resource = await readBackupResource(scope, run.resourceId);
+
+  const finish = async (): Promise<WorkerOutcome> => {
+    const ended = await readRun(scope, task.runId);
+    if (!ended || (ended.state !== "succeeded" && ended.state !== "failed")) return "recorded";
+    await recordEnd(scope, ended, resource);
+    return ended.state;
+  };
+  const failBeforeStart = async (reason: BackupFailureReason): Promise<WorkerOutcome> => {
+    await failIdleRun(scope, task.runId, reason, new Date(now()));
+    return finish();
+  };
+
+  if (run.state === "succeeded" || run.state === "failed") {
+    await finish();
+    return "recorded";
+  }
+  if (!resource) return failBeforeStart("unknown-error");
+  const policy = resource.policyId ? await getPolicy(scope, resource.policyId) : undefined;
+
+  if (run.state === "pending") {
+    const refused = await refusal(scope, organization, resource, new Date(now()));
+    if (refused) return failBeforeStart(refused);
+    if (!policy) return failBeforeStart("backup-not-completed");
+    // Not pending any more: another delivery started it meanwhile; decide again on its new state.
+    if (!(await seedRun(scope, task.runId, resource.backupCursor))) return executeBackupTask(task, deps);
+    await appendAudit(scope, {
+      operation: "backup.started",
+      actor: SYSTEM_ACTOR,
+      object: resource.email ?? resource.name,
+      date: new Date(now()),
+      key: `backup-started-${task.runId}`,
+    });
+    run = (await readRun(scope, task.runId)) ?? run;
+  }
+  const kinds = streamsOf(resource, policy?.dataTypes ?? []);
+  if (kinds.length === 0) return failBeforeStart("backup-not-completed");
+
+  const abort = new AbortController();
+  const deadline = now() + deps.budgetMs;
+  const metered = meteredCaller(deps.caller);
+  let dataKey;
+  try {
+    dataKey = await activeDataKey(scope, deps.wrappers, new Date(now()));
+  } catch (error) {
+    return failBeforeStart(failureReasonOf(error));
+  }
+  const streams = kinds.map((kind) => {
+    if (kind === "gmail") return deps.streams.gmail(resource.email ?? "", metered, abort.signal);
+    const drive =
+      resource.type === "email"
+        ? { kind: "user" as const, email: resource.email ?? "" }
+        : {
+            kind: "shared-drive" as const,
+            driveId: resource.resourceId.replace(/^drive-/, ""),
+            adminEmail: organization.adminEmail,
+          };
+    return deps.streams.drive(drive, metered, abort.signal);
+  });
+  // Calls in flight when the deadline comes are abandoned; the batch in hand is repeated next time.
+  const timer = setTimeout(() => abort.abort(new Error("deadline")), Math.max(0, deadline - now() + 30_000));
+  let result: RunBackupResult;
+  try {
+    result = await runBackup({
+      run: { runId: task.runId, resourceId: resource.resourceId },
+      source: new ResourceSource(streams),
+      blobStore: deps.blobStore(scope.regionId),
+      catalog: new FirestoreCatalog(scope),
+      dataKey,
+      organizationId: scope.organizationId,
+      holder: randomUUID(),
+      deadline,
+      signal: abort.signal,
+      now,
+      usage: metered.usage,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+  const outcome = outcomeOf(result);
+  logs.backupTaskEnded({
+    organizationId: scope.organizationId,
+    runId: task.runId,
+    outcome,
+    ...(result.outcome !== "skipped" ? { items: result.progress.items, unitsUsed: result.unitsUsed } : {}),
+  });
+  if (result.outcome === "continue") {
+    await deps.enqueue(task);
+    return outcome;
+  }
+  if (outcome === "lease-held") throw new RunLeasedError(task.runId);
+  if (
+    result.outcome === "succeeded" ||
+    result.outcome === "failed" ||
+    (result.outcome === "skipped" && result.why === "finished")
+  ) {
+    await finish();
+  }
+  return outcome;
+}

@@ -1,0 +1,384 @@
+/**
+ * Backups in the running product: a policy assignment or "Backup now" writes a run and enqueues its task,
+ * the Functions emulator's task queue runs the worker, and the worker backs the resource up with the
+ * production code (delegated Google clients → Workspace emulator, Cloud Storage client → Storage emulator,
+ * Firestore catalog). Then every message and file is in the catalog and decrypts to its source bytes, the
+ * resource's status and the organisation's totals follow, the audit log says so, and nothing runs twice.
+ */
+import type { AuditPage } from "@alpvault/contracts/audit";
+import { BACKUP_MESSAGES, type BackupNowResponse } from "@alpvault/contracts/backups";
+import type { OrganizationSummary, Resource, ResourcesPage } from "@alpvault/contracts/organizations";
+import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
+import { GcsBlobStore, regionBucketName } from "../../functions/src/backup/blobstore/gcs-blob-store";
+import type { ObjectScope } from "../../functions/src/backup/format/chunk-codec";
+import {
+  decodeDataKeyRecord,
+  defaultKeyWrapper,
+  deriveKeys,
+  unwrapDataKey,
+} from "../../functions/src/backup/format/keys";
+import type { CatalogVersion } from "../../functions/src/backup/runner/catalog";
+import { localKeyEncryptionKey } from "../../functions/src/config";
+import { PORTS } from "../../scripts/ports";
+import { restoreVersion } from "../support/backup";
+import { onboarded, setAccount, withRegionDb, type ApiCaller } from "../support/organizations";
+import { stackEnv } from "../support/stack-env";
+import { workspaceAdmin } from "../support/workspace";
+
+jest.setTimeout(180_000);
+
+const REGION_DB = "region-ch";
+const today = () => new Date().toISOString().slice(0, 10);
+
+interface StoredRun {
+  runId: string;
+  state: string;
+  trigger?: string;
+  failureReason?: string;
+  progress?: { items: number; bytes: number; storedBytes: number };
+}
+
+interface StoredItem {
+  itemKey: string;
+  kind: string;
+  sourceId: string;
+  deletedAtSource: string | null;
+  current: CatalogVersion;
+}
+
+/** An organisation with messages in its user's mailbox and a file in the user's My Drive. */
+async function organizationWithData(messages: number) {
+  const setup = await onboarded();
+  const { workspace } = setup;
+  const raws = new Map<string, Buffer>();
+  for (let index = 0; index < messages; index++) {
+    const raw = testMessage({
+      subject: `Quarterly figures ${index} ${setup.organization.organizationId}`,
+      to: workspace.user,
+      messageId: `m${index}.${setup.organization.organizationId}@x.test`,
+      text: `Confidential body ${index} `.repeat(200),
+    });
+    const added = await workspaceAdmin<{ id: string }>("POST", `/users/${workspace.user}/gmail/messages`, {
+      raw: raw.toString("base64"),
+      encoding: "base64",
+    });
+    expect(added.status).toBe(200);
+    raws.set(added.body.id, raw);
+  }
+  const fileBytes = Buffer.from("Budget 2027, line by line\n".repeat(5000));
+  const file = await workspaceAdmin<{ id: string }>("POST", `/users/${workspace.user}/drive/files`, {
+    name: "budget.txt",
+    mimeType: "text/plain",
+    content: fileBytes.toString("base64"),
+  });
+  expect(file.status).toBe(200);
+  const resource = await resourceOf(setup.call, setup.organization, workspace.user);
+  return { ...setup, raws, file: { id: file.body.id, bytes: fileBytes }, resource };
+}
+
+async function resourcesOf(call: ApiCaller, organization: OrganizationSummary): Promise<Resource[]> {
+  const answer = await call(`/organizations/${organization.organizationId}/resources?pageSize=100`);
+  expect(answer.status).toBe(200);
+  return (answer.body as ResourcesPage).resources;
+}
+
+async function resourceOf(
+  call: ApiCaller,
+  organization: OrganizationSummary,
+  email: string,
+): Promise<Resource> {
+  const found = (await resourcesOf(call, organization)).find((resource) => resource.email === email);
+  if (!found) throw new Error(`No resource for ${email}`);
+  return found;
+}
+
+function organizationDoc(organization: OrganizationSummary) {
+  return (db: FirebaseFirestore.Firestore) => db.collection("organizations").doc(organization.organizationId);
+}
+
+async function runsOf(organization: OrganizationSummary, resourceId: string): Promise<StoredRun[]> {
+  return withRegionDb(REGION_DB, async (db) => {
+    const snapshot = await organizationDoc(organization)(db)
+      .collection("backupRuns")
+      .where("resourceId", "==", resourceId)
+      .get();
+    return snapshot.docs.map((doc) => ({ runId: doc.id, ...(doc.data() as Omit<StoredRun, "runId">) }));
+  });
+}
+
+/** Waits until the run is finished (succeeded or failed) and returns it. */
+async function finishedRun(
+  organization: OrganizationSummary,
+  resourceId: string,
+  runId: string,
+): Promise<StoredRun> {
+  const until = Date.now() + 150_000;
+  for (;;) {
+    const run = (await runsOf(organization, resourceId)).find((candidate) => candidate.runId === runId);
+    if (run && (run.state === "succeeded" || run.state === "failed")) {
+      // The worker records the resource's status right after the run ends.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return run;
+    }
+    if (Date.now() > until) throw new Error(`Run ${runId} did not finish: ${JSON.stringify(run)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function itemsOf(organization: OrganizationSummary, resourceId: string): Promise<StoredItem[]> {
+  return withRegionDb(REGION_DB, async (db) => {
+    const snapshot = await organizationDoc(organization)(db)
+      .collection("resources")
+      .doc(resourceId)
+      .collection("items")
+      .get();
+    return snapshot.docs.map((doc) => doc.data() as StoredItem);
+  });
+}
+
+/** The organisation's object scope, from its stored data key unwrapped with the local built-in key. */
+async function objectScope(organization: OrganizationSummary): Promise<ObjectScope> {
+  const records = await withRegionDb(REGION_DB, async (db) =>
+    (await organizationDoc(organization)(db).collection("dataKeys").get()).docs.map((doc) =>
+      decodeDataKeyRecord(doc.data()),
+    ),
+  );
+  expect(records).toHaveLength(1);
+  expect(records[0]).toMatchObject({ secretId: "default", state: "active" });
+  const key = await unwrapDataKey(
+    defaultKeyWrapper(localKeyEncryptionKey()),
+    organization.organizationId,
+    records[0]!,
+  );
+  return { organizationId: organization.organizationId, keys: deriveKeys(key) };
+}
+
+const blobStore = () =>
+  new GcsBlobStore({
+    bucket: regionBucketName(stackEnv.projectId, "ch"),
+    projectId: stackEnv.projectId,
+    apiEndpoint: `http://127.0.0.1:${PORTS.storage}`,
+  });
+
+async function auditOperations(call: ApiCaller, organization: OrganizationSummary) {
+  const answer = await call(
+    `/organizations/${organization.organizationId}/audit-logs?start=${today()}&end=${today()}&pageSize=100`,
+  );
+  expect(answer.status).toBe(200);
+  return (answer.body as AuditPage).entries.map((entry) => ({
+    operation: entry.operation,
+    object: entry.object,
+    failureReason: entry.failureReason,
+  }));
+}
+
+async function assignDefaultPolicy(call: ApiCaller, organization: OrganizationSummary, resourceId: string) {
+  const answer = await call(`/organizations/${organization.organizationId}/policies/default/assign`, {
+    method: "POST",
+    body: { resourceIds: [resourceId] },
+  });
+  expect(answer.status).toBe(200);
+}
+
+async function backupNow(call: ApiCaller, organization: OrganizationSummary, resourceId: string) {
+  return call(`/organizations/${organization.organizationId}/resources/${resourceId}/backups`, {
+    method: "POST",
+  });
+}
+
+describe("a mailbox's first backup, started by assigning a policy", () => {
+  let setup: Awaited<ReturnType<typeof organizationWithData>>;
+  let run: StoredRun;
+
+  beforeAll(async () => {
+    setup = await organizationWithData(12);
+    await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
+    const runs = await runsOf(setup.organization, setup.resource.resourceId);
+    expect(runs).toHaveLength(1);
+    run = await finishedRun(setup.organization, setup.resource.resourceId, runs[0]!.runId);
+  });
+
+  test("when the run ends, then it succeeded and counted every message and the file", () => {
+    expect(run).toMatchObject({ state: "succeeded", trigger: "policy-assigned" });
+    expect(run.progress?.items).toBe(setup.raws.size + 1);
+  });
+
+  test("when the catalog is read, then every message and the file are there once and decrypt to exactly the source bytes", async () => {
+    const items = await itemsOf(setup.organization, setup.resource.resourceId);
+    const mail = items.filter((item) => item.kind === "gmail-message");
+    const files = items.filter((item) => item.kind === "drive-file");
+    expect(mail.map((item) => item.sourceId).sort()).toEqual([...setup.raws.keys()].sort());
+    expect(files.map((item) => item.sourceId)).toEqual([setup.file.id]);
+    const scope = await objectScope(setup.organization);
+    const store = blobStore();
+    for (const item of mail) {
+      const restored = await restoreVersion(store, scope, item.current);
+      expect(restored.equals(setup.raws.get(item.sourceId)!)).toBe(true);
+    }
+    expect((await restoreVersion(store, scope, files[0]!.current)).equals(setup.file.bytes)).toBe(true);
+  });
+
+  test("when the bucket is read, then no subject or body text appears in any object", async () => {
+    const store = blobStore();
+    const names: string[] = [];
+    let pageToken: string | undefined;
+    do {
+      const page = await store.list(
+        `o/${setup.organization.organizationId}/`,
+        pageToken ? { pageToken } : {},
+      );
+      names.push(...page.names);
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) {
+      const body = (await store.get(name)).toString("latin1");
+      expect(body).not.toContain("Quarterly figures");
+      expect(body).not.toContain("Confidential body");
+      expect(body).not.toContain("Budget 2027");
+    }
+  });
+
+  test("when the resources are listed, then the mailbox shows its last backup, its sizes and no backup in progress", async () => {
+    const resource = await resourceOf(setup.call, setup.organization, setup.workspace.user);
+    const mailBytes = [...setup.raws.values()].reduce((sum, raw) => sum + raw.length, 0);
+    expect(resource.lastBackupAt).not.toBeNull();
+    expect(resource.mailBackupBytes).toBe(mailBytes);
+    expect(resource.driveBackupBytes).toBe(setup.file.bytes.length);
+    expect(resource.activeBackup).toBeNull();
+    expect(resource.lastBackupFailure).toBeNull();
+    const analytics = await setup.call(`/organizations/${setup.organization.organizationId}/analytics`);
+    expect(analytics.body).toMatchObject({ emails: setup.raws.size, files: 1 });
+  });
+
+  test("when the audit log is read, then the backup started and finished once each", async () => {
+    const operations = (await auditOperations(setup.call, setup.organization)).filter((entry) =>
+      entry.operation.startsWith("backup."),
+    );
+    expect(operations).toEqual([
+      { operation: "backup.finished", object: setup.workspace.user, failureReason: null },
+      { operation: "backup.started", object: setup.workspace.user, failureReason: null },
+    ]);
+  });
+
+  test("when Backup now follows changes at the source, then the incremental run stores the new message, marks the deleted one and backs up nothing else", async () => {
+    const { call, organization, resource, workspace } = setup;
+    const [deletedId] = [...setup.raws.keys()];
+    await workspaceAdmin("DELETE", `/users/${workspace.user}/gmail/messages/${deletedId}`);
+    const raw = testMessage({
+      subject: "Late addition",
+      to: workspace.user,
+      messageId: `late.${organization.organizationId}@x.test`,
+    });
+    const added = await workspaceAdmin<{ id: string }>("POST", `/users/${workspace.user}/gmail/messages`, {
+      raw: raw.toString("base64"),
+      encoding: "base64",
+    });
+    const first = await backupNow(call, organization, resource.resourceId);
+    const second = await backupNow(call, organization, resource.resourceId);
+    expect(first.status).toBe(202);
+    const started = first.body as BackupNowResponse;
+    expect(started.created).toBe(true);
+    // Asked again while it is active: the same run, not a second one.
+    expect(second.status).toBe(202);
+    expect((second.body as BackupNowResponse).runId).toBe(started.runId);
+    const incremental = await finishedRun(organization, resource.resourceId, started.runId);
+    expect(incremental).toMatchObject({ state: "succeeded", trigger: "backup-now" });
+    expect(incremental.progress?.items).toBe(1);
+    const items = await itemsOf(organization, resource.resourceId);
+    expect(items).toHaveLength(setup.raws.size + 2);
+    const byId = new Map(items.map((item) => [item.sourceId, item]));
+    expect(byId.get(deletedId!)?.deletedAtSource).not.toBeNull();
+    const scope = await objectScope(organization);
+    expect((await restoreVersion(blobStore(), scope, byId.get(added.body.id)!.current)).equals(raw)).toBe(
+      true,
+    );
+  });
+});
+
+describe("refusals and failures", () => {
+  test("when Backup now names an unknown resource, a resource without a policy or a suspended one, then the answer says why and no run is written", async () => {
+    const { call, organization, workspace } = await onboarded();
+    const unknown = await backupNow(call, organization, "user-nobody");
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ code: 404, message: BACKUP_MESSAGES.resourceNotFound });
+    const user = await resourceOf(call, organization, workspace.user);
+    const noPolicy = await backupNow(call, organization, user.resourceId);
+    expect(noPolicy.status).toBe(409);
+    expect(noPolicy.body).toEqual({ code: 409, message: BACKUP_MESSAGES.noPolicy });
+    const suspended = await resourceOf(call, organization, workspace.suspended);
+    await withRegionDb(REGION_DB, (db) =>
+      organizationDoc(organization)(db)
+        .collection("resources")
+        .doc(suspended.resourceId)
+        .update({ policyId: "default" }),
+    );
+    const refused = await backupNow(call, organization, suspended.resourceId);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ code: 409, message: BACKUP_MESSAGES.unavailable });
+    expect(await runsOf(organization, user.resourceId)).toEqual([]);
+  });
+
+  test("when backups are stopped after a graceful period, then Backup now is refused", async () => {
+    const { call, organization, workspace } = await onboarded();
+    const user = await resourceOf(call, organization, workspace.user);
+    await withRegionDb(REGION_DB, (db) =>
+      organizationDoc(organization)(db)
+        .collection("resources")
+        .doc(user.resourceId)
+        .update({ policyId: "default" }),
+    );
+    await setAccount(organization, {
+      graceful: {
+        state: "stopped",
+        startedAt: "2026-01-01T00:00:00.000Z",
+        stopsAt: "2026-01-15T00:00:00.000Z",
+      },
+    });
+    const refused = await backupNow(call, organization, user.resourceId);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ code: 409, message: BACKUP_MESSAGES.backupsStopped });
+  });
+
+  test("when another organisation's admin asks for a backup, then nothing is revealed or started", async () => {
+    const first = await onboarded();
+    const other = await onboarded();
+    const user = await resourceOf(first.call, first.organization, first.workspace.user);
+    const answer = await backupNow(other.call, first.organization, user.resourceId);
+    expect([403, 404]).toContain(answer.status);
+    expect(await runsOf(first.organization, user.resourceId)).toEqual([]);
+  });
+
+  test("when the organisation's storage is over its plan's maximum, then the run fails with 'Storage full', audited and alerted", async () => {
+    const { call, organization, workspace } = await onboarded();
+    const drive = (await resourcesOf(call, organization)).find(
+      (resource) => resource.type === "shared_drive",
+    )!;
+    await withRegionDb(REGION_DB, (db) =>
+      organizationDoc(organization)(db)
+        .collection("resources")
+        .doc(drive.resourceId)
+        .update({ driveBackupBytes: 1024 ** 4 }),
+    );
+    const user = await resourceOf(call, organization, workspace.user);
+    await assignDefaultPolicy(call, organization, user.resourceId);
+    const [pending] = await runsOf(organization, user.resourceId);
+    const run = await finishedRun(organization, user.resourceId, pending!.runId);
+    expect(run).toMatchObject({ state: "failed", failureReason: "storage-full" });
+    const operations = await auditOperations(call, organization);
+    expect(operations).toContainEqual({
+      operation: "backup.failed",
+      object: workspace.user,
+      failureReason: "Storage full",
+    });
+    const resource = await resourceOf(call, organization, workspace.user);
+    expect(resource.lastBackupFailure).toBe("storage-full");
+    const alerts = await call(`/organizations/${organization.organizationId}/alerts`);
+    expect((alerts.body as { alerts: { kind: string; message: string }[] }).alerts).toContainEqual(
+      expect.objectContaining({
+        kind: "backup-failed",
+        message: `Backup of ${workspace.user} failed: Storage full`,
+      }),
+    );
+  });
+});
