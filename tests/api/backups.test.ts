@@ -5,6 +5,9 @@
  * Firestore catalog). Then every message and file is in the catalog and decrypts to its source bytes, the
  * resource's status and the organisation's totals follow, the audit log says so, and nothing runs twice.
  */
+import { randomBytes } from "node:crypto";
+import { deleteApp, initializeApp } from "firebase-admin/app";
+import { getFunctions } from "firebase-admin/functions";
 import type { AuditPage } from "@alpvault/contracts/audit";
 import { BACKUP_MESSAGES, type BackupNowResponse } from "@alpvault/contracts/backups";
 import type { OrganizationSummary, Resource, ResourcesPage } from "@alpvault/contracts/organizations";
@@ -180,6 +183,16 @@ async function assignDefaultPolicy(call: ApiCaller, organization: OrganizationSu
   expect(answer.status).toBe(200);
 }
 
+/** Delivers a `runBackup` task as the product enqueues one (through the stack's Cloud Tasks emulator). */
+async function enqueueTask(task: { organizationId: string; resourceId: string; runId: string }) {
+  const app = initializeApp({ projectId: stackEnv.projectId }, `tasks-${randomBytes(6).toString("hex")}`);
+  try {
+    await getFunctions(app).taskQueue("locations/europe-west6/functions/runBackup").enqueue(task);
+  } finally {
+    await deleteApp(app);
+  }
+}
+
 async function backupNow(call: ApiCaller, organization: OrganizationSummary, resourceId: string) {
   return call(`/organizations/${organization.organizationId}/resources/${resourceId}/backups`, {
     method: "POST",
@@ -293,6 +306,63 @@ describe("a mailbox's first backup, started by assigning a policy", () => {
     expect((await restoreVersion(blobStore(), scope, byId.get(added.body.id)!.current)).equals(raw)).toBe(
       true,
     );
+  });
+});
+
+describe("scheduling and repeated deliveries", () => {
+  test("when a protected resource's scheduled backup is due, then the dispatcher runs it and moves the next one to the policy's next slot", async () => {
+    const { call, organization, workspace } = await onboarded();
+    const user = await resourceOf(call, organization, workspace.user);
+    const due = new Date(Date.now() - 60_000).toISOString();
+    await withRegionDb(REGION_DB, (db) =>
+      organizationDoc(organization)(db).collection("resources").doc(user.resourceId).update({
+        policyId: "default",
+        policyName: "Default policy",
+        protected: true,
+        nextBackupAt: due,
+      }),
+    );
+    // The test stack's scheduler runs the dispatcher every 2 seconds.
+    const until = Date.now() + 60_000;
+    let runs: StoredRun[] = [];
+    while (runs.length === 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      runs = await runsOf(organization, user.resourceId);
+    }
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ trigger: "schedule" });
+    expect(await finishedRun(organization, user.resourceId, runs[0]!.runId)).toMatchObject({
+      state: "succeeded",
+    });
+    const after = await resourceOf(call, organization, workspace.user);
+    expect(Date.parse(after.nextBackupAt ?? "")).toBeGreaterThan(Date.now());
+    expect(after.lastBackupAt).not.toBeNull();
+    // Not due any more: no second run.
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    expect(await runsOf(organization, user.resourceId)).toHaveLength(1);
+  });
+
+  test("when a finished run's task is delivered again, then nothing is backed up, audited or alerted twice", async () => {
+    const setup = await organizationWithData(3);
+    const { call, organization, resource } = setup;
+    await assignDefaultPolicy(call, organization, resource.resourceId);
+    const [started] = await runsOf(organization, resource.resourceId);
+    const run = await finishedRun(organization, resource.resourceId, started!.runId);
+    expect(run.state).toBe("succeeded");
+    const itemsBefore = await itemsOf(organization, resource.resourceId);
+    const auditBefore = await auditOperations(call, organization);
+    await enqueueTask({
+      organizationId: organization.organizationId,
+      resourceId: resource.resourceId,
+      runId: started!.runId,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    const [again] = (await runsOf(organization, resource.resourceId)).filter(
+      (candidate) => candidate.runId === started!.runId,
+    );
+    expect(again).toEqual(run);
+    expect(await itemsOf(organization, resource.resourceId)).toEqual(itemsBefore);
+    expect(await auditOperations(call, organization)).toEqual(auditBefore);
   });
 });
 

@@ -10,7 +10,8 @@ import { AppError } from "../http/app-error";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { Organization } from "../organizations/repo";
-import { decodePolicy } from "../policies/repo";
+import { DEFAULT_POLICY_ID } from "@alpvault/contracts/policies";
+import { decodePolicy, ensureDefaultPolicy } from "../policies/repo";
 import { nextBackupAt } from "../policies/schedule";
 import { organizationRef } from "../lib/tenancy";
 import { enqueueBackup, type EnqueueBackup } from "./queue";
@@ -87,21 +88,25 @@ export async function dispatchOrganization(
   enqueue: EnqueueBackup = enqueueBackup,
 ): Promise<{ scheduled: number; redispatched: number }> {
   if (!backupsAllowed(organization, now)) return { scheduled: 0, redispatched: 0 };
+  const due = await dueResources(organization, now);
+  if (due.some((resource) => resource.policyId === DEFAULT_POLICY_ID)) {
+    await ensureDefaultPolicy(organization, now);
+  }
   const policies = await organizationRef(organization).collection("policies").get();
   const timing = new Map(policies.docs.map((doc) => [doc.id, decodePolicy(doc.id, doc.data())]));
   let scheduled = 0;
-  for (const due of await dueResources(organization, now)) {
-    const policy = due.policyId ? timing.get(due.policyId) : undefined;
-    const run = await requestRun(organization, due.resourceId, "schedule", SYSTEM_ACTOR, now);
+  for (const resource of due) {
+    const policy = resource.policyId ? timing.get(resource.policyId) : undefined;
+    const run = await requestRun(organization, resource.resourceId, "schedule", SYSTEM_ACTOR, now);
     if (
       run.created &&
-      (await dispatchRun(organization, { runId: run.runId, resourceId: due.resourceId }, enqueue))
+      (await dispatchRun(organization, { runId: run.runId, resourceId: resource.resourceId }, enqueue))
     ) {
       scheduled += 1;
     }
     await setNextBackupAt(
       organization,
-      due.resourceId,
+      resource.resourceId,
       policy ? (nextBackupAt(policy, now)?.toISOString() ?? null) : null,
     );
   }

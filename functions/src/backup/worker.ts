@@ -19,14 +19,14 @@ import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { PLANS, maximumStorageBytes } from "@alpvault/contracts/plans";
-import type { DataType } from "@alpvault/contracts/policies";
+import { DEFAULT_POLICY_ID, type DataType } from "@alpvault/contracts/policies";
 import { appendAudit } from "../audit/repo";
 import { backupsAllowed } from "../billing/graceful";
 import type { Scope } from "../lib/tenancy";
 import { organizationRef } from "../lib/tenancy";
 import * as logs from "../logs";
 import { getOrganization, type Organization } from "../organizations/repo";
-import { getPolicy } from "../policies/repo";
+import { ensureDefaultPolicy, getPolicy } from "../policies/repo";
 import { listResources } from "../resources/repo";
 import { backupBytes } from "../resources/service";
 import type { BlobStore } from "./blobstore/blob-store";
@@ -174,6 +174,8 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
     return "recorded";
   }
   if (!resource) return failBeforeStart("unknown-error");
+  // The default policy is made lazily: a resource may name it before anyone listed the policies.
+  if (resource.policyId === DEFAULT_POLICY_ID) await ensureDefaultPolicy(scope, new Date(now()));
   const policy = resource.policyId ? await getPolicy(scope, resource.policyId) : undefined;
 
   if (run.state === "pending") {
