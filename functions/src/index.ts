@@ -8,6 +8,7 @@ import { createApi } from "./http/app";
 import { appCheckVerifier, firebaseIdentityVerifier } from "./http/verifiers";
 import { runDispatcher } from "./backup/dispatcher";
 import { backupTaskHandler } from "./backup/task";
+import { gcTaskHandler } from "./backup/retention/task";
 
 setGlobalOptions({ region: GLOBAL_REGION });
 
@@ -42,4 +43,16 @@ export const runBackup = onTaskDispatched(
     rateLimits: { maxConcurrentDispatches: 20, maxDispatchesPerSecond: 5 },
   },
   backupTaskHandler,
+);
+
+/** Retention and garbage collection of one organisation's backups (daily, from the dispatcher). */
+export const collectBackupGarbage = onTaskDispatched(
+  {
+    secrets: workerSecrets(),
+    timeoutSeconds: 1800,
+    memory: "1GiB",
+    retryConfig: { maxAttempts: 3, minBackoffSeconds: 600 },
+    rateLimits: { maxConcurrentDispatches: 4 },
+  },
+  gcTaskHandler,
 );

@@ -91,3 +91,17 @@ export function backupDispatchFailed(entry: { organizationId: string; error: unk
     errorName: error instanceof Error ? error.name : typeof error,
   });
 }
+
+/** A garbage collection ended (counts only). */
+export function gcEnded(entry: {
+  organizationId: string;
+  outcome: string;
+  why?: string;
+  versionsPruned: number;
+  itemsRemoved: number;
+  liveChunks: number;
+  chunksDeleted: number;
+  manifestsDeleted: number;
+}): void {
+  logger.info("backup garbage collection ended", entry);
+}

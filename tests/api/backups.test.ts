@@ -366,6 +366,42 @@ describe("scheduling and repeated deliveries", () => {
   });
 });
 
+describe("retention and garbage collection, scheduled", () => {
+  test("when an organisation is a day old, then the dispatcher has its garbage collected once that day", async () => {
+    const setup = await organizationWithData(2);
+    await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
+    const [run] = await runsOf(setup.organization, setup.resource.resourceId);
+    expect(await finishedRun(setup.organization, setup.resource.resourceId, run!.runId)).toMatchObject({
+      state: "succeeded",
+    });
+    const gcDoc = () =>
+      withRegionDb(REGION_DB, async (db) =>
+        (await organizationDoc(setup.organization)(db).collection("meta").doc("gc").get()).data(),
+      );
+    expect(await gcDoc()).toBeUndefined();
+    await withRegionDb("(default)", (db) =>
+      db
+        .collection("organizations")
+        .doc(setup.organization.organizationId)
+        .update({ createdAt: new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString() }),
+    );
+    const until = Date.now() + 60_000;
+    let gc = await gcDoc();
+    while (!gc?.lastRunAt && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      gc = await gcDoc();
+    }
+    // Everything is within retention: nothing is pruned or swept, every chunk is live.
+    expect(gc?.lastResult).toMatchObject({ outcome: "done", versionsPruned: 0, chunksDeleted: 0 });
+    expect(gc?.lastResult.liveChunks).toBeGreaterThan(0);
+    const scope = await objectScope(setup.organization);
+    for (const item of await itemsOf(setup.organization, setup.resource.resourceId)) {
+      const source = item.kind === "drive-file" ? setup.file.bytes : setup.raws.get(item.sourceId)!;
+      expect((await restoreVersion(blobStore(), scope, item.current)).equals(source)).toBe(true);
+    }
+  });
+});
+
 describe("refusals and failures", () => {
   test("when Backup now names an unknown resource, a resource without a policy or a suspended one, then the answer says why and no run is written", async () => {
     const { call, organization, workspace } = await onboarded();

@@ -1,5 +1,5 @@
 /**
- * Enqueues `runBackup` tasks (Cloud Tasks through firebase-admin; locally the Cloud Tasks emulator, which
+ * Enqueues `runBackup` and `collectBackupGarbage` tasks (Cloud Tasks through firebase-admin; locally the Cloud Tasks emulator, which
  * firebase-admin finds through `CLOUD_TASKS_EMULATOR_HOST`). The queue is the function's, in the functions'
  * region.
  */
@@ -13,13 +13,17 @@ export type EnqueueBackup = (
   options?: { id?: string; delaySeconds?: number },
 ) => Promise<void>;
 
-const QUEUE = `locations/${GLOBAL_REGION}/functions/runBackup`;
+const queueOf = (name: string) => `locations/${GLOBAL_REGION}/functions/${name}`;
 
 /** Enqueues a task; a task id Cloud Tasks has seen already (a duplicate) is not an error. */
-export const enqueueBackup: EnqueueBackup = async (task, options = {}) => {
+async function enqueue<T extends object>(
+  queue: string,
+  task: T,
+  options: { id?: string; delaySeconds?: number },
+): Promise<void> {
   try {
     await getFunctions(adminApp())
-      .taskQueue<BackupTask>(QUEUE)
+      .taskQueue<T>(queueOf(queue))
       .enqueue(task, {
         ...(options.id ? { id: options.id } : {}),
         ...(options.delaySeconds ? { scheduleDelaySeconds: options.delaySeconds } : {}),
@@ -28,4 +32,16 @@ export const enqueueBackup: EnqueueBackup = async (task, options = {}) => {
     if ((error as { code?: unknown }).code === "functions/task-already-exists") return;
     throw error;
   }
-};
+}
+
+export const enqueueBackup: EnqueueBackup = (task, options = {}) => enqueue("runBackup", task, options);
+
+/** Payload of a `collectBackupGarbage` task: one organisation's retention and garbage collection. */
+export interface GcTask {
+  organizationId: string;
+}
+
+/** One collection per organisation and day (the task id says which day). */
+export function enqueueGc(task: GcTask, day: string): Promise<void> {
+  return enqueue("collectBackupGarbage", task, { id: `gc-${task.organizationId}-${day}` });
+}

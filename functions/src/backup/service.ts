@@ -14,7 +14,8 @@ import { DEFAULT_POLICY_ID } from "@alpvault/contracts/policies";
 import { decodePolicy, ensureDefaultPolicy } from "../policies/repo";
 import { nextBackupAt } from "../policies/schedule";
 import { organizationRef } from "../lib/tenancy";
-import { enqueueBackup, type EnqueueBackup } from "./queue";
+import { enqueueBackup, enqueueGc, type EnqueueBackup } from "./queue";
+import { gcDue } from "./retention/task";
 import {
   activeRuns,
   dueResources,
@@ -108,6 +109,12 @@ export async function dispatchOrganization(
       organization,
       resource.resourceId,
       policy ? (nextBackupAt(policy, now)?.toISOString() ?? null) : null,
+    );
+  }
+  // Retention and garbage collection, once a day per organisation.
+  if (await gcDue(organization, now)) {
+    await enqueueGc({ organizationId: organization.organizationId }, now.toISOString().slice(0, 10)).catch(
+      (error: unknown) => logs.backupDispatchFailed({ organizationId: organization.organizationId, error }),
     );
   }
   let redispatched = 0;

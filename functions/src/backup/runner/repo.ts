@@ -134,6 +134,14 @@ function itemOf(version: CatalogVersion, previous: CatalogItem | undefined): Cat
   };
 }
 
+/**
+ * The organisation's garbage-collection lock (`meta/gc`: `{holder, sweepingUntil}`): while it is live, no
+ * run takes a lease (`retention/gc.ts`).
+ */
+export function gcLockRef(scope: Scope): DocumentReference {
+  return organizationRef(scope).collection("meta").doc("gc");
+}
+
 export class FirestoreCatalog implements Catalog {
   constructor(private readonly scope: Scope) {}
 
@@ -247,10 +255,14 @@ export class FirestoreCatalog implements Catalog {
   async takeLease(runId: string, holder: string, until: string, now: string): Promise<LeaseAnswer> {
     const ref = this.runRef(runId);
     return this.db.runTransaction(async (transaction) => {
-      const run = decodeRun(await transaction.get(ref));
+      const [snapshot, gc] = await transaction.getAll(ref, gcLockRef(this.scope));
+      const run = decodeRun(snapshot as DocumentSnapshot);
       if (!run) return "missing";
       if (isFinished(run.state)) return "finished";
       if (run.lease && run.lease.holder !== holder && run.lease.until > now) return "held-by-another";
+      // The garbage collector of the organisation is at work: no run may start or go on until it is done.
+      const sweepingUntil = gc?.get("sweepingUntil") as unknown;
+      if (typeof sweepingUntil === "string" && sweepingUntil > now) return "held-by-another";
       const update: DocumentData = { lease: { holder, until } };
       if (run.state === "pending") {
         update.state = "running";

@@ -1,0 +1,255 @@
+/**
+ * Retention and garbage collection of one organisation (docs/backup-format.md §7): prune the catalog per
+ * policy, then mark and sweep the bucket. Never deletes what a live version needs.
+ *
+ * Exclusion. Dedup makes a concurrent backup dangerous: a run that found a chunk in the index reuses it
+ * without uploading it. So the collector holds the organisation's GC lock (`meta/gc`, a lease) for its
+ * whole work, and `FirestoreCatalog.takeLease` refuses runs while it is live. It takes the lock first and
+ * only then looks for runs holding live leases (any lease taken before the lock is visible by then, any
+ * taken after sees the lock); if there are, it gives the lock back and tries another day.
+ *
+ * 1. Prune, resource by resource, item by item (`prunableVersions`; a resource without a policy keeps
+ *    everything): version documents, then the whole item when no version is left, then the pruned
+ *    versions' manifest objects.
+ * 2. Mark: the chunk ids of every version left (inline lists, and manifests read and decrypted with the
+ *    version's data key) and the names of their manifests. A manifest that cannot be read stops the
+ *    collection before anything is swept.
+ * 3. Sweep chunks (listing `o/<org>/c/`): an object not marked is deleted, index entry first, unless its
+ *    index entry was referenced within the grace period (24 h). Then manifests not marked (`o/<org>/m/`).
+ * Counts only are returned and logged; no names, no content.
+ */
+import { randomUUID } from "node:crypto";
+import type { QueryDocumentSnapshot } from "firebase-admin/firestore";
+import { FieldPath } from "firebase-admin/firestore";
+import { organizationRef, type Scope } from "../../lib/tenancy";
+import { decodePolicy } from "../../policies/repo";
+import type { BlobStore } from "../blobstore/blob-store";
+import { decodeManifest } from "../format/chunk-codec";
+import type { DerivedKeys } from "../format/keys";
+import type { ChunkList } from "../runner/catalog";
+import { gcLockRef } from "../runner/repo";
+import { prunableVersions, type RetentionRule } from "./prune";
+
+export const GC_GRACE_MS = 24 * 3600 * 1000;
+const LOCK_MS = 15 * 60_000;
+const ITEM_PAGE = 200;
+const DELETE_PARALLEL = 16;
+
+export interface GcOptions {
+  scope: Scope;
+  blobStore: BlobStore;
+  /** The derived keys of a data key (for reading manifests). */
+  keys: (dataKeyId: string) => Promise<DerivedKeys>;
+  now: Date;
+  graceMs?: number;
+}
+
+export interface GcResult {
+  outcome: "done" | "skipped";
+  why?: "backups-running" | "gc-running";
+  versionsPruned: number;
+  itemsRemoved: number;
+  liveChunks: number;
+  chunksDeleted: number;
+  manifestsDeleted: number;
+}
+
+const gcRef = gcLockRef;
+
+async function takeLock(scope: Scope, holder: string, now: Date): Promise<boolean> {
+  const ref = gcRef(scope);
+  return ref.firestore.runTransaction(async (transaction) => {
+    const lock = (await transaction.get(ref)).data();
+    const until = typeof lock?.sweepingUntil === "string" ? lock.sweepingUntil : "";
+    if (until > now.toISOString() && lock?.holder !== holder) return false;
+    transaction.set(
+      ref,
+      { holder, sweepingUntil: new Date(now.getTime() + LOCK_MS).toISOString() },
+      { merge: true },
+    );
+    return true;
+  });
+}
+
+async function releaseLock(scope: Scope, holder: string, fields: Record<string, unknown>): Promise<void> {
+  const ref = gcRef(scope);
+  await ref.firestore.runTransaction(async (transaction) => {
+    const lock = (await transaction.get(ref)).data();
+    if (lock?.holder !== holder) return;
+    transaction.set(ref, { holder: null, sweepingUntil: null, ...fields }, { merge: true });
+  });
+}
+
+async function backupsRunning(scope: Scope, now: Date): Promise<boolean> {
+  const running = await organizationRef(scope).collection("backupRuns").where("state", "==", "running").get();
+  return running.docs.some((doc) => {
+    const until = (doc.get("lease") as { until?: unknown } | null | undefined)?.until;
+    return typeof until === "string" && until > now.toISOString();
+  });
+}
+
+async function retentionRules(scope: Scope): Promise<Map<string, RetentionRule>> {
+  const snapshot = await organizationRef(scope).collection("policies").get();
+  const rules = new Map<string, RetentionRule>();
+  for (const doc of snapshot.docs) {
+    const policy = decodePolicy(doc.id, doc.data());
+    if (policy) rules.set(doc.id, { retentionDays: policy.retentionDays, archiving: policy.archiving });
+  }
+  return rules;
+}
+
+/** Runs `work` over `values`, at most `parallel` at once. */
+async function inParallel<T>(
+  values: T[],
+  parallel: number,
+  work: (value: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(parallel, values.length) }, async () => {
+    while (next < values.length) await work(values[next++] as T);
+  });
+  await Promise.all(workers);
+}
+
+/** Every page of the names under `prefix`. */
+async function* allNames(store: BlobStore, prefix: string): AsyncGenerator<string[]> {
+  let pageToken: string | undefined;
+  do {
+    const page = await store.list(prefix, pageToken ? { pageToken } : {});
+    yield page.names;
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+}
+
+type StoredVersion = { versionId: string; capturedAt: string; dataKeyId: string } & ChunkList;
+
+export async function collectGarbage(options: GcOptions): Promise<GcResult> {
+  const { scope, blobStore, now } = options;
+  const grace = options.graceMs ?? GC_GRACE_MS;
+  const holder = randomUUID();
+  const result: GcResult = {
+    outcome: "done",
+    versionsPruned: 0,
+    itemsRemoved: 0,
+    liveChunks: 0,
+    chunksDeleted: 0,
+    manifestsDeleted: 0,
+  };
+  if (!(await takeLock(scope, holder, now))) return { ...result, outcome: "skipped", why: "gc-running" };
+  try {
+    if (await backupsRunning(scope, now)) {
+      await releaseLock(scope, holder, {});
+      return { ...result, outcome: "skipped", why: "backups-running" };
+    }
+    const organizationId = scope.organizationId;
+    const rules = await retentionRules(scope);
+    const liveChunks = new Set<string>();
+    const liveManifests = new Set<string>();
+    const deadManifests: string[] = [];
+
+    const resources = await organizationRef(scope).collection("resources").get();
+    for (const resource of resources.docs) {
+      const policyId = resource.get("policyId") as unknown;
+      const rule = typeof policyId === "string" ? rules.get(policyId) : undefined;
+      let last: QueryDocumentSnapshot | undefined;
+      for (;;) {
+        let query = resource.ref.collection("items").orderBy(FieldPath.documentId()).limit(ITEM_PAGE);
+        if (last) query = query.startAfter(last);
+        const items = await query.get();
+        for (const item of items.docs) {
+          const versions = await item.ref.collection("versions").get();
+          const stored = versions.docs.map((doc) => ({ ref: doc.ref, version: doc.data() as StoredVersion }));
+          const prune = new Set(
+            rule
+              ? prunableVersions(
+                  {
+                    currentVersionId: String(item.get("currentVersionId")),
+                    deletedAtSource: (item.get("deletedAtSource") as string | null | undefined) ?? null,
+                  },
+                  stored.map(({ version }) => version),
+                  rule,
+                  now,
+                )
+              : [],
+          );
+          if (prune.size > 0) {
+            const batch = item.ref.firestore.batch();
+            for (const { ref, version } of stored) {
+              if (!prune.has(version.versionId)) continue;
+              batch.delete(ref);
+              if ("manifestObject" in version) deadManifests.push(version.manifestObject);
+            }
+            const removeItem = prune.size === stored.length;
+            if (removeItem) batch.delete(item.ref);
+            await batch.commit();
+            result.versionsPruned += prune.size;
+            if (removeItem) result.itemsRemoved += 1;
+          }
+          for (const { version } of stored) {
+            if (prune.has(version.versionId)) continue;
+            if ("chunks" in version) {
+              for (const chunk of version.chunks) liveChunks.add(chunk.id);
+            } else {
+              liveManifests.add(version.manifestObject);
+              const keys = await options.keys(version.dataKeyId);
+              const body = await blobStore.get(version.manifestObject);
+              const manifest = await decodeManifest({ organizationId, keys }, version.versionId, body);
+              for (const chunk of manifest.chunks) liveChunks.add(chunk.id);
+            }
+          }
+        }
+        if (items.size < ITEM_PAGE) break;
+        last = items.docs[items.docs.length - 1];
+      }
+      // Long collections keep their lock.
+      if (!(await takeLock(scope, holder, now))) throw new Error("The GC lock was taken over");
+    }
+    result.liveChunks = liveChunks.size;
+
+    // Manifests of pruned versions (their version documents are gone: nothing names them).
+    await inParallel(
+      deadManifests.filter((name) => !liveManifests.has(name)),
+      DELETE_PARALLEL,
+      async (name) => {
+        await blobStore.delete(name);
+        result.manifestsDeleted += 1;
+      },
+    );
+
+    const chunkRefs = organizationRef(scope).collection("chunkRefs");
+    const cutoff = new Date(now.getTime() - grace).toISOString();
+    for await (const names of allNames(blobStore, `o/${organizationId}/c/`)) {
+      const candidates = names
+        .map((name) => ({ name, id: name.slice(name.lastIndexOf("/") + 1) }))
+        .filter((entry) => !liveChunks.has(entry.id));
+      if (candidates.length === 0) continue;
+      const refs = await chunkRefs.firestore.getAll(...candidates.map((entry) => chunkRefs.doc(entry.id)));
+      const doomed = candidates.filter((_, index) => {
+        const referenced = refs[index]?.get("lastReferencedAt") as unknown;
+        return !(typeof referenced === "string" && referenced >= cutoff);
+      });
+      if (doomed.length === 0) continue;
+      // Index entries first: an object without an entry is only a leak, an entry without an object would
+      // let a run reuse a chunk that is gone.
+      const batch = chunkRefs.firestore.batch();
+      for (const entry of doomed) batch.delete(chunkRefs.doc(entry.id));
+      await batch.commit();
+      await inParallel(doomed, DELETE_PARALLEL, async (entry) => {
+        await blobStore.delete(entry.name);
+        result.chunksDeleted += 1;
+      });
+    }
+    for await (const names of allNames(blobStore, `o/${organizationId}/m/`)) {
+      const dead = names.filter((name) => !liveManifests.has(name));
+      await inParallel(dead, DELETE_PARALLEL, async (name) => {
+        await blobStore.delete(name);
+        result.manifestsDeleted += 1;
+      });
+    }
+    await releaseLock(scope, holder, { lastRunAt: now.toISOString(), lastResult: { ...result } });
+    return result;
+  } catch (error) {
+    await releaseLock(scope, holder, {}).catch(() => undefined);
+    throw error;
+  }
+}

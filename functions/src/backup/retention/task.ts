@@ -1,0 +1,62 @@
+/**
+ * The `collectBackupGarbage` task: retention and garbage collection of one organisation, at most once a
+ * day (the dispatcher enqueues it when `meta/gc.lastRunAt` is a day old). Data keys are unwrapped with the
+ * secret that wrapped them, to read manifests; a key that cannot be used fails the task before anything
+ * is swept (Cloud Tasks retries it later).
+ */
+import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
+import type { Request } from "firebase-functions/v2/tasks";
+import * as logs from "../../logs";
+import { getOrganization, type Organization } from "../../organizations/repo";
+import { getSecret } from "../../secrets/repo";
+import { dataKeyRecords } from "../data-keys";
+import { deriveKeys, unwrapDataKey, type DerivedKeys } from "../format/keys";
+import { workerDeps } from "../wiring";
+import { collectGarbage } from "./gc";
+import { gcLockRef } from "../runner/repo";
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** Whether the organisation's last collection is a day old (the first one comes a day after set-up). */
+export async function gcDue(organization: Organization, now: Date): Promise<boolean> {
+  const last = (await gcLockRef(organization).get()).get("lastRunAt") as unknown;
+  const since = typeof last === "string" ? last : organization.createdAt;
+  return Date.parse(since) <= now.getTime() - DAY_MS;
+}
+
+export async function gcTaskHandler(request: Request<unknown>): Promise<void> {
+  const organizationId = (request.data as { organizationId?: unknown } | null)?.organizationId;
+  if (typeof organizationId !== "string" || !/^[A-Za-z0-9_-]{1,128}$/.test(organizationId)) {
+    logs.taskDropped({ queue: "collectBackupGarbage", taskId: request.id, reason: "invalid organizationId" });
+    return;
+  }
+  const organization = await getOrganization(organizationId);
+  if (!organization) return;
+  const scope = { organizationId, regionId: organization.regionId };
+  const deps = workerDeps();
+  const records = new Map((await dataKeyRecords(scope)).map((record) => [record.dataKeyId, record]));
+  const derived = new Map<string, DerivedKeys>();
+  const keys = async (dataKeyId: string): Promise<DerivedKeys> => {
+    const known = derived.get(dataKeyId);
+    if (known) return known;
+    const record = records.get(dataKeyId);
+    if (!record) throw new Error("A version names a data key the organisation does not have");
+    const secret =
+      record.secretId === DEFAULT_SECRET_ID
+        ? { secretId: DEFAULT_SECRET_ID }
+        : {
+            secretId: record.secretId,
+            kmsResourceName: (await getSecret(scope, record.secretId))?.kmsResourceName,
+          };
+    const keysOfRecord = deriveKeys(await unwrapDataKey(deps.wrappers(secret), organizationId, record));
+    derived.set(dataKeyId, keysOfRecord);
+    return keysOfRecord;
+  };
+  const result = await collectGarbage({
+    scope,
+    blobStore: deps.blobStore(scope.regionId),
+    keys,
+    now: new Date(),
+  });
+  logs.gcEnded({ organizationId, ...result });
+}
