@@ -19,8 +19,6 @@
  * Counts only are returned and logged; no names, no content.
  */
 import { randomUUID } from "node:crypto";
-import type { QueryDocumentSnapshot } from "firebase-admin/firestore";
-import { FieldPath } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { decodePolicy } from "../../policies/repo";
 import type { BlobStore } from "../blobstore/blob-store";
@@ -151,9 +149,11 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
     for (const resource of resources.docs) {
       const policyId = resource.get("policyId") as unknown;
       const rule = typeof policyId === "string" ? rules.get(policyId) : undefined;
-      let last: QueryDocumentSnapshot | undefined;
+      type ItemPage = Awaited<ReturnType<ReturnType<typeof resource.ref.collection>["get"]>>;
+      let last: ItemPage["docs"][number] | undefined;
       for (;;) {
-        let query = resource.ref.collection("items").orderBy(FieldPath.documentId()).limit(ITEM_PAGE);
+        // "__name__": the document id order (paging by the last document seen).
+        let query = resource.ref.collection("items").orderBy("__name__").limit(ITEM_PAGE);
         if (last) query = query.startAfter(last);
         const items = await query.get();
         for (const item of items.docs) {
