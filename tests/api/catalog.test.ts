@@ -145,6 +145,14 @@ class DyingCatalog implements Catalog {
     this.alive();
     return this.inner.markDeleted(...args);
   }
+  async touchItems(...args: Parameters<Catalog["touchItems"]>) {
+    this.alive();
+    return this.inner.touchItems(...args);
+  }
+  async markUnseenDeleted(...args: Parameters<Catalog["markUnseenDeleted"]>) {
+    this.alive();
+    return this.inner.markUnseenDeleted(...args);
+  }
   async loadRun(...args: Parameters<Catalog["loadRun"]>) {
     this.alive();
     return this.inner.loadRun(...args);

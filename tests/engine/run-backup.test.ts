@@ -292,6 +292,36 @@ describe("Backup runner: Gmail", () => {
     await backups.expectConsistent(user);
   });
 
+  it("when the saved history expired and messages were deleted meanwhile, then the resync marks exactly those deleted and backs up nothing twice", async () => {
+    const { user, ids } = await mailbox(5);
+    const [kept, gone] = ids as [string, string, string, string, string];
+    const backups = new Backups();
+    let clock = Date.parse("2026-05-01T08:00:00.000Z");
+    const now = () => (clock += 1000);
+    expect((await backups.run(backups.newRun(user), gmailSource(user, meter()), { now })).outcome).toBe(
+      "succeeded",
+    );
+    const versionsBefore = backups.catalog.versions(user).length;
+
+    expect((await harness.admin("DELETE", `/users/${user}/gmail/messages/${gone}`)).status).toBe(204);
+    const added = await addMessage(user, "Arrived during the gap");
+    expect((await harness.admin("POST", `/users/${user}/gmail/history:expire`)).status).toBe(200);
+
+    const result = await backups.run(backups.newRun(user), gmailSource(user, meter()), { now });
+    expect(result.outcome).toBe("succeeded");
+    expect(backups.catalog.item(user, gone)?.deletedAtSource).not.toBeNull();
+    expect(backups.catalog.item(user, kept)?.deletedAtSource).toBeNull();
+    expect(
+      ids.filter((id) => id !== gone).every((id) => backups.catalog.item(user, id)?.deletedAtSource === null),
+    ).toBe(true);
+    expect(backups.catalog.item(user, added)?.deletedAtSource).toBeNull();
+    // Only the new message got a version; the deleted one keeps its version, restorable.
+    expect(backups.catalog.versions(user)).toHaveLength(versionsBefore + 1);
+    expect((await backups.restore(backups.current(user, gone))).length).toBeGreaterThan(0);
+    expect(backups.catalog.run(`run-2`)?.listing ?? null).toBeNull();
+    await backups.expectConsistent(user);
+  });
+
   it("when two mailboxes of the organisation hold the same attachment, then its chunks are stored once", async () => {
     const attachment = randomBytes(600 * 1024);
     const backups = new Backups();

@@ -267,6 +267,27 @@ export function describeCatalog(
         expect((await catalog.getItems(resource, ["m1"])).get("m1")?.deletedAtSource).toBeNull();
       });
 
+      it("when a full listing touches the items it saw, then the unseen items of that kind are marked deleted, once", async () => {
+        const file = { ...mailVersion("f1", "7"), kind: "drive-file" as const };
+        await catalog.writeVersions(resource, [
+          mailVersion("m1", "100"),
+          mailVersion("m2", "200"),
+          mailVersion("m3", "300"),
+          file,
+        ]);
+        await catalog.markDeleted(resource, ["m3"], T0);
+        await catalog.touchItems(resource, ["m1", "unknown"], T2);
+
+        expect(await catalog.markUnseenDeleted(resource, "gmail-message", T1, T2)).toBe(1);
+        expect(await catalog.markUnseenDeleted(resource, "gmail-message", T1, T2)).toBe(0);
+        const items = await catalog.getItems(resource, ["m1", "m2", "m3", "f1", "unknown"]);
+        expect(items.get("m1")).toMatchObject({ deletedAtSource: null, lastSeenAt: T2 });
+        expect(items.get("m2")?.deletedAtSource).toBe(T2);
+        expect(items.get("m3")?.deletedAtSource).toBe(T0);
+        expect(items.get("f1")?.deletedAtSource).toBeNull();
+        expect(items.has("unknown")).toBe(false);
+      });
+
       it("when the same item key is used in two resources, then each resource has its own item", async () => {
         const other = unique("other@example.test");
         await catalog.writeVersions(resource, [mailVersion("m1", "100")]);
@@ -356,6 +377,7 @@ export function describeCatalog(
             progress,
             unitsUsed: 1,
             newItemErrors: [],
+            listing: null,
           }),
         ).rejects.toBeInstanceOf(LeaseLostError);
       });
@@ -377,6 +399,7 @@ export function describeCatalog(
           progress: { items: 3, bytes: 3000, storedBytes: 2100 },
           unitsUsed: 17,
           newItemErrors: [],
+          listing: { kind: "drive-file", startedAt: T0 },
         });
 
         expect(await catalog.loadRun(runId)).toMatchObject({
@@ -384,7 +407,16 @@ export function describeCatalog(
           cursor: "12345",
           progress: { items: 3, bytes: 3000, storedBytes: 2100 },
           unitsUsed: 17,
+          listing: { kind: "drive-file", startedAt: T0 },
         });
+        await catalog.saveCheckpoint(runId, "worker-1", {
+          cursor: "12346",
+          progress: { items: 3, bytes: 3000, storedBytes: 2100 },
+          unitsUsed: 17,
+          newItemErrors: [],
+          listing: null,
+        });
+        expect((await catalog.loadRun(runId))?.listing ?? null).toBeNull();
       });
 
       it("when a worker without the lease checkpoints or finishes, then it gets LeaseLostError and nothing changes", async () => {
@@ -394,6 +426,7 @@ export function describeCatalog(
           progress,
           unitsUsed: 2,
           newItemErrors: [],
+          listing: null,
         });
 
         await expect(
@@ -402,6 +435,7 @@ export function describeCatalog(
             progress,
             unitsUsed: 9,
             newItemErrors: [],
+            listing: null,
           }),
         ).rejects.toBeInstanceOf(LeaseLostError);
         await expect(catalog.finishRun(runId, "worker-2", { state: "succeeded" }, T1)).rejects.toBeInstanceOf(
@@ -433,6 +467,7 @@ export function describeCatalog(
             progress,
             unitsUsed: 0,
             newItemErrors: [],
+            listing: null,
           }),
         ).rejects.toBeInstanceOf(LeaseLostError);
       });
@@ -455,6 +490,7 @@ export function describeCatalog(
             progress,
             unitsUsed: 0,
             newItemErrors: [],
+            listing: null,
           }),
         ).rejects.toBeInstanceOf(LeaseLostError);
         await expect(catalog.finishRun(runId, "worker-1", { state: "succeeded" }, T2)).rejects.toBeInstanceOf(
@@ -493,12 +529,14 @@ export function describeCatalog(
           progress,
           unitsUsed: 0,
           newItemErrors: errors(0, 60),
+          listing: null,
         });
         await catalog.saveCheckpoint(runId, "worker-1", {
           cursor: "2",
           progress,
           unitsUsed: 0,
           newItemErrors: errors(60, 70),
+          listing: null,
         });
 
         const run = await catalog.loadRun(runId);

@@ -15,6 +15,9 @@
  *   the runner passes at most `MAX_VERSIONS_PER_CALL`.
  * - `markDeleted`: one transaction: `getAll` of the items, `update` of those that exist and are not marked
  *   yet. Versions are never removed.
+ * - `touchItems`: one transaction: `getAll`, then `update` of `lastSeenAt` on those that exist.
+ * - `markUnseenDeleted`: a query (kind, not deleted, `lastSeenAt` before) in pages, each page one batch;
+ *   repeating it is harmless.
  * - `loadRun`: one `get` of `backupRuns/{runId}`.
  * - `takeLease`, `saveCheckpoint`, `releaseLease`, `finishRun`: one transaction each on
  *   `backupRuns/{runId}`, checking the lease (`holder`, `until`) and the state before writing, so a worker
@@ -126,6 +129,17 @@ export interface RunRecord {
   failureReason?: BackupFailureReason;
   itemErrors: ItemError[];
   itemErrorCount: number;
+  /**
+   * The full listing this run is in the middle of, per stream kind: when it began. At its end, items of
+   * that kind not seen since are marked deleted at source (they vanished while the cursor was invalid).
+   */
+  listing?: Listing | null;
+}
+
+export interface Listing {
+  kind: ItemKind;
+  /** ISO 8601. */
+  startedAt: string;
 }
 
 export interface Checkpoint {
@@ -134,6 +148,8 @@ export interface Checkpoint {
   unitsUsed: number;
   /** Item errors of this stretch, appended (capped at `MAX_ITEM_ERRORS`, counted in full). */
   newItemErrors: ItemError[];
+  /** The full listing in progress (null: none). */
+  listing: Listing | null;
 }
 
 export type RunOutcome = { state: "succeeded" } | { state: "failed"; failureReason: BackupFailureReason };
@@ -162,6 +178,13 @@ export interface Catalog {
   writeVersions(resourceId: string, versions: CatalogVersion[]): Promise<void>;
   /** Marks items deleted at source (unknown or already marked keys are ignored); returns how many changed. */
   markDeleted(resourceId: string, itemKeys: string[], at: string): Promise<number>;
+  /** Sets `lastSeenAt` of the items that exist (a full listing saw them unchanged). */
+  touchItems(resourceId: string, itemKeys: string[], at: string): Promise<void>;
+  /**
+   * Marks deleted at source the items of `kind` not deleted yet whose `lastSeenAt` is before `before` (a
+   * full listing that began then did not see them); returns how many.
+   */
+  markUnseenDeleted(resourceId: string, kind: ItemKind, before: string, at: string): Promise<number>;
 
   loadRun(runId: string): Promise<RunRecord | undefined>;
   /**

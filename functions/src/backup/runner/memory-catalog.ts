@@ -11,6 +11,7 @@ import {
   type CatalogVersion,
   type Checkpoint,
   type ChunkRecord,
+  type ItemKind,
   type LeaseAnswer,
   type RunOutcome,
   type RunRecord,
@@ -184,6 +185,26 @@ export class MemoryCatalog implements Catalog {
     return changed;
   }
 
+  async touchItems(resourceId: string, itemKeys: string[], at: string): Promise<void> {
+    this.enter();
+    const items = this.itemsOf(resourceId);
+    for (const key of itemKeys) {
+      const item = items.get(key);
+      if (item) item.lastSeenAt = at;
+    }
+  }
+
+  async markUnseenDeleted(resourceId: string, kind: ItemKind, before: string, at: string): Promise<number> {
+    this.enter();
+    let changed = 0;
+    for (const item of this.itemsOf(resourceId).values()) {
+      if (item.kind !== kind || item.deletedAtSource !== null || item.lastSeenAt >= before) continue;
+      item.deletedAtSource = at;
+      changed += 1;
+    }
+    return changed;
+  }
+
   async loadRun(runId: string): Promise<RunRecord | undefined> {
     this.enter();
     return copy(this.runs.get(runId));
@@ -220,6 +241,7 @@ export class MemoryCatalog implements Catalog {
     const room = Math.max(0, MAX_ITEM_ERRORS - run.itemErrors.length);
     run.itemErrors.push(...copy(checkpoint.newItemErrors.slice(0, room)));
     run.itemErrorCount += checkpoint.newItemErrors.length;
+    run.listing = checkpoint.listing ? copy(checkpoint.listing) : null;
   }
 
   async releaseLease(runId: string, holder: string): Promise<void> {

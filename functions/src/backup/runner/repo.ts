@@ -25,6 +25,7 @@ import {
   type ChunkRecord,
   type CurrentVersion,
   type ItemError,
+  type ItemKind,
   type LeaseAnswer,
   type RunOutcome,
   type RunRecord,
@@ -104,6 +105,14 @@ export function decodeRun(snapshot: DocumentSnapshot): RunRecord | undefined {
   }
   if (typeof data.failureReason === "string") {
     record.failureReason = data.failureReason as RunRecord["failureReason"];
+  }
+  const listing = data.listing as { kind?: unknown; startedAt?: unknown } | null | undefined;
+  if (
+    listing &&
+    (listing.kind === "gmail-message" || listing.kind === "drive-file") &&
+    typeof listing.startedAt === "string"
+  ) {
+    record.listing = { kind: listing.kind, startedAt: listing.startedAt };
   }
   return record;
 }
@@ -287,9 +296,40 @@ export class FirestoreCatalog implements Catalog {
           unitsUsed: checkpoint.unitsUsed,
           itemErrors: [...run.itemErrors, ...checkpoint.newItemErrors.slice(0, room)],
           itemErrorCount: run.itemErrorCount + checkpoint.newItemErrors.length,
+          listing: checkpoint.listing,
         }),
       );
     });
+  }
+
+  async touchItems(resourceId: string, itemKeys: string[], at: string): Promise<void> {
+    const keys = [...new Set(itemKeys)];
+    if (keys.length === 0) return;
+    await this.db.runTransaction(async (transaction) => {
+      const refs = keys.map((key) => this.itemRef(resourceId, key));
+      const snapshots = await transaction.getAll(...refs);
+      snapshots.forEach((snapshot, index) => {
+        if (snapshot.exists) transaction.update(refs[index] as DocumentReference, { lastSeenAt: at });
+      });
+    });
+  }
+
+  async markUnseenDeleted(resourceId: string, kind: ItemKind, before: string, at: string): Promise<number> {
+    const items = organizationRef(this.scope).collection("resources").doc(resourceId).collection("items");
+    let changed = 0;
+    for (;;) {
+      const page = await items
+        .where("kind", "==", kind)
+        .where("deletedAtSource", "==", null)
+        .where("lastSeenAt", "<", before)
+        .limit(400)
+        .get();
+      if (page.empty) return changed;
+      const batch = this.db.batch();
+      for (const doc of page.docs) batch.update(doc.ref, { deletedAtSource: at });
+      await batch.commit();
+      changed += page.size;
+    }
   }
 
   async releaseLease(runId: string, holder: string): Promise<void> {

@@ -62,6 +62,7 @@ import {
   type ChunkRecord,
   type ItemError,
   type ItemKind,
+  type Listing,
   type RunProgress,
 } from "./catalog";
 
@@ -143,6 +144,13 @@ function itemErrorReason(error: unknown): string | undefined {
   return classified.googleReason ?? `http-${classified.status}`;
 }
 
+/** The catalog kind of a stream's items. */
+const kindOfStream = (kind: Source["kind"]): ItemKind => (kind === "gmail" ? "gmail-message" : "drive-file");
+
+/** The keys of a batch's upserts (the items a listing saw). */
+const upsertKeys = (batch: ChangeBatch): string[] =>
+  batch.changes.flatMap((change) => (change.type === "upsert" ? [change.item.itemKey] : []));
+
 /** The catalog kind of a version, from its search fields (one run may carry mail and files). */
 const kindOf = (search: SearchFields): ItemKind => (search.kind === "mail" ? "gmail-message" : "drive-file");
 
@@ -190,6 +198,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   if (!record) return { outcome: "skipped", why: "missing" };
 
   let cursor = record.cursor;
+  let listing: Listing | null = record.listing ?? null;
   const progress: RunProgress = { ...record.progress };
   /** Progress of what the catalog has recorded (what a failed run reports). */
   let committed: RunProgress = { ...progress };
@@ -394,8 +403,11 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     } as SearchFields);
   }
 
-  /** Records what the batch stored: chunk index, versions, deletes (in this order). */
-  async function recordWork(): Promise<ItemError[]> {
+  /**
+   * Records what the batch stored: chunk index, versions, deletes (in this order), then marks the items a
+   * full listing saw without a new version as seen (`seen`).
+   */
+  async function recordWork(seen: string[] = []): Promise<ItemError[]> {
     const at = iso();
     const refs: ChunkRecord[] = [
       ...work.written.values(),
@@ -409,6 +421,10 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     for (const slice of slices(deletes, MAX_VERSIONS_PER_CALL)) {
       await catalog.markDeleted(resourceId, slice, at);
     }
+    const versioned = new Set(work.versions.map((version) => version.itemKey));
+    const unchanged = [...new Set(seen)].filter((key) => !versioned.has(key));
+    for (const slice of slices(unchanged, MAX_VERSIONS_PER_CALL))
+      await catalog.touchItems(resourceId, slice, at);
     const errors = work.errors;
     work = new BatchWork();
     committed = { ...progress };
@@ -416,7 +432,13 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   }
 
   async function checkpoint(newItemErrors: ItemError[]): Promise<void> {
-    await catalog.saveCheckpoint(runId, holder, { cursor, progress, unitsUsed: unitsUsed(), newItemErrors });
+    await catalog.saveCheckpoint(runId, holder, {
+      cursor,
+      progress,
+      unitsUsed: unitsUsed(),
+      newItemErrors,
+      listing,
+    });
     itemErrorCount += newItemErrors.length;
     options.onCheckpoint?.({ ...progress });
   }
@@ -442,13 +464,22 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   try {
     if (shouldStop()) throw new StopRequested();
     for await (const batch of source.listChanges(cursor)) {
+      const kind = kindOfStream(batch.stream ?? source.kind);
+      if (batch.fullListing) listing = { kind, startedAt: iso() };
+      const inListing = listing?.kind === kind;
       const complete = await applyBatch(batch);
-      const errors = await recordWork();
+      const errors = await recordWork(complete && inListing ? upsertKeys(batch) : []);
       if (!complete) {
         await checkpoint(errors);
         throw new StopRequested();
       }
       cursor = batch.nextCursor;
+      if (listing && inListing && (batch.streamDone ?? batch.done) === true) {
+        // A full listing ended: what it did not see is gone from the source (a resync after an expired
+        // cursor misses the deletes of the gap otherwise). Items the listing saw were all touched.
+        await catalog.markUnseenDeleted(resourceId, kind, listing.startedAt, iso());
+        listing = null;
+      }
       await checkpoint(errors);
       if (batch.done) break;
       if (shouldStop()) throw new StopRequested();
@@ -488,6 +519,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         progress: committed,
         unitsUsed: unitsUsed(),
         newItemErrors: work.errors,
+        listing,
       });
       itemErrorCount += work.errors.length;
       await catalog.finishRun(runId, holder, { state: "failed", failureReason }, iso());

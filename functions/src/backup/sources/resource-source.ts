@@ -78,13 +78,25 @@ export class ResourceSource implements Source {
         // After a stream's last batch the run moves on to the next stream (or, after the last, is done).
         state.at = finished ? after : stream.kind;
         const { done: _done, ...rest } = batch;
-        yield { ...rest, nextCursor: JSON.stringify(state), ...(finished && last ? { done: true } : {}) };
+        yield {
+          ...rest,
+          nextCursor: JSON.stringify(state),
+          stream: stream.kind,
+          streamDone: finished,
+          ...(finished && last ? { done: true } : {}),
+        };
         if (finished) break;
       }
       if (!finished) {
         // A stream that ended without saying so: move on all the same, so no run starts in its middle.
         state.at = after;
-        yield { changes: [], nextCursor: JSON.stringify(state), ...(last ? { done: true } : {}) };
+        yield {
+          changes: [],
+          nextCursor: JSON.stringify(state),
+          stream: stream.kind,
+          streamDone: true,
+          ...(last ? { done: true } : {}),
+        };
       }
     }
   }

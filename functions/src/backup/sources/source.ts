@@ -72,6 +72,12 @@ export interface ChangeBatch {
   fullListing?: boolean;
   /** True on the last batch of a listing (full or incremental): `nextCursor` is the incremental cursor. */
   done?: boolean;
+  /**
+   * Set by a source made of streams (`ResourceSource`): the stream the batch comes from, and whether it is
+   * the last batch of that stream's listing (`done` then only marks the last stream's).
+   */
+  stream?: SourceKind;
+  streamDone?: boolean;
 }
 
 /**
