@@ -346,7 +346,7 @@ describe("resources screen", () => {
     expect(await assignButton().isDisabled()).toBe(true);
   });
 
-  it("when the row menu opens, then recovery and backup now are listed as not available yet, and Change backup policy assigns one", async () => {
+  it("when the row menu opens, then recovery is listed as not available yet, Backup now needs a policy, and Change backup policy assigns one", async () => {
     await page.getByRole("button", { name: "Actions for Finance" }).click();
     const menu = page.getByRole("menu");
     await menu.waitFor();
@@ -357,9 +357,12 @@ describe("resources screen", () => {
       "Backup now",
       "Change backup policy",
     ]);
-    for (const item of items.slice(0, 3)) expect(item).toContain("Not available yet");
+    for (const item of items.slice(0, 2)) expect(item).toContain("Not available yet");
+    // Finance has no policy yet: Backup now says why it cannot run.
+    expect(items[2]).toContain("Assign a backup policy first");
+    expect(await menu.getByRole("menuitem", { name: /Backup now/ }).isDisabled()).toBe(true);
     expect(items[3]).not.toContain("Not available yet");
-    await menu.getByRole("menuitem", { name: /Backup now/ }).click();
+    await menu.getByRole("menuitem", { name: /Recover all data/ }).click();
     await snackbar().waitFor();
     expect(await snackbar().innerText()).toContain("Not available yet");
     await closeSnackbar();

@@ -7,11 +7,13 @@ import Card from "@mui/material/Card";
 import InputAdornment from "@mui/material/InputAdornment";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import type { ResourcesQuery } from "@alpvault/contracts/organizations";
+import { BACKUP_MESSAGES } from "@alpvault/contracts/backups";
+import type { Resource, ResourcesQuery } from "@alpvault/contracts/organizations";
 import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import "../i18n/register";
 import { useAssignPolicy } from "../api/assign-policy";
+import { useBackupNow } from "../api/backup-now";
 import { useAlerts } from "../api/get-alerts";
 import { useAnalytics } from "../api/get-analytics";
 import { usePolicyChoices } from "../api/list-policies";
@@ -20,6 +22,7 @@ import { useMarkAlertsRead } from "../api/mark-alerts-read";
 import { useSyncResources } from "../api/sync-resources";
 import { useSnackbar } from "@/lib/snackbar";
 import { asApiError } from "@/lib/use-api-query";
+import { useBackupPolling } from "../hooks/use-backup-polling";
 import { useOrganizationId } from "../hooks/use-organization-id";
 import { AlertsPanel } from "./alerts-panel";
 import { AnalyticsCards } from "./analytics-cards";
@@ -76,6 +79,21 @@ export function ResourcesScreen() {
   const policyChoices = usePolicyChoices(organizationId, version);
   const policies = policyChoices.data ?? [];
   const assign = useAssignPolicy();
+  const startBackup = useBackupNow();
+  // Live progress: while a listed backup is pending or running the list reloads quietly; once the last
+  // one ends, the analytics (sizes, counts) and alerts (a failure raises one) catch up.
+  const { refetch: refetchAnalytics } = analytics;
+  const { refetch: refetchAlerts } = alerts;
+  const quietReload = useBackupPolling({
+    resources: resources.data?.resources,
+    queryKey: JSON.stringify([organizationId, query, version]),
+    loading: resources.status === "loading",
+    reload: resources.refetch,
+    onFinished: () => {
+      refetchAnalytics();
+      refetchAlerts();
+    },
+  });
 
   // A new search or filter starts again from the first page.
   useEffect(() => setPage(1), [debouncedSearch, filters, pageSize]);
@@ -99,6 +117,17 @@ export function ResourcesScreen() {
       setAssignTarget(null);
       setSelected(new Set());
       setVersion((value) => value + 1);
+    }, fail);
+  };
+
+  const backupNow = (resource: Resource) => {
+    if (!organizationId) return;
+    startBackup.run(organizationId, resource.resourceId).then((result) => {
+      setMessage({
+        text: result.created ? BACKUP_MESSAGES.started : BACKUP_MESSAGES.alreadyRunning,
+        isError: false,
+      });
+      resources.refetch();
     }, fail);
   };
 
@@ -192,7 +221,7 @@ export function ResourcesScreen() {
           total={resources.data?.total ?? 0}
           page={page}
           pageSize={pageSize}
-          loading={resources.status === "loading" || sync.pending}
+          loading={(resources.status === "loading" && !quietReload) || sync.pending}
           sort={sort}
           selected={selected}
           onSortChange={setSort}
@@ -200,6 +229,7 @@ export function ResourcesScreen() {
           onPageSizeChange={setPageSize}
           onSelectionChange={setSelected}
           onUnavailable={unavailable}
+          onBackupNow={backupNow}
           onChangePolicy={(resource) =>
             setAssignTarget({
               resourceIds: [resource.resourceId],

@@ -12,10 +12,11 @@ import TablePagination from "@mui/material/TablePagination";
 import TableRow from "@mui/material/TableRow";
 import TableSortLabel from "@mui/material/TableSortLabel";
 import Typography from "@mui/material/Typography";
+import { BACKUP_FAILURE_REASONS, type ActiveBackup } from "@alpvault/contracts/backups";
 import type { Resource, ResourceSortField } from "@alpvault/contracts/organizations";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { formatGigabytes, formatRelativeTime } from "@/lib/format";
+import { formatGigabytes, formatRelativeTime, formatStorage } from "@/lib/format";
 import { RowMenu } from "./row-menu";
 
 export const PAGE_SIZES = [5, 10, 25, 50, 100];
@@ -42,6 +43,7 @@ function DisplayName({ resource }: { resource: Resource }) {
 
 function Status({ resource }: { resource: Resource }) {
   const { t } = useTranslation();
+  const failure = resource.activeBackup === null ? resource.lastBackupFailure : null;
   return (
     <Box sx={{ display: "flex", gap: 0.5, flexWrap: "wrap" }} data-testid="resource-status">
       {resource.status === "suspended" && (
@@ -56,6 +58,42 @@ function Status({ resource }: { resource: Resource }) {
         color={resource.protected ? "success" : "default"}
         label={resource.protected ? t("resources.table.protected") : t("resources.table.unprotected")}
       />
+      {failure && (
+        <Chip
+          size="small"
+          color="error"
+          label={t("resources.table.backupFailed", { reason: BACKUP_FAILURE_REASONS[failure] })}
+          data-testid="backup-failure"
+          // Long reasons wrap instead of being cut off or widening the column.
+          sx={{
+            height: "auto",
+            maxWidth: 200,
+            "& .MuiChip-label": { display: "block", whiteSpace: "normal", py: 0.25 },
+          }}
+        />
+      )}
+    </Box>
+  );
+}
+
+/**
+ * A backup pending or running (spec §2 live progress): the items and source bytes done so far. A backup
+ * does not know its total in advance, so the bar is indeterminate.
+ */
+function BackupProgress({ name, backup }: { name: string; backup: ActiveBackup }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Box sx={{ minWidth: 160, mt: 0.5 }} data-testid="backup-progress" data-state={backup.state}>
+      <LinearProgress aria-label={t("resources.table.backupInProgress", { name })} sx={{ my: 0.5 }} />
+      <Typography variant="caption" color="text.secondary">
+        {backup.state === "pending"
+          ? t("resources.table.backupWaiting")
+          : t("resources.table.backupProgress", {
+              count: backup.items,
+              items: backup.items.toLocaleString(i18n.language),
+              size: formatStorage(backup.bytes),
+            })}
+      </Typography>
     </Box>
   );
 }
@@ -65,15 +103,35 @@ function BackupDates({ resource }: { resource: Resource }) {
   const when = (value: string | null, fallback: string) =>
     value ? formatRelativeTime(value, Date.now(), i18n.language) : fallback;
   return (
-    <Box>
+    <Box data-testid="resource-dates">
       <Typography variant="body2">
         {t("resources.table.lastBackup", { when: when(resource.lastBackupAt, t("resources.table.never")) })}
       </Typography>
-      <Typography variant="caption" color="text.secondary">
-        {t("resources.table.nextBackup", {
-          when: when(resource.nextBackupAt, t("resources.table.notScheduled")),
-        })}
-      </Typography>
+      {resource.activeBackup ? (
+        <BackupProgress name={resource.name} backup={resource.activeBackup} />
+      ) : (
+        <Typography variant="caption" color="text.secondary">
+          {t("resources.table.nextBackup", {
+            when: when(resource.nextBackupAt, t("resources.table.notScheduled")),
+          })}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+/** Below this a backup would read "0.00 GB", as if there were none. */
+const SMALLEST_SHOWN_BYTES = 0.005 * 1024 ** 3;
+
+/**
+ * The data storage column in GB (spec §2). A backup too small for two decimals reads "< 0.01 GB" rather
+ * than looking empty; its exact size is the cell's tooltip.
+ */
+function Storage({ bytes }: { bytes: number }) {
+  if (bytes <= 0) return <>{formatGigabytes(0)}</>;
+  return (
+    <Box component="span" title={formatStorage(bytes)} data-bytes={bytes}>
+      {bytes < SMALLEST_SHOWN_BYTES ? "< 0.01 GB" : formatGigabytes(bytes)}
     </Box>
   );
 }
@@ -92,6 +150,7 @@ export function ResourcesTable({
   onPageSizeChange,
   onSelectionChange,
   onUnavailable,
+  onBackupNow,
   onChangePolicy,
 }: {
   resources: Resource[];
@@ -107,6 +166,7 @@ export function ResourcesTable({
   onPageSizeChange: (pageSize: number) => void;
   onSelectionChange: (selected: Set<string>) => void;
   onUnavailable: () => void;
+  onBackupNow: (resource: Resource) => void;
   onChangePolicy: (resource: Resource) => void;
 }) {
   const { t } = useTranslation();
@@ -225,7 +285,7 @@ export function ResourcesTable({
                     <BackupDates resource={resource} />
                   </TableCell>
                   <TableCell align="right" data-testid="resource-storage">
-                    {formatGigabytes(resource.mailBackupBytes + resource.driveBackupBytes)}
+                    <Storage bytes={resource.mailBackupBytes + resource.driveBackupBytes} />
                   </TableCell>
                   <TableCell>
                     <Button size="small" onClick={onUnavailable}>
@@ -234,8 +294,9 @@ export function ResourcesTable({
                   </TableCell>
                   <TableCell padding="checkbox">
                     <RowMenu
-                      name={resource.name}
+                      resource={resource}
                       onUnavailable={onUnavailable}
+                      onBackupNow={() => onBackupNow(resource)}
                       onChangePolicy={() => onChangePolicy(resource)}
                     />
                   </TableCell>
