@@ -15,6 +15,7 @@ import { testMessage } from "../../emulators/workspace/src/gmail/testing-message
 import { GcsBlobStore, regionBucketName } from "../../functions/src/backup/blobstore/gcs-blob-store";
 import type { ObjectScope } from "../../functions/src/backup/format/chunk-codec";
 import {
+  cloudKmsKeyWrapper,
   decodeDataKeyRecord,
   defaultKeyWrapper,
   deriveKeys,
@@ -22,8 +23,10 @@ import {
 } from "../../functions/src/backup/format/keys";
 import type { CatalogVersion } from "../../functions/src/backup/runner/catalog";
 import { localKeyEncryptionKey } from "../../functions/src/config";
+import { kmsClient, kmsService } from "../../functions/src/secrets/kms";
 import { PORTS } from "../../scripts/ports";
 import { restoreVersion } from "../support/backup";
+import { createKmsKey, setKmsKeyState } from "../support/kms";
 import { onboarded, setAccount, withRegionDb, type ApiCaller } from "../support/organizations";
 import { stackEnv } from "../support/stack-env";
 import { workspaceAdmin } from "../support/workspace";
@@ -363,6 +366,65 @@ describe("scheduling and repeated deliveries", () => {
     expect(again).toEqual(run);
     expect(await itemsOf(organization, resource.resourceId)).toEqual(itemsBefore);
     expect(await auditOperations(call, organization)).toEqual(auditBefore);
+  });
+});
+
+describe("backups under the customer's Cloud KMS key", () => {
+  test("when a customer key is the default, then backups are wrapped by it, the key cannot be deleted, and once it is disabled the next backup fails with 'Encryption key error'", async () => {
+    const setup = await organizationWithData(3);
+    const { call, organization, resource, workspace } = setup;
+    await setAccount(organization, { planId: "geneva", seats: 10 });
+    const keyName = await createKmsKey();
+    const secrets = `/organizations/${organization.organizationId}/secrets`;
+    const added = await call(secrets, {
+      method: "POST",
+      body: { description: "Backups key", kmsResourceName: keyName },
+    });
+    expect(added.status).toBe(201);
+    const { secretId } = (added.body as { secret: { secretId: string } }).secret;
+    expect((await call(`${secrets}/${secretId}/default`, { method: "POST" })).status).toBe(200);
+
+    await assignDefaultPolicy(call, organization, resource.resourceId);
+    const [first] = await runsOf(organization, resource.resourceId);
+    expect(await finishedRun(organization, resource.resourceId, first!.runId)).toMatchObject({
+      state: "succeeded",
+    });
+
+    // The data key is wrapped by the customer's key: Cloud KMS unwraps it, and every message restores.
+    const [record] = await withRegionDb(REGION_DB, async (db) =>
+      (await organizationDoc(organization)(db).collection("dataKeys").get()).docs.map((doc) =>
+        decodeDataKeyRecord(doc.data()),
+      ),
+    );
+    expect(record).toMatchObject({ secretId, state: "active" });
+    const kms = kmsService(kmsClient({ emulatorHost: process.env.KMS_EMULATOR_HOST }));
+    const key = await unwrapDataKey(cloudKmsKeyWrapper(kms, keyName), organization.organizationId, record!);
+    const scope = { organizationId: organization.organizationId, keys: deriveKeys(key) };
+    for (const item of await itemsOf(organization, resource.resourceId)) {
+      if (item.kind !== "gmail-message") continue;
+      expect(
+        (await restoreVersion(blobStore(), scope, item.current)).equals(setup.raws.get(item.sourceId)!),
+      ).toBe(true);
+    }
+
+    // The key protects backups now.
+    expect(await call(`${secrets}/${secretId}`, { method: "DELETE" })).toMatchObject({
+      status: 409,
+      body: { code: 409, message: "This secret cannot be deleted as it has backup linked." },
+    });
+
+    // The customer disables it: the next backup cannot get its data key.
+    await setKmsKeyState(keyName, "DISABLED");
+    const next = (await backupNow(call, organization, resource.resourceId)).body as BackupNowResponse;
+    expect(await finishedRun(organization, resource.resourceId, next.runId)).toMatchObject({
+      state: "failed",
+      failureReason: "encryption-key-error",
+    });
+    expect(await auditOperations(call, organization)).toContainEqual({
+      operation: "backup.failed",
+      object: workspace.user,
+      failureReason: "Encryption key error",
+    });
   });
 });
 

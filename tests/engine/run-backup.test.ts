@@ -605,6 +605,14 @@ describe("Backup runner: failure reasons", () => {
       error: new EncryptionError("The tag does not match"),
       reason: "encryption-error",
     },
+    {
+      what: "a database that does not answer",
+      error: Object.assign(new Error("14 UNAVAILABLE: no connection"), {
+        code: 14,
+        details: "no connection",
+      }),
+      reason: "database-unresponsive",
+    },
     { what: "anything else", error: new Error("Unexpected"), reason: "unknown-error" },
   ])("when a run meets $what, then it fails with $reason", async ({ error, reason }) => {
     const backups = new Backups();
@@ -618,6 +626,27 @@ describe("Backup runner: failure reasons", () => {
       cursor: null,
     });
     expect(backups.catalog.versions("resource-1")).toHaveLength(0);
+  });
+});
+
+describe("Backup runner: catalog outage", () => {
+  it("when the catalog stops answering during a run, then the run ends with 'SQL database unresponsive' and the next run completes exactly", async () => {
+    const { user } = await mailbox(4);
+    const backups = new Backups();
+    const run = backups.newRun(user);
+    const result = await backups.run(run, gmailSource(user, meter()), {
+      onCheckpoint: () => backups.catalog.failNext(1_000),
+    });
+    expect(result).toMatchObject({ outcome: "failed", failureReason: "database-unresponsive" });
+    backups.catalog.failNext(0);
+    // The failure could not be recorded (the catalog was down): the run is taken over once its lease
+    // expires, and it completes from its last checkpoint.
+    const later = Date.now() + 60 * 60_000;
+    expect((await backups.run(run, gmailSource(user, meter()), { now: () => later })).outcome).toBe(
+      "succeeded",
+    );
+    await backups.expectConsistent(user);
+    expect(backups.catalog.items(user)).toHaveLength(4);
   });
 });
 

@@ -156,6 +156,25 @@ export type RunOutcome = { state: "succeeded" } | { state: "failed"; failureReas
 
 export type LeaseAnswer = "taken" | "held-by-another" | "finished" | "missing";
 
+/** The catalog's database could not be reached or did not answer in time (spec §8 "SQL database unresponsive"). */
+export class CatalogUnavailableError extends Error {
+  constructor(message = "The catalog is unavailable", options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "CatalogUnavailableError";
+  }
+}
+
+/** gRPC codes of a database that is down or overloaded: DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, INTERNAL, UNAVAILABLE. */
+const UNRESPONSIVE_GRPC_CODES = new Set([4, 8, 10, 13, 14]);
+
+/** Whether an error says the catalog's database is unresponsive (ours, or Firestore's gRPC status). */
+export function isCatalogUnavailable(error: unknown): boolean {
+  if (error instanceof CatalogUnavailableError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  const details = (error as { details?: unknown } | null)?.details;
+  return typeof code === "number" && UNRESPONSIVE_GRPC_CODES.has(code) && typeof details === "string";
+}
+
 /** The lease is not (any more) this worker's: another took it over. Nothing was written. */
 export class LeaseLostError extends Error {
   constructor(readonly runId: string) {

@@ -4,6 +4,7 @@
  * next calls fail before they change anything (the way an outage between two steps looks to the runner).
  */
 import {
+  CatalogUnavailableError,
   LeaseLostError,
   MAX_ITEM_ERRORS,
   type Catalog,
@@ -42,7 +43,7 @@ export class MemoryCatalog implements Catalog {
   private enter(): void {
     if (this.failures > 0) {
       this.failures -= 1;
-      throw new Error("The catalog is unavailable");
+      throw new CatalogUnavailableError();
     }
   }
 

@@ -53,6 +53,7 @@ import {
 import {
   LeaseLostError,
   MAX_CHUNK_REFS_PER_CALL,
+  isCatalogUnavailable,
   MAX_VERSIONS_PER_CALL,
   versionIdOf,
   type Catalog,
@@ -132,6 +133,7 @@ export function failureReasonOf(error: unknown): BackupFailureReason {
   if (error instanceof EncryptionKeyError) return "encryption-key-error";
   if (error instanceof EncryptionError || error instanceof FormatError) return "encryption-error";
   if (isGoogleError(error)) return classifyGoogleError(error).reason ?? "google-api-error";
+  if (isCatalogUnavailable(error)) return "database-unresponsive";
   return "unknown-error";
 }
 
