@@ -111,6 +111,7 @@ async function measure(db: Firestore): Promise<BenchResult[]> {
 }
 
 export const firestoreBench: Bench = {
+  id: "firestore",
   title: "Firestore (our Node emulator, firebase-admin client)",
   async run() {
     const port = await freePort();

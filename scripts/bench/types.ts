@@ -7,9 +7,35 @@ export interface BenchResult {
   note?: string;
 }
 
+/**
+ * A figure with a target, for what "ops/s" does not describe (fractions, units, bytes). A miss is
+ * reported, never thrown: benches report, tests assert.
+ */
+export interface BenchFigure {
+  /** A stable id for the JSON line, e.g. `gmail-ceiling-fraction`. */
+  id: string;
+  name: string;
+  /** null: not measured (the note says why). */
+  value: number | null;
+  unit: string;
+  /** Decimals shown in the table (the JSON line has the full value). */
+  digits: number;
+  /** The figure passes when `value <comparison> target.value`. */
+  target: { comparison: ">=" | "<="; value: number };
+  /** How it was measured and what else a reader needs (time scale, sizes, method). */
+  note?: string;
+}
+
+export interface BenchReport {
+  results: BenchResult[];
+  figures: BenchFigure[];
+}
+
 export interface Bench {
+  /** Selects the bench on the command line (`npm run bench -- <id> …`). */
+  id: string;
   title: string;
-  run(): Promise<BenchResult[]>;
+  run(): Promise<BenchResult[] | BenchReport>;
 }
 
 /** Runs `fn` and returns its duration in milliseconds. */
@@ -17,4 +43,11 @@ export async function timed(fn: () => Promise<unknown>): Promise<number> {
   const start = process.hrtime.bigint();
   await fn();
   return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/** "pass" or "miss" against the target, "n/a" when the figure was not measured. */
+export function verdict(figure: BenchFigure): "pass" | "miss" | "n/a" {
+  if (figure.value === null || !Number.isFinite(figure.value)) return "n/a";
+  const { comparison, value } = figure.target;
+  return (comparison === ">=" ? figure.value >= value : figure.value <= value) ? "pass" : "miss";
 }

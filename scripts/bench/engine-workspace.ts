@@ -1,0 +1,103 @@
+/**
+ * The engine bench's Workspace: an emulator in this process holding a generated `bench` organisation
+ * (quotas on, 2026 model, time-scaled), and the engine's sources built the way the worker builds them
+ * (`functions/src/backup/wiring.ts`: official clients without their own retries; Gmail's page size 500).
+ */
+import { drive_v3 } from "@googleapis/drive";
+import { gmail_v1 } from "@googleapis/gmail";
+
+import { SCOPES } from "../../emulators/workspace/src/auth";
+import {
+  applyPlan,
+  planOrganisation,
+  type ApplyResult,
+  type PlanOptions,
+} from "../../emulators/workspace/src/generator/generate";
+import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import type { GoogleCaller } from "../../functions/src/backup/google/caller";
+import { googleClientOptions } from "../../functions/src/backup/google/client-options";
+import { unitCost } from "../../functions/src/backup/google/costs";
+import { DriveSource } from "../../functions/src/backup/sources/drive-source";
+import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
+
+/** Real milliseconds of one quota minute at a time scale (the emulator's and the caller's clocks agree). */
+export const minuteMsAt = (timeScale: number): number => 60_000 / timeScale;
+
+/** An in-process Workspace emulator with a generated `bench` organisation. */
+export class BenchWorkspace {
+  private constructor(
+    readonly harness: Harness,
+    readonly timeScale: number,
+    /** Mailbox owners that can be backed up (not suspended), in the plan's order. */
+    readonly users: string[],
+    readonly generated: ApplyResult,
+  ) {}
+
+  static async start(timeScale: number, plan: Omit<PlanOptions, "profile">): Promise<BenchWorkspace> {
+    const harness = await startHarness({ quota: { enabled: true, model: "2026", timeScale }, empty: true });
+    try {
+      const planned = planOrganisation({ profile: "bench", ...plan });
+      const generated = applyPlan(harness.emulator, planned);
+      const users = planned.users.filter((user) => !user.suspended).map((user) => user.email);
+      return new BenchWorkspace(harness, timeScale, users, generated);
+    } catch (error) {
+      await harness.stop();
+      throw error;
+    }
+  }
+
+  get minuteMs(): number {
+    return minuteMsAt(this.timeScale);
+  }
+
+  gmailSource(user: string, caller: GoogleCaller): GmailSource {
+    const auth = this.harness.jwt(user, [SCOPES.gmailReadonly]);
+    return new GmailSource({
+      gmail: new gmail_v1.Gmail(googleClientOptions({ auth, rootUrl: `${this.harness.url}/` })),
+      user,
+      caller,
+    });
+  }
+
+  driveSource(user: string, caller: GoogleCaller): DriveSource {
+    const auth = this.harness.jwt(user, [SCOPES.drive]);
+    return new DriveSource({
+      drive: new drive_v3.Drive(googleClientOptions({ auth, rootUrl: `${this.harness.url}/` })),
+      resource: { kind: "user", email: user },
+      caller,
+      accessToken: async () => (await auth.getAccessToken()).token ?? "",
+    });
+  }
+
+  /**
+   * Spends what is left in the caller's Gmail bucket of `user` (`units`: its capacity), at once, with
+   * `messages.get` of one message: a run started next is at the limit from its first call, as in the
+   * middle of a long backup, instead of spending a full bucket on top of the limit first. Answers the calls.
+   */
+  async spendFirstBucket(user: string, caller: GoogleCaller, units: number): Promise<number> {
+    const auth = this.harness.jwt(user, [SCOPES.gmailReadonly]);
+    const gmail = new gmail_v1.Gmail(googleClientOptions({ auth, rootUrl: `${this.harness.url}/` }));
+    const request = { api: "gmail", user, idempotent: true } as const;
+    const list = { ...request, method: "gmail.users.messages.list" };
+    const listed = await caller.call(list, () => gmail.users.messages.list({ userId: "me", maxResults: 1 }));
+    const id = listed.data.messages?.[0]?.id;
+    if (!id) throw new Error("the mailbox is empty");
+    const get = { ...request, method: "gmail.users.messages.get" };
+    const calls = Math.ceil((units - unitCost(list.method)) / unitCost(get.method));
+    await Promise.all(
+      Array.from({ length: calls }, () =>
+        caller.call(get, () => gmail.users.messages.get({ userId: "me", id, format: "minimal" })),
+      ),
+    );
+    return calls;
+  }
+
+  /** What the emulator charged (Google's view) for an API: units, calls and refused calls. */
+  charged(api: "gmail" | "drive"): { units: number; calls: number; rejected: number } {
+    return this.harness.emulator.quota.report().project[api] ?? { units: 0, calls: 0, rejected: 0 };
+  }
+
+  stop(): Promise<void> {
+    return this.harness.stop();
+  }
+}

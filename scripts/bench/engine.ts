@@ -1,0 +1,135 @@
+/**
+ * The backup engine's figures (issue 6): the real engine code (`GmailSource`, `DriveSource`, `runBackup`,
+ * `quotaAwareCaller`, the AVC1 format) against our Workspace emulator with quotas on (Google's 2026 model)
+ * and its quota clock sped up, so that a quota minute lasts seconds.
+ *
+ * Each section runs in a fresh Node process (`engine-child.ts`), so one section's memory (a 10,000-message
+ * mailbox in the emulator is about a gigabyte) neither slows nor measures another, and because the engine
+ * needs the `@alpvault/contracts/*` path of `scripts/tsconfig.json`, which plain `tsx scripts/bench.ts`
+ * does not read. A section that fails reports its figures as not measured; the other sections still run.
+ */
+import { fork } from "node:child_process";
+import { join } from "node:path";
+
+import type { SectionName, SectionReport } from "./engine-child";
+import type { Bench, BenchFigure, BenchReport } from "./types";
+
+/** What each section measures (names, units, targets); the section reports the values and notes. */
+const SECTIONS: { name: SectionName; figures: Omit<BenchFigure, "value" | "note">[] }[] = [
+  {
+    name: "mailbox",
+    figures: [
+      {
+        id: "gmail-ceiling-fraction",
+        name: "Gmail full backup, one mailbox: units per quota minute ÷ per-user limit (steady part)",
+        unit: "",
+        digits: 3,
+        target: { comparison: ">=", value: 0.95 },
+      },
+      {
+        id: "gmail-units-per-message",
+        name: "Gmail full backup (page size 500): quota units per message",
+        unit: "units",
+        digits: 3,
+        target: { comparison: "<=", value: 20.1 },
+      },
+      {
+        id: "gmail-incremental-units",
+        name: "Gmail incremental run, unchanged mailbox of 10,000 messages: quota units",
+        unit: "units",
+        digits: 0,
+        target: { comparison: "<=", value: 2 },
+      },
+    ],
+  },
+  {
+    name: "parallel",
+    figures: [
+      {
+        id: "gmail-parallel-ceiling-fraction",
+        name: "5 mailboxes in parallel, one shared caller: units per quota minute ÷ combined limit",
+        unit: "",
+        digits: 3,
+        target: { comparison: ">=", value: 0.9 },
+      },
+    ],
+  },
+  {
+    name: "corpus",
+    figures: [
+      {
+        id: "stored-to-source-bytes",
+        name: "Stored bytes ÷ source bytes, bench corpus (mail + My Drive)",
+        unit: "",
+        digits: 3,
+        target: { comparison: "<=", value: 0.33 },
+      },
+    ],
+  },
+  {
+    name: "large-file",
+    figures: [
+      {
+        id: "large-file-peak-rss",
+        name: "Peak RSS backing up one large Drive file (DriveSource + runBackup)",
+        unit: "MiB",
+        digits: 0,
+        target: { comparison: "<=", value: 256 },
+      },
+    ],
+  },
+];
+
+/** Runs one section in its own process and answers its report. */
+function runSection(name: SectionName): Promise<SectionReport> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(__dirname, "engine-child.ts"), [name], {
+      env: { ...process.env, TSX_TSCONFIG_PATH: join(__dirname, "..", "tsconfig.json") },
+    });
+    let report: SectionReport | undefined;
+    child.on("message", (message) => {
+      report = message as SectionReport;
+    });
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      if (report) resolve(report);
+      else
+        reject(new Error(`the section's process ended (${signal ?? `exit code ${code}`}) without figures`));
+    });
+  });
+}
+
+export const engineBench: Bench = {
+  id: "engine",
+  title:
+    "Backup engine against the Workspace emulator (quotas on, 2026 model, time-scaled; memory blob store and catalog)",
+  async run(): Promise<BenchReport> {
+    const figures: BenchFigure[] = [];
+    for (const section of SECTIONS) {
+      const started = performance.now();
+      console.log(`engine bench: section "${section.name}"…`);
+      let report: SectionReport;
+      try {
+        report = await runSection(section.name);
+      } catch (error) {
+        report = { measured: [], error: error instanceof Error ? error.message : String(error) };
+      }
+      for (const figure of section.figures) {
+        const measured = report.measured.find((m) => m.id === figure.id);
+        figures.push(
+          measured
+            ? { ...figure, value: measured.value, note: measured.note }
+            : {
+                ...figure,
+                value: null,
+                note: `not measured: ${report.error ?? "the section did not report it"}`,
+              },
+        );
+      }
+      console.log(
+        `engine bench: section "${section.name}" took ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      );
+    }
+    return { results: [], figures };
+  },
+};
