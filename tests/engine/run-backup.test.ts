@@ -416,8 +416,11 @@ describe("Backup runner: Gmail", () => {
     const first = await resumed.run(run, stoppingSource, { signal: controller.signal });
 
     expect(first.outcome).toBe("continue");
-    expect(resumed.catalog.versions(user)).toHaveLength(3);
-    expect(resumed.catalog.run(run.runId)?.progress.items).toBe(3);
+    // The items fetched before the stop (and those already in flight beside them) are kept and counted.
+    const kept = resumed.catalog.versions(user).length;
+    expect(kept).toBeGreaterThanOrEqual(3);
+    expect(kept).toBeLessThan(7);
+    expect(resumed.catalog.run(run.runId)?.progress.items).toBe(kept);
     expect(resumed.catalog.run(run.runId)?.lease).toBeNull();
 
     const second = await resumed.run(run, gmailSource(user, meter()));
