@@ -18,6 +18,7 @@ import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog"
 import { runBackup, type RunBackupResult } from "../../functions/src/backup/runner/run-backup";
 import { DriveSource } from "../../functions/src/backup/sources/drive-source";
 import type { GmailSource } from "../../functions/src/backup/sources/gmail-source";
+import { ResourceSource } from "../../functions/src/backup/sources/resource-source";
 import type { ChangeBatch, FetchedItem, Source } from "../../functions/src/backup/sources/source";
 import { Mailboxes, chunkObjectName, chunksOf, meter, restoreVersion } from "../support/backup";
 
@@ -322,6 +323,39 @@ describe("Backup runner: Gmail", () => {
     await backups.expectConsistent(user);
   });
 
+  it("when a message fails for good in one run, then the next run fetches it again first and backs it up", async () => {
+    const { user, ids } = await mailbox(3);
+    const backups = new Backups();
+    const fault = await harness.admin("POST", "/faults", {
+      method: "gmail.users.messages.get",
+      user,
+      action: { kind: "error", status: 400 },
+      times: 1,
+    });
+    expect(fault.status).toBe(200);
+
+    const first = await backups.backup(user, new ResourceSource([gmailSource(user, meter())]));
+    expect(first).toMatchObject({ outcome: "succeeded", itemErrors: 1 });
+    const failed = backups.catalog.run("run-1")?.itemErrors ?? [];
+    expect(failed).toEqual([expect.objectContaining({ kind: "gmail-message", reason: "badRequest" })]);
+    expect(backups.catalog.items(user)).toHaveLength(2);
+
+    const retry = failed.map((error) => ({ kind: "gmail" as const, itemKey: error.itemKey }));
+    const second = await backups.backup(user, new ResourceSource([gmailSource(user, meter())], retry));
+    expect(second).toMatchObject({ outcome: "succeeded", itemErrors: 0 });
+    expect(
+      backups.catalog
+        .items(user)
+        .map((item) => item.itemKey)
+        .sort(),
+    ).toEqual([...ids].sort());
+    const retried = failed[0]!.itemKey;
+    expect((await backups.restore(backups.current(user, retried))).equals(storedRaw(user, retried))).toBe(
+      true,
+    );
+    await backups.expectConsistent(user);
+  });
+
   it("when two mailboxes of the organisation hold the same attachment, then its chunks are stored once", async () => {
     const attachment = randomBytes(600 * 1024);
     const backups = new Backups();
@@ -534,7 +568,9 @@ describe("Backup runner: Gmail", () => {
       expect(result).toMatchObject({ outcome: "succeeded", itemErrors: 1 });
       const run = backups.catalog.run("run-1");
       expect(run?.itemErrorCount).toBe(1);
-      expect(run?.itemErrors).toEqual([{ itemKey: expect.any(String), reason: "badRequest" }]);
+      expect(run?.itemErrors).toEqual([
+        { itemKey: expect.any(String), reason: "badRequest", kind: "gmail-message" },
+      ]);
       const failed = run?.itemErrors[0]?.itemKey;
       expect(
         backups.catalog

@@ -79,6 +79,8 @@ export interface BackupResource {
   status: "active" | "suspended" | "deleted";
   policyId: string | null;
   backupCursor: string | null;
+  /** The resource's last ended run (its item errors are retried by the next run). */
+  lastRunId: string | null;
 }
 
 export async function readBackupResource(
@@ -98,6 +100,7 @@ export async function readBackupResource(
     status,
     policyId: text(data.policyId),
     backupCursor: text(data.backupCursor),
+    lastRunId: text((data.lastRun as { runId?: unknown } | undefined)?.runId),
   };
 }
 

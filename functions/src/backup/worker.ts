@@ -178,6 +178,8 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   if (resource.policyId === DEFAULT_POLICY_ID) await ensureDefaultPolicy(scope, new Date(now()));
   const policy = resource.policyId ? await getPolicy(scope, resource.policyId) : undefined;
 
+  /** Items the resource's last run could not back up: this run fetches them again first. */
+  let retry: { kind: "gmail" | "drive"; itemKey: string }[] = [];
   if (run.state === "pending") {
     const refused = await refusal(scope, organization, resource, new Date(now()));
     if (refused) return failBeforeStart(refused);
@@ -192,6 +194,17 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
       key: `backup-started-${task.runId}`,
     });
     run = (await readRun(scope, task.runId)) ?? run;
+    const previous = resource.lastRunId ? await readRun(scope, resource.lastRunId) : undefined;
+    retry = (previous?.itemErrors ?? []).flatMap((error) =>
+      error.kind
+        ? [
+            {
+              kind: error.kind === "gmail-message" ? ("gmail" as const) : ("drive" as const),
+              itemKey: error.itemKey,
+            },
+          ]
+        : [],
+    );
   }
   const kinds = streamsOf(resource, policy?.dataTypes ?? []);
   if (kinds.length === 0) return failBeforeStart("backup-not-completed");
@@ -223,7 +236,7 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   try {
     result = await runBackup({
       run: { runId: task.runId, resourceId: resource.resourceId },
-      source: new ResourceSource(streams),
+      source: new ResourceSource(streams, retry),
       blobStore: deps.blobStore(scope.regionId),
       catalog: new FirestoreCatalog(scope),
       dataKey,

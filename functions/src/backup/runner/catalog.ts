@@ -107,6 +107,8 @@ export interface RunProgress {
 export interface ItemError {
   itemKey: string;
   reason: string;
+  /** The kind of item (its stream): the next run of the resource fetches it again. */
+  kind?: ItemKind;
 }
 
 export type RunState = "pending" | "running" | "succeeded" | "failed";

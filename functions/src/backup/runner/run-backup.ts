@@ -493,7 +493,10 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
       if (batch.fullListing) listing = { kind, startedAt: iso() };
       const inListing = listing?.kind === kind;
       const complete = await applyBatch(batch);
-      const errors = await recordWork(complete && inListing ? upsertKeys(batch) : []);
+      const errors = (await recordWork(complete && inListing ? upsertKeys(batch) : [])).map((error) => ({
+        ...error,
+        kind,
+      }));
       if (!complete) {
         await checkpoint(errors);
         throw new StopRequested();

@@ -134,6 +134,27 @@ describe("resource source", () => {
     expect(drive.fetched).toEqual(["fileA"]);
   });
 
+  test("when the previous run left item errors, then each stream first yields them again, without moving the cursor", async () => {
+    const gmail = new ScriptedStream("gmail", gmailScript);
+    const drive = new ScriptedStream("drive", driveScript);
+    const ended = JSON.stringify({ v: 1, at: null, cursors: { gmail: "g-inc1", drive: "d-inc1" } });
+    const source = new ResourceSource(
+      [gmail, drive],
+      [
+        { kind: "drive", itemKey: "fileZ" },
+        { kind: "gmail", itemKey: "m9" },
+        { kind: "gmail", itemKey: "m9" },
+      ],
+    );
+    const batches = await collect(source, ended);
+    const keys = batches.map((batch) =>
+      batch.changes.map((change) => (change.type === "upsert" ? change.item.itemKey : "")),
+    );
+    expect(keys).toEqual([["m9"], [], ["fileZ"], ["fileB"]]);
+    expect(parseResourceCursor(batches[0]!.nextCursor)).toEqual(parseResourceCursor(ended));
+    expect(batches.map((batch) => batch.stream)).toEqual(["gmail", "gmail", "drive", "drive"]);
+  });
+
   test("when a stream ends without a last batch, then the cursor still moves past it", async () => {
     const silent = new ScriptedStream("gmail", {});
     const drive = new ScriptedStream("drive", driveScript);

@@ -53,8 +53,15 @@ export class ResourceSource implements Source {
   /** The stream whose batch the engine is working on. */
   private current: Source;
 
-  /** `streams` in the order they are backed up (Gmail before Drive); at most one per kind. */
-  constructor(private readonly streams: readonly Source[]) {
+  /**
+   * `streams` in the order they are backed up (Gmail before Drive); at most one per kind. `retry`: items
+   * the previous run could not back up, fetched again first (one batch per stream, before its listing;
+   * the cursor does not move for it).
+   */
+  constructor(
+    private readonly streams: readonly Source[],
+    private readonly retry: readonly { kind: SourceKind; itemKey: string }[] = [],
+  ) {
     if (streams.length === 0) throw new RangeError("A resource source needs at least one stream.");
     if (new Set(streams.map((stream) => stream.kind)).size !== streams.length) {
       throw new RangeError("One stream per kind.");
@@ -71,6 +78,17 @@ export class ResourceSource implements Source {
       const last = index === this.streams.length - 1;
       const after = last ? null : this.streams[index + 1]!.kind;
       this.current = stream;
+      const again = [
+        ...new Set(this.retry.filter((item) => item.kind === stream.kind).map((item) => item.itemKey)),
+      ];
+      if (again.length > 0) {
+        yield {
+          changes: again.map((itemKey) => ({ type: "upsert" as const, item: { itemKey } })),
+          nextCursor: JSON.stringify(state),
+          stream: stream.kind,
+          streamDone: false,
+        };
+      }
       let finished = false;
       for await (const batch of stream.listChanges(state.cursors[stream.kind] ?? null)) {
         state.cursors[stream.kind] = batch.nextCursor;
