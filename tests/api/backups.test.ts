@@ -39,6 +39,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 interface StoredRun {
   runId: string;
   state: string;
+  itemErrorCount?: number;
   trigger?: string;
   failureReason?: string;
   progress?: { items: number; bytes: number; storedBytes: number };
@@ -366,6 +367,37 @@ describe("scheduling and repeated deliveries", () => {
     expect(again).toEqual(run);
     expect(await itemsOf(organization, resource.resourceId)).toEqual(itemsBefore);
     expect(await auditOperations(call, organization)).toEqual(auditBefore);
+  });
+});
+
+describe("item errors", () => {
+  test("when Google refuses one message for good, then the backup records it and the next backup fetches it again", async () => {
+    const setup = await organizationWithData(3);
+    const { call, organization, resource, workspace } = setup;
+    const fault = await workspaceAdmin("POST", "/faults", {
+      method: "gmail.users.messages.get",
+      user: workspace.user,
+      action: { kind: "error", status: 400 },
+      times: 1,
+    });
+    expect(fault.status).toBe(200);
+    await assignDefaultPolicy(call, organization, resource.resourceId);
+    const [first] = await runsOf(organization, resource.resourceId);
+    const failedRun = await finishedRun(organization, resource.resourceId, first!.runId);
+    expect(failedRun).toMatchObject({ state: "succeeded", itemErrorCount: 1 });
+    expect(
+      (await itemsOf(organization, resource.resourceId)).filter((item) => item.kind === "gmail-message"),
+    ).toHaveLength(2);
+
+    const next = (await backupNow(call, organization, resource.resourceId)).body as BackupNowResponse;
+    expect(await finishedRun(organization, resource.resourceId, next.runId)).toMatchObject({
+      state: "succeeded",
+      itemErrorCount: 0,
+    });
+    const mail = (await itemsOf(organization, resource.resourceId)).filter(
+      (item) => item.kind === "gmail-message",
+    );
+    expect(mail.map((item) => item.sourceId).sort()).toEqual([...setup.raws.keys()].sort());
   });
 });
 

@@ -19,6 +19,7 @@ import { withRegionDb } from "../support/organizations";
 import { DEMO_DOMAIN } from "../support/workspace";
 import { screenshot } from "./support/browser";
 import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
+import { expectSnackbar } from "./support/snackbar";
 
 jest.setTimeout(120_000);
 
@@ -146,26 +147,11 @@ beforeAll(async () => {
 
 afterAll(() => closeDemoPage({ browser, context }, organization ? restoreDemoOrganization : undefined));
 
-const snackbar = () => page.getByTestId("snackbar");
 const mailboxRow = () => page.locator(`[data-testid=resource-row][data-resource-id="${resourceId}"]`);
 const rowByName = (name: string) =>
   page.getByTestId("resource-row").filter({ has: page.getByTestId("resource-display-name").getByText(name) });
 const progressBar = (row: Locator) =>
   row.getByRole("progressbar", { name: `Backup of ${MAILBOX.name} in progress` });
-
-async function closeSnackbar(): Promise<void> {
-  if (await snackbar().isVisible()) {
-    await snackbar().getByRole("button", { name: "Close" }).click();
-    await snackbar().waitFor({ state: "hidden" });
-  }
-}
-
-async function expectSnackbar(text: string, isError: boolean): Promise<void> {
-  await snackbar().waitFor();
-  expect(await snackbar().locator(".MuiAlert-message").innerText()).toBe(text);
-  expect(await snackbar().getAttribute("data-error")).toBe(String(isError));
-  await closeSnackbar();
-}
 
 /** Waits until an opening menu has finished fading in, so screenshots show it whole. */
 async function menuSettled(): Promise<void> {
@@ -283,7 +269,7 @@ describe("backups from the resources screen", () => {
     });
     const menu = await openRowMenu(MAILBOX.name);
     await menu.getByRole("menuitem", { name: "Backup now" }).click();
-    await expectSnackbar(BACKUP_MESSAGES.alreadyRunning, false);
+    await expectSnackbar(page, BACKUP_MESSAGES.alreadyRunning, false);
 
     const row = mailboxRow();
     await progressBar(row).waitFor();
@@ -323,7 +309,7 @@ describe("backups from the resources screen", () => {
 
     const menu = await openRowMenu(MAILBOX.name);
     await menu.getByRole("menuitem", { name: "Backup now" }).click();
-    await expectSnackbar(BACKUP_MESSAGES.started, false);
+    await expectSnackbar(page, BACKUP_MESSAGES.started, false);
 
     // The table reloads at once: the run is shown pending or running, unless it is over already.
     const dates = row.getByTestId("resource-dates");

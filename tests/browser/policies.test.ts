@@ -13,6 +13,7 @@ import { POLICY_MESSAGES } from "@alpvault/contracts/policies";
 import { setAccount, withRegionDb } from "../support/organizations";
 import { screenshot } from "./support/browser";
 import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
+import { expectSnackbar } from "./support/snackbar";
 
 jest.setTimeout(120_000);
 
@@ -72,26 +73,11 @@ beforeAll(async () => {
 
 afterAll(() => closeDemoPage({ browser, context }, organization ? restoreDemoOrganization : undefined));
 
-const snackbar = () => page.getByTestId("snackbar");
 const policyRow = (name: string) =>
   page
     .getByTestId("policy-row")
     .filter({ has: page.getByTestId("policy-name").getByText(name, { exact: true }) });
 const dialog = () => page.getByRole("dialog", { name: /backup policy/ });
-
-async function closeSnackbar(): Promise<void> {
-  if (await snackbar().isVisible()) {
-    await snackbar().getByRole("button", { name: "Close" }).click();
-    await snackbar().waitFor({ state: "hidden" });
-  }
-}
-
-async function expectSnackbar(text: string, isError: boolean): Promise<void> {
-  await snackbar().waitFor();
-  expect(await snackbar().locator(".MuiAlert-message").innerText()).toBe(text);
-  expect(await snackbar().getAttribute("data-error")).toBe(String(isError));
-  await closeSnackbar();
-}
 
 /** Waits until an opening dialog has finished fading in, so screenshots show it whole. */
 async function settled(): Promise<void> {
@@ -184,7 +170,7 @@ describe("backup policies on a paid plan", () => {
     await settled();
     await screenshot(page, "policies-form-filled");
     await dialog().getByRole("button", { name: "Add policy" }).click();
-    await expectSnackbar("Policy added", false);
+    await expectSnackbar(page, "Policy added", false);
     await dialog().waitFor({ state: "hidden" });
     const row = policyRow("Finance weekdays");
     await row.waitFor();
@@ -208,7 +194,7 @@ describe("backup policies on a paid plan", () => {
     await dialog().getByLabel("Policy name").fill("Finance team");
     await dialog().getByRole("radio", { name: "Weekdays" }).check();
     await dialog().getByRole("button", { name: "Save" }).click();
-    await expectSnackbar("Policy updated", false);
+    await expectSnackbar(page, "Policy updated", false);
     await policyRow("Finance team").waitFor();
     expect(await policyRow("Finance team").innerText()).toContain("Weekdays");
     expect(await policyRow("Finance weekdays").count()).toBe(0);
@@ -231,7 +217,7 @@ describe("backup policies on a paid plan", () => {
     await assign.getByRole("combobox", { name: "Backup policy" }).click();
     await page.getByRole("option", { name: "Finance team" }).click();
     await assign.getByRole("button", { name: "Assign", exact: true }).click();
-    await expectSnackbar("Finance team assigned to 2 resources; their backups have started", false);
+    await expectSnackbar(page, "Finance team assigned to 2 resources; their backups have started", false);
     for (const id of assignedIds) {
       const row = page.locator(`[data-testid=resource-row][data-resource-id="${id}"]`);
       await row.filter({ hasText: "Finance team" }).waitFor();
@@ -250,7 +236,7 @@ describe("backup policies on a paid plan", () => {
     await settled();
     await screenshot(page, "policies-delete-confirm");
     await confirm.getByRole("button", { name: "Delete" }).click();
-    await expectSnackbar(POLICY_MESSAGES.inUse, true);
+    await expectSnackbar(page, POLICY_MESSAGES.inUse, true);
     expect(await policyRow("Finance team").count()).toBe(1);
   });
 
@@ -267,7 +253,7 @@ describe("backup policies on a paid plan", () => {
       await assign.getByRole("combobox", { name: "Backup policy" }).click();
       await page.getByRole("option", { name: "Default policy" }).click();
       await assign.getByRole("button", { name: "Assign", exact: true }).click();
-      await expectSnackbar("Default policy assigned to 1 resource; its backup has started", false);
+      await expectSnackbar(page, "Default policy assigned to 1 resource; its backup has started", false);
       await row.filter({ hasText: "Default policy" }).waitFor();
     }
     await openPolicies();
@@ -276,7 +262,7 @@ describe("backup policies on a paid plan", () => {
       .getByRole("dialog", { name: "Delete backup policy" })
       .getByRole("button", { name: "Delete" })
       .click();
-    await expectSnackbar("Policy deleted", false);
+    await expectSnackbar(page, "Policy deleted", false);
     await policyRow("Finance team").waitFor({ state: "detached" });
     expect(await policyRow("Default policy").getByTestId("policy-resources").innerText()).toBe("2");
   });

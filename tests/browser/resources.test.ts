@@ -12,6 +12,7 @@ import { appCheckToken, callApi } from "../support/api-client";
 import { workspaceAdmin } from "../support/workspace";
 import { chooseAccountInEmulatorPopup } from "./support/auth-emulator-popup";
 import { collectPageErrors, launchBrowser, newContext, SCREENSHOT_DIR, screenshot } from "./support/browser";
+import { closeSnackbar, snackbarOf } from "./support/snackbar";
 
 jest.setTimeout(120_000);
 
@@ -83,7 +84,7 @@ async function shootPart(locator: Locator, name: string): Promise<void> {
 
 const rows = () => page.getByTestId("resource-row");
 const assignButton = () => page.getByRole("button", { name: "Assign Backup Policy" });
-const snackbar = () => page.getByTestId("snackbar");
+const snackbar = () => snackbarOf(page);
 
 async function rowNames(): Promise<string[]> {
   return (await page.getByTestId("resource-display-name").allInnerTexts()).map((text) =>
@@ -136,13 +137,6 @@ async function settled(selector: string): Promise<void> {
 
 async function search(text: string): Promise<void> {
   await page.getByRole("searchbox", { name: "Search by name or email" }).fill(text);
-}
-
-async function closeSnackbar(): Promise<void> {
-  if (await snackbar().isVisible()) {
-    await snackbar().getByRole("button", { name: "Close" }).click();
-    await snackbar().waitFor({ state: "hidden" });
-  }
 }
 
 beforeAll(async () => {
@@ -339,7 +333,7 @@ describe("resources screen", () => {
     // The selection is cleared once assigned.
     expect(await checkbox.isChecked()).toBe(false);
     expect(await assignButton().isDisabled()).toBe(true);
-    await closeSnackbar();
+    await closeSnackbar(page);
     await page.getByRole("checkbox", { name: "Select all resources on this page" }).check();
     expect(await page.getByTestId("resources-selected").innerText()).toBe("5 selected");
     await page.getByRole("checkbox", { name: "Select all resources on this page" }).uncheck();
@@ -365,12 +359,12 @@ describe("resources screen", () => {
     await menu.getByRole("menuitem", { name: /Recover all data/ }).click();
     await snackbar().waitFor();
     expect(await snackbar().innerText()).toContain("Not available yet");
-    await closeSnackbar();
+    await closeSnackbar(page);
 
     await rows().first().getByRole("button", { name: "Recover", exact: true }).click();
     await snackbar().waitFor();
     expect(await snackbar().innerText()).toContain("Not available yet");
-    await closeSnackbar();
+    await closeSnackbar(page);
 
     await page.getByRole("button", { name: "Actions for Finance" }).click();
     await page.getByRole("menu").getByRole("menuitem", { name: "Change backup policy" }).click();
@@ -385,7 +379,7 @@ describe("resources screen", () => {
     );
     // The table reloads on its own, in parallel with the analytics.
     await rows().filter({ hasText: "Finance" }).getByText("Default policy").waitFor();
-    await closeSnackbar();
+    await closeSnackbar(page);
   });
 
   it("when Mark All as Read is clicked, then the unread alerts count goes to 0 in the screen and the API", async () => {
@@ -402,7 +396,7 @@ describe("resources screen", () => {
     expect(await panel.getByRole("button", { name: "Mark All as Read" }).isDisabled()).toBe(true);
     const alerts = await asAdmin(`/organizations/${organizationId}/alerts`);
     expect((alerts.body as AlertsResponse).unread).toBe(0);
-    await closeSnackbar();
+    await closeSnackbar(page);
   });
 
   it("when a user joins the Workspace and Sync now is clicked, then the list, analytics and alerts show them", async () => {
@@ -425,7 +419,7 @@ describe("resources screen", () => {
       () => document.querySelector("[data-testid=alerts-unread]")?.textContent === "1 unread",
     );
     expect(await page.getByTestId("alerts-unread").innerText()).toBe("1 unread");
-    await closeSnackbar();
+    await closeSnackbar(page);
   });
 
   it("when five rows fit a page, then the API pages the list", async () => {

@@ -20,6 +20,7 @@ import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog"
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
 import {
   DriveSource,
+  EXPORT_TYPES,
   GOOGLE_FOLDER,
   type DriveResource,
 } from "../../functions/src/backup/sources/drive-source";
@@ -75,15 +76,7 @@ async function driveBytes(fileId: string, mimeType: string, reader: string): Pro
   const file = harness.emulator.drive.file(fileId)!;
   if (!mimeType.startsWith(GOOGLE_PREFIX)) return harness.emulator.drive.head(file)!.content;
   const { drive } = driveClient(reader);
-  const exportType = {
-    "application/vnd.google-apps.document":
-      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-    "application/vnd.google-apps.spreadsheet":
-      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "application/vnd.google-apps.presentation":
-      "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-    "application/vnd.google-apps.drawing": "application/pdf",
-  }[mimeType];
+  const exportType = EXPORT_TYPES[mimeType];
   const answer = await drive.files.export({ fileId, mimeType: exportType! }, { responseType: "arraybuffer" });
   return Buffer.from(answer.data as ArrayBuffer);
 }
@@ -141,6 +134,28 @@ test("when every resource of a generated organisation is backed up under rate li
       expect(result).toMatchObject({ outcome: "succeeded", itemErrors: 0 });
     }
   };
+  /** The resource's files are exactly the emulator's (folders aside) and restore to their bytes. */
+  const expectFiles = async (
+    resourceId: string,
+    belongs: (file: ReturnType<typeof emulator.drive.file> & object) => boolean,
+    reader: string,
+  ): Promise<number> => {
+    const expected = [...emulator.drive.allFiles()].filter(
+      (file) => belongs(file) && file.mimeType !== GOOGLE_FOLDER,
+    );
+    const fileItems = catalog.items(resourceId).filter((item) => item.kind === "drive-file");
+    expect(fileItems.map((item) => item.sourceId).sort()).toEqual(expected.map((file) => file.id).sort());
+    for (const file of expected) {
+      const item = fileItems.find((candidate) => candidate.sourceId === file.id)!;
+      const restored = await restoreVersion(
+        blobStore,
+        scope,
+        catalog.versions(resourceId, item.itemKey).at(-1)!,
+      );
+      expect(sha(restored)).toBe(sha(await driveBytes(file.id, file.mimeType, reader)));
+    }
+    return fileItems.length;
+  };
   await backupAll(1);
   expect(caller.stats().total.retries).toBeGreaterThan(0);
   expect((await harness.admin("DELETE", "/faults")).status).toBeLessThan(300);
@@ -162,39 +177,14 @@ test("when every resource of a generated organisation is backed up under rate li
       expect(sha(restored)).toBe(sha(emulator.gmail.message(user.id, item.sourceId).raw));
     }
     messages += mailItems.length;
-    const owned = [...emulator.drive.allFiles()].filter(
-      (file) => file.ownerId === user.id && !file.driveId && file.mimeType !== GOOGLE_FOLDER,
+    files += await expectFiles(
+      resourceId,
+      (file) => file.ownerId === user.id && !file.driveId,
+      user.primaryEmail,
     );
-    const fileItems = items.filter((item) => item.kind === "drive-file");
-    expect(fileItems.map((item) => item.sourceId).sort()).toEqual(owned.map((file) => file.id).sort());
-    for (const file of owned) {
-      const item = fileItems.find((candidate) => candidate.sourceId === file.id)!;
-      const restored = await restoreVersion(
-        blobStore,
-        scope,
-        catalog.versions(resourceId, item.itemKey).at(-1)!,
-      );
-      expect(sha(restored)).toBe(sha(await driveBytes(file.id, file.mimeType, user.primaryEmail)));
-    }
-    files += fileItems.length;
   }
   for (const drive of drives) {
-    const resourceId = `drive-${drive.id}`;
-    const inDrive = [...emulator.drive.allFiles()].filter(
-      (file) => file.driveId === drive.id && file.mimeType !== GOOGLE_FOLDER,
-    );
-    const items = catalog.items(resourceId);
-    expect(items.map((item) => item.sourceId).sort()).toEqual(inDrive.map((file) => file.id).sort());
-    for (const file of inDrive) {
-      const item = items.find((candidate) => candidate.sourceId === file.id)!;
-      const restored = await restoreVersion(
-        blobStore,
-        scope,
-        catalog.versions(resourceId, item.itemKey).at(-1)!,
-      );
-      expect(sha(restored)).toBe(sha(await driveBytes(file.id, file.mimeType, admin.primaryEmail)));
-    }
-    files += items.length;
+    files += await expectFiles(`drive-${drive.id}`, (file) => file.driveId === drive.id, admin.primaryEmail);
   }
   console.log(
     `Generated organisation: ${messages} messages, ${files} files, ${drives.length} shared drives, ${caller.stats().total.retries} retries`,
