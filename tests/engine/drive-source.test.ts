@@ -188,6 +188,7 @@ describe("Drive source: My Drive", () => {
     const search = fetchedDeep.search as DriveSearchFields;
     expect(search).toEqual({
       kind: "drive",
+      display: { name: "plan.bin", path: "My Drive/Projects/2026" },
       name: "plan.bin",
       path: "my drive/projects/2026",
       mimeType: "application/octet-stream",

@@ -32,7 +32,7 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { drive_v3 } from "@googleapis/drive";
 import type { GoogleCaller } from "../google/caller";
 import { googleReason, googleStatus } from "./google-errors";
-import { bounded, keywordsOf } from "./search-text";
+import { bounded, displayText, keywordsOf } from "./search-text";
 import {
   ContentMismatchError,
   ItemGoneError,
@@ -598,6 +598,7 @@ export class DriveSource implements Source {
     };
     const search: DriveSearchFields = {
       kind: "drive",
+      display: { name: displayText(name), path: displayText(path) },
       name: bounded(name),
       path: bounded(path),
       mimeType: bounded(mimeType),

@@ -18,7 +18,7 @@ import type { GoogleCaller } from "../google/caller";
 import { readRawMessage } from "./gmail-raw";
 import { googleStatus } from "./google-errors";
 import { decodeEncodedWords, headerBlock, parseAddressList, parseHeaders } from "./mail-headers";
-import { MAX_RECIPIENTS, bounded, keywordsOf } from "./search-text";
+import { MAX_RECIPIENTS, bounded, displayText, keywordsOf } from "./search-text";
 import {
   ItemGoneError,
   fullListingBatch,
@@ -97,6 +97,7 @@ export function mailSearchFields(
   const recipients = [...to, ...cc];
   return {
     kind: "mail",
+    display: { subject: displayText(subject), fromName: displayText(from.name) },
     subject: bounded(subject),
     fromName: bounded(from.name),
     fromEmail: bounded(from.email),

@@ -11,6 +11,11 @@ export const MAX_KEYWORD_LENGTH = 40;
 /** Most recipients kept in `to`. */
 export const MAX_RECIPIENTS = 50;
 
+/** As written (trimmed), cut to `max` characters: what result lists show. */
+export function displayText(text: string, max = MAX_TEXT): string {
+  return Array.from(text.trim()).slice(0, max).join("");
+}
+
 /** Lower-cased and cut to `max` characters (never in the middle of a surrogate pair). */
 export function bounded(text: string, max = MAX_TEXT): string {
   const lower = text.toLowerCase().trim();

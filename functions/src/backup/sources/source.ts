@@ -161,9 +161,13 @@ export interface ItemMetadata {
   native?: DriveNativeInfo;
 }
 
-/** Search fields (docs/backup-format.md §6): lower-cased and bounded. */
+/**
+ * Search fields (docs/backup-format.md §6): lower-cased and bounded for matching; `display` keeps the texts
+ * result lists show as they were written (bounded).
+ */
 export interface MailSearchFields {
   kind: "mail";
+  display?: { subject: string; fromName: string };
   subject: string;
   fromName: string;
   fromEmail: string;
@@ -177,6 +181,7 @@ export interface MailSearchFields {
 
 export interface DriveSearchFields {
   kind: "drive";
+  display?: { name: string; path: string };
   name: string;
   path: string;
   mimeType: string;

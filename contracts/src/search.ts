@@ -1,0 +1,96 @@
+/**
+ * Searching backups (spec §2 "Search backups", §3 email and drive items, §5 search validation): the query's
+ * rules and texts, shared by the browser and the API (the API checks again with the same texts), and the
+ * answer's types.
+ */
+import * as yup from "yup";
+
+export const SEARCH_SERVICES = ["gmail", "drive"] as const;
+export type SearchService = (typeof SEARCH_SERVICES)[number];
+/** Tabs shown as coming soon. */
+export const COMING_SOON_SEARCH_SERVICES = ["chat", "calendars", "contacts", "directory"] as const;
+
+export const SEARCH_MESSAGES = {
+  resourceRequired: "Please enter a resource name or email",
+  resourceTooShort: "The resource name must be at least 3 characters",
+  invalidDate: "Invalid date format",
+  keywordTooShort: "The keyword must be at least 3 characters",
+  keywordCharacters: "The keyword may only contain letters, numbers, spaces, hyphens and underscores",
+  unknownService: "Search Gmail or Drive: Chat, Calendars, Contacts and Directory are coming soon",
+  resourceNotFound: "No resource matches this name or email",
+} as const;
+
+/** MM-DD-YYYY of a real calendar day. */
+export function parseSearchDate(value: string): { year: number; month: number; day: number } | undefined {
+  const match = /^(\d{2})-(\d{2})-(\d{4})$/.exec(value);
+  if (!match) return undefined;
+  const [month, day, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) {
+    return undefined;
+  }
+  return { year, month, day };
+}
+
+/** The search card's fields (all strings, as typed). */
+export const searchFormSchema = yup.object({
+  resource: yup
+    .string()
+    .trim()
+    .required(SEARCH_MESSAGES.resourceRequired)
+    .min(3, SEARCH_MESSAGES.resourceTooShort),
+  date: yup
+    .string()
+    .trim()
+    .test("date", SEARCH_MESSAGES.invalidDate, (value) => !value || parseSearchDate(value) !== undefined),
+  keyword: yup
+    .string()
+    .trim()
+    .test("length", SEARCH_MESSAGES.keywordTooShort, (value) => !value || value.length >= 3)
+    .matches(/^[A-Za-z0-9 _-]*$/, SEARCH_MESSAGES.keywordCharacters),
+});
+
+export type SearchForm = yup.InferType<typeof searchFormSchema>;
+
+export const MAX_SEARCH_PAGE_SIZE = 100;
+
+/** An email in the results (spec §3: subject, from parsed into name and email, to, date). */
+export interface MailSearchResult {
+  itemId: string;
+  versionId: string;
+  subject: string;
+  fromName: string;
+  fromEmail: string;
+  to: string[];
+  /** ISO 8601. */
+  date: string;
+  size: number;
+  /** ISO 8601 when the message was deleted at the source (the backup keeps it). */
+  deletedAtSource: string | null;
+}
+
+/** A Drive file in the results (spec §3: created by, last modified, last backup, size, Google ID, version). */
+export interface DriveSearchResult {
+  itemId: string;
+  versionId: string;
+  name: string;
+  path: string;
+  mimeType: string;
+  createdBy: string;
+  /** ISO 8601. */
+  lastModified: string;
+  /** ISO 8601: the last backup that saw the file. */
+  lastBackup: string;
+  size: number;
+  googleId: string;
+  currentVersion: string;
+  deletedAtSource: string | null;
+}
+
+/** GET /v1/organizations/{id}/search?service&resource&keyword&date&page&pageSize */
+export type SearchResponse = {
+  resource: { resourceId: string; name: string; email: string | null };
+  total: number;
+  page: number;
+  pageSize: number;
+} & ({ service: "gmail"; results: MailSearchResult[] } | { service: "drive"; results: DriveSearchResult[] });

@@ -1,0 +1,206 @@
+/**
+ * Searching a resource's backups (spec §2, §3, §5): the query is checked with the browser's rules and
+ * texts, the resource is found by its name or email, and the catalog answers (no object is opened). A
+ * keyword matches whole words of the subject, sender and recipients (mail) or of the file name (Drive),
+ * every word of it; a date shows the items the backups held at the end of that day (UTC), as they are
+ * now catalogued. Every search is audited ("Backup item searched"), without its keyword.
+ */
+import { ValidationError } from "yup";
+import {
+  MAX_SEARCH_PAGE_SIZE,
+  SEARCH_MESSAGES,
+  SEARCH_SERVICES,
+  parseSearchDate,
+  searchFormSchema,
+  type DriveSearchResult,
+  type MailSearchResult,
+  type SearchResponse,
+  type SearchService,
+} from "@alpvault/contracts/search";
+import type { Resource } from "@alpvault/contracts/organizations";
+import { appendAudit } from "../audit/repo";
+import { AppError } from "../http/app-error";
+import type { Scope } from "../lib/tenancy";
+import { listResources } from "../resources/repo";
+import { candidates, itemPage, type ItemKind, type SearchableItem } from "./repo";
+
+export interface SearchQuery {
+  service: SearchService;
+  resource: string;
+  keywordWords: string[];
+  /** End of the chosen day (exclusive), ISO 8601. */
+  asOf?: string;
+  page: number;
+  pageSize: number;
+}
+
+function single(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string") throw AppError.badRequest(`Query parameter '${name}' must be given once`);
+  return value;
+}
+
+function positive(query: Record<string, unknown>, name: string, fallback: number, max: number): number {
+  const value = single(query, name);
+  if (value === undefined || value === "") return fallback;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > max) {
+    throw AppError.badRequest(`Query parameter '${name}' must be a whole number from 1 to ${max}`);
+  }
+  return number;
+}
+
+/** The words a keyword matches: as the catalog's keywords are made (lower case, letters and digits). */
+export function keywordWords(keyword: string): string[] {
+  return [
+    ...new Set(
+      keyword
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter((word) => word.length >= 2),
+    ),
+  ];
+}
+
+/** Reads and checks the query with the search card's rules and texts; anything else is a 400. */
+export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
+  const service = single(query, "service") ?? "gmail";
+  if (!(SEARCH_SERVICES as readonly string[]).includes(service)) {
+    throw AppError.badRequest(SEARCH_MESSAGES.unknownService);
+  }
+  let form;
+  try {
+    form = searchFormSchema.validateSync(
+      {
+        resource: single(query, "resource") ?? "",
+        date: single(query, "date"),
+        keyword: single(query, "keyword"),
+      },
+      { abortEarly: true },
+    );
+  } catch (error) {
+    if (error instanceof ValidationError)
+      throw AppError.badRequest(error.errors[0] ?? SEARCH_MESSAGES.resourceRequired);
+    throw error;
+  }
+  const date = form.date ? parseSearchDate(form.date) : undefined;
+  return {
+    service: service as SearchService,
+    resource: form.resource,
+    keywordWords: form.keyword ? keywordWords(form.keyword) : [],
+    ...(date ? { asOf: new Date(Date.UTC(date.year, date.month - 1, date.day + 1)).toISOString() } : {}),
+    page: positive(query, "page", 1, 100_000),
+    pageSize: positive(query, "pageSize", 25, MAX_SEARCH_PAGE_SIZE),
+  };
+}
+
+/** The resource a name or email names: its email, else its name (case and accents aside). */
+export function findResource(resources: Resource[], text: string): Resource | undefined {
+  const wanted = text.trim().toLocaleLowerCase();
+  const collator = new Intl.Collator("en", { sensitivity: "base" });
+  return (
+    resources.find((resource) => resource.email?.toLowerCase() === wanted) ??
+    resources.find((resource) => collator.compare(resource.name, text.trim()) === 0)
+  );
+}
+
+const text = (value: unknown): string => (typeof value === "string" ? value : "");
+const number = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+
+/** The texts as written when the catalog has them, else the lower-cased search fields. */
+const shown = (item: SearchableItem, field: string): string => {
+  const display = item.search.display as Record<string, unknown> | undefined;
+  return text(display?.[field]) || text(item.search[field]);
+};
+
+function mailResult(item: SearchableItem): MailSearchResult {
+  const search = item.search;
+  return {
+    itemId: item.itemKey,
+    versionId: item.currentVersionId,
+    subject: shown(item, "subject"),
+    fromName: shown(item, "fromName"),
+    fromEmail: text(search.fromEmail),
+    to: Array.isArray(search.to)
+      ? search.to.filter((entry): entry is string => typeof entry === "string")
+      : [],
+    date: text(search.date),
+    size: number(search.size),
+    deletedAtSource: item.deletedAtSource ?? null,
+  };
+}
+
+function driveResult(item: SearchableItem): DriveSearchResult {
+  const search = item.search;
+  return {
+    itemId: item.itemKey,
+    versionId: item.currentVersionId,
+    name: shown(item, "name"),
+    path: shown(item, "path"),
+    mimeType: text(search.mimeType),
+    createdBy: text(search.createdBy),
+    lastModified: text(search.modifiedTime),
+    lastBackup: item.lastSeenAt,
+    size: number(search.size),
+    googleId: text(search.googleId),
+    currentVersion: text(item.current?.metadata?.version),
+    deletedAtSource: item.deletedAtSource ?? null,
+  };
+}
+
+/** Whether an item matches every keyword word and existed in the backups at `asOf`. */
+function matches(item: SearchableItem, query: SearchQuery): boolean {
+  const keywords = Array.isArray(item.search.keywords) ? (item.search.keywords as unknown[]) : [];
+  if (!query.keywordWords.every((word) => keywords.includes(word))) return false;
+  if (query.asOf) {
+    if (!(item.firstSeenAt < query.asOf)) return false;
+    if (item.deletedAtSource && item.deletedAtSource < query.asOf) return false;
+  }
+  return true;
+}
+
+function compare(kind: ItemKind): (a: SearchableItem, b: SearchableItem) => number {
+  return kind === "gmail-message"
+    ? (a, b) => text(b.search.date).localeCompare(text(a.search.date)) || a.itemKey.localeCompare(b.itemKey)
+    : (a, b) => text(a.search.name).localeCompare(text(b.search.name)) || a.itemKey.localeCompare(b.itemKey);
+}
+
+export async function searchBackups(
+  scope: Scope,
+  rawQuery: Record<string, unknown>,
+  actor: string,
+  now = new Date(),
+): Promise<SearchResponse> {
+  const query = parseSearchQuery(rawQuery);
+  const resource = findResource(await listResources(scope), query.resource);
+  if (!resource) throw AppError.notFound(SEARCH_MESSAGES.resourceNotFound);
+  const kind: ItemKind = query.service === "gmail" ? "gmail-message" : "drive-file";
+  const offset = (query.page - 1) * query.pageSize;
+  let found: { items: SearchableItem[]; total: number };
+  if (query.keywordWords.length === 0 && !query.asOf) {
+    found = await itemPage(scope, resource.resourceId, kind, offset, query.pageSize);
+  } else {
+    // The longest word is the rarest in practice: it narrows the candidates most.
+    const narrowing = [...query.keywordWords].sort((a, b) => b.length - a.length)[0];
+    const all = (await candidates(scope, resource.resourceId, kind, narrowing))
+      .filter((item) => matches(item, query))
+      .sort(compare(kind));
+    found = { items: all.slice(offset, offset + query.pageSize), total: all.length };
+  }
+  await appendAudit(scope, {
+    operation: "backup-item.searched",
+    actor,
+    object: `${query.service === "gmail" ? "Gmail" : "Drive"} of ${resource.email ?? resource.name}`,
+    date: now,
+  });
+  const base = {
+    resource: { resourceId: resource.resourceId, name: resource.name, email: resource.email },
+    total: found.total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+  return query.service === "gmail"
+    ? { ...base, service: "gmail", results: found.items.map(mailResult) }
+    : { ...base, service: "drive", results: found.items.map(driveResult) };
+}

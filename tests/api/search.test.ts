@@ -1,0 +1,187 @@
+/**
+ * Searching backups through the API (spec §2, §3, §5): the search card's validation texts again on the
+ * server, results from the catalog of a real backup (mail and Drive, paged, keyword on whole words, a date
+ * showing what the backups held that day), deleted messages found, the audit entry, and tenant isolation.
+ */
+import type { AuditPage } from "@alpvault/contracts/audit";
+import { SEARCH_MESSAGES, type MailSearchResult, type SearchResponse } from "@alpvault/contracts/search";
+import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
+import {
+  assignDefaultPolicy,
+  backupNow,
+  finishedRun,
+  organizationWithData,
+  runsOf,
+} from "../support/backup-runs";
+import type { ApiCaller } from "../support/organizations";
+import { onboarded } from "../support/organizations";
+import { workspaceAdmin } from "../support/workspace";
+
+jest.setTimeout(180_000);
+
+type MailSearchResponse = Extract<SearchResponse, { service: "gmail" }>;
+
+const today = () => new Date().toISOString().slice(0, 10);
+/** MM-DD-YYYY of a date. */
+const cardDate = (date: Date) =>
+  `${String(date.getUTCMonth() + 1).padStart(2, "0")}-${String(date.getUTCDate()).padStart(2, "0")}-${date.getUTCFullYear()}`;
+
+let setup: Awaited<ReturnType<typeof organizationWithData>>;
+let search: (query: Record<string, string>) => ReturnType<ApiCaller>;
+
+beforeAll(async () => {
+  setup = await organizationWithData(12);
+  await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
+  const [run] = await runsOf(setup.organization, setup.resource.resourceId);
+  expect(await finishedRun(setup.organization, setup.resource.resourceId, run!.runId)).toMatchObject({
+    state: "succeeded",
+  });
+  search = (query) =>
+    setup.call(
+      `/organizations/${setup.organization.organizationId}/search?${new URLSearchParams(query).toString()}`,
+    );
+});
+
+test("when the query breaks the search card's rules, then the API answers 400 with the card's texts", async () => {
+  const cases: [Record<string, string>, string][] = [
+    [{}, SEARCH_MESSAGES.resourceRequired],
+    [{ resource: "  " }, SEARCH_MESSAGES.resourceRequired],
+    [{ resource: "ab" }, SEARCH_MESSAGES.resourceTooShort],
+    [{ resource: setup.workspace.user, date: "2026-11-22" }, SEARCH_MESSAGES.invalidDate],
+    [{ resource: setup.workspace.user, date: "02-30-2026" }, SEARCH_MESSAGES.invalidDate],
+    [{ resource: setup.workspace.user, keyword: "ab" }, SEARCH_MESSAGES.keywordTooShort],
+    [{ resource: setup.workspace.user, keyword: "figures!" }, SEARCH_MESSAGES.keywordCharacters],
+    [{ resource: setup.workspace.user, service: "chat" }, SEARCH_MESSAGES.unknownService],
+  ];
+  for (const [query, message] of cases) {
+    expect(await search(query)).toMatchObject({ status: 400, body: { code: 400, message } });
+  }
+  expect(await search({ resource: "nobody@nowhere.test" })).toMatchObject({
+    status: 404,
+    body: { code: 404, message: SEARCH_MESSAGES.resourceNotFound },
+  });
+  expect((await search({ resource: setup.workspace.user, pageSize: "500" })).status).toBe(400);
+});
+
+test("when a mailbox is searched without a keyword, then every backed-up message is listed newest first, paged, with subject, sender parsed, recipients and date", async () => {
+  const first = await search({ resource: setup.workspace.user, pageSize: "5" });
+  expect(first.status).toBe(200);
+  const page = first.body as SearchResponse;
+  expect(page).toMatchObject({
+    service: "gmail",
+    total: 12,
+    page: 1,
+    pageSize: 5,
+    resource: { resourceId: setup.resource.resourceId, email: setup.workspace.user },
+  });
+  expect(page.results).toHaveLength(5);
+  const all: MailSearchResult[] = [];
+  for (const number of [1, 2, 3]) {
+    all.push(
+      ...(
+        (await search({ resource: setup.workspace.user, pageSize: "5", page: String(number) }))
+          .body as MailSearchResponse
+      ).results,
+    );
+  }
+  expect(all).toHaveLength(12);
+  expect(new Set(all.map((result) => result.itemId))).toEqual(new Set(setup.raws.keys()));
+  const mail = all;
+  const dates = mail.map((result) => result.date);
+  expect([...dates].sort().reverse()).toEqual(dates);
+  expect(mail[0]).toMatchObject({
+    subject: expect.stringMatching(/^Quarterly figures \d+ /),
+    to: [setup.workspace.user],
+    deletedAtSource: null,
+  });
+  expect(mail[0]!.fromEmail).toMatch(/@/);
+  // Found by the name as well as by the email.
+  const byName = (await search({ resource: setup.resource.name, pageSize: "1" })).body as SearchResponse;
+  expect(byName.total).toBe(12);
+});
+
+test("when a keyword is given, then only items with every one of its words match, in mail and in Drive", async () => {
+  const one = (await search({ resource: setup.workspace.user, keyword: "figures 11" })).body as SearchResponse;
+  expect(one.total).toBe(1);
+  expect((one.results[0] as { subject: string }).subject).toMatch(/^Quarterly figures 11 /);
+  const all = (await search({ resource: setup.workspace.user, keyword: "quarterly" })).body as SearchResponse;
+  expect(all.total).toBe(12);
+  expect(
+    ((await search({ resource: setup.workspace.user, keyword: "nothing-like-this" })).body as SearchResponse)
+      .total,
+  ).toBe(0);
+
+  const drive = (await search({ resource: setup.workspace.user, service: "drive", keyword: "budget" }))
+    .body as SearchResponse;
+  expect(drive).toMatchObject({ service: "drive", total: 1 });
+  expect(drive.results[0]).toMatchObject({
+    name: "budget.txt",
+    googleId: setup.file.id,
+    size: setup.file.bytes.length,
+    deletedAtSource: null,
+  });
+  expect(typeof (drive.results[0] as { currentVersion: string }).currentVersion).toBe("string");
+});
+
+test("when a message is deleted at the source and backed up again, then it is still found, marked deleted; a date before the deletion shows it as held then", async () => {
+  const [gone] = [...setup.raws.keys()];
+  await workspaceAdmin("DELETE", `/users/${setup.workspace.user}/gmail/messages/${gone}`);
+  const late = testMessage({
+    subject: "Arrived later",
+    to: setup.workspace.user,
+    messageId: `late.${setup.organization.organizationId}@x.test`,
+  });
+  await workspaceAdmin("POST", `/users/${setup.workspace.user}/gmail/messages`, {
+    raw: late.toString("base64"),
+    encoding: "base64",
+  });
+  const started = (await backupNow(setup.call, setup.organization, setup.resource.resourceId)).body as {
+    runId: string;
+  };
+  expect(await finishedRun(setup.organization, setup.resource.resourceId, started.runId)).toMatchObject({
+    state: "succeeded",
+  });
+
+  const now = (await search({ resource: setup.workspace.user, pageSize: "100" })).body as SearchResponse;
+  expect(now.total).toBe(13);
+  const deleted = (now.results as { itemId: string; deletedAtSource: string | null }[]).find(
+    (result) => result.itemId === gone,
+  );
+  expect(deleted?.deletedAtSource).not.toBeNull();
+
+  // Today: what the backups hold at the end of the day — the deleted message is gone from it, the late one is in.
+  const todayView = (
+    await search({ resource: setup.workspace.user, date: cardDate(new Date()), pageSize: "100" })
+  ).body as SearchResponse;
+  expect(todayView.total).toBe(12);
+  expect(todayView.results.map((result) => result.itemId)).not.toContain(gone);
+  // Yesterday: nothing was backed up yet.
+  const yesterday = new Date(Date.now() - 24 * 3600 * 1000);
+  expect(
+    ((await search({ resource: setup.workspace.user, date: cardDate(yesterday) })).body as SearchResponse)
+      .total,
+  ).toBe(0);
+});
+
+test("when a search is made, then it is audited without its keyword; another organisation's admin finds nothing", async () => {
+  await search({ resource: setup.workspace.user, keyword: "quarterly" });
+  const audit = await setup.call(
+    `/organizations/${setup.organization.organizationId}/audit-logs?start=${today()}&end=${today()}&pageSize=100`,
+  );
+  const searched = (audit.body as AuditPage).entries.filter(
+    (entry) => entry.operation === "backup-item.searched",
+  );
+  expect(searched.length).toBeGreaterThan(0);
+  expect(searched[0]).toMatchObject({
+    actor: setup.workspace.admin,
+    object: `Gmail of ${setup.workspace.user}`,
+  });
+  expect(JSON.stringify(searched)).not.toContain("quarterly");
+
+  const other = await onboarded();
+  const answer = await other.call(
+    `/organizations/${setup.organization.organizationId}/search?resource=${encodeURIComponent(setup.workspace.user)}`,
+  );
+  expect([403, 404]).toContain(answer.status);
+  expect(JSON.stringify(answer.body)).not.toContain("Quarterly");
+});

@@ -1,0 +1,199 @@
+/**
+ * What API tests of backups share: an organisation with mail and a file in the stack's Workspace emulator,
+ * starting backups through the API, waiting for runs, and reading the catalog, data keys and bucket as a
+ * restore would.
+ */
+import { randomBytes } from "node:crypto";
+import { deleteApp, initializeApp } from "firebase-admin/app";
+import { getFunctions } from "firebase-admin/functions";
+import type { AuditPage } from "@alpvault/contracts/audit";
+import type { OrganizationSummary, Resource, ResourcesPage } from "@alpvault/contracts/organizations";
+import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
+import { GcsBlobStore, regionBucketName } from "../../functions/src/backup/blobstore/gcs-blob-store";
+import type { ObjectScope } from "../../functions/src/backup/format/chunk-codec";
+import {
+  decodeDataKeyRecord,
+  defaultKeyWrapper,
+  deriveKeys,
+  unwrapDataKey,
+} from "../../functions/src/backup/format/keys";
+import type { CatalogVersion } from "../../functions/src/backup/runner/catalog";
+import { localKeyEncryptionKey } from "../../functions/src/config";
+import { PORTS } from "../../scripts/ports";
+import { onboarded, withRegionDb, type ApiCaller } from "./organizations";
+import { stackEnv } from "./stack-env";
+import { workspaceAdmin } from "./workspace";
+
+export const REGION_DB = "region-ch";
+export const today = () => new Date().toISOString().slice(0, 10);
+
+export interface StoredRun {
+  runId: string;
+  state: string;
+  itemErrorCount?: number;
+  trigger?: string;
+  failureReason?: string;
+  progress?: { items: number; bytes: number; storedBytes: number };
+}
+
+export interface StoredItem {
+  itemKey: string;
+  kind: string;
+  sourceId: string;
+  deletedAtSource: string | null;
+  current: CatalogVersion;
+}
+
+/** An organisation with messages in its user's mailbox and a file in the user's My Drive. */
+export async function organizationWithData(messages: number) {
+  const setup = await onboarded();
+  const { workspace } = setup;
+  const raws = new Map<string, Buffer>();
+  for (let index = 0; index < messages; index++) {
+    const raw = testMessage({
+      subject: `Quarterly figures ${index} ${setup.organization.organizationId}`,
+      to: workspace.user,
+      messageId: `m${index}.${setup.organization.organizationId}@x.test`,
+      text: `Confidential body ${index} `.repeat(200),
+    });
+    const added = await workspaceAdmin<{ id: string }>("POST", `/users/${workspace.user}/gmail/messages`, {
+      raw: raw.toString("base64"),
+      encoding: "base64",
+    });
+    expect(added.status).toBe(200);
+    raws.set(added.body.id, raw);
+  }
+  const fileBytes = Buffer.from("Budget 2027, line by line\n".repeat(5000));
+  const file = await workspaceAdmin<{ id: string }>("POST", `/users/${workspace.user}/drive/files`, {
+    name: "budget.txt",
+    mimeType: "text/plain",
+    content: fileBytes.toString("base64"),
+  });
+  expect(file.status).toBe(200);
+  const resource = await resourceOf(setup.call, setup.organization, workspace.user);
+  return { ...setup, raws, file: { id: file.body.id, bytes: fileBytes }, resource };
+}
+
+export async function resourcesOf(call: ApiCaller, organization: OrganizationSummary): Promise<Resource[]> {
+  const answer = await call(`/organizations/${organization.organizationId}/resources?pageSize=100`);
+  expect(answer.status).toBe(200);
+  return (answer.body as ResourcesPage).resources;
+}
+
+export async function resourceOf(
+  call: ApiCaller,
+  organization: OrganizationSummary,
+  email: string,
+): Promise<Resource> {
+  const found = (await resourcesOf(call, organization)).find((resource) => resource.email === email);
+  if (!found) throw new Error(`No resource for ${email}`);
+  return found;
+}
+
+export function organizationDoc(organization: OrganizationSummary) {
+  return (db: FirebaseFirestore.Firestore) => db.collection("organizations").doc(organization.organizationId);
+}
+
+export async function runsOf(organization: OrganizationSummary, resourceId: string): Promise<StoredRun[]> {
+  return withRegionDb(REGION_DB, async (db) => {
+    const snapshot = await organizationDoc(organization)(db)
+      .collection("backupRuns")
+      .where("resourceId", "==", resourceId)
+      .get();
+    return snapshot.docs.map((doc) => ({ runId: doc.id, ...(doc.data() as Omit<StoredRun, "runId">) }));
+  });
+}
+
+/** Waits until the run is finished (succeeded or failed) and returns it. */
+export async function finishedRun(
+  organization: OrganizationSummary,
+  resourceId: string,
+  runId: string,
+): Promise<StoredRun> {
+  const until = Date.now() + 150_000;
+  for (;;) {
+    const run = (await runsOf(organization, resourceId)).find((candidate) => candidate.runId === runId);
+    if (run && (run.state === "succeeded" || run.state === "failed")) {
+      // The worker records the resource's status right after the run ends.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return run;
+    }
+    if (Date.now() > until) throw new Error(`Run ${runId} did not finish: ${JSON.stringify(run)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+export async function itemsOf(organization: OrganizationSummary, resourceId: string): Promise<StoredItem[]> {
+  return withRegionDb(REGION_DB, async (db) => {
+    const snapshot = await organizationDoc(organization)(db)
+      .collection("resources")
+      .doc(resourceId)
+      .collection("items")
+      .get();
+    return snapshot.docs.map((doc) => doc.data() as StoredItem);
+  });
+}
+
+/** The organisation's object scope, from its stored data key unwrapped with the local built-in key. */
+export async function objectScope(organization: OrganizationSummary): Promise<ObjectScope> {
+  const records = await withRegionDb(REGION_DB, async (db) =>
+    (await organizationDoc(organization)(db).collection("dataKeys").get()).docs.map((doc) =>
+      decodeDataKeyRecord(doc.data()),
+    ),
+  );
+  expect(records).toHaveLength(1);
+  expect(records[0]).toMatchObject({ secretId: "default", state: "active" });
+  const key = await unwrapDataKey(
+    defaultKeyWrapper(localKeyEncryptionKey()),
+    organization.organizationId,
+    records[0]!,
+  );
+  return { organizationId: organization.organizationId, keys: deriveKeys(key) };
+}
+
+export const blobStore = () =>
+  new GcsBlobStore({
+    bucket: regionBucketName(stackEnv.projectId, "ch"),
+    projectId: stackEnv.projectId,
+    apiEndpoint: `http://127.0.0.1:${PORTS.storage}`,
+  });
+
+export async function auditOperations(call: ApiCaller, organization: OrganizationSummary) {
+  const answer = await call(
+    `/organizations/${organization.organizationId}/audit-logs?start=${today()}&end=${today()}&pageSize=100`,
+  );
+  expect(answer.status).toBe(200);
+  return (answer.body as AuditPage).entries.map((entry) => ({
+    operation: entry.operation,
+    object: entry.object,
+    failureReason: entry.failureReason,
+  }));
+}
+
+export async function assignDefaultPolicy(
+  call: ApiCaller,
+  organization: OrganizationSummary,
+  resourceId: string,
+) {
+  const answer = await call(`/organizations/${organization.organizationId}/policies/default/assign`, {
+    method: "POST",
+    body: { resourceIds: [resourceId] },
+  });
+  expect(answer.status).toBe(200);
+}
+
+/** Delivers a `runBackup` task as the product enqueues one (through the stack's Cloud Tasks emulator). */
+export async function enqueueTask(task: { organizationId: string; resourceId: string; runId: string }) {
+  const app = initializeApp({ projectId: stackEnv.projectId }, `tasks-${randomBytes(6).toString("hex")}`);
+  try {
+    await getFunctions(app).taskQueue("locations/europe-west6/functions/runBackup").enqueue(task);
+  } finally {
+    await deleteApp(app);
+  }
+}
+
+export async function backupNow(call: ApiCaller, organization: OrganizationSummary, resourceId: string) {
+  return call(`/organizations/${organization.organizationId}/resources/${resourceId}/backups`, {
+    method: "POST",
+  });
+}
