@@ -101,7 +101,8 @@ test("when a mailbox is searched without a keyword, then every backed-up message
 });
 
 test("when a keyword is given, then only items with every one of its words match, in mail and in Drive", async () => {
-  const one = (await search({ resource: setup.workspace.user, keyword: "figures 11" })).body as SearchResponse;
+  const one = (await search({ resource: setup.workspace.user, keyword: "figures 11" }))
+    .body as SearchResponse;
   expect(one.total).toBe(1);
   expect((one.results[0] as { subject: string }).subject).toMatch(/^Quarterly figures 11 /);
   const all = (await search({ resource: setup.workspace.user, keyword: "quarterly" })).body as SearchResponse;
