@@ -1,18 +1,37 @@
-import Typography from "@mui/material/Typography";
+import LinearProgress from "@mui/material/LinearProgress";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router-dom";
 import { ContentLayout } from "@/components/layouts/content-layout";
-import { PlaceholderNotice } from "@/components/ui/placeholder-notice";
+import { useResources } from "@/features/resources/api/list-resources";
+import { SearchScreen } from "@/features/search/components/search-screen";
+import { useSession } from "@/lib/session";
 
+/** The resources list's largest page: where `/search/{resourceId}` looks its resource up. */
+const RESOURCES_PAGE_SIZE = 100;
+
+/**
+ * `/search/{resourceId?}`: Search Backups, opened for one resource when the route names it (its email, or a
+ * shared drive's name, goes into the search card once the resources list has it).
+ */
 export default function SearchRoute() {
   const { t } = useTranslation();
   const { resourceId } = useParams();
+  const { organizationId } = useSession();
+  const lookup = useResources(resourceId ? organizationId : null, { pageSize: RESOURCES_PAGE_SIZE });
+  const resource = lookup.data?.resources.find((candidate) => candidate.resourceId === resourceId) ?? null;
+  const waiting = resourceId !== undefined && (lookup.status === "idle" || lookup.status === "loading");
   return (
     <ContentLayout title={t("pages.search.title")}>
-      {resourceId && (
-        <Typography data-testid="search-resource">{t("pages.search.resource", { resourceId })}</Typography>
+      {waiting && organizationId !== null ? (
+        <LinearProgress aria-label={t("pages.search.title")} />
+      ) : (
+        <SearchScreen
+          key={resourceId ?? ""}
+          resourceId={resourceId}
+          resource={resource}
+          resourceError={lookup.error?.message ?? null}
+        />
       )}
-      <PlaceholderNotice />
     </ContentLayout>
   );
 }

@@ -1,0 +1,143 @@
+import {
+  SEARCH_SERVICES,
+  type DriveSearchResult,
+  type MailSearchResult,
+  type SearchResponse,
+  type SearchService,
+} from "@alpvault/contracts/search";
+import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
+import { api, ApiError } from "@/lib/api-client";
+import { useApiQuery } from "@/lib/use-api-query";
+
+export interface SearchQuery {
+  service: SearchService;
+  /** A resource's name or email. */
+  resource: string;
+  keyword?: string;
+  /** MM-DD-YYYY. */
+  date?: string;
+  page: number;
+  pageSize: number;
+}
+
+type Fields = Record<string, unknown>;
+
+const asFields = (value: unknown): Fields =>
+  (typeof value === "object" && value !== null ? value : {}) as Fields;
+const isString = (value: unknown): value is string => typeof value === "string";
+const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
+const isCount = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+function unexpected(): never {
+  throw new ApiError(UNEXPECTED_ERROR);
+}
+
+function decodeMail(value: unknown): MailSearchResult {
+  const v = asFields(value);
+  if (
+    isString(v.itemId) &&
+    isString(v.versionId) &&
+    isString(v.subject) &&
+    isString(v.fromName) &&
+    isString(v.fromEmail) &&
+    Array.isArray(v.to) &&
+    v.to.every(isString) &&
+    isString(v.date) &&
+    isCount(v.size) &&
+    isNullableString(v.deletedAtSource)
+  ) {
+    return {
+      itemId: v.itemId,
+      versionId: v.versionId,
+      subject: v.subject,
+      fromName: v.fromName,
+      fromEmail: v.fromEmail,
+      to: v.to,
+      date: v.date,
+      size: v.size,
+      deletedAtSource: v.deletedAtSource,
+    };
+  }
+  return unexpected();
+}
+
+function decodeDrive(value: unknown): DriveSearchResult {
+  const v = asFields(value);
+  if (
+    isString(v.itemId) &&
+    isString(v.versionId) &&
+    isString(v.name) &&
+    isString(v.path) &&
+    isString(v.mimeType) &&
+    isString(v.createdBy) &&
+    isString(v.lastModified) &&
+    isString(v.lastBackup) &&
+    isCount(v.size) &&
+    isString(v.googleId) &&
+    isString(v.currentVersion) &&
+    isNullableString(v.deletedAtSource)
+  ) {
+    return {
+      itemId: v.itemId,
+      versionId: v.versionId,
+      name: v.name,
+      path: v.path,
+      mimeType: v.mimeType,
+      createdBy: v.createdBy,
+      lastModified: v.lastModified,
+      lastBackup: v.lastBackup,
+      size: v.size,
+      googleId: v.googleId,
+      currentVersion: v.currentVersion,
+      deletedAtSource: v.deletedAtSource,
+    };
+  }
+  return unexpected();
+}
+
+/** Decodes the answer of a search (anything else is an unexpected answer). */
+export function decodeSearchResponse(value: unknown): SearchResponse {
+  const v = asFields(value);
+  const resource = asFields(v.resource);
+  if (
+    !(SEARCH_SERVICES as readonly unknown[]).includes(v.service) ||
+    !Array.isArray(v.results) ||
+    !isCount(v.total) ||
+    !isCount(v.page) ||
+    !isCount(v.pageSize) ||
+    !isString(resource.resourceId) ||
+    !isString(resource.name) ||
+    !isNullableString(resource.email)
+  ) {
+    return unexpected();
+  }
+  const common = {
+    resource: { resourceId: resource.resourceId, name: resource.name, email: resource.email },
+    total: v.total,
+    page: v.page,
+    pageSize: v.pageSize,
+  };
+  return v.service === "gmail"
+    ? { ...common, service: "gmail", results: v.results.map(decodeMail) }
+    : { ...common, service: "drive", results: v.results.map(decodeDrive) };
+}
+
+/** `GET /v1/organizations/{id}/search`: one page of a resource's backed-up emails or Drive files. */
+export async function searchBackups(
+  organizationId: string,
+  query: SearchQuery,
+  signal?: AbortSignal,
+): Promise<SearchResponse> {
+  const answer = await api.get<unknown>(`/organizations/${encodeURIComponent(organizationId)}/search`, {
+    query: { ...query },
+    signal,
+  });
+  return decodeSearchResponse(answer);
+}
+
+/** Searches when there is a query (null before the first search). */
+export function useSearchBackups(organizationId: string | null, query: SearchQuery | null) {
+  const key = organizationId && query ? JSON.stringify([organizationId, query]) : null;
+  return useApiQuery(key, (signal) => searchBackups(organizationId as string, query as SearchQuery, signal));
+}
