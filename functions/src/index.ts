@@ -9,6 +9,7 @@ import { appCheckVerifier, firebaseIdentityVerifier } from "./http/verifiers";
 import { runDispatcher } from "./backup/dispatcher";
 import { backupTaskHandler } from "./backup/task";
 import { gcTaskHandler } from "./backup/retention/task";
+import { recoveryTaskHandler } from "./recovery/task";
 
 setGlobalOptions({ region: GLOBAL_REGION });
 
@@ -55,4 +56,16 @@ export const collectBackupGarbage = onTaskDispatched(
     rateLimits: { maxConcurrentDispatches: 4 },
   },
   gcTaskHandler,
+);
+
+/** One stretch of one recovery (it re-enqueues itself until the recovery ends). */
+export const runRecovery = onTaskDispatched(
+  {
+    secrets: workerSecrets(),
+    timeoutSeconds: 540,
+    memory: "1GiB",
+    retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
+    rateLimits: { maxConcurrentDispatches: 10 },
+  },
+  recoveryTaskHandler,
 );

@@ -105,3 +105,25 @@ export function gcEnded(entry: {
 }): void {
   logger.info("backup garbage collection ended", entry);
 }
+
+/** A recovery ended (ids and counts only). */
+export function recoveryEnded(entry: {
+  organizationId: string;
+  recoveryId: string;
+  state: string;
+  total: number;
+  restored: number;
+  skipped: number;
+  failed: number;
+}): void {
+  logger.info("recovery ended", entry);
+}
+
+export function recoveryFailed(entry: { organizationId: string; recoveryId: string; error: unknown }): void {
+  const error = entry.error;
+  logger.warn("recovery failed", {
+    organizationId: entry.organizationId,
+    recoveryId: entry.recoveryId,
+    errorName: error instanceof Error ? error.name : typeof error,
+  });
+}

@@ -183,13 +183,18 @@ export async function assignDefaultPolicy(
 }
 
 /** Delivers a `runBackup` task as the product enqueues one (through the stack's Cloud Tasks emulator). */
-export async function enqueueTask(task: { organizationId: string; resourceId: string; runId: string }) {
+/** Delivers a task to one of the product's queues as the product enqueues it (the stack's Cloud Tasks emulator). */
+export async function enqueueTaskTo(queue: "runBackup" | "runRecovery", task: Record<string, string>) {
   const app = initializeApp({ projectId: stackEnv.projectId }, `tasks-${randomBytes(6).toString("hex")}`);
   try {
-    await getFunctions(app).taskQueue("locations/europe-west6/functions/runBackup").enqueue(task);
+    await getFunctions(app).taskQueue(`locations/europe-west6/functions/${queue}`).enqueue(task);
   } finally {
     await deleteApp(app);
   }
+}
+
+export function enqueueTask(task: { organizationId: string; resourceId: string; runId: string }) {
+  return enqueueTaskTo("runBackup", task);
 }
 
 export async function backupNow(call: ApiCaller, organization: OrganizationSummary, resourceId: string) {

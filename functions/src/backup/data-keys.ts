@@ -7,14 +7,17 @@
  */
 import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
 import { organizationRef, type Scope } from "../lib/tenancy";
-import { listSecrets } from "../secrets/repo";
+import { getSecret, listSecrets } from "../secrets/repo";
+import { FormatError } from "./format/errors";
 import {
   decodeDataKeyRecord,
+  deriveKeys,
   newDataKey,
   unwrapDataKey,
   wrapDataKey,
   type DataKey,
   type DataKeyRecord,
+  type DerivedKeys,
   type KeyWrapper,
 } from "./format/keys";
 
@@ -75,4 +78,40 @@ export async function activeDataKey(scope: Scope, wrappers: KeyWrappers, now: Da
 export async function dataKeyRecords(scope: Scope): Promise<DataKeyRecord[]> {
   const snapshot = await dataKeys(scope).get();
   return snapshot.docs.map((doc) => decodeDataKeyRecord(doc.data()));
+}
+
+/**
+ * The derived keys of any of the organisation's data keys, by id, each unwrapped once with the secret that
+ * wrapped it (restores and the garbage collector read data of every key the organisation ever had).
+ */
+export function dataKeyResolver(
+  scope: Scope,
+  wrappers: KeyWrappers,
+): (dataKeyId: string) => Promise<DerivedKeys> {
+  let records: Promise<Map<string, DataKeyRecord>> | undefined;
+  const derived = new Map<string, Promise<DerivedKeys>>();
+  const resolve = async (dataKeyId: string): Promise<DerivedKeys> => {
+    records ??= dataKeyRecords(scope).then(
+      (list) => new Map(list.map((record) => [record.dataKeyId, record])),
+    );
+    const record = (await records).get(dataKeyId);
+    if (!record) throw new FormatError("A version names a data key the organisation does not have.");
+    const secret =
+      record.secretId === DEFAULT_SECRET_ID
+        ? { secretId: DEFAULT_SECRET_ID }
+        : {
+            secretId: record.secretId,
+            kmsResourceName: (await getSecret(scope, record.secretId))?.kmsResourceName,
+          };
+    return deriveKeys(await unwrapDataKey(wrappers(secret), scope.organizationId, record));
+  };
+  return (dataKeyId) => {
+    let keys = derived.get(dataKeyId);
+    if (!keys) {
+      keys = resolve(dataKeyId);
+      keys.catch(() => derived.delete(dataKeyId));
+      derived.set(dataKeyId, keys);
+    }
+    return keys;
+  };
 }

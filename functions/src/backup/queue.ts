@@ -45,3 +45,13 @@ export interface GcTask {
 export function enqueueGc(task: GcTask, day: string): Promise<void> {
   return enqueue("collectBackupGarbage", task, { id: `gc-${task.organizationId}-${day}` });
 }
+
+/** Payload of a `runRecovery` task: one recovery, which says everything else. */
+export interface RecoveryTask {
+  organizationId: string;
+  recoveryId: string;
+}
+
+export type EnqueueRecovery = (task: RecoveryTask, options?: { id?: string }) => Promise<void>;
+
+export const enqueueRecovery: EnqueueRecovery = (task, options = {}) => enqueue("runRecovery", task, options);

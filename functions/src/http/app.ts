@@ -5,6 +5,7 @@ import { organizationRoutes } from "../organizations/routes";
 import { productServices } from "../organizations/wiring";
 import { policyRoutes } from "../policies/routes";
 import { resourceRoutes } from "../resources/routes";
+import { recoveryRoutes } from "../recovery/routes";
 import { searchRoutes } from "../search/routes";
 import { secretRoutes } from "../secrets/routes";
 import { systemRoutes } from "../system/routes";
@@ -44,6 +45,7 @@ export function createApi(deps: ApiDependencies): Express {
     secretRoutes(),
     billingRoutes(),
     searchRoutes(() => productServices().organizations),
+    recoveryRoutes(() => productServices().organizations),
   ];
   for (const router of routers) v1.use(router);
   v1.use(notFoundHandler);

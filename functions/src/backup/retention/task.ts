@@ -4,13 +4,10 @@
  * secret that wrapped them, to read manifests; a key that cannot be used fails the task before anything
  * is swept (Cloud Tasks retries it later).
  */
-import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
 import type { Request } from "firebase-functions/v2/tasks";
 import * as logs from "../../logs";
 import { getOrganization, type Organization } from "../../organizations/repo";
-import { getSecret } from "../../secrets/repo";
-import { dataKeyRecords } from "../data-keys";
-import { deriveKeys, unwrapDataKey, type DerivedKeys } from "../format/keys";
+import { dataKeyResolver } from "../data-keys";
 import { workerDeps } from "../wiring";
 import { collectGarbage } from "./gc";
 import { gcLockRef } from "../runner/repo";
@@ -34,24 +31,7 @@ export async function gcTaskHandler(request: Request<unknown>): Promise<void> {
   if (!organization) return;
   const scope = { organizationId, regionId: organization.regionId };
   const deps = workerDeps();
-  const records = new Map((await dataKeyRecords(scope)).map((record) => [record.dataKeyId, record]));
-  const derived = new Map<string, DerivedKeys>();
-  const keys = async (dataKeyId: string): Promise<DerivedKeys> => {
-    const known = derived.get(dataKeyId);
-    if (known) return known;
-    const record = records.get(dataKeyId);
-    if (!record) throw new Error("A version names a data key the organisation does not have");
-    const secret =
-      record.secretId === DEFAULT_SECRET_ID
-        ? { secretId: DEFAULT_SECRET_ID }
-        : {
-            secretId: record.secretId,
-            kmsResourceName: (await getSecret(scope, record.secretId))?.kmsResourceName,
-          };
-    const keysOfRecord = deriveKeys(await unwrapDataKey(deps.wrappers(secret), organizationId, record));
-    derived.set(dataKeyId, keysOfRecord);
-    return keysOfRecord;
-  };
+  const keys = dataKeyResolver(scope, deps.wrappers);
   const result = await collectGarbage({
     scope,
     blobStore: deps.blobStore(scope.regionId),

@@ -1,0 +1,70 @@
+/**
+ * Recovering backups (spec §2 recovery modal, §5 recovery validation, §8 recovery errors and success): the
+ * request's rules and texts, shared by the browser and the API, and the answers' types.
+ */
+import * as yup from "yup";
+
+export const RECOVERY_MESSAGES = {
+  started: "Recovery started",
+  failed: "Recovery failed",
+  inProgress: "Another recovery for the same resource is in progress.",
+  targetRequired: "Please choose the resource to recover to",
+  folderRequired: "Please enter a folder name",
+  folderCharacters: "The folder name may only contain letters, numbers, dashes and underscores",
+  nothingToRecover: "There is nothing backed up to recover for this choice",
+  resourceNotFound: "Resource not found",
+  driveNotYet: "Drive recovery is not available yet",
+} as const;
+
+export const RECOVERY_SERVICES = ["gmail", "drive"] as const;
+export type RecoveryService = (typeof RECOVERY_SERVICES)[number];
+
+export const recoveryRequestSchema = yup
+  .object({
+    resourceId: yup.string().trim().required(RECOVERY_MESSAGES.resourceNotFound),
+    service: yup.string().oneOf(RECOVERY_SERVICES).required(),
+    /** Items to recover (catalog item ids); absent: everything of the service. */
+    itemIds: yup.array(yup.string().required()).max(1000).optional(),
+    location: yup.string().oneOf(["original", "other"] as const).required(),
+    targetResourceId: yup
+      .string()
+      .trim()
+      .when("location", {
+        is: "other",
+        then: (schema) => schema.required(RECOVERY_MESSAGES.targetRequired),
+        otherwise: (schema) => schema.optional(),
+      }),
+    method: yup.string().oneOf(["folder", "overwrite"] as const).required(),
+    folderName: yup
+      .string()
+      .trim()
+      .when("method", {
+        is: "folder",
+        then: (schema) =>
+          schema
+            .required(RECOVERY_MESSAGES.folderRequired)
+            .matches(/^[A-Za-z0-9_-]+$/, RECOVERY_MESSAGES.folderCharacters),
+        otherwise: (schema) => schema.optional(),
+      }),
+    permissions: yup.boolean().default(false),
+  })
+  .noUnknown();
+
+export type RecoveryRequest = yup.InferType<typeof recoveryRequestSchema>;
+
+export type RecoveryState = "pending" | "running" | "succeeded" | "failed";
+
+/** GET /v1/organizations/{id}/recoveries/{recoveryId}; POST …/recoveries answers it with 202. */
+export interface Recovery {
+  recoveryId: string;
+  state: RecoveryState;
+  service: RecoveryService;
+  resourceId: string;
+  targetResourceId: string;
+  method: "folder" | "overwrite";
+  folderName: string | null;
+  requestedAt: string;
+  finishedAt: string | null;
+  progress: { total: number; restored: number; skipped: number; failed: number };
+  failureReason: string | null;
+}

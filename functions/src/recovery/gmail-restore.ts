@@ -1,0 +1,100 @@
+/**
+ * Restoring messages into a mailbox (spec §2 recovery): `messages.import` of the backed-up bytes with
+ * `internalDateSource=dateHeader` and `neverMarkSpam`, under the message's labels (system labels kept; user
+ * labels found by name or created) plus, for "separate folder", a label named after the folder. Spam, trash,
+ * draft and chat labels are not restored. Every call goes through the quota-aware caller; the import (a
+ * POST) is retried only when Google did not execute it.
+ */
+import type { gmail_v1 } from "@googleapis/gmail";
+import type { GoogleCaller } from "../backup/google/caller";
+import { headerBlock, parseHeaders } from "../backup/sources/mail-headers";
+import type { MailLabel } from "../backup/sources/source";
+
+const DROPPED_SYSTEM_LABELS = new Set(["SPAM", "TRASH", "DRAFT", "CHAT"]);
+const SYSTEM_LABEL = /^(INBOX|SENT|UNREAD|STARRED|IMPORTANT|CATEGORY_[A-Z]+)$/;
+
+/** The Message-ID header of a raw message, without its angle brackets (undefined when it has none). */
+export function messageIdOf(raw: Buffer): string | undefined {
+  const header = parseHeaders(headerBlock(raw)).find((entry) => entry.name.toLowerCase() === "message-id");
+  const value = header?.value.trim().replace(/^<|>$/g, "");
+  return value ? value : undefined;
+}
+
+export class GmailRestorer {
+  private labels?: Map<string, string>;
+
+  constructor(
+    private readonly gmail: gmail_v1.Gmail,
+    private readonly user: string,
+    private readonly caller: GoogleCaller,
+  ) {}
+
+  private call<T>(method: string, idempotent: boolean, send: () => Promise<T>): Promise<T> {
+    return this.caller.call({ api: "gmail", user: this.user, method, idempotent }, send);
+  }
+
+  /** The target's label id of a user label name, created when missing. */
+  async labelId(name: string): Promise<string> {
+    if (!this.labels) {
+      const { data } = await this.call("gmail.users.labels.list", true, () =>
+        this.gmail.users.labels.list({ userId: "me" }),
+      );
+      this.labels = new Map(
+        (data.labels ?? []).flatMap((label) =>
+          label.id && label.name ? [[label.name.toLowerCase(), label.id]] : [],
+        ),
+      );
+    }
+    const known = this.labels.get(name.toLowerCase());
+    if (known) return known;
+    const { data } = await this.call("gmail.users.labels.create", false, () =>
+      this.gmail.users.labels.create({
+        userId: "me",
+        requestBody: { name, labelListVisibility: "labelShow", messageListVisibility: "show" },
+      }),
+    );
+    if (!data.id) throw new Error("Gmail created a label without an id");
+    this.labels.set(name.toLowerCase(), data.id);
+    return data.id;
+  }
+
+  /** The target's label ids for a backed-up message's labels (and the folder's label). */
+  async labelIds(labels: readonly MailLabel[], folder: string | null): Promise<string[]> {
+    const ids = new Set<string>();
+    for (const label of labels) {
+      if (DROPPED_SYSTEM_LABELS.has(label.id)) continue;
+      if (SYSTEM_LABEL.test(label.id)) ids.add(label.id);
+      else if (label.name) ids.add(await this.labelId(label.name));
+    }
+    if (folder) ids.add(await this.labelId(folder));
+    return [...ids];
+  }
+
+  /** The id of a message with this Message-ID in the target mailbox, if there is one. */
+  async find(messageId: string): Promise<string | undefined> {
+    const { data } = await this.call("gmail.users.messages.list", true, () =>
+      this.gmail.users.messages.list({
+        userId: "me",
+        q: `rfc822msgid:${messageId}`,
+        maxResults: 1,
+        includeSpamTrash: true,
+      }),
+    );
+    return data.messages?.[0]?.id ?? undefined;
+  }
+
+  /** Imports the message; returns its new id. */
+  async import(raw: Buffer, labelIds: string[]): Promise<string> {
+    const { data } = await this.call("gmail.users.messages.import", false, () =>
+      this.gmail.users.messages.import({
+        userId: "me",
+        internalDateSource: "dateHeader",
+        neverMarkSpam: true,
+        processForCalendar: false,
+        requestBody: { raw: raw.toString("base64url"), labelIds },
+      }),
+    );
+    if (!data.id) throw new Error("Gmail imported a message without an id");
+    return data.id;
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Recoveries of one organisation in its region database: `organizations/{id}/recoveries/{recoveryId}`
+ * (state, options, progress, the position reached, a lease), `…/recoveries/{id}/ledger/{itemDocId}` (what
+ * was restored where: a retried or resumed recovery never restores an item twice) and
+ * `recoveryLocks/{targetResourceId}` (one recovery per target resource at a time).
+ */
+import type { Recovery, RecoveryRequest } from "@alpvault/contracts/recovery";
+import { catalogDocId } from "../backup/runner/repo";
+import { organizationRef, type Scope } from "../lib/tenancy";
+
+export interface StoredRecovery extends Recovery {
+  permissions: boolean;
+  itemIds: string[] | null;
+  requestedBy: string;
+  /** Explicit items: how many are done; all items: the last item key done. */
+  position: { index: number; lastItemKey: string | null };
+  lease: { holder: string; until: string } | null;
+}
+
+function recoveries(scope: Scope) {
+  return organizationRef(scope).collection("recoveries");
+}
+
+function lockRef(scope: Scope, targetResourceId: string) {
+  return organizationRef(scope).collection("recoveryLocks").doc(targetResourceId);
+}
+
+export function decodeRecovery(
+  id: string,
+  data: Record<string, unknown> | undefined,
+): StoredRecovery | undefined {
+  if (!data || typeof data.state !== "string") return undefined;
+  return { ...(data as unknown as StoredRecovery), recoveryId: id };
+}
+
+export async function readRecovery(scope: Scope, recoveryId: string): Promise<StoredRecovery | undefined> {
+  const snapshot = await recoveries(scope).doc(recoveryId).get();
+  return decodeRecovery(snapshot.id, snapshot.data());
+}
+
+/**
+ * Writes a pending recovery and takes its target's lock, in one transaction; `busy` when another recovery of
+ * the same target is pending or running.
+ */
+export async function createRecovery(
+  scope: Scope,
+  request: RecoveryRequest & { targetResourceId: string },
+  requestedBy: string,
+  now: Date,
+): Promise<{ kind: "created"; recovery: StoredRecovery } | { kind: "busy" }> {
+  const db = organizationRef(scope).firestore;
+  return db.runTransaction(async (transaction) => {
+    const lock = await transaction.get(lockRef(scope, request.targetResourceId));
+    const holder = lock.get("recoveryId") as unknown;
+    if (typeof holder === "string") {
+      const active = await transaction.get(recoveries(scope).doc(holder));
+      const state = active.get("state") as unknown;
+      if (state === "pending" || state === "running") return { kind: "busy" as const };
+    }
+    const ref = recoveries(scope).doc();
+    const recovery: Omit<StoredRecovery, "recoveryId"> = {
+      state: "pending",
+      service: request.service as StoredRecovery["service"],
+      resourceId: request.resourceId,
+      targetResourceId: request.targetResourceId,
+      method: request.method as StoredRecovery["method"],
+      folderName: request.method === "folder" ? (request.folderName ?? null) : null,
+      permissions: request.permissions === true,
+      itemIds: request.itemIds ?? null,
+      requestedAt: now.toISOString(),
+      requestedBy,
+      finishedAt: null,
+      progress: { total: request.itemIds?.length ?? 0, restored: 0, skipped: 0, failed: 0 },
+      failureReason: null,
+      position: { index: 0, lastItemKey: null },
+      lease: null,
+    };
+    transaction.create(ref, recovery);
+    transaction.set(lockRef(scope, request.targetResourceId), { recoveryId: ref.id, at: now.toISOString() });
+    return { kind: "created" as const, recovery: { ...recovery, recoveryId: ref.id } };
+  });
+}
+
+/** Takes the recovery's lease (a pending one starts running): false when finished or held by another. */
+export async function takeRecoveryLease(
+  scope: Scope,
+  recoveryId: string,
+  holder: string,
+  until: string,
+  now: string,
+): Promise<StoredRecovery | undefined> {
+  const ref = recoveries(scope).doc(recoveryId);
+  return ref.firestore.runTransaction(async (transaction) => {
+    const recovery = decodeRecovery(recoveryId, (await transaction.get(ref)).data());
+    if (!recovery || recovery.state === "succeeded" || recovery.state === "failed") return undefined;
+    if (recovery.lease && recovery.lease.holder !== holder && recovery.lease.until > now) return undefined;
+    transaction.update(ref, { state: "running", lease: { holder, until } });
+    return { ...recovery, state: "running", lease: { holder, until } };
+  });
+}
+
+/** Saves progress and position (only while `holder` holds the lease). */
+export async function saveRecoveryProgress(
+  scope: Scope,
+  recovery: Pick<StoredRecovery, "recoveryId" | "progress" | "position">,
+  holder: string,
+): Promise<boolean> {
+  const ref = recoveries(scope).doc(recovery.recoveryId);
+  return ref.firestore.runTransaction(async (transaction) => {
+    const current = decodeRecovery(recovery.recoveryId, (await transaction.get(ref)).data());
+    if (current?.lease?.holder !== holder || current.state !== "running") return false;
+    transaction.update(ref, { progress: recovery.progress, position: recovery.position });
+    return true;
+  });
+}
+
+/** Gives the lease up (the re-enqueued task goes on). */
+export async function releaseRecoveryLease(scope: Scope, recoveryId: string, holder: string): Promise<void> {
+  const ref = recoveries(scope).doc(recoveryId);
+  await ref.firestore.runTransaction(async (transaction) => {
+    const current = decodeRecovery(recoveryId, (await transaction.get(ref)).data());
+    if (current?.lease?.holder === holder) transaction.update(ref, { lease: null });
+  });
+}
+
+/** Ends the recovery and frees its target. */
+export async function finishRecovery(
+  scope: Scope,
+  recovery: StoredRecovery,
+  outcome: { state: "succeeded" } | { state: "failed"; failureReason: string },
+  now: Date,
+): Promise<void> {
+  const ref = recoveries(scope).doc(recovery.recoveryId);
+  await ref.firestore.runTransaction(async (transaction) => {
+    const lock = await transaction.get(lockRef(scope, recovery.targetResourceId));
+    transaction.update(ref, {
+      state: outcome.state,
+      failureReason: outcome.state === "failed" ? outcome.failureReason : null,
+      finishedAt: now.toISOString(),
+      lease: null,
+      progress: recovery.progress,
+      position: recovery.position,
+    });
+    if (lock.get("recoveryId") === recovery.recoveryId) transaction.delete(lock.ref);
+  });
+}
+
+export interface LedgerEntry {
+  state: "importing" | "done";
+  targetId?: string;
+}
+
+function ledger(scope: Scope, recoveryId: string) {
+  return recoveries(scope).doc(recoveryId).collection("ledger");
+}
+
+const ledgerDocId = (itemKey: string) => catalogDocId(itemKey);
+
+export async function readLedger(
+  scope: Scope,
+  recoveryId: string,
+  itemKey: string,
+): Promise<LedgerEntry | undefined> {
+  return (await ledger(scope, recoveryId).doc(ledgerDocId(itemKey)).get()).data() as LedgerEntry | undefined;
+}
+
+export async function writeLedger(
+  scope: Scope,
+  recoveryId: string,
+  itemKey: string,
+  entry: LedgerEntry,
+): Promise<void> {
+  await ledger(scope, recoveryId)
+    .doc(ledgerDocId(itemKey))
+    .set({ itemKey, ...entry });
+}
+
+/** The catalog items to recover: explicit ids in order, or a page of all items of the kind after a key. */
+export async function itemsToRecover(
+  scope: Scope,
+  resourceId: string,
+  kind: "gmail-message" | "drive-file",
+  after: string | null,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  let query = organizationRef(scope)
+    .collection("resources")
+    .doc(resourceId)
+    .collection("items")
+    .where("kind", "==", kind)
+    .orderBy("itemKey")
+    .limit(limit);
+  if (after) query = query.startAfter(after);
+  return (await query.get()).docs.map((doc) => doc.data());
+}
+
+export async function readItems(
+  scope: Scope,
+  resourceId: string,
+  itemKeys: string[],
+): Promise<(Record<string, unknown> | undefined)[]> {
+  if (itemKeys.length === 0) return [];
+  const items = organizationRef(scope).collection("resources").doc(resourceId).collection("items");
+  const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
+  return snapshots.map((snapshot) => snapshot.data());
+}

@@ -1,0 +1,89 @@
+/**
+ * Starting and reading recoveries (spec §2 recovery modal, §5, §8). The request is checked with the
+ * recovery modal's rules and texts; the source and target resources must exist (mail goes to a mailbox);
+ * one recovery per target resource at a time (409 with the spec's text). The recovery is written, then its
+ * task enqueued; should the enqueue fail, the answer says so and the recovery is marked failed, so the
+ * target is not left locked.
+ */
+import { ValidationError } from "yup";
+import {
+  RECOVERY_MESSAGES,
+  recoveryRequestSchema,
+  type Recovery,
+  type RecoveryRequest,
+} from "@alpvault/contracts/recovery";
+import { enqueueRecovery, type EnqueueRecovery } from "../backup/queue";
+import { readBackupResource } from "../backup/repo";
+import { AppError } from "../http/app-error";
+import type { Scope } from "../lib/tenancy";
+import { createRecovery, finishRecovery, readRecovery, type StoredRecovery } from "./repo";
+
+function parseRequest(body: unknown): RecoveryRequest {
+  try {
+    return recoveryRequestSchema.validateSync(body, { abortEarly: true, stripUnknown: false });
+  } catch (error) {
+    if (error instanceof ValidationError)
+      throw AppError.badRequest(error.errors[0] ?? RECOVERY_MESSAGES.failed);
+    throw error;
+  }
+}
+
+/** What the API shows of a stored recovery. */
+export function toRecovery(stored: StoredRecovery): Recovery {
+  return {
+    recoveryId: stored.recoveryId,
+    state: stored.state,
+    service: stored.service,
+    resourceId: stored.resourceId,
+    targetResourceId: stored.targetResourceId,
+    method: stored.method,
+    folderName: stored.folderName,
+    requestedAt: stored.requestedAt,
+    finishedAt: stored.finishedAt,
+    progress: stored.progress,
+    failureReason: stored.failureReason,
+  };
+}
+
+export async function startRecovery(
+  scope: Scope,
+  body: unknown,
+  actor: string,
+  now = new Date(),
+  enqueue: EnqueueRecovery = enqueueRecovery,
+): Promise<Recovery> {
+  const request = parseRequest(body);
+  if (request.service === "drive") throw AppError.badRequest(RECOVERY_MESSAGES.driveNotYet);
+  const targetResourceId =
+    request.location === "other" ? (request.targetResourceId ?? "") : request.resourceId;
+  const [source, target] = await Promise.all([
+    readBackupResource(scope, request.resourceId),
+    readBackupResource(scope, targetResourceId),
+  ]);
+  if (!source || !target) throw AppError.notFound(RECOVERY_MESSAGES.resourceNotFound);
+  if (request.service === "gmail" && !target.email)
+    throw AppError.badRequest(RECOVERY_MESSAGES.targetRequired);
+  const created = await createRecovery(scope, { ...request, targetResourceId }, actor, now);
+  if (created.kind === "busy") throw AppError.conflict(RECOVERY_MESSAGES.inProgress);
+  try {
+    await enqueue(
+      { organizationId: scope.organizationId, recoveryId: created.recovery.recoveryId },
+      { id: created.recovery.recoveryId },
+    );
+  } catch (error) {
+    await finishRecovery(
+      scope,
+      created.recovery,
+      { state: "failed", failureReason: RECOVERY_MESSAGES.failed },
+      now,
+    );
+    throw AppError.unavailable(RECOVERY_MESSAGES.failed, error);
+  }
+  return toRecovery(created.recovery);
+}
+
+export async function getRecovery(scope: Scope, recoveryId: string): Promise<Recovery> {
+  const stored = /^[A-Za-z0-9]{1,64}$/.test(recoveryId) ? await readRecovery(scope, recoveryId) : undefined;
+  if (!stored) throw AppError.notFound("Recovery not found");
+  return toRecovery(stored);
+}

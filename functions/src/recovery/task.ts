@@ -1,0 +1,56 @@
+import type { Request } from "firebase-functions/v2/tasks";
+import { gmail_v1 } from "@googleapis/gmail";
+import { loadWorkspaceConfig } from "../config";
+import * as logs from "../logs";
+import { googleClientOptions } from "../backup/google/client-options";
+import { enqueueRecovery } from "../backup/queue";
+import { TASK_BUDGET_MS, workerDeps } from "../backup/wiring";
+import { delegatedJwt, workspaceRootUrl } from "../workspace/gateway";
+import { executeRecovery, type RecoveryDeps } from "./worker";
+
+/** Restoring needs to write to the mailbox. */
+const GMAIL_RESTORE_SCOPES = [
+  "https://www.googleapis.com/auth/gmail.insert",
+  "https://www.googleapis.com/auth/gmail.labels",
+  "https://www.googleapis.com/auth/gmail.modify",
+];
+
+let deps: RecoveryDeps | undefined;
+
+function recoveryDeps(): RecoveryDeps {
+  if (deps) return deps;
+  const backup = workerDeps();
+  const workspace = loadWorkspaceConfig();
+  const rootUrl = workspaceRootUrl(workspace);
+  deps = {
+    caller: backup.caller,
+    gmail: (user) =>
+      new gmail_v1.Gmail(
+        googleClientOptions({
+          auth: delegatedJwt(workspace, user, GMAIL_RESTORE_SCOPES),
+          ...(rootUrl ? { rootUrl } : {}),
+        }),
+      ),
+    blobStore: backup.blobStore,
+    wrappers: backup.wrappers,
+    enqueue: enqueueRecovery,
+    budgetMs: TASK_BUDGET_MS,
+  };
+  return deps;
+}
+
+/** Handles one `runRecovery` delivery; a malformed payload is dropped. */
+export async function recoveryTaskHandler(request: Request<unknown>): Promise<void> {
+  logs.taskReceived({ queue: "runRecovery", taskId: request.id, retryCount: request.retryCount });
+  const data = (request.data ?? {}) as { organizationId?: unknown; recoveryId?: unknown };
+  if (
+    typeof data.organizationId !== "string" ||
+    !/^[A-Za-z0-9_-]{1,128}$/.test(data.organizationId) ||
+    typeof data.recoveryId !== "string" ||
+    !/^[A-Za-z0-9]{1,64}$/.test(data.recoveryId)
+  ) {
+    logs.taskDropped({ queue: "runRecovery", taskId: request.id, reason: "invalid payload" });
+    return;
+  }
+  await executeRecovery({ organizationId: data.organizationId, recoveryId: data.recoveryId }, recoveryDeps());
+}

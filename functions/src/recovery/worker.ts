@@ -1,0 +1,202 @@
+/**
+ * The recovery worker: one `runRecovery` task delivery restores (a stretch of) one recovery. It takes the
+ * recovery's lease, walks the items to recover in pages from the position reached, and restores each
+ * current version into the target mailbox. Each item goes through the ledger first: "importing" before
+ * the import, "done" with the new message's id after it. A retried or resumed recovery skips items that are
+ * done, and for an item left "importing" (the worker died between the import and the ledger) it looks the
+ * message up by its Message-ID before importing, so nothing is restored twice. Near its deadline the worker
+ * saves the position and re-enqueues itself; at the end it records the outcome, audited, and frees the target.
+ */
+import { randomUUID } from "node:crypto";
+import type { gmail_v1 } from "@googleapis/gmail";
+import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
+import { appendAudit } from "../audit/repo";
+import type { BlobStore } from "../backup/blobstore/blob-store";
+import { dataKeyResolver, type KeyWrappers } from "../backup/data-keys";
+import type { GoogleCaller } from "../backup/google/caller";
+import { classifyGoogleError, GoogleCallError } from "../backup/google/errors";
+import type { EnqueueRecovery, RecoveryTask } from "../backup/queue";
+import { readBackupResource } from "../backup/repo";
+import { versionContent } from "../backup/restore/content";
+import type { CatalogItem } from "../backup/runner/catalog";
+import { googleStatus } from "../backup/sources/google-errors";
+import type { Scope } from "../lib/tenancy";
+import * as logs from "../logs";
+import { getOrganization } from "../organizations/repo";
+import { GmailRestorer, messageIdOf } from "./gmail-restore";
+import {
+  finishRecovery,
+  itemsToRecover,
+  readItems,
+  readLedger,
+  releaseRecoveryLease,
+  saveRecoveryProgress,
+  takeRecoveryLease,
+  writeLedger,
+} from "./repo";
+
+export interface RecoveryDeps {
+  caller: GoogleCaller;
+  gmail(user: string): gmail_v1.Gmail;
+  blobStore(regionId: Scope["regionId"]): BlobStore;
+  wrappers: KeyWrappers;
+  enqueue: EnqueueRecovery;
+  budgetMs: number;
+  now?: () => number;
+}
+
+const PAGE = 50;
+
+/** A Google error about this item only (the recovery goes on without it). */
+function isItemError(error: unknown): boolean {
+  if (!(error instanceof GoogleCallError) && googleStatus(error) === undefined) return false;
+  return classifyGoogleError(error).kind === "item";
+}
+
+export async function executeRecovery(
+  task: RecoveryTask,
+  deps: RecoveryDeps,
+): Promise<"dropped" | "continued" | "succeeded" | "failed"> {
+  const now = deps.now ?? Date.now;
+  const organization = await getOrganization(task.organizationId);
+  if (!organization) return "dropped";
+  const scope: Scope = { organizationId: organization.organizationId, regionId: organization.regionId };
+  const holder = randomUUID();
+  const deadline = now() + deps.budgetMs;
+  const recovery = await takeRecoveryLease(
+    scope,
+    task.recoveryId,
+    holder,
+    new Date(deadline + 120_000).toISOString(),
+    new Date(now()).toISOString(),
+  );
+  if (!recovery) return "dropped";
+  const [source, target] = await Promise.all([
+    readBackupResource(scope, recovery.resourceId),
+    readBackupResource(scope, recovery.targetResourceId),
+  ]);
+  const audit = (operation: "recovery.started" | "recovery.finished" | "recovery.failed", reason?: string) =>
+    appendAudit(scope, {
+      operation,
+      actor: recovery.requestedBy || SYSTEM_ACTOR,
+      object: `${source?.email ?? source?.name ?? recovery.resourceId} → ${target?.email ?? target?.name ?? recovery.targetResourceId}`,
+      failureReason: reason ?? null,
+      date: new Date(now()),
+      key: `${operation}-${recovery.recoveryId}`,
+    });
+  await audit("recovery.started");
+
+  const end = async (outcome: { state: "succeeded" } | { state: "failed"; failureReason: string }) => {
+    await finishRecovery(scope, recovery, outcome, new Date(now()));
+    await audit(
+      outcome.state === "succeeded" ? "recovery.finished" : "recovery.failed",
+      outcome.state === "failed" ? outcome.failureReason : undefined,
+    );
+    logs.recoveryEnded({
+      organizationId: scope.organizationId,
+      recoveryId: recovery.recoveryId,
+      ...recovery.progress,
+      state: outcome.state,
+    });
+    return outcome.state;
+  };
+  if (!source || !target?.email || recovery.service !== "gmail") {
+    return end({ state: "failed", failureReason: "The recovery's resources cannot receive mail" });
+  }
+
+  const restorer = new GmailRestorer(deps.gmail(target.email), target.email, deps.caller);
+  const keys = dataKeyResolver(scope, deps.wrappers);
+  const blobStore = deps.blobStore(scope.regionId);
+  const progress = recovery.progress;
+  const position = recovery.position;
+
+  const restoreOne = async (itemKey: string, item: CatalogItem | undefined): Promise<void> => {
+    if (!item || item.kind !== "gmail-message") {
+      progress.skipped += 1;
+      return;
+    }
+    const ledger = await readLedger(scope, recovery.recoveryId, itemKey);
+    if (ledger?.state === "done") return;
+    const current = item.current;
+    const raw = await versionContent(
+      blobStore,
+      { organizationId: scope.organizationId, keys: await keys(current.dataKeyId) },
+      current,
+    );
+    const messageId = messageIdOf(raw);
+    if (messageId && (ledger?.state === "importing" || recovery.method === "overwrite")) {
+      const existing = await restorer.find(messageId);
+      if (existing) {
+        await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId: existing });
+        if (ledger?.state === "importing") progress.restored += 1;
+        else progress.skipped += 1;
+        return;
+      }
+    }
+    const labelIds = await restorer.labelIds(current.metadata.labels ?? [], recovery.folderName);
+    await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
+    const targetId = await restorer.import(raw, labelIds);
+    await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId });
+    progress.restored += 1;
+  };
+
+  try {
+    for (;;) {
+      let batch: { itemKey: string; item: CatalogItem | undefined }[];
+      if (recovery.itemIds) {
+        const keysOfPage = recovery.itemIds.slice(position.index, position.index + PAGE);
+        const items = await readItems(scope, recovery.resourceId, keysOfPage);
+        batch = keysOfPage.map((itemKey, index) => ({
+          itemKey,
+          item: items[index] as CatalogItem | undefined,
+        }));
+      } else {
+        const items = await itemsToRecover(
+          scope,
+          recovery.resourceId,
+          "gmail-message",
+          position.lastItemKey,
+          PAGE,
+        );
+        batch = items.map((item) => ({
+          itemKey: String(item.itemKey),
+          item: item as unknown as CatalogItem,
+        }));
+      }
+      if (batch.length === 0) break;
+      for (const { itemKey, item } of batch) {
+        if (now() >= deadline) {
+          await saveRecoveryProgress(scope, { recoveryId: recovery.recoveryId, progress, position }, holder);
+          await releaseRecoveryLease(scope, recovery.recoveryId, holder);
+          await deps.enqueue({ organizationId: scope.organizationId, recoveryId: recovery.recoveryId });
+          return "continued";
+        }
+        try {
+          await restoreOne(itemKey, item);
+        } catch (error) {
+          if (!isItemError(error)) throw error;
+          progress.failed += 1;
+        }
+        position.index += 1;
+        position.lastItemKey = itemKey;
+      }
+      if (!recovery.itemIds) progress.total = progress.restored + progress.skipped + progress.failed;
+      if (
+        !(await saveRecoveryProgress(scope, { recoveryId: recovery.recoveryId, progress, position }, holder))
+      ) {
+        return "dropped";
+      }
+      if (recovery.itemIds && position.index >= recovery.itemIds.length) break;
+    }
+  } catch (error) {
+    logs.recoveryFailed({ organizationId: scope.organizationId, recoveryId: recovery.recoveryId, error });
+    return end({ state: "failed", failureReason: "Recovery failed" });
+  }
+  if (progress.failed > 0) {
+    return end({
+      state: "failed",
+      failureReason: `${progress.failed} of ${progress.total} items could not be recovered`,
+    });
+  }
+  return end({ state: "succeeded" });
+}
