@@ -25,7 +25,10 @@ export const recoveryRequestSchema = yup
     service: yup.string().oneOf(RECOVERY_SERVICES).required(),
     /** Items to recover (catalog item ids); absent: everything of the service. */
     itemIds: yup.array(yup.string().required()).max(1000).optional(),
-    location: yup.string().oneOf(["original", "other"] as const).required(),
+    location: yup
+      .string()
+      .oneOf(["original", "other"] as const)
+      .required(),
     targetResourceId: yup
       .string()
       .trim()
@@ -34,7 +37,10 @@ export const recoveryRequestSchema = yup
         then: (schema) => schema.required(RECOVERY_MESSAGES.targetRequired),
         otherwise: (schema) => schema.optional(),
       }),
-    method: yup.string().oneOf(["folder", "overwrite"] as const).required(),
+    method: yup
+      .string()
+      .oneOf(["folder", "overwrite"] as const)
+      .required(),
     folderName: yup
       .string()
       .trim()
