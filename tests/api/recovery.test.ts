@@ -7,6 +7,7 @@
  */
 import type { AuditPage } from "@alpvault/contracts/audit";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
+import { drive_v3 } from "@googleapis/drive";
 import { SCOPES } from "../../emulators/workspace/src/auth";
 import {
   REGION_DB,
@@ -19,7 +20,8 @@ import {
   runsOf,
 } from "../support/backup-runs";
 import { withRegionDb } from "../support/organizations";
-import { gmailFor, workspaceAdmin } from "../support/workspace";
+import { gmailFor, workspaceAdmin, workspaceJwt } from "../support/workspace";
+import { stackEnv } from "../support/stack-env";
 
 jest.setTimeout(180_000);
 
@@ -77,6 +79,13 @@ async function labelNames(user: string, ids: string[]): Promise<string[]> {
 
 beforeAll(async () => {
   setup = await organizationWithData(5);
+  // The file is shared with the admin: a recovery with permissions re-applies it.
+  const shared = await workspaceAdmin("POST", `/drive/files/${setup.file.id}/permissions`, {
+    type: "user",
+    role: "reader",
+    emailAddress: setup.workspace.admin,
+  });
+  expect(shared.status).toBe(200);
   await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
   const [run] = await runsOf(setup.organization, setup.resource.resourceId);
   expect(await finishedRun(setup.organization, setup.resource.resourceId, run!.runId)).toMatchObject({
@@ -99,7 +108,6 @@ test("when the recovery request breaks the modal's rules, then the API answers 4
     [{ ...base, folderName: "" }, RECOVERY_MESSAGES.folderRequired],
     [{ ...base, folderName: "Not allowed!" }, RECOVERY_MESSAGES.folderCharacters],
     [{ ...base, location: "other" }, RECOVERY_MESSAGES.targetRequired],
-    [{ ...base, service: "drive" }, RECOVERY_MESSAGES.driveNotYet],
   ];
   for (const [body, message] of cases) {
     expect(await recover(body)).toMatchObject({ status: 400, body: { code: 400, message } });
@@ -234,5 +242,47 @@ test("when messages are recovered to another mailbox, then they arrive there in 
   expect(operations.filter((operation) => operation === "recovery.started").length).toBeGreaterThanOrEqual(3);
   expect(operations.filter((operation) => operation === "recovery.finished").length).toBeGreaterThanOrEqual(
     3,
+  );
+});
+
+test("when a deleted Drive file is recovered to a separate folder with its sharing, then it is there with the same bytes and its permission", async () => {
+  const drive = new drive_v3.Drive({
+    auth: workspaceJwt(setup.workspace.user, [SCOPES.drive]),
+    rootUrl: `${stackEnv.workspaceUrl}/`,
+  });
+  expect((await workspaceAdmin("DELETE", `/drive/files/${setup.file.id}`)).status).toBeLessThan(300);
+  const answer = await recover({
+    resourceId: setup.resource.resourceId,
+    service: "drive",
+    itemIds: [setup.file.id],
+    location: "original",
+    method: "folder",
+    folderName: "Restored-Files",
+    permissions: true,
+  });
+  expect(answer.status).toBe(202);
+  expect(await finished((answer.body as Recovery).recoveryId)).toMatchObject({
+    state: "succeeded",
+    progress: { restored: 1, failed: 0 },
+  });
+  const folders = await drive.files.list({
+    q: "name = 'Restored-Files' and 'root' in parents and trashed = false",
+    fields: "files(id,mimeType)",
+  });
+  expect(folders.data.files).toHaveLength(1);
+  const inFolder = await drive.files.list({
+    q: `'${folders.data.files![0]!.id!}' in parents and trashed = false`,
+    fields: "files(id,name)",
+  });
+  expect(inFolder.data.files?.map((file) => file.name)).toEqual(["budget.txt"]);
+  const restoredId = inFolder.data.files![0]!.id!;
+  const bytes = await drive.files.get({ fileId: restoredId, alt: "media" }, { responseType: "arraybuffer" });
+  expect(Buffer.from(bytes.data as ArrayBuffer).equals(setup.file.bytes)).toBe(true);
+  const permissions = await drive.permissions.list({
+    fileId: restoredId,
+    fields: "permissions(role,emailAddress)",
+  });
+  expect(permissions.data.permissions).toContainEqual(
+    expect.objectContaining({ role: "reader", emailAddress: setup.workspace.admin }),
   );
 });

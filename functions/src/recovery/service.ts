@@ -53,7 +53,6 @@ export async function startRecovery(
   enqueue: EnqueueRecovery = enqueueRecovery,
 ): Promise<Recovery> {
   const request = parseRequest(body);
-  if (request.service === "drive") throw AppError.badRequest(RECOVERY_MESSAGES.driveNotYet);
   const targetResourceId =
     request.location === "other" ? (request.targetResourceId ?? "") : request.resourceId;
   const [source, target] = await Promise.all([

@@ -1,4 +1,5 @@
 import type { Request } from "firebase-functions/v2/tasks";
+import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 import { loadWorkspaceConfig } from "../config";
 import * as logs from "../logs";
@@ -28,6 +29,13 @@ function recoveryDeps(): RecoveryDeps {
       new gmail_v1.Gmail(
         googleClientOptions({
           auth: delegatedJwt(workspace, user, GMAIL_RESTORE_SCOPES),
+          ...(rootUrl ? { rootUrl } : {}),
+        }),
+      ),
+    drive: (user) =>
+      new drive_v3.Drive(
+        googleClientOptions({
+          auth: delegatedJwt(workspace, user, ["https://www.googleapis.com/auth/drive"]),
           ...(rootUrl ? { rootUrl } : {}),
         }),
       ),

@@ -8,6 +8,7 @@
  * saves the position and re-enqueues itself; at the end it records the outcome, audited, and frees the target.
  */
 import { randomUUID } from "node:crypto";
+import type { drive_v3 } from "@googleapis/drive";
 import type { gmail_v1 } from "@googleapis/gmail";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { appendAudit } from "../audit/repo";
@@ -23,6 +24,7 @@ import { googleStatus } from "../backup/sources/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { getOrganization } from "../organizations/repo";
+import { DriveRestorer, type DriveTarget } from "./drive-restore";
 import { GmailRestorer, messageIdOf } from "./gmail-restore";
 import {
   finishRecovery,
@@ -38,6 +40,7 @@ import {
 export interface RecoveryDeps {
   caller: GoogleCaller;
   gmail(user: string): gmail_v1.Gmail;
+  drive(user: string): drive_v3.Drive;
   blobStore(regionId: Scope["regionId"]): BlobStore;
   wrappers: KeyWrappers;
   enqueue: EnqueueRecovery;
@@ -100,18 +103,57 @@ export async function executeRecovery(
     });
     return outcome.state;
   };
-  if (!source || !target?.email || recovery.service !== "gmail") {
-    return end({ state: "failed", failureReason: "The recovery's resources cannot receive mail" });
+  if (!source || !target || (recovery.service === "gmail" && !target.email)) {
+    return end({ state: "failed", failureReason: "The recovery's resources cannot receive this data" });
   }
-
-  const restorer = new GmailRestorer(deps.gmail(target.email), target.email, deps.caller);
+  const kind = recovery.service === "gmail" ? "gmail-message" : "drive-file";
+  const driveTarget: DriveTarget =
+    target.type === "email"
+      ? { kind: "user", email: target.email ?? "" }
+      : {
+          kind: "shared-drive",
+          driveId: target.resourceId.replace(/^drive-/, ""),
+          adminEmail: organization.adminEmail,
+        };
+  const driveUser = driveTarget.kind === "user" ? driveTarget.email : driveTarget.adminEmail;
+  const restorer = new GmailRestorer(deps.gmail(target.email ?? ""), target.email ?? "", deps.caller);
+  const driveRestorer = new DriveRestorer(deps.drive(driveUser), driveTarget, deps.caller);
   const keys = dataKeyResolver(scope, deps.wrappers);
   const blobStore = deps.blobStore(scope.regionId);
   const progress = recovery.progress;
   const position = recovery.position;
 
+  /** A Drive file: into the recovery's folder, or over itself (see drive-restore.ts). */
+  const restoreFile = async (itemKey: string, item: CatalogItem, importing: boolean, content: Buffer) => {
+    const metadata = item.current.metadata;
+    const name = metadata.name ?? "Recovered file";
+    const sameResource = recovery.targetResourceId === recovery.resourceId;
+    if (recovery.method === "overwrite" && sameResource && (await driveRestorer.exists(item.sourceId))) {
+      await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
+      await driveRestorer.overwrite(item.sourceId, metadata, content);
+      if (recovery.permissions) await driveRestorer.share(item.sourceId, metadata.permissions);
+      await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId: item.sourceId });
+      progress.restored += 1;
+      return;
+    }
+    const parent =
+      recovery.method === "folder"
+        ? await driveRestorer.folderFor(recovery.folderName ?? "Recovered", metadata.path)
+        : await driveRestorer.parentFor(sameResource ? metadata.parents : []);
+    const existing = importing ? await driveRestorer.find(name, parent) : undefined;
+    const targetId =
+      existing ??
+      (await (async () => {
+        await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
+        return driveRestorer.create(metadata, content, parent);
+      })());
+    if (recovery.permissions && !existing) await driveRestorer.share(targetId, metadata.permissions);
+    await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId });
+    progress.restored += 1;
+  };
+
   const restoreOne = async (itemKey: string, item: CatalogItem | undefined): Promise<void> => {
-    if (!item || item.kind !== "gmail-message") {
+    if (!item || item.kind !== kind) {
       progress.skipped += 1;
       return;
     }
@@ -123,6 +165,7 @@ export async function executeRecovery(
       { organizationId: scope.organizationId, keys: await keys(current.dataKeyId) },
       current,
     );
+    if (kind === "drive-file") return restoreFile(itemKey, item, ledger?.state === "importing", raw);
     const messageId = messageIdOf(raw);
     if (messageId && (ledger?.state === "importing" || recovery.method === "overwrite")) {
       const existing = await restorer.find(messageId);
