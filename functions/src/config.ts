@@ -77,7 +77,7 @@ export const stripeWebhookSecret = defineSecret("STRIPE_WEBHOOK_SECRET");
 export function apiSecrets(): ReturnType<typeof defineSecret>[] {
   return process.env.FUNCTIONS_EMULATOR === "true"
     ? []
-    : [workspaceServiceAccountKey, stripeSecretKey, stripeWebhookSecret];
+    : [workspaceServiceAccountKey, stripeSecretKey, stripeWebhookSecret, defaultKeyEncryptionKey];
 }
 
 /** Secrets the backup worker binds (none inside the emulator: the key file and a development key). */

@@ -9,6 +9,7 @@ import type { AuditPage } from "@alpvault/contracts/audit";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
 import { drive_v3 } from "@googleapis/drive";
 import { SCOPES } from "../../emulators/workspace/src/auth";
+import { parseMbox } from "../../functions/src/export/mbox";
 import {
   REGION_DB,
   assignDefaultPolicy,
@@ -285,4 +286,38 @@ test("when a deleted Drive file is recovered to a separate folder with its shari
   expect(permissions.data.permissions).toContainEqual(
     expect.objectContaining({ role: "reader", emailAddress: setup.workspace.admin }),
   );
+});
+
+test("when a mailbox is exported, then the MBOX holds every backed-up message byte for byte, deleted ones included; selected items only when named", async () => {
+  const base = `/organizations/${setup.organization.organizationId}/exports/mbox`;
+  const all = await setup.call(base, {
+    method: "POST",
+    body: { resourceId: setup.resource.resourceId, service: "gmail" },
+  });
+  expect(all.status).toBe(200);
+  const messages = parseMbox(Buffer.from(all.body as string, "utf8"));
+  expect(messages).toHaveLength(setup.raws.size);
+  for (const raw of setup.raws.values()) expect(messages.some((message) => message.equals(raw))).toBe(true);
+
+  const some = await setup.call(base, {
+    method: "POST",
+    body: { resourceId: setup.resource.resourceId, service: "gmail", itemIds: gone },
+  });
+  const selected = parseMbox(Buffer.from(some.body as string, "utf8"));
+  expect(selected.map((message) => message.toString("latin1"))).toEqual(
+    gone.map((id) => setup.raws.get(id)!.toString("latin1")),
+  );
+
+  expect(
+    (
+      await setup.call(base, {
+        method: "POST",
+        body: { resourceId: setup.resource.resourceId, service: "drive" },
+      })
+    ).status,
+  ).toBe(400);
+  expect(
+    (await setup.call(base, { method: "POST", body: { resourceId: "user-nobody", service: "gmail" } }))
+      .status,
+  ).toBe(404);
 });

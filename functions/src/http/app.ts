@@ -5,6 +5,7 @@ import { organizationRoutes } from "../organizations/routes";
 import { productServices } from "../organizations/wiring";
 import { policyRoutes } from "../policies/routes";
 import { resourceRoutes } from "../resources/routes";
+import { exportRoutes } from "../export/routes";
 import { recoveryRoutes } from "../recovery/routes";
 import { searchRoutes } from "../search/routes";
 import { secretRoutes } from "../secrets/routes";
@@ -46,6 +47,7 @@ export function createApi(deps: ApiDependencies): Express {
     billingRoutes(),
     searchRoutes(() => productServices().organizations),
     recoveryRoutes(() => productServices().organizations),
+    exportRoutes(() => productServices().organizations),
   ];
   for (const router of routers) v1.use(router);
   v1.use(notFoundHandler);
