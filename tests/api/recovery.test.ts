@@ -9,6 +9,7 @@ import type { AuditPage } from "@alpvault/contracts/audit";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
 import { drive_v3 } from "@googleapis/drive";
 import { SCOPES } from "../../emulators/workspace/src/auth";
+import { unzip } from "../../emulators/workspace/src/drive/unzip";
 import { parseMbox } from "../../functions/src/export/mbox";
 import {
   REGION_DB,
@@ -295,7 +296,8 @@ test("when a mailbox is exported, then the MBOX holds every backed-up message by
     body: { resourceId: setup.resource.resourceId, service: "gmail" },
   });
   expect(all.status).toBe(200);
-  const messages = parseMbox(Buffer.from(all.body as string, "utf8"));
+  expect(all.contentType).toContain("application/mbox");
+  const messages = parseMbox(all.bytes);
   expect(messages).toHaveLength(setup.raws.size);
   for (const raw of setup.raws.values()) expect(messages.some((message) => message.equals(raw))).toBe(true);
 
@@ -303,7 +305,7 @@ test("when a mailbox is exported, then the MBOX holds every backed-up message by
     method: "POST",
     body: { resourceId: setup.resource.resourceId, service: "gmail", itemIds: gone },
   });
-  const selected = parseMbox(Buffer.from(some.body as string, "utf8"));
+  const selected = parseMbox(some.bytes);
   expect(selected.map((message) => message.toString("latin1"))).toEqual(
     gone.map((id) => setup.raws.get(id)!.toString("latin1")),
   );
@@ -320,4 +322,16 @@ test("when a mailbox is exported, then the MBOX holds every backed-up message by
     (await setup.call(base, { method: "POST", body: { resourceId: "user-nobody", service: "gmail" } }))
       .status,
   ).toBe(404);
+});
+
+test("when a drive is exported, then the ZIP holds every backed-up file under its folder path with its bytes, deleted ones included", async () => {
+  const answer = await setup.call(`/organizations/${setup.organization.organizationId}/exports/zip`, {
+    method: "POST",
+    body: { resourceId: setup.resource.resourceId, service: "drive" },
+  });
+  expect(answer.status).toBe(200);
+  expect(answer.contentType).toContain("application/zip");
+  const entries = unzip(answer.bytes);
+  expect([...entries.keys()]).toEqual(["My Drive/budget.txt"]);
+  expect(entries.get("My Drive/budget.txt")?.equals(setup.file.bytes)).toBe(true);
 });

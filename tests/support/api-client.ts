@@ -17,6 +17,8 @@ export interface ApiAnswer {
   status: number;
   contentType: string | null;
   body: unknown;
+  /** The body's bytes as sent (downloads). */
+  bytes: Buffer;
 }
 
 export async function callApi(
@@ -37,12 +39,13 @@ export async function callApi(
     headers,
     body: options.body,
   });
-  const text = await response.text();
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString("utf8");
   let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
     // not JSON: the assertion on the body will show the text
   }
-  return { status: response.status, contentType: response.headers.get("content-type"), body };
+  return { status: response.status, contentType: response.headers.get("content-type"), body, bytes };
 }
