@@ -31,6 +31,9 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 let setup: Awaited<ReturnType<typeof organizationWithData>>;
 let gone: string[];
+let docId: string;
+const GOOGLE_DOC = "application/vnd.google-apps.document";
+const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
 async function recover(body: Record<string, unknown>) {
   return setup.call(`/organizations/${setup.organization.organizationId}/recoveries`, {
@@ -88,6 +91,13 @@ beforeAll(async () => {
     emailAddress: setup.workspace.admin,
   });
   expect(shared.status).toBe(200);
+  const doc = await workspaceAdmin<{ id: string }>("POST", `/users/${setup.workspace.user}/drive/files`, {
+    name: "Board minutes",
+    mimeType: GOOGLE_DOC,
+    text: "Board minutes\nThe budget is approved",
+  });
+  expect(doc.status).toBe(200);
+  docId = doc.body.id;
   await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
   const [run] = await runsOf(setup.organization, setup.resource.resourceId);
   expect(await finishedRun(setup.organization, setup.resource.resourceId, run!.runId)).toMatchObject({
@@ -332,6 +342,48 @@ test("when a drive is exported, then the ZIP holds every backed-up file under it
   expect(answer.status).toBe(200);
   expect(answer.contentType).toContain("application/zip");
   const entries = unzip(answer.bytes);
-  expect([...entries.keys()]).toEqual(["My Drive/budget.txt"]);
+  expect([...entries.keys()].sort()).toEqual(["My Drive/Board minutes.docx", "My Drive/budget.txt"]);
   expect(entries.get("My Drive/budget.txt")?.equals(setup.file.bytes)).toBe(true);
+  const docx = unzip(entries.get("My Drive/Board minutes.docx")!);
+  expect(docx.get("word/document.xml")?.toString("utf8")).toContain("The budget is approved");
+});
+
+test("when a deleted Google Doc is recovered, then it comes back as a Google Doc with the same text", async () => {
+  const drive = new drive_v3.Drive({
+    auth: workspaceJwt(setup.workspace.user, [SCOPES.drive]),
+    rootUrl: `${stackEnv.workspaceUrl}/`,
+  });
+  const before = await drive.files.export({ fileId: docId, mimeType: DOCX }, { responseType: "arraybuffer" });
+  const textBefore = unzip(Buffer.from(before.data as ArrayBuffer))
+    .get("word/document.xml")
+    ?.toString("utf8");
+  expect(textBefore).toContain("The budget is approved");
+  expect((await workspaceAdmin("DELETE", `/drive/files/${docId}`)).status).toBeLessThan(300);
+  const answer = await recover({
+    resourceId: setup.resource.resourceId,
+    service: "drive",
+    itemIds: [docId],
+    location: "original",
+    method: "folder",
+    folderName: "Restored-Docs",
+  });
+  expect(await finished((answer.body as Recovery).recoveryId)).toMatchObject({
+    state: "succeeded",
+    progress: { restored: 1 },
+  });
+  const found = await drive.files.list({
+    q: "name = 'Board minutes' and trashed = false",
+    fields: "files(id,mimeType)",
+  });
+  expect(found.data.files).toHaveLength(1);
+  expect(found.data.files![0]!.mimeType).toBe(GOOGLE_DOC);
+  const after = await drive.files.export(
+    { fileId: found.data.files![0]!.id!, mimeType: DOCX },
+    { responseType: "arraybuffer" },
+  );
+  const textAfter = unzip(Buffer.from(after.data as ArrayBuffer))
+    .get("word/document.xml")
+    ?.toString("utf8");
+  expect(textAfter).toContain("Board minutes");
+  expect(textAfter).toContain("The budget is approved");
 });

@@ -7,6 +7,7 @@ import {
   PPTX,
   XLSX,
   exportDocument,
+  importDocument,
   pdf,
 } from "./office";
 import { unzip } from "./unzip";
@@ -81,4 +82,18 @@ test("when a format Google does not offer is asked for, then there is no export"
   expect(exportDocument(GOOGLE_DOC, TEXT, XLSX)).toBeUndefined();
   expect(text(exportDocument(GOOGLE_SHEET, 'a,"b,c"\n1,2', "text/csv"))).toBe('a,"b,c"\r\n1,2');
   expect(text(exportDocument(GOOGLE_DOC, "hi", "text/plain"))).toBe("\ufeffhi");
+});
+
+test("when an export is uploaded back as its Google type, then Drive's conversion gives the same text (documents, sheets, slides)", () => {
+  const roundTrip = (type: string, format: string, text: string) =>
+    importDocument(type, exportDocument(type, text, format) as Buffer, format, unzip);
+  expect(roundTrip(GOOGLE_DOC, DOCX, TEXT)).toBe(TEXT);
+  expect(roundTrip(GOOGLE_SHEET, XLSX, "Name\tAmount\nRent\t1200\nÄrger & co\t3.5")).toBe(
+    "Name\tAmount\nRent\t1200\nÄrger & co\t3.5",
+  );
+  expect(roundTrip(GOOGLE_SLIDES, PPTX, "Title one\nPoint\n\nSecond slide")).toBe(
+    "Title one\nPoint\n\nSecond slide",
+  );
+  expect(importDocument(GOOGLE_DOC, Buffer.from("\ufeffplain text"), "text/plain", unzip)).toBe("plain text");
+  expect(importDocument(GOOGLE_DOC, Buffer.from("%PDF-1.4"), PDF, unzip)).toBeUndefined();
 });

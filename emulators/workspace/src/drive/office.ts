@@ -22,6 +22,17 @@ export const EXPORT_FORMATS: Record<string, string[]> = {
   [GOOGLE_SLIDES]: [PPTX, PDF, "text/plain"],
 };
 
+/** The uploads each Docs Editors type converts from (`about.importFormats`, by source type). */
+export const IMPORT_FORMATS: Record<string, string[]> = {
+  [DOCX]: [GOOGLE_DOC],
+  "text/plain": [GOOGLE_DOC, GOOGLE_SLIDES],
+  "text/html": [GOOGLE_DOC],
+  [XLSX]: [GOOGLE_SHEET],
+  "text/csv": [GOOGLE_SHEET],
+  "text/tab-separated-values": [GOOGLE_SHEET],
+  [PPTX]: [GOOGLE_SLIDES],
+};
+
 export function isDocsEditorsType(mimeType: string): boolean {
   return mimeType in EXPORT_FORMATS;
 }
@@ -416,4 +427,91 @@ export function exportDocument(docMimeType: string, text: string, mimeType: stri
   if (mimeType === PPTX) return pptx(text);
   if (mimeType === PDF) return pdf(slides.flatMap((slide, index) => (index > 0 ? ["", ...slide] : slide)));
   return Buffer.from(`\ufeff${slides.map((slide) => slide.join("\n")).join("\n\n")}`, "utf8");
+}
+
+// ------------------------------------------------------------------------------------------- import
+
+const XML_ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&apos;": "'",
+};
+
+function xmlText(xml: string): string {
+  return xml.replace(/&(amp|lt|gt|quot|apos);/g, (entity) => XML_ENTITIES[entity] ?? entity);
+}
+
+/** The texts of the `tag` elements inside `xml`, concatenated. */
+function texts(xml: string, tag: string): string {
+  const pattern = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, "g");
+  return [...xml.matchAll(pattern)].map((match) => xmlText(match[1] ?? "")).join("");
+}
+
+/** The paragraphs (`<w:p>` or `<a:p>`) of an Office XML part, as text lines. */
+function paragraphs(xml: string, paragraph: string, run: string): string[] {
+  const pattern = new RegExp(
+    `<${paragraph}(?:\\s[^>]*)?/>|<${paragraph}(?:\\s[^>]*)?>([\\s\\S]*?)</${paragraph}>`,
+    "g",
+  );
+  return [...xml.matchAll(pattern)].map((match) => texts(match[1] ?? "", run));
+}
+
+/**
+ * Converting an upload into a Docs Editors file (`files.create`/`update` with a Google type and office or
+ * text media), as Drive imports it: the document's text, in the model the exports use. Undefined when Drive
+ * would refuse the conversion.
+ */
+export function importDocument(
+  docMimeType: string,
+  data: Buffer,
+  contentType: string,
+  unzipArchive: (archive: Buffer) => Map<string, Buffer>,
+): string | undefined {
+  const text = () => data.toString("utf8").replace(/^\ufeff/, "");
+  if (docMimeType === GOOGLE_DOC) {
+    if (contentType === DOCX) {
+      const xml = unzipArchive(data).get("word/document.xml")?.toString("utf8");
+      return xml === undefined ? undefined : paragraphs(xml, "w:p", "w:t").join("\n");
+    }
+    if (contentType === "text/plain") return text();
+    if (contentType === "text/html") {
+      return [...text().matchAll(/<p(?:\s[^>]*)?>([\s\S]*?)<\/p>/g)]
+        .map((match) => xmlText((match[1] ?? "").replace(/<[^>]*>/g, "")))
+        .join("\n");
+    }
+    return undefined;
+  }
+  if (docMimeType === GOOGLE_SHEET) {
+    if (contentType === XLSX) {
+      const xml = unzipArchive(data).get("xl/worksheets/sheet1.xml")?.toString("utf8");
+      if (xml === undefined) return undefined;
+      const rows = [...xml.matchAll(/<row(?:\s[^>]*)?>([\s\S]*?)<\/row>/g)].map((row) =>
+        [...(row[1] ?? "").matchAll(/<c(?:\s[^>]*)?(?:\/>|>([\s\S]*?)<\/c>)/g)].map((cell) => {
+          const inner = cell[1] ?? "";
+          return inner.includes("<is>") ? texts(inner, "t") : texts(inner, "v");
+        }),
+      );
+      return rows.map((cells) => cells.join("\t")).join("\n");
+    }
+    if (contentType === "text/csv" || contentType === "text/tab-separated-values") return text();
+    return undefined;
+  }
+  if (docMimeType === GOOGLE_SLIDES) {
+    if (contentType === PPTX) {
+      const parts = unzipArchive(data);
+      const slides = [...parts.keys()]
+        .map((name) => /^ppt\/slides\/slide(\d+)\.xml$/.exec(name))
+        .filter((match): match is RegExpExecArray => match !== null)
+        .sort((a, b) => Number(a[1]) - Number(b[1]))
+        .map((match) =>
+          paragraphs(parts.get(match[0])?.toString("utf8") ?? "", "a:p", "a:t").filter((line) => line !== ""),
+        );
+      return slides.map((lines) => lines.join("\n")).join("\n\n");
+    }
+    if (contentType === "text/plain") return text();
+    return undefined;
+  }
+  return undefined;
 }

@@ -16,7 +16,15 @@ import {
   type RequestContext,
 } from "../http";
 import { compileQuery, QueryError, type QuerySubject } from "./query";
-import { EXPORT_FORMATS, GOOGLE_FOLDER, exportDocument, isDocsEditorsType } from "./office";
+import {
+  EXPORT_FORMATS,
+  GOOGLE_FOLDER,
+  IMPORT_FORMATS,
+  exportDocument,
+  importDocument,
+  isDocsEditorsType,
+} from "./office";
+import { unzip } from "./unzip";
 import {
   DEFAULT_CHANGE_LIST_FIELDS,
   DEFAULT_FILE_FIELDS,
@@ -505,6 +513,17 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
 
   // --------------------------------------------------------------------------------- create / update
 
+  /**
+   * The content a file of `mimeType` keeps from an upload: Docs Editors files import office or text media
+   * into their text (Drive's conversion), anything else keeps the bytes.
+   */
+  const converted = (mimeType: string, media: { contentType: string; data: Buffer }): Buffer => {
+    if (!isDocsEditorsType(mimeType) || isDocsEditorsType(media.contentType)) return media.data;
+    const text = importDocument(mimeType, media.data, media.contentType, unzip);
+    if (text === undefined) throw badRequest("The requested conversion is not supported.");
+    return Buffer.from(text, "utf8");
+  };
+
   const createFromMetadata = (
     context: RequestContext,
     viewer: DrivePerson,
@@ -522,6 +541,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     const driveId = parentId ? checkParent(parentId, viewer, context.query) : undefined;
     const mimeType = optionalString(metadata, "mimeType") ?? media?.contentType ?? "application/octet-stream";
     const name = optionalString(metadata, "name") ?? "Untitled";
+    const content = media ? converted(mimeType, media) : undefined;
     const resolvedParent = parentId ? resolveRoot(parentId, viewer) : undefined;
     const { id } = store.createFile({
       userId: viewer.id,
@@ -529,7 +549,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       ...(resolvedParent ? { parentId: resolvedParent } : {}),
       name,
       mimeType: mimeType === "application/vnd.google-apps.folder" ? GOOGLE_FOLDER : mimeType,
-      content: mimeType === GOOGLE_FOLDER ? undefined : (media?.data ?? Buffer.alloc(0)),
+      content: mimeType === GOOGLE_FOLDER ? undefined : (content ?? Buffer.alloc(0)),
       createdTime: optionalString(metadata, "createdTime"),
       modifiedTime: optionalString(metadata, "modifiedTime"),
       description: optionalString(metadata, "description"),
@@ -600,7 +620,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     }
     if (media) {
       if (file.mimeType === GOOGLE_FOLDER) throw badRequest("Folders have no content.");
-      store.addRevision(file.id, media.data, {
+      store.addRevision(file.id, converted(file.mimeType, media), {
         userId: viewer.id,
         modifiedTime: optionalString(metadata, "modifiedTime"),
       });
@@ -1130,7 +1150,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
         appInstalled: false,
         canCreateDrives: true,
         exportFormats: Object.fromEntries(Object.entries(EXPORT_FORMATS)),
-        importFormats: {},
+        importFormats: Object.fromEntries(Object.entries(IMPORT_FORMATS)),
         folderColorPalette: ["#8f8f8f"],
       };
     },
