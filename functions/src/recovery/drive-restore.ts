@@ -23,7 +23,8 @@ export type DriveTarget =
 const quoted = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
 export class DriveRestorer {
-  private readonly folders = new Map<string, string>();
+  /** Folders found or created, by parent and name: items restored at once share one creation. */
+  private readonly folders = new Map<string, Promise<string>>();
   private readonly user: string;
 
   constructor(
@@ -66,10 +67,18 @@ export class DriveRestorer {
     return data.files?.[0]?.id ?? undefined;
   }
 
-  private async folder(name: string, parent: string): Promise<string> {
+  private folder(name: string, parent: string): Promise<string> {
     const key = `${parent}/${name}`;
-    const known = this.folders.get(key);
-    if (known) return known;
+    let id = this.folders.get(key);
+    if (!id) {
+      id = this.findOrCreateFolder(name, parent);
+      id.catch(() => this.folders.delete(key));
+      this.folders.set(key, id);
+    }
+    return id;
+  }
+
+  private async findOrCreateFolder(name: string, parent: string): Promise<string> {
     const id =
       (await this.find(name, parent, true)) ??
       (
@@ -82,7 +91,6 @@ export class DriveRestorer {
         )
       ).data.id;
     if (!id) throw new Error("Drive created a folder without an id");
-    this.folders.set(key, id);
     return id;
   }
 

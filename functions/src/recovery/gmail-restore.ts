@@ -21,7 +21,9 @@ export function messageIdOf(raw: Buffer): string | undefined {
 }
 
 export class GmailRestorer {
-  private labels?: Map<string, string>;
+  private labels?: Promise<Map<string, string>>;
+  /** Labels being created, by lower-cased name: items restored at once share one creation. */
+  private readonly creating = new Map<string, Promise<string>>();
 
   constructor(
     private readonly gmail: gmail_v1.Gmail,
@@ -34,18 +36,29 @@ export class GmailRestorer {
   }
 
   /** The target's label id of a user label name, created when missing. */
-  async labelId(name: string): Promise<string> {
-    if (!this.labels) {
-      const { data } = await this.call("gmail.users.labels.list", true, () =>
-        this.gmail.users.labels.list({ userId: "me" }),
-      );
-      this.labels = new Map(
-        (data.labels ?? []).flatMap((label) =>
-          label.id && label.name ? [[label.name.toLowerCase(), label.id]] : [],
-        ),
-      );
+  labelId(name: string): Promise<string> {
+    const key = name.toLowerCase();
+    let id = this.creating.get(key);
+    if (!id) {
+      id = this.findOrCreate(name);
+      id.catch(() => this.creating.delete(key));
+      this.creating.set(key, id);
     }
-    const known = this.labels.get(name.toLowerCase());
+    return id;
+  }
+
+  private async findOrCreate(name: string): Promise<string> {
+    this.labels ??= this.call("gmail.users.labels.list", true, () =>
+      this.gmail.users.labels.list({ userId: "me" }),
+    ).then(
+      ({ data }) =>
+        new Map(
+          (data.labels ?? []).flatMap((label) =>
+            label.id && label.name ? [[label.name.toLowerCase(), label.id] as const] : [],
+          ),
+        ),
+    );
+    const known = (await this.labels).get(name.toLowerCase());
     if (known) return known;
     const { data } = await this.call("gmail.users.labels.create", false, () =>
       this.gmail.users.labels.create({
@@ -54,7 +67,6 @@ export class GmailRestorer {
       }),
     );
     if (!data.id) throw new Error("Gmail created a label without an id");
-    this.labels.set(name.toLowerCase(), data.id);
     return data.id;
   }
 

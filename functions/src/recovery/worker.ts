@@ -26,6 +26,7 @@ import * as logs from "../logs";
 import { getOrganization } from "../organizations/repo";
 import { DriveRestorer, type DriveTarget } from "./drive-restore";
 import { GmailRestorer, messageIdOf } from "./gmail-restore";
+import { inParallel } from "../lib/parallel";
 import {
   finishRecovery,
   itemsToRecover,
@@ -49,6 +50,8 @@ export interface RecoveryDeps {
 }
 
 const PAGE = 50;
+/** Items restored at once. */
+const ITEM_CONCURRENCY = 4;
 
 /** A Google error about this item only (the recovery goes on without it). */
 function isItemError(error: unknown): boolean {
@@ -207,22 +210,24 @@ export async function executeRecovery(
         }));
       }
       if (batch.length === 0) break;
-      for (const { itemKey, item } of batch) {
-        if (now() >= deadline) {
-          await saveRecoveryProgress(scope, { recoveryId: recovery.recoveryId, progress, position }, holder);
-          await releaseRecoveryLease(scope, recovery.recoveryId, holder);
-          await deps.enqueue({ organizationId: scope.organizationId, recoveryId: recovery.recoveryId });
-          return "continued";
-        }
+      if (now() >= deadline) {
+        await saveRecoveryProgress(scope, { recoveryId: recovery.recoveryId, progress, position }, holder);
+        await releaseRecoveryLease(scope, recovery.recoveryId, holder);
+        await deps.enqueue({ organizationId: scope.organizationId, recoveryId: recovery.recoveryId });
+        return "continued";
+      }
+      // A page's items are restored a few at once (each waits on Google); the position moves past the
+      // page only once all of them are done, so a stop repeats the page and the ledger skips what is done.
+      await inParallel(batch, ITEM_CONCURRENCY, async ({ itemKey, item }) => {
         try {
           await restoreOne(itemKey, item);
         } catch (error) {
           if (!isItemError(error)) throw error;
           progress.failed += 1;
         }
-        position.index += 1;
-        position.lastItemKey = itemKey;
-      }
+      });
+      position.index += batch.length;
+      position.lastItemKey = batch[batch.length - 1]!.itemKey;
       if (!recovery.itemIds) progress.total = progress.restored + progress.skipped + progress.failed;
       if (
         !(await saveRecoveryProgress(scope, { recoveryId: recovery.recoveryId, progress, position }, holder))

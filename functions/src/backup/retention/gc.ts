@@ -27,6 +27,7 @@ import type { DerivedKeys } from "../format/keys";
 import type { ChunkList } from "../runner/catalog";
 import { gcLockRef } from "../runner/repo";
 import { prunableVersions, type RetentionRule } from "./prune";
+import { inParallel } from "../../lib/parallel";
 
 export const GC_GRACE_MS = 24 * 3600 * 1000;
 const LOCK_MS = 15 * 60_000;
@@ -94,19 +95,6 @@ async function retentionRules(scope: Scope): Promise<Map<string, RetentionRule>>
     if (policy) rules.set(doc.id, { retentionDays: policy.retentionDays, archiving: policy.archiving });
   }
   return rules;
-}
-
-/** Runs `work` over `values`, at most `parallel` at once. */
-async function inParallel<T>(
-  values: T[],
-  parallel: number,
-  work: (value: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(parallel, values.length) }, async () => {
-    while (next < values.length) await work(values[next++] as T);
-  });
-  await Promise.all(workers);
 }
 
 /** Every page of the names under `prefix`. */
