@@ -32,6 +32,9 @@ const today = () => new Date().toISOString().slice(0, 10);
 let setup: Awaited<ReturnType<typeof organizationWithData>>;
 let gone: string[];
 let docId: string;
+let largeId: string;
+/** Above the resumable-upload threshold (8 MiB): restored in pieces. */
+const LARGE = Buffer.from(Array.from({ length: 10 * 1024 * 1024 }, (_, index) => (index * 7919) % 251));
 const GOOGLE_DOC = "application/vnd.google-apps.document";
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
@@ -98,6 +101,13 @@ beforeAll(async () => {
   });
   expect(doc.status).toBe(200);
   docId = doc.body.id;
+  const large = await workspaceAdmin<{ id: string }>("POST", `/users/${setup.workspace.user}/drive/files`, {
+    name: "survey.bin",
+    mimeType: "application/octet-stream",
+    content: LARGE.toString("base64"),
+  });
+  expect(large.status).toBe(200);
+  largeId = large.body.id;
   await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
   const [run] = await runsOf(setup.organization, setup.resource.resourceId);
   expect(await finishedRun(setup.organization, setup.resource.resourceId, run!.runId)).toMatchObject({
@@ -342,7 +352,12 @@ test("when a drive is exported, then the ZIP holds every backed-up file under it
   expect(answer.status).toBe(200);
   expect(answer.contentType).toContain("application/zip");
   const entries = unzip(answer.bytes);
-  expect([...entries.keys()].sort()).toEqual(["My Drive/Board minutes.docx", "My Drive/budget.txt"]);
+  expect([...entries.keys()].sort()).toEqual([
+    "My Drive/Board minutes.docx",
+    "My Drive/budget.txt",
+    "My Drive/survey.bin",
+  ]);
+  expect(entries.get("My Drive/survey.bin")?.equals(LARGE)).toBe(true);
   expect(entries.get("My Drive/budget.txt")?.equals(setup.file.bytes)).toBe(true);
   const docx = unzip(entries.get("My Drive/Board minutes.docx")!);
   expect(docx.get("word/document.xml")?.toString("utf8")).toContain("The budget is approved");
@@ -386,4 +401,34 @@ test("when a deleted Google Doc is recovered, then it comes back as a Google Doc
     ?.toString("utf8");
   expect(textAfter).toContain("Board minutes");
   expect(textAfter).toContain("The budget is approved");
+});
+
+test("when a deleted large file is recovered, then it is uploaded resumably in pieces and has the same bytes", async () => {
+  const drive = new drive_v3.Drive({
+    auth: workspaceJwt(setup.workspace.user, [SCOPES.drive]),
+    rootUrl: `${stackEnv.workspaceUrl}/`,
+  });
+  expect((await workspaceAdmin("DELETE", `/drive/files/${largeId}`)).status).toBeLessThan(300);
+  const answer = await recover({
+    resourceId: setup.resource.resourceId,
+    service: "drive",
+    itemIds: [largeId],
+    location: "original",
+    method: "folder",
+    folderName: "Restored-Large",
+  });
+  expect(await finished((answer.body as Recovery).recoveryId)).toMatchObject({
+    state: "succeeded",
+    progress: { restored: 1 },
+  });
+  const found = await drive.files.list({
+    q: "name = 'survey.bin' and trashed = false",
+    fields: "files(id,size)",
+  });
+  expect(found.data.files).toHaveLength(1);
+  const bytes = await drive.files.get(
+    { fileId: found.data.files![0]!.id!, alt: "media" },
+    { responseType: "arraybuffer" },
+  );
+  expect(Buffer.from(bytes.data as ArrayBuffer).equals(LARGE)).toBe(true);
 });

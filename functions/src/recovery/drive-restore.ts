@@ -22,6 +22,31 @@ export type DriveTarget =
 
 const quoted = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
+/** Files above this size are uploaded resumably, piece by piece. */
+export const RESUMABLE_UPLOAD_BYTES = 8 * 1024 * 1024;
+/** One resumable piece (a multiple of 256 KiB, as Drive requires). */
+const UPLOAD_PIECE_BYTES = 8 * 1024 * 1024;
+
+/** How the restorer reaches Drive's upload endpoint itself (resumable uploads). */
+export interface UploadAccess {
+  /** `https://www.googleapis.com/`, or the emulator's root. */
+  rootUrl: string;
+  accessToken(): Promise<string>;
+}
+
+/** A failed upload call, shaped like the clients' errors (status and Google's error body). */
+async function uploadError(response: Response): Promise<Error> {
+  let data: unknown;
+  try {
+    data = await response.json();
+  } catch {
+    data = undefined;
+  }
+  return Object.assign(new Error(`Drive upload answered ${response.status}`), {
+    response: { status: response.status, data },
+  });
+}
+
 export class DriveRestorer {
   /** Folders found or created, by parent and name: items restored at once share one creation. */
   private readonly folders = new Map<string, Promise<string>>();
@@ -31,6 +56,7 @@ export class DriveRestorer {
     private readonly drive: drive_v3.Drive,
     private readonly target: DriveTarget,
     private readonly caller: GoogleCaller,
+    private readonly upload?: UploadAccess,
   ) {
     this.user = target.kind === "user" ? target.email : target.adminEmail;
   }
@@ -155,6 +181,85 @@ export class DriveRestorer {
         supportsAllDrives: true,
       }),
     );
+  }
+
+  /**
+   * A resumable upload (Drive's protocol): a session for the metadata, then the content in pieces of 8 MiB
+   * with `Content-Range`, each answered 308 until the last. Creates a file, or a new revision of `fileId`.
+   * Returns the file's id.
+   */
+  async uploadResumable(
+    metadata: ItemMetadata,
+    content: AsyncIterable<Buffer>,
+    size: number,
+    target: { parent: string } | { fileId: string },
+  ): Promise<string> {
+    if (!this.upload) throw new Error("Resumable uploads need upload access");
+    const access = this.upload;
+    const native = metadata.native;
+    const contentType = native?.exportMimeType ?? metadata.mimeType ?? "application/octet-stream";
+    const isNew = "parent" in target;
+    const url = `${access.rootUrl}upload/drive/v3/files${isNew ? "" : `/${encodeURIComponent(target.fileId)}`}?uploadType=resumable&supportsAllDrives=true&fields=id`;
+    const token = await access.accessToken();
+    const session = await this.call(isNew ? "drive.files.create" : "drive.files.update", false, async () => {
+      const response = await fetch(url, {
+        method: isNew ? "POST" : "PATCH",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json; charset=UTF-8",
+          "x-upload-content-type": contentType,
+          "x-upload-content-length": String(size),
+        },
+        body: JSON.stringify(
+          isNew
+            ? {
+                name: metadata.name ?? "Recovered file",
+                mimeType: native?.mimeType ?? metadata.mimeType,
+                parents: [target.parent],
+                ...(metadata.description ? { description: metadata.description } : {}),
+              }
+            : {},
+        ),
+      });
+      if (!response.ok) throw await uploadError(response);
+      const location = response.headers.get("location");
+      if (!location) throw new Error("Drive opened an upload session without its location");
+      return location;
+    });
+    let offset = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let fileId: string | undefined;
+    const sendPiece = async (last: boolean): Promise<void> => {
+      const piece = Buffer.concat(pending);
+      const sendBytes = last ? piece.length : piece.length - (piece.length % UPLOAD_PIECE_BYTES);
+      const body = piece.subarray(0, sendBytes);
+      const range =
+        body.length > 0 ? `bytes ${offset}-${offset + body.length - 1}/${size}` : `bytes */${size}`;
+      const answer = await this.call(isNew ? "drive.files.create" : "drive.files.update", false, async () => {
+        const response = await fetch(session, {
+          method: "PUT",
+          headers: { authorization: `Bearer ${token}`, "content-range": range },
+          body,
+        });
+        if (response.status === 308) return undefined;
+        if (!response.ok) throw await uploadError(response);
+        return ((await response.json()) as { id?: string }).id;
+      });
+      offset += body.length;
+      pending = [piece.subarray(sendBytes)];
+      pendingBytes = pending[0]!.length;
+      if (answer) fileId = answer;
+    };
+    for await (const chunk of content) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+      if (pendingBytes >= UPLOAD_PIECE_BYTES && offset + pendingBytes < size) await sendPiece(false);
+    }
+    await sendPiece(true);
+    if (offset !== size) throw new Error("The content did not have the size the catalog gives");
+    if (!fileId) throw new Error("Drive ended the upload without the file");
+    return fileId;
   }
 
   /** Re-applies the direct permissions (no notification emails); returns how many Google took. */

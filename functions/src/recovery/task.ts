@@ -16,6 +16,8 @@ const GMAIL_RESTORE_SCOPES = [
   "https://www.googleapis.com/auth/gmail.modify",
 ];
 
+const DRIVE_SCOPES = ["https://www.googleapis.com/auth/drive"];
+
 let deps: RecoveryDeps | undefined;
 
 function recoveryDeps(): RecoveryDeps {
@@ -35,10 +37,17 @@ function recoveryDeps(): RecoveryDeps {
     drive: (user) =>
       new drive_v3.Drive(
         googleClientOptions({
-          auth: delegatedJwt(workspace, user, ["https://www.googleapis.com/auth/drive"]),
+          auth: delegatedJwt(workspace, user, DRIVE_SCOPES),
           ...(rootUrl ? { rootUrl } : {}),
         }),
       ),
+    upload: (user) => {
+      const auth = delegatedJwt(workspace, user, DRIVE_SCOPES);
+      return {
+        rootUrl: rootUrl ?? "https://www.googleapis.com/",
+        accessToken: async () => (await auth.getAccessToken()).token ?? "",
+      };
+    },
     blobStore: backup.blobStore,
     wrappers: backup.wrappers,
     enqueue: enqueueRecovery,

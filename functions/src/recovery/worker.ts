@@ -18,13 +18,13 @@ import type { GoogleCaller } from "../backup/google/caller";
 import { classifyGoogleError, GoogleCallError } from "../backup/google/errors";
 import type { EnqueueRecovery, RecoveryTask } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
-import { versionContent } from "../backup/restore/content";
+import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
 import { googleStatus } from "../backup/sources/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { getOrganization } from "../organizations/repo";
-import { DriveRestorer, type DriveTarget } from "./drive-restore";
+import { DriveRestorer, RESUMABLE_UPLOAD_BYTES, type DriveTarget, type UploadAccess } from "./drive-restore";
 import { GmailRestorer, messageIdOf } from "./gmail-restore";
 import { inParallel } from "../lib/parallel";
 import {
@@ -42,6 +42,8 @@ export interface RecoveryDeps {
   caller: GoogleCaller;
   gmail(user: string): gmail_v1.Gmail;
   drive(user: string): drive_v3.Drive;
+  /** Drive's upload endpoint as `user` (resumable uploads of large files). */
+  upload(user: string): UploadAccess;
   blobStore(regionId: Scope["regionId"]): BlobStore;
   wrappers: KeyWrappers;
   enqueue: EnqueueRecovery;
@@ -120,20 +122,33 @@ export async function executeRecovery(
         };
   const driveUser = driveTarget.kind === "user" ? driveTarget.email : driveTarget.adminEmail;
   const restorer = new GmailRestorer(deps.gmail(target.email ?? ""), target.email ?? "", deps.caller);
-  const driveRestorer = new DriveRestorer(deps.drive(driveUser), driveTarget, deps.caller);
+  const driveRestorer = new DriveRestorer(
+    deps.drive(driveUser),
+    driveTarget,
+    deps.caller,
+    deps.upload(driveUser),
+  );
   const keys = dataKeyResolver(scope, deps.wrappers);
   const blobStore = deps.blobStore(scope.regionId);
   const progress = recovery.progress;
   const position = recovery.position;
 
   /** A Drive file: into the recovery's folder, or over itself (see drive-restore.ts). */
-  const restoreFile = async (itemKey: string, item: CatalogItem, importing: boolean, content: Buffer) => {
+  const restoreFile = async (itemKey: string, item: CatalogItem, importing: boolean) => {
+    const objects = { organizationId: scope.organizationId, keys: await keys(item.current.dataKeyId) };
+    const large = item.current.size > RESUMABLE_UPLOAD_BYTES;
+    const content = () => versionContent(blobStore, objects, item.current);
+    const chunks = () => versionChunks(blobStore, objects, item.current);
     const metadata = item.current.metadata;
     const name = metadata.name ?? "Recovered file";
     const sameResource = recovery.targetResourceId === recovery.resourceId;
     if (recovery.method === "overwrite" && sameResource && (await driveRestorer.exists(item.sourceId))) {
       await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
-      await driveRestorer.overwrite(item.sourceId, metadata, content);
+      if (large) {
+        await driveRestorer.uploadResumable(metadata, chunks(), item.current.size, { fileId: item.sourceId });
+      } else {
+        await driveRestorer.overwrite(item.sourceId, metadata, await content());
+      }
       if (recovery.permissions) await driveRestorer.share(item.sourceId, metadata.permissions);
       await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId: item.sourceId });
       progress.restored += 1;
@@ -148,7 +163,9 @@ export async function executeRecovery(
       existing ??
       (await (async () => {
         await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
-        return driveRestorer.create(metadata, content, parent);
+        return large
+          ? driveRestorer.uploadResumable(metadata, chunks(), item.current.size, { parent })
+          : driveRestorer.create(metadata, await content(), parent);
       })());
     if (recovery.permissions && !existing) await driveRestorer.share(targetId, metadata.permissions);
     await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId });
@@ -162,13 +179,13 @@ export async function executeRecovery(
     }
     const ledger = await readLedger(scope, recovery.recoveryId, itemKey);
     if (ledger?.state === "done") return;
+    if (kind === "drive-file") return restoreFile(itemKey, item, ledger?.state === "importing");
     const current = item.current;
     const raw = await versionContent(
       blobStore,
       { organizationId: scope.organizationId, keys: await keys(current.dataKeyId) },
       current,
     );
-    if (kind === "drive-file") return restoreFile(itemKey, item, ledger?.state === "importing", raw);
     const messageId = messageIdOf(raw);
     if (messageId && (ledger?.state === "importing" || recovery.method === "overwrite")) {
       const existing = await restorer.find(messageId);

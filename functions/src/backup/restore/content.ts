@@ -37,3 +37,15 @@ export async function versionContent(
   }
   return Buffer.concat(parts);
 }
+
+/** A version's content chunk by chunk (large files: one chunk in memory at a time). */
+export async function* versionChunks(
+  blobStore: BlobStore,
+  scope: ObjectScope,
+  version: { versionId: string } & ChunkList,
+): AsyncGenerator<Buffer> {
+  for (const chunk of await chunkListOf(blobStore, scope, version)) {
+    const body = await blobStore.get(chunkObjectName(scope.organizationId, chunk.id));
+    yield await decodeChunk(scope, chunk.id, body);
+  }
+}
