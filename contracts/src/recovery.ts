@@ -13,7 +13,6 @@ export const RECOVERY_MESSAGES = {
   folderCharacters: "The folder name may only contain letters, numbers, dashes and underscores",
   nothingToRecover: "There is nothing backed up to recover for this choice",
   resourceNotFound: "Resource not found",
-  driveNotYet: "Drive recovery is not available yet",
 } as const;
 
 export const RECOVERY_SERVICES = ["gmail", "drive"] as const;

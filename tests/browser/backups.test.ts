@@ -237,8 +237,8 @@ describe("backups from the resources screen", () => {
       "Backup now",
       "Change backup policy",
     ]);
-    expect(items[0]).toContain("Not available yet");
-    expect(items[1]).toContain("Not available yet");
+    expect(items[0]?.trim()).toBe("Recover specific data");
+    expect(items[1]?.trim()).toBe("Recover all data");
     const backupNow = menu.getByRole("menuitem", { name: /Backup now/ });
     expect(await backupNow.isDisabled()).toBe(true);
     expect(await backupNow.innerText()).toContain("Assign a backup policy first");

@@ -340,7 +340,7 @@ describe("resources screen", () => {
     expect(await assignButton().isDisabled()).toBe(true);
   });
 
-  it("when the row menu opens, then recovery is listed as not available yet, Backup now needs a policy, and Change backup policy assigns one", async () => {
+  it("when the row menu opens, then Recover all data opens the recovery modal, Backup now needs a policy, and Change backup policy assigns one", async () => {
     await page.getByRole("button", { name: "Actions for Finance" }).click();
     const menu = page.getByRole("menu");
     await menu.waitFor();
@@ -351,20 +351,32 @@ describe("resources screen", () => {
       "Backup now",
       "Change backup policy",
     ]);
-    for (const item of items.slice(0, 2)) expect(item).toContain("Not available yet");
     // Finance has no policy yet: Backup now says why it cannot run.
     expect(items[2]).toContain("Assign a backup policy first");
     expect(await menu.getByRole("menuitem", { name: /Backup now/ }).isDisabled()).toBe(true);
-    expect(items[3]).not.toContain("Not available yet");
     await menu.getByRole("menuitem", { name: /Recover all data/ }).click();
-    await snackbar().waitFor();
-    expect(await snackbar().innerText()).toContain("Not available yet");
-    await closeSnackbar(page);
+    // A shared drive has Drive data only: no choice of service, and its sharing permissions can come back.
+    const recovery = page.getByRole("dialog", { name: "Recover data" });
+    await recovery.waitFor();
+    expect(await recovery.getByTestId("recovery-subject").innerText()).toMatch(
+      /^From Finance\s+Everything backed up of the chosen service$/,
+    );
+    expect(await recovery.getByRole("radio", { name: "Gmail" }).count()).toBe(0);
+    await recovery.getByRole("checkbox", { name: "Recover sharing permissions" }).waitFor();
+    await recovery.getByRole("button", { name: "Cancel" }).click();
+    await recovery.waitFor({ state: "detached" });
 
-    await rows().first().getByRole("button", { name: "Recover", exact: true }).click();
-    await snackbar().waitFor();
-    expect(await snackbar().innerText()).toContain("Not available yet");
-    await closeSnackbar(page);
+    // The row's Recover does the same as Recover all data.
+    const first = rows().first();
+    const firstName = (await first.getByTestId("resource-display-name").innerText()).split("\n")[0]!.trim();
+    await first.getByRole("button", { name: "Recover", exact: true }).click();
+    await recovery.waitFor();
+    expect(await recovery.getByTestId("recovery-subject").innerText()).toContain(`From ${firstName}`);
+    expect(await recovery.getByTestId("recovery-subject").innerText()).toContain(
+      "Everything backed up of the chosen service",
+    );
+    await recovery.getByRole("button", { name: "Cancel" }).click();
+    await recovery.waitFor({ state: "detached" });
 
     await page.getByRole("button", { name: "Actions for Finance" }).click();
     await page.getByRole("menu").getByRole("menuitem", { name: "Change backup policy" }).click();

@@ -3,7 +3,7 @@
  * soon), every text of the search card's rules, and searches of one demo mailbox whose catalog this file
  * writes straight into Firestore (the demo organisation may have no backup yet): emails paged 25 a page
  * with sender, recipients and date, a keyword, a date, a message deleted at the source, Drive files with
- * their Google ID and version, an unknown resource, selecting rows for the (not yet available) recovery,
+ * their Google ID and version, an unknown resource, selecting rows for the recovery modal,
  * and `/search/{resourceId}` starting with the resource's email.
  *
  * Afterwards the catalog items and the searches' audit entries are removed again.
@@ -273,7 +273,7 @@ describe("search backups", () => {
     await screenshotBothThemes(page, "search-empty");
   });
 
-  it("when rows are selected, then Recover is enabled and says recovery is not available yet", async () => {
+  it("when rows are selected, then Recover is enabled and opens the recovery modal for them", async () => {
     await searchFor({ resource: MAILBOX.email });
     await page.getByText("30 results", { exact: true }).waitFor();
     expect(await recoverButton().isDisabled()).toBe(true);
@@ -284,7 +284,13 @@ describe("search backups", () => {
     await page.getByText("25 selected", { exact: true }).waitFor();
     await screenshotBothThemes(page, "search-selected");
     await recoverButton().click();
-    await expectSnackbar(page, "Recovery is not available yet", false);
+    const dialog = page.getByRole("dialog", { name: "Recover data" });
+    await dialog.waitFor();
+    expect(await dialog.getByTestId("recovery-subject").innerText()).toMatch(
+      new RegExp(`^From ${MAILBOX.name} \\(${MAILBOX.email}\\)\\s+25 selected items$`),
+    );
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
     await page.getByRole("checkbox", { name: "Select all on this page" }).uncheck();
     expect(await recoverButton().isDisabled()).toBe(true);
   });

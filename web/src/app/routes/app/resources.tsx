@@ -1,14 +1,39 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import type { Resource } from "@alpvault/contracts/organizations";
 import { ContentLayout } from "@/components/layouts/content-layout";
+import { RecoveryFlow } from "@/features/recovery/components/recovery-flow";
+import type { RecoveryTarget } from "@/features/recovery/components/recovery-modal";
+import type { LoadResources } from "@/features/recovery/hooks/use-resource-choices";
+import { listResources } from "@/features/resources/api/list-resources";
 import { ResourcesScreen } from "@/features/resources/components/resources-screen";
 import { SystemStatusCard } from "@/features/system-status/components/system-status-card";
 
+/** The resources a recovery may go to: the resources list's largest page. */
+const loadRecoveryResources: LoadResources = (organizationId, signal) =>
+  listResources(organizationId, { pageSize: 100 }, signal).then((page) => page.resources);
+
+/** "Recover all data" of a resource: everything of a service (a shared drive has Drive data only). */
+function recoverAllOf(resource: Resource): RecoveryTarget {
+  return {
+    resourceId: resource.resourceId,
+    resourceName: resource.email ? `${resource.name} (${resource.email})` : resource.name,
+    services: resource.type === "shared_drive" ? ["drive"] : ["gmail", "drive"],
+  };
+}
+
 export default function ResourcesRoute() {
   const { t } = useTranslation();
+  const [recovering, setRecovering] = useState<RecoveryTarget | null>(null);
   return (
     <ContentLayout title={t("pages.resources.title")}>
-      <ResourcesScreen />
+      <ResourcesScreen onRecoverAll={(resource) => setRecovering(recoverAllOf(resource))} />
       <SystemStatusCard />
+      <RecoveryFlow
+        target={recovering}
+        loadResources={loadRecoveryResources}
+        onClose={() => setRecovering(null)}
+      />
     </ContentLayout>
   );
 }

@@ -1,22 +1,32 @@
 import LinearProgress from "@mui/material/LinearProgress";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router-dom";
 import { ContentLayout } from "@/components/layouts/content-layout";
-import { useResources } from "@/features/resources/api/list-resources";
+import { RecoveryFlow } from "@/features/recovery/components/recovery-flow";
+import type { RecoveryTarget } from "@/features/recovery/components/recovery-modal";
+import type { LoadResources } from "@/features/recovery/hooks/use-resource-choices";
+import { listResources, useResources } from "@/features/resources/api/list-resources";
 import { SearchScreen } from "@/features/search/components/search-screen";
 import { useSession } from "@/lib/session";
 
 /** The resources list's largest page: where `/search/{resourceId}` looks its resource up. */
 const RESOURCES_PAGE_SIZE = 100;
 
+/** The resources a recovery may go to: the resources list's largest page. */
+const loadRecoveryResources: LoadResources = (organizationId, signal) =>
+  listResources(organizationId, { pageSize: RESOURCES_PAGE_SIZE }, signal).then((page) => page.resources);
+
 /**
  * `/search/{resourceId?}`: Search Backups, opened for one resource when the route names it (its email, or a
- * shared drive's name, goes into the search card once the resources list has it).
+ * shared drive's name, goes into the search card once the resources list has it). Recover opens the
+ * recovery modal with the selected items.
  */
 export default function SearchRoute() {
   const { t } = useTranslation();
   const { resourceId } = useParams();
   const { organizationId } = useSession();
+  const [recovering, setRecovering] = useState<RecoveryTarget | null>(null);
   const lookup = useResources(resourceId ? organizationId : null, { pageSize: RESOURCES_PAGE_SIZE });
   const resource = lookup.data?.resources.find((candidate) => candidate.resourceId === resourceId) ?? null;
   const waiting = resourceId !== undefined && (lookup.status === "idle" || lookup.status === "loading");
@@ -30,8 +40,14 @@ export default function SearchRoute() {
           resourceId={resourceId}
           resource={resource}
           resourceError={lookup.error?.message ?? null}
+          onRecover={setRecovering}
         />
       )}
+      <RecoveryFlow
+        target={recovering}
+        loadResources={loadRecoveryResources}
+        onClose={() => setRecovering(null)}
+      />
     </ContentLayout>
   );
 }

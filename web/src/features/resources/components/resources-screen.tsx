@@ -43,8 +43,12 @@ function useDebounced<T>(value: T, delay: number): T {
   return debounced;
 }
 
-/** The resources screen (spec §2): welcome modal, analytics, alerts, search, filters and the table. */
-export function ResourcesScreen() {
+/**
+ * The resources screen (spec §2): welcome modal, analytics, alerts, search, filters and the table. A row's
+ * Recover (and its menu's "Recover all data") hands the resource to `onRecoverAll` (the app opens the
+ * recovery modal).
+ */
+export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Resource) => void }) {
   const { t } = useTranslation();
   const organizationId = useOrganizationId();
   const [search, setSearch] = useState("");
@@ -98,7 +102,6 @@ export function ResourcesScreen() {
   // A new search or filter starts again from the first page.
   useEffect(() => setPage(1), [debouncedSearch, filters, pageSize]);
 
-  const unavailable = () => setMessage({ text: t("resources.notAvailable"), isError: false });
   const fail = (error: unknown) => setMessage({ text: asApiError(error).message, isError: true });
 
   const runSync = () => {
@@ -228,7 +231,7 @@ export function ResourcesScreen() {
           onPageChange={setPage}
           onPageSizeChange={setPageSize}
           onSelectionChange={setSelected}
-          onUnavailable={unavailable}
+          onRecoverAll={onRecoverAll}
           onBackupNow={backupNow}
           onChangePolicy={(resource) =>
             setAssignTarget({

@@ -149,7 +149,7 @@ export function ResourcesTable({
   onPageChange,
   onPageSizeChange,
   onSelectionChange,
-  onUnavailable,
+  onRecoverAll,
   onBackupNow,
   onChangePolicy,
 }: {
@@ -165,7 +165,8 @@ export function ResourcesTable({
   onPageChange: (page: number) => void;
   onPageSizeChange: (pageSize: number) => void;
   onSelectionChange: (selected: Set<string>) => void;
-  onUnavailable: () => void;
+  /** "Recover" and the row menu's "Recover all data": the recovery modal for the resource. */
+  onRecoverAll: (resource: Resource) => void;
   onBackupNow: (resource: Resource) => void;
   onChangePolicy: (resource: Resource) => void;
 }) {
@@ -288,14 +289,14 @@ export function ResourcesTable({
                     <Storage bytes={resource.mailBackupBytes + resource.driveBackupBytes} />
                   </TableCell>
                   <TableCell>
-                    <Button size="small" onClick={onUnavailable}>
+                    <Button size="small" onClick={() => onRecoverAll(resource)}>
                       {t("resources.table.recover")}
                     </Button>
                   </TableCell>
                   <TableCell padding="checkbox">
                     <RowMenu
                       resource={resource}
-                      onUnavailable={onUnavailable}
+                      onRecoverAll={() => onRecoverAll(resource)}
                       onBackupNow={() => onBackupNow(resource)}
                       onChangePolicy={() => onChangePolicy(resource)}
                     />

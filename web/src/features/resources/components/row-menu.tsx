@@ -6,8 +6,8 @@ import MenuItem from "@mui/material/MenuItem";
 import type { Resource } from "@alpvault/contracts/organizations";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-
-const LATER_ITEMS = ["recoverSpecific", "recoverAll"] as const;
+import { useNavigate } from "react-router-dom";
+import { paths } from "@/config/paths";
 
 /**
  * Why "Backup now" cannot start for this resource (the API would answer 409), or null when it can: a
@@ -20,23 +20,24 @@ function backupBlocked(resource: Resource): "needsPolicy" | "notActive" | null {
 }
 
 /**
- * A resource's row menu (spec §2). "Backup now" starts a backup (disabled, with the reason, when the
- * resource has no policy or is not active); "Change backup policy" opens the assign dialog. Recovery
- * arrives in a later slice: those items say so, and choosing one reports that it is not available yet
- * instead of pretending.
+ * A resource's row menu (spec §2). "Recover specific data" opens Search Backups for the resource, to pick
+ * what to recover; "Recover all data" opens the recovery modal for everything of a service; "Backup now"
+ * starts a backup (disabled, with the reason, when the resource has no policy or is not active); "Change
+ * backup policy" opens the assign dialog.
  */
 export function RowMenu({
   resource,
-  onUnavailable,
+  onRecoverAll,
   onBackupNow,
   onChangePolicy,
 }: {
   resource: Resource;
-  onUnavailable: () => void;
+  onRecoverAll: () => void;
   onBackupNow: () => void;
   onChangePolicy: () => void;
 }) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const blocked = backupBlocked(resource);
   const choose = (action: () => void) => () => {
@@ -54,15 +55,12 @@ export function RowMenu({
         <MoreVertOutlined fontSize="small" />
       </IconButton>
       <Menu open={anchor !== null} anchorEl={anchor} onClose={() => setAnchor(null)}>
-        {LATER_ITEMS.map((item) => (
-          <MenuItem key={item} onClick={choose(onUnavailable)}>
-            <ListItemText
-              primary={t(`resources.menu.${item}`)}
-              secondary={t("resources.menu.soon")}
-              slotProps={{ secondary: { variant: "caption" } }}
-            />
-          </MenuItem>
-        ))}
+        <MenuItem onClick={choose(() => void navigate(paths.app.search.getHref(resource.resourceId)))}>
+          <ListItemText primary={t("resources.menu.recoverSpecific")} />
+        </MenuItem>
+        <MenuItem onClick={choose(onRecoverAll)}>
+          <ListItemText primary={t("resources.menu.recoverAll")} />
+        </MenuItem>
         <MenuItem disabled={blocked !== null} onClick={choose(onBackupNow)}>
           <ListItemText
             primary={t("resources.menu.backupNow")}

@@ -38,6 +38,17 @@ function resourceQuery(resource: Resource): string {
   return resource.type === "shared_drive" ? resource.name : (resource.email ?? resource.name);
 }
 
+/** What Recover hands on (the app opens the recovery modal with it). */
+export interface RecoverSelection {
+  /** The searched resource. */
+  resourceId: string;
+  resourceName: string;
+  /** The tab's service. */
+  services: readonly SearchService[];
+  /** The selected rows' catalog item ids. */
+  itemIds: string[];
+}
+
 /** The table of one answer, with the columns of its service. */
 function Results(props: {
   answer: SearchResponse;
@@ -76,7 +87,8 @@ function Results(props: {
  * Search Backups (spec §2, §3, §5): a tab per service (Gmail and Drive; Chat, Calendars, Contacts and
  * Directory coming soon), the search card, and one page of the resource's backed-up emails or files with a
  * checkbox per row and the recover action. Opened for a resource (`/search/{resourceId}`), the card starts
- * with its email (a shared drive's name, on the Drive tab) and searches at once.
+ * with its email (a shared drive's name, on the Drive tab) and searches at once. Recover hands the selected
+ * rows, their resource and the tab's service to `onRecover`.
  */
 export function SearchScreen(props: {
   /** The route's resource id, if any. */
@@ -85,6 +97,7 @@ export function SearchScreen(props: {
   resource: Resource | null;
   /** Why the resources list could not be read, if it could not. */
   resourceError: string | null;
+  onRecover: (selection: RecoverSelection) => void;
 }) {
   const { t } = useTranslation();
   const { organizationId } = useSession();
@@ -128,6 +141,16 @@ export function SearchScreen(props: {
 
   const answer = search.status === "error" ? undefined : search.data;
   const loading = search.status === "loading";
+  const recover = () => {
+    if (!answer || selected.size === 0) return;
+    const { resource } = answer;
+    props.onRecover({
+      resourceId: resource.resourceId,
+      resourceName: resource.email ? `${resource.name} (${resource.email})` : resource.name,
+      services: [answer.service],
+      itemIds: [...selected],
+    });
+  };
   const pages = answer ? Math.max(1, Math.ceil(answer.total / answer.pageSize)) : 1;
   const resourceLabel = props.resource
     ? `${props.resource.name} (${props.resource.type === "shared_drive" ? t("search.sharedDrive") : props.resource.email})`
@@ -228,8 +251,8 @@ export function SearchScreen(props: {
             <Button
               variant="contained"
               startIcon={<RestoreOutlined />}
-              disabled={selected.size === 0}
-              onClick={() => show({ text: t("search.recoverUnavailable"), isError: false })}
+              disabled={selected.size === 0 || !answer}
+              onClick={recover}
             >
               {t("search.recover")}
             </Button>

@@ -1,0 +1,69 @@
+import { RECOVERY_SERVICES, type Recovery } from "@alpvault/contracts/recovery";
+import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
+import { api, ApiError } from "@/lib/api-client";
+
+const STATES = ["pending", "running", "succeeded", "failed"] as const;
+
+type Fields = Record<string, unknown>;
+
+const asFields = (value: unknown): Fields =>
+  (typeof value === "object" && value !== null ? value : {}) as Fields;
+const isString = (value: unknown): value is string => typeof value === "string";
+const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
+const isCount = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+/** Decodes a recovery as the API answers it (anything else is an unexpected answer). */
+export function decodeRecovery(value: unknown): Recovery {
+  const v = asFields(value);
+  const progress = asFields(v.progress);
+  if (
+    isString(v.recoveryId) &&
+    (STATES as readonly unknown[]).includes(v.state) &&
+    (RECOVERY_SERVICES as readonly unknown[]).includes(v.service) &&
+    isString(v.resourceId) &&
+    isString(v.targetResourceId) &&
+    (v.method === "folder" || v.method === "overwrite") &&
+    isNullableString(v.folderName) &&
+    isString(v.requestedAt) &&
+    isNullableString(v.finishedAt) &&
+    isCount(progress.total) &&
+    isCount(progress.restored) &&
+    isCount(progress.skipped) &&
+    isCount(progress.failed) &&
+    isNullableString(v.failureReason)
+  ) {
+    return {
+      recoveryId: v.recoveryId,
+      state: v.state as Recovery["state"],
+      service: v.service as Recovery["service"],
+      resourceId: v.resourceId,
+      targetResourceId: v.targetResourceId,
+      method: v.method,
+      folderName: v.folderName,
+      requestedAt: v.requestedAt,
+      finishedAt: v.finishedAt,
+      progress: {
+        total: progress.total,
+        restored: progress.restored,
+        skipped: progress.skipped,
+        failed: progress.failed,
+      },
+      failureReason: v.failureReason,
+    };
+  }
+  throw new ApiError(UNEXPECTED_ERROR);
+}
+
+/** `GET /v1/organizations/{id}/recoveries/{recoveryId}`: a recovery's state and progress. */
+export async function getRecovery(
+  organizationId: string,
+  recoveryId: string,
+  signal?: AbortSignal,
+): Promise<Recovery> {
+  const answer = await api.get<unknown>(
+    `/organizations/${encodeURIComponent(organizationId)}/recoveries/${encodeURIComponent(recoveryId)}`,
+    { signal },
+  );
+  return decodeRecovery(answer);
+}

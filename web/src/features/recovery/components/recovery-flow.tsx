@@ -1,0 +1,75 @@
+import Box from "@mui/material/Box";
+import { useState } from "react";
+import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
+import { useSession } from "@/lib/session";
+import { useSnackbar } from "@/lib/snackbar";
+import type { LoadResources } from "../hooks/use-resource-choices";
+import { RecoveryModal, type RecoveryTarget } from "./recovery-modal";
+import { RecoveryProgress } from "./recovery-progress";
+
+/**
+ * Recovering from a screen: the recovery modal for `target`, then, once the API has started the recovery,
+ * the snackbar's "Recovery started" and the recovery's progress in the bottom right corner until the admin
+ * dismisses it.
+ */
+export function RecoveryFlow({
+  target,
+  loadResources,
+  onClose,
+}: {
+  /** What to recover; null: the modal is closed. */
+  target: RecoveryTarget | null;
+  /** The organisation's resources, for the "another resource" choice. */
+  loadResources: LoadResources;
+  onClose: () => void;
+}) {
+  const { organizationId } = useSession();
+  const { show } = useSnackbar();
+  const [followed, setFollowed] = useState<{ recovery: Recovery; resourceName: string }[]>([]);
+
+  const started = (recovery: Recovery, from: RecoveryTarget) => {
+    show({ text: RECOVERY_MESSAGES.started, isError: false });
+    setFollowed((list) => [...list, { recovery, resourceName: from.resourceName }]);
+    onClose();
+  };
+  const dismiss = (recoveryId: string) =>
+    setFollowed((list) => list.filter((entry) => entry.recovery.recoveryId !== recoveryId));
+
+  return (
+    <>
+      <RecoveryModal
+        organizationId={organizationId}
+        target={target}
+        loadResources={loadResources}
+        onClose={onClose}
+        onStarted={started}
+      />
+      {organizationId !== null && followed.length > 0 && (
+        <Box
+          sx={{
+            position: "fixed",
+            right: 24,
+            bottom: 24,
+            width: 360,
+            maxWidth: "calc(100vw - 48px)",
+            display: "flex",
+            flexDirection: "column",
+            gap: 1,
+            zIndex: (theme) => theme.zIndex.snackbar,
+          }}
+          data-testid="recoveries"
+        >
+          {followed.map((entry) => (
+            <RecoveryProgress
+              key={entry.recovery.recoveryId}
+              organizationId={organizationId}
+              started={entry.recovery}
+              resourceName={entry.resourceName}
+              onDismiss={() => dismiss(entry.recovery.recoveryId)}
+            />
+          ))}
+        </Box>
+      )}
+    </>
+  );
+}

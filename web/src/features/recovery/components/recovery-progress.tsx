@@ -1,0 +1,99 @@
+import CloseOutlined from "@mui/icons-material/CloseOutlined";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import IconButton from "@mui/material/IconButton";
+import LinearProgress from "@mui/material/LinearProgress";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
+import { isRecoveryOver, useRecoveryProgress } from "../hooks/use-recovery-progress";
+import "../i18n/register";
+
+/** What a finished recovery also skipped (already there) or could not restore, if anything. */
+function Remarks({ recovery }: { recovery: Recovery }) {
+  const { t } = useTranslation();
+  const { skipped, failed } = recovery.progress;
+  const remarks = [
+    skipped > 0 ? t("recovery.progress.skipped", { count: skipped }) : null,
+    failed > 0 ? t("recovery.progress.failedItems", { count: failed }) : null,
+  ].filter((remark) => remark !== null);
+  return remarks.length > 0 ? <Typography variant="body2">{remarks.join(" · ")}</Typography> : null;
+}
+
+/**
+ * One recovery followed live (spec §2): waiting, then the items restored so far, until it ends with how
+ * many were restored, or why it failed (as an error). The admin dismisses it.
+ */
+export function RecoveryProgress({
+  organizationId,
+  started,
+  resourceName,
+  onDismiss,
+}: {
+  organizationId: string;
+  started: Recovery;
+  resourceName: string;
+  onDismiss: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const recovery = useRecoveryProgress(organizationId, started);
+  const { total, restored, skipped, failed } = recovery.progress;
+  const dismiss = (
+    <IconButton size="small" aria-label={t("recovery.progress.dismiss")} onClick={onDismiss}>
+      <CloseOutlined fontSize="small" />
+    </IconButton>
+  );
+  const common = { "data-testid": "recovery-progress", "data-state": recovery.state };
+  const title = (
+    <Typography variant="caption" component="div">
+      {t("recovery.progress.title", { resource: resourceName })}
+    </Typography>
+  );
+
+  if (isRecoveryOver(recovery)) {
+    return recovery.state === "succeeded" ? (
+      <Alert severity="success" variant="filled" action={dismiss} {...common}>
+        {title}
+        <Box data-testid="recovery-progress-text">{t("recovery.progress.finished", { count: restored })}</Box>
+        <Remarks recovery={recovery} />
+      </Alert>
+    ) : (
+      <Alert severity="error" variant="filled" action={dismiss} {...common}>
+        {title}
+        <Box data-testid="recovery-progress-text">
+          {t("recovery.progress.failed", { reason: recovery.failureReason ?? RECOVERY_MESSAGES.failed })}
+        </Box>
+        <Remarks recovery={recovery} />
+      </Alert>
+    );
+  }
+
+  const done = restored + skipped + failed;
+  const number = (value: number) => value.toLocaleString(i18n.language);
+  const text =
+    recovery.state === "pending"
+      ? t("recovery.progress.waiting")
+      : total > 0
+        ? t("recovery.progress.running", { restored: number(restored), total: number(total) })
+        : t("recovery.progress.runningUnknown", { count: restored });
+  return (
+    <Paper variant="outlined" sx={{ p: 1.5, pr: 1 }} {...common}>
+      <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+        <Typography variant="subtitle2" sx={{ flex: 1, minWidth: 0 }} noWrap>
+          {t("recovery.progress.title", { resource: resourceName })}
+        </Typography>
+        {dismiss}
+      </Box>
+      <LinearProgress
+        aria-label={t("recovery.progress.bar", { resource: resourceName })}
+        variant={total > 0 && recovery.state === "running" ? "determinate" : "indeterminate"}
+        value={total > 0 ? Math.min(100, (done / total) * 100) : undefined}
+        sx={{ my: 1 }}
+      />
+      <Typography variant="body2" color="text.secondary" data-testid="recovery-progress-text">
+        {text}
+      </Typography>
+    </Paper>
+  );
+}
