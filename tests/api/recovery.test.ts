@@ -80,6 +80,14 @@ async function withMessageId(user: string, raw: Buffer) {
   );
 }
 
+/** The official Drive client as the mailbox's user. */
+function userDrive(): drive_v3.Drive {
+  return new drive_v3.Drive({
+    auth: workspaceJwt(setup.workspace.user, [SCOPES.drive]),
+    rootUrl: `${stackEnv.workspaceUrl}/`,
+  });
+}
+
 async function labelNames(user: string, ids: string[]): Promise<string[]> {
   const { data } = await gmailFor(user, [SCOPES.gmailReadonly]).users.labels.list({ userId: "me" });
   return (data.labels ?? []).filter((label) => ids.includes(label.id!)).map((label) => label.name!);
@@ -268,10 +276,7 @@ test("when messages are recovered to another mailbox, then they arrive there in 
 });
 
 test("when a deleted Drive file is recovered to a separate folder with its sharing, then it is there with the same bytes and its permission", async () => {
-  const drive = new drive_v3.Drive({
-    auth: workspaceJwt(setup.workspace.user, [SCOPES.drive]),
-    rootUrl: `${stackEnv.workspaceUrl}/`,
-  });
+  const drive = userDrive();
   expect((await workspaceAdmin("DELETE", `/drive/files/${setup.file.id}`)).status).toBeLessThan(300);
   const answer = await recover({
     resourceId: setup.resource.resourceId,
@@ -364,10 +369,7 @@ test("when a drive is exported, then the ZIP holds every backed-up file under it
 });
 
 test("when a deleted Google Doc is recovered, then it comes back as a Google Doc with the same text", async () => {
-  const drive = new drive_v3.Drive({
-    auth: workspaceJwt(setup.workspace.user, [SCOPES.drive]),
-    rootUrl: `${stackEnv.workspaceUrl}/`,
-  });
+  const drive = userDrive();
   const before = await drive.files.export({ fileId: docId, mimeType: DOCX }, { responseType: "arraybuffer" });
   const textBefore = unzip(Buffer.from(before.data as ArrayBuffer))
     .get("word/document.xml")
@@ -404,10 +406,7 @@ test("when a deleted Google Doc is recovered, then it comes back as a Google Doc
 });
 
 test("when a deleted large file is recovered, then it is uploaded resumably in pieces and has the same bytes", async () => {
-  const drive = new drive_v3.Drive({
-    auth: workspaceJwt(setup.workspace.user, [SCOPES.drive]),
-    rootUrl: `${stackEnv.workspaceUrl}/`,
-  });
+  const drive = userDrive();
   expect((await workspaceAdmin("DELETE", `/drive/files/${largeId}`)).status).toBeLessThan(300);
   const answer = await recover({
     resourceId: setup.resource.resourceId,

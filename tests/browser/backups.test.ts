@@ -15,11 +15,11 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { FieldValue, type DocumentReference, type Firestore } from "firebase-admin/firestore";
 import { BACKUP_FAILURE_REASONS, BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
-import { withRegionDb } from "../support/organizations";
 import { DEMO_DOMAIN } from "../support/workspace";
 import { screenshot } from "./support/browser";
 import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
 import { expectSnackbar } from "./support/snackbar";
+import { BACKUP_RESOURCE_FIELDS, withOrganizationDb } from "./support/demo-data";
 
 jest.setTimeout(120_000);
 
@@ -28,19 +28,7 @@ const MAILBOX = { name: "Noémie Rochat", email: `noemie.rochat@${DEMO_DOMAIN}` 
 /** A resource that keeps no policy here (read only). */
 const WITHOUT_POLICY = "Mengia Pult";
 /** The resource fields a backup writes, which this file puts back. */
-const RESTORED_FIELDS = [
-  "policyId",
-  "policyName",
-  "protected",
-  "nextBackupAt",
-  "lastBackupAt",
-  "mailBackupBytes",
-  "driveBackupBytes",
-  "mailItems",
-  "driveItems",
-  "backupCursor",
-  "lastRun",
-] as const;
+const RESTORED_FIELDS = BACKUP_RESOURCE_FIELDS;
 const GB = 1024 ** 3;
 
 let browser: Browser;
@@ -59,10 +47,7 @@ let standInRun: DocumentReference | undefined;
 function organizationDb<T>(
   body: (db: Firestore, organizationRef: DocumentReference) => Promise<T>,
 ): Promise<T> {
-  const current = organization as OrganizationSummary;
-  return withRegionDb(`region-${current.subscriptions[0]?.region.id ?? "ch"}`, (db) =>
-    body(db, db.collection("organizations").doc(current.organizationId)),
-  );
+  return withOrganizationDb(organization as OrganizationSummary, body);
 }
 
 const resourceDoc = (organizationRef: DocumentReference) =>

@@ -20,11 +20,11 @@ import { BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { SCOPES } from "../../emulators/workspace/src/auth";
-import { withRegionDb } from "../support/organizations";
 import { DEMO_DOMAIN, gmailFor, workspaceAdmin } from "../support/workspace";
 import { screenshot } from "./support/browser";
 import { onboardDemoOrganization, pathnameOf } from "./support/onboarding";
 import { expectSnackbar } from "./support/snackbar";
+import { BACKUP_RESOURCE_FIELDS, withOrganizationDb } from "./support/demo-data";
 
 jest.setTimeout(180_000);
 
@@ -32,19 +32,7 @@ jest.setTimeout(180_000);
 const MAILBOX = { name: "Giulia Bernasconi", email: `giulia.bernasconi@${DEMO_DOMAIN}` };
 const FOLDER = "Recovered-e2e";
 /** The resource fields a backup writes, which this file puts back. */
-const RESTORED_FIELDS = [
-  "policyId",
-  "policyName",
-  "protected",
-  "nextBackupAt",
-  "lastBackupAt",
-  "mailBackupBytes",
-  "driveBackupBytes",
-  "mailItems",
-  "driveItems",
-  "backupCursor",
-  "lastRun",
-] as const;
+const RESTORED_FIELDS = BACKUP_RESOURCE_FIELDS;
 /** The audit entries this file's backups, searches and recoveries write. */
 const isOurOperation = (operation: string) =>
   operation.startsWith("backup.") ||
@@ -68,10 +56,7 @@ let message: { id: string; subject: string; keyword: string; messageId: string; 
 function organizationDb<T>(
   body: (db: Firestore, organizationRef: DocumentReference) => Promise<T>,
 ): Promise<T> {
-  const current = organization as OrganizationSummary;
-  return withRegionDb(`region-${current.subscriptions[0]?.region.id ?? "ch"}`, (db) =>
-    body(db, db.collection("organizations").doc(current.organizationId)),
-  );
+  return withOrganizationDb(organization as OrganizationSummary, body);
 }
 
 const resourceDoc = (organizationRef: DocumentReference) =>

@@ -13,10 +13,10 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { DocumentReference, Firestore } from "firebase-admin/firestore";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { SEARCH_MESSAGES } from "@alpvault/contracts/search";
-import { withRegionDb } from "../support/organizations";
 import { DEMO_DOMAIN } from "../support/workspace";
 import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
 import { expectSnackbar } from "./support/snackbar";
+import { withOrganizationDb } from "./support/demo-data";
 
 jest.setTimeout(120_000);
 
@@ -95,10 +95,7 @@ const FILES = [
 function organizationDb<T>(
   body: (db: Firestore, organizationRef: DocumentReference) => Promise<T>,
 ): Promise<T> {
-  const current = organization as OrganizationSummary;
-  return withRegionDb(`region-${current.subscriptions[0]?.region.id ?? "ch"}`, (db) =>
-    body(db, db.collection("organizations").doc(current.organizationId)),
-  );
+  return withOrganizationDb(organization as OrganizationSummary, body);
 }
 
 const itemsOf = (organizationRef: DocumentReference) =>

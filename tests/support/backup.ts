@@ -7,17 +7,13 @@ import { SCOPES } from "../../emulators/workspace/src/auth";
 import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
 import type { Harness } from "../../emulators/workspace/src/testing/harness";
 import type { BlobStore } from "../../functions/src/backup/blobstore/blob-store";
-import {
-  decodeChunk,
-  decodeManifest,
-  type ChunkRef,
-  type ObjectScope,
-} from "../../functions/src/backup/format/chunk-codec";
+import type { ChunkRef, ObjectScope } from "../../functions/src/backup/format/chunk-codec";
 import { seededText } from "../../functions/src/backup/format/testing";
 import { meteredCaller, type GoogleCaller } from "../../functions/src/backup/google/caller";
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import type { CatalogVersion } from "../../functions/src/backup/runner/catalog";
 import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
+import { chunkListOf, versionContent } from "../../functions/src/backup/restore/content";
 
 /** Mailboxes of the harness's Workspace: users, messages, and sources reading them. */
 export class Mailboxes {
@@ -86,27 +82,20 @@ export function chunkObjectName(organizationId: string, chunkId: string): string
   return `o/${organizationId}/c/${chunkId.slice(0, 2)}/${chunkId}`;
 }
 
-/** A version's chunk list, inline or from its manifest object. */
-export async function chunksOf(
+/** A version's chunk list, inline or from its manifest object (the product's reader). */
+export function chunksOf(
   blobStore: BlobStore,
   scope: ObjectScope,
   version: CatalogVersion,
 ): Promise<ChunkRef[]> {
-  if ("chunks" in version) return version.chunks;
-  const body = await blobStore.get(version.manifestObject);
-  return (await decodeManifest(scope, version.versionId, body)).chunks;
+  return chunkListOf(blobStore, scope, version);
 }
 
-/** A version's content, from its objects. */
-export async function restoreVersion(
+/** A version's content, from its objects (the product's reader, as recovery and export use it). */
+export function restoreVersion(
   blobStore: BlobStore,
   scope: ObjectScope,
   version: CatalogVersion,
 ): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for (const chunk of await chunksOf(blobStore, scope, version)) {
-    const body = await blobStore.get(chunkObjectName(scope.organizationId, chunk.id));
-    parts.push(await decodeChunk(scope, chunk.id, body));
-  }
-  return Buffer.concat(parts);
+  return versionContent(blobStore, scope, version);
 }
