@@ -127,3 +127,8 @@ export function recoveryFailed(entry: { organizationId: string; recoveryId: stri
     errorName: error instanceof Error ? error.name : typeof error,
   });
 }
+
+/** A search read the most candidates it may: its results are among the newest of them only. */
+export function searchTruncated(entry: { organizationId: string; candidates: number }): void {
+  logger.warn("search truncated", entry);
+}

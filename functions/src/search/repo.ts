@@ -1,9 +1,9 @@
 /**
  * The catalog as search reads it (docs/backup-format.md §6): `organizations/{id}/resources/{resourceId}/
- * items`, never the objects. Without a keyword or a date, one indexed query pages the items (newest mail
- * first, Drive files by name) and a count aggregation gives the total. A keyword narrows the items with
- * `search.keywords array-contains` on its longest word; the other words and the date are checked on
- * the candidates, which are at most `MAX_CANDIDATES`.
+ * items`, never the objects. Without a date and with at most one keyword word, one indexed query pages the
+ * items (newest mail first, Drive files by name), with `search.keywords array-contains` for the word, and a
+ * count aggregation gives the total. Several words or a date: the candidates of the longest word (or all)
+ * are read in display order, at most `MAX_CANDIDATES`, and the rest is checked on them.
  */
 import { organizationRef, type Scope } from "../lib/tenancy";
 
@@ -20,8 +20,10 @@ export interface SearchableItem {
   current?: { metadata?: Record<string, unknown> };
 }
 
-/** Candidates a keyword or date search reads at most. */
-export const MAX_CANDIDATES = 5000;
+/** Candidates a search with several keyword words or a date reads at most (in display order). */
+export const MAX_CANDIDATES = 50_000;
+/** Candidates read per query. */
+const CANDIDATE_BATCH = 2_000;
 
 const FIELDS = [
   "itemKey",
@@ -40,15 +42,20 @@ function items(scope: Scope, resourceId: string) {
 const orderField = (kind: ItemKind) => (kind === "gmail-message" ? "search.date" : "search.name");
 const orderDirection = (kind: ItemKind) => (kind === "gmail-message" ? "desc" : "asc");
 
-/** One page of a resource's items of a kind, in display order, and their total. */
+/**
+ * One page of a resource's items of a kind in display order, and their total: all of them, or those whose
+ * keywords contain `word`. One indexed query and one count aggregation, whatever the resource's size.
+ */
 export async function itemPage(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
   offset: number,
   limit: number,
+  word?: string,
 ): Promise<{ items: SearchableItem[]; total: number }> {
-  const base = items(scope, resourceId).where("kind", "==", kind);
+  let base = items(scope, resourceId).where("kind", "==", kind);
+  if (word) base = base.where("search.keywords", "array-contains", word);
   const [count, page] = await Promise.all([
     base.count().get(),
     base
@@ -61,18 +68,26 @@ export async function itemPage(
   return { items: page.docs.map((doc) => doc.data() as SearchableItem), total: count.data().count };
 }
 
-/** The items of a kind whose keywords contain `word` (or all of the kind when no word), at most `MAX_CANDIDATES`. */
+/**
+ * The items of a kind whose keywords contain `word` (or all of the kind), in display order, read in
+ * batches; at most `MAX_CANDIDATES` (`truncated` says when there were more).
+ */
 export async function candidates(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
   word: string | undefined,
-): Promise<SearchableItem[]> {
+): Promise<{ items: SearchableItem[]; truncated: boolean }> {
   let query = items(scope, resourceId).where("kind", "==", kind);
   if (word) query = query.where("search.keywords", "array-contains", word);
-  const snapshot = await query
-    .limit(MAX_CANDIDATES)
-    .select(...FIELDS)
-    .get();
-  return snapshot.docs.map((doc) => doc.data() as SearchableItem);
+  const ordered = query.orderBy(orderField(kind), orderDirection(kind)).select(...FIELDS);
+  const found: SearchableItem[] = [];
+  let last: Awaited<ReturnType<typeof ordered.get>>["docs"][number] | undefined;
+  for (;;) {
+    const batch = await (last ? ordered.startAfter(last) : ordered).limit(CANDIDATE_BATCH).get();
+    found.push(...batch.docs.map((doc) => doc.data() as SearchableItem));
+    if (batch.size < CANDIDATE_BATCH) return { items: found, truncated: false };
+    if (found.length >= MAX_CANDIDATES) return { items: found.slice(0, MAX_CANDIDATES), truncated: true };
+    last = batch.docs[batch.docs.length - 1];
+  }
 }

@@ -22,6 +22,7 @@ import { appendAudit } from "../audit/repo";
 import { AppError } from "../http/app-error";
 import type { Scope } from "../lib/tenancy";
 import { listResources } from "../resources/repo";
+import * as logs from "../logs";
 import { candidates, itemPage, type ItemKind, type SearchableItem } from "./repo";
 
 export interface SearchQuery {
@@ -160,12 +161,6 @@ function matches(item: SearchableItem, query: SearchQuery): boolean {
   return true;
 }
 
-function compare(kind: ItemKind): (a: SearchableItem, b: SearchableItem) => number {
-  return kind === "gmail-message"
-    ? (a, b) => text(b.search.date).localeCompare(text(a.search.date)) || a.itemKey.localeCompare(b.itemKey)
-    : (a, b) => text(a.search.name).localeCompare(text(b.search.name)) || a.itemKey.localeCompare(b.itemKey);
-}
-
 export async function searchBackups(
   scope: Scope,
   rawQuery: Record<string, unknown>,
@@ -178,14 +173,14 @@ export async function searchBackups(
   const kind: ItemKind = query.service === "gmail" ? "gmail-message" : "drive-file";
   const offset = (query.page - 1) * query.pageSize;
   let found: { items: SearchableItem[]; total: number };
-  if (query.keywordWords.length === 0 && !query.asOf) {
-    found = await itemPage(scope, resource.resourceId, kind, offset, query.pageSize);
+  if (query.keywordWords.length <= 1 && !query.asOf) {
+    found = await itemPage(scope, resource.resourceId, kind, offset, query.pageSize, query.keywordWords[0]);
   } else {
     // The longest word is the rarest in practice: it narrows the candidates most.
     const narrowing = [...query.keywordWords].sort((a, b) => b.length - a.length)[0];
-    const all = (await candidates(scope, resource.resourceId, kind, narrowing))
-      .filter((item) => matches(item, query))
-      .sort(compare(kind));
+    const { items: read, truncated } = await candidates(scope, resource.resourceId, kind, narrowing);
+    if (truncated) logs.searchTruncated({ organizationId: scope.organizationId, candidates: read.length });
+    const all = read.filter((item) => matches(item, query));
     found = { items: all.slice(offset, offset + query.pageSize), total: all.length };
   }
   await appendAudit(scope, {
