@@ -5,12 +5,13 @@
  * here: a miss is reported, it does not fail the run.
  *
  *   npm run bench                  every bench
- *   npm run bench -- engine        only the named benches (firestore, workspace, engine)
+ *   npm run bench -- engine        only the named benches (firestore, workspace, engine, recovery)
  */
 import { availableParallelism, totalmem } from "node:os";
 
 import { engineBench } from "./bench/engine";
 import { firestoreBench } from "./bench/firestore";
+import { recoveryBench } from "./bench/recovery";
 import { verdict, type Bench, type BenchFigure, type BenchResult } from "./bench/types";
 import { benchWorkspaceEmulator } from "./bench/workspace";
 
@@ -20,7 +21,7 @@ const workspaceBench: Bench = {
   run: benchWorkspaceEmulator,
 };
 
-const benches: Bench[] = [firestoreBench, workspaceBench, engineBench];
+const benches: Bench[] = [firestoreBench, workspaceBench, engineBench, recoveryBench];
 
 /** A text table: the first and the last column left-aligned, the others right-aligned. */
 function textTable(header: string[], rows: string[][]): string {

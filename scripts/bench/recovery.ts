@@ -1,0 +1,110 @@
+/**
+ * Recovery and search figures (issue 7), each section in a fresh process (`recovery-child.ts`), as the
+ * engine bench does it:
+ *
+ * - "restore": the production `GmailRestorer` importing backed-up messages into a mailbox through one
+ *   `quotaAwareCaller`, against the Workspace emulator with quotas on (2026 model), time-scaled; Gmail
+ *   import units per quota minute over the steady part as a fraction of the per-user limit, with several
+ *   imports in flight and with one at a time.
+ * - "search": the production `searchBackups` over a catalog of 100,000 mail items in a Firestore emulator
+ *   of its own (firebase-admin, as the API reads it); latency percentiles per kind of query.
+ *
+ * A section that fails reports its figures as not measured; the other section still runs.
+ */
+import { fork } from "node:child_process";
+import { join } from "node:path";
+
+import type { RecoverySectionName, RecoverySectionReport } from "./recovery-child";
+import { RESTORE_CONCURRENCY } from "./recovery-restore-settings";
+import type { Bench, BenchFigure, BenchReport, BenchResult } from "./types";
+
+/** What each section measures (names, units, targets); the section reports the values and notes. */
+const SECTIONS: { name: RecoverySectionName; figures: Omit<BenchFigure, "value" | "note">[] }[] = [
+  {
+    name: "restore",
+    figures: [
+      {
+        id: "gmail-restore-ceiling-fraction",
+        name: `Gmail restore, ${RESTORE_CONCURRENCY} imports at once: units per quota minute ÷ per-user limit (steady)`,
+        unit: "",
+        digits: 3,
+        target: { comparison: ">=", value: 0.9 },
+      },
+      {
+        id: "gmail-restore-ceiling-fraction-sequential",
+        name: "Gmail restore, 1 import at a time: units per quota minute ÷ per-user limit (steady)",
+        unit: "",
+        digits: 3,
+        target: { comparison: ">=", value: 0.9 },
+      },
+    ],
+  },
+  {
+    name: "search",
+    figures: [
+      {
+        id: "search-p95-ms",
+        name: "Search (searchBackups) over the catalog of one mailbox: p95 latency, mixed queries",
+        unit: "ms",
+        digits: 0,
+        target: { comparison: "<=", value: 300 },
+      },
+    ],
+  },
+];
+
+/** Runs one section in its own process and answers its report. */
+function runSection(name: RecoverySectionName): Promise<RecoverySectionReport> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(__dirname, "recovery-child.ts"), [name], {
+      env: { ...process.env, TSX_TSCONFIG_PATH: join(__dirname, "..", "tsconfig.json") },
+    });
+    let report: RecoverySectionReport | undefined;
+    child.on("message", (message) => {
+      report = message as RecoverySectionReport;
+    });
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      if (report) resolve(report);
+      else
+        reject(new Error(`the section's process ended (${signal ?? `exit code ${code}`}) without figures`));
+    });
+  });
+}
+
+export const recoveryBench: Bench = {
+  id: "recovery",
+  title:
+    "Recovery and search: GmailRestorer against the Workspace emulator (quotas on, time-scaled); searchBackups on a Firestore emulator",
+  async run(): Promise<BenchReport> {
+    const figures: BenchFigure[] = [];
+    const results: BenchResult[] = [];
+    for (const section of SECTIONS) {
+      const started = performance.now();
+      console.log(`recovery bench: section "${section.name}"…`);
+      let report: RecoverySectionReport;
+      try {
+        report = await runSection(section.name);
+      } catch (error) {
+        report = { measured: [], results: [], error: error instanceof Error ? error.message : String(error) };
+      }
+      results.push(...report.results);
+      for (const figure of section.figures) {
+        const measured = report.measured.find((m) => m.id === figure.id);
+        figures.push(
+          measured
+            ? { ...figure, value: measured.value, note: measured.note }
+            : {
+                ...figure,
+                value: null,
+                note: `not measured: ${report.error ?? "the section did not report it"}`,
+              },
+        );
+      }
+      console.log(
+        `recovery bench: section "${section.name}" took ${((performance.now() - started) / 1000).toFixed(0)} s`,
+      );
+    }
+    return { results, figures };
+  },
+};
