@@ -8,11 +8,9 @@
  * needs the `@alpvault/contracts/*` path of `scripts/tsconfig.json`, which plain `tsx scripts/bench.ts`
  * does not read. A section that fails reports its figures as not measured; the other sections still run.
  */
-import { fork } from "node:child_process";
-import { join } from "node:path";
-
-import type { SectionName, SectionReport } from "./engine-child";
+import type { SectionName } from "./engine-child";
 import type { Bench, BenchFigure, BenchReport } from "./types";
+import { runSections } from "./sections";
 
 /** What each section measures (names, units, targets); the section reports the values and notes. */
 const SECTIONS: { name: SectionName; figures: Omit<BenchFigure, "value" | "note">[] }[] = [
@@ -80,56 +78,11 @@ const SECTIONS: { name: SectionName; figures: Omit<BenchFigure, "value" | "note"
   },
 ];
 
-/** Runs one section in its own process and answers its report. */
-function runSection(name: SectionName): Promise<SectionReport> {
-  return new Promise((resolve, reject) => {
-    const child = fork(join(__dirname, "engine-child.ts"), [name], {
-      env: { ...process.env, TSX_TSCONFIG_PATH: join(__dirname, "..", "tsconfig.json") },
-    });
-    let report: SectionReport | undefined;
-    child.on("message", (message) => {
-      report = message as SectionReport;
-    });
-    child.once("error", reject);
-    child.once("exit", (code, signal) => {
-      if (report) resolve(report);
-      else
-        reject(new Error(`the section's process ended (${signal ?? `exit code ${code}`}) without figures`));
-    });
-  });
-}
-
 export const engineBench: Bench = {
   id: "engine",
   title:
     "Backup engine against the Workspace emulator (quotas on, 2026 model, time-scaled; memory blob store and catalog)",
-  async run(): Promise<BenchReport> {
-    const figures: BenchFigure[] = [];
-    for (const section of SECTIONS) {
-      const started = performance.now();
-      console.log(`engine bench: section "${section.name}"…`);
-      let report: SectionReport;
-      try {
-        report = await runSection(section.name);
-      } catch (error) {
-        report = { measured: [], error: error instanceof Error ? error.message : String(error) };
-      }
-      for (const figure of section.figures) {
-        const measured = report.measured.find((m) => m.id === figure.id);
-        figures.push(
-          measured
-            ? { ...figure, value: measured.value, note: measured.note }
-            : {
-                ...figure,
-                value: null,
-                note: `not measured: ${report.error ?? "the section did not report it"}`,
-              },
-        );
-      }
-      console.log(
-        `engine bench: section "${section.name}" took ${((performance.now() - started) / 1000).toFixed(0)} s`,
-      );
-    }
-    return { results: [], figures };
+  run(): Promise<BenchReport> {
+    return runSections("engine", "engine-child.ts", SECTIONS);
   },
 };

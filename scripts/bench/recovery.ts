@@ -11,12 +11,10 @@
  *
  * A section that fails reports its figures as not measured; the other section still runs.
  */
-import { fork } from "node:child_process";
-import { join } from "node:path";
-
-import type { RecoverySectionName, RecoverySectionReport } from "./recovery-child";
+import type { RecoverySectionName } from "./recovery-child";
 import { RESTORE_CONCURRENCY } from "./recovery-restore-settings";
-import type { Bench, BenchFigure, BenchReport, BenchResult } from "./types";
+import type { Bench, BenchFigure, BenchReport } from "./types";
+import { runSections } from "./sections";
 
 /** What each section measures (names, units, targets); the section reports the values and notes. */
 const SECTIONS: { name: RecoverySectionName; figures: Omit<BenchFigure, "value" | "note">[] }[] = [
@@ -53,58 +51,11 @@ const SECTIONS: { name: RecoverySectionName; figures: Omit<BenchFigure, "value" 
   },
 ];
 
-/** Runs one section in its own process and answers its report. */
-function runSection(name: RecoverySectionName): Promise<RecoverySectionReport> {
-  return new Promise((resolve, reject) => {
-    const child = fork(join(__dirname, "recovery-child.ts"), [name], {
-      env: { ...process.env, TSX_TSCONFIG_PATH: join(__dirname, "..", "tsconfig.json") },
-    });
-    let report: RecoverySectionReport | undefined;
-    child.on("message", (message) => {
-      report = message as RecoverySectionReport;
-    });
-    child.once("error", reject);
-    child.once("exit", (code, signal) => {
-      if (report) resolve(report);
-      else
-        reject(new Error(`the section's process ended (${signal ?? `exit code ${code}`}) without figures`));
-    });
-  });
-}
-
 export const recoveryBench: Bench = {
   id: "recovery",
   title:
     "Recovery and search: GmailRestorer against the Workspace emulator (quotas on, time-scaled); searchBackups on a Firestore emulator",
-  async run(): Promise<BenchReport> {
-    const figures: BenchFigure[] = [];
-    const results: BenchResult[] = [];
-    for (const section of SECTIONS) {
-      const started = performance.now();
-      console.log(`recovery bench: section "${section.name}"…`);
-      let report: RecoverySectionReport;
-      try {
-        report = await runSection(section.name);
-      } catch (error) {
-        report = { measured: [], results: [], error: error instanceof Error ? error.message : String(error) };
-      }
-      results.push(...report.results);
-      for (const figure of section.figures) {
-        const measured = report.measured.find((m) => m.id === figure.id);
-        figures.push(
-          measured
-            ? { ...figure, value: measured.value, note: measured.note }
-            : {
-                ...figure,
-                value: null,
-                note: `not measured: ${report.error ?? "the section did not report it"}`,
-              },
-        );
-      }
-      console.log(
-        `recovery bench: section "${section.name}" took ${((performance.now() - started) / 1000).toFixed(0)} s`,
-      );
-    }
-    return { results, figures };
+  run(): Promise<BenchReport> {
+    return runSections("recovery", "recovery-child.ts", SECTIONS);
   },
 };

@@ -1,0 +1,79 @@
+/**
+ * Benches made of sections, each run in a fresh process (a child script that measures one section and
+ * sends its report): the engine and recovery benches. A section that fails reports its figures as not
+ * measured; the others still run.
+ */
+import { fork } from "node:child_process";
+import { join } from "node:path";
+import type { BenchFigure, BenchReport, BenchResult } from "./types";
+
+/** What a section's process sends back. */
+export interface SectionReport {
+  measured: { id: string; value: number | null; note: string }[];
+  /** Timings per kind of operation (printed as the bench's results table). */
+  results?: BenchResult[];
+  /** Why the section could not finish. */
+  error?: string;
+}
+
+export interface Section<Name extends string> {
+  name: Name;
+  /** What the section measures (names, units, targets); the section reports the values and notes. */
+  figures: Omit<BenchFigure, "value" | "note">[];
+}
+
+/** Runs one section in its own process (`childScript <name>`) and answers its report. */
+function runSection(childScript: string, name: string): Promise<SectionReport> {
+  return new Promise((resolve, reject) => {
+    const child = fork(join(__dirname, childScript), [name], {
+      env: { ...process.env, TSX_TSCONFIG_PATH: join(__dirname, "..", "tsconfig.json") },
+    });
+    let report: SectionReport | undefined;
+    child.on("message", (message) => {
+      report = message as SectionReport;
+    });
+    child.once("error", reject);
+    child.once("exit", (code, signal) => {
+      if (report) resolve(report);
+      else
+        reject(new Error(`the section's process ended (${signal ?? `exit code ${code}`}) without figures`));
+    });
+  });
+}
+
+/** Runs every section in turn and gathers their figures and results. */
+export async function runSections<Name extends string>(
+  bench: string,
+  childScript: string,
+  sections: readonly Section<Name>[],
+): Promise<BenchReport> {
+  const figures: BenchFigure[] = [];
+  const results: BenchResult[] = [];
+  for (const section of sections) {
+    const started = performance.now();
+    console.log(`${bench} bench: section "${section.name}"…`);
+    let report: SectionReport;
+    try {
+      report = await runSection(childScript, section.name);
+    } catch (error) {
+      report = { measured: [], error: error instanceof Error ? error.message : String(error) };
+    }
+    results.push(...(report.results ?? []));
+    for (const figure of section.figures) {
+      const measured = report.measured.find((m) => m.id === figure.id);
+      figures.push(
+        measured
+          ? { ...figure, value: measured.value, note: measured.note }
+          : {
+              ...figure,
+              value: null,
+              note: `not measured: ${report.error ?? "the section did not report it"}`,
+            },
+      );
+    }
+    console.log(
+      `${bench} bench: section "${section.name}" took ${((performance.now() - started) / 1000).toFixed(0)} s`,
+    );
+  }
+  return { results, figures };
+}
