@@ -83,6 +83,46 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 }
 
 /**
+ * A download from the API (a POST with a JSON body answering a file), read as a stream so `onProgress`
+ * hears the bytes received; failures become `ApiError`s like every other call.
+ */
+export async function apiDownload(
+  path: string,
+  body: unknown,
+  onProgress?: (bytes: number) => void,
+): Promise<Blob> {
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(env.apiBaseUrl, path), {
+      method: "POST",
+      headers: { ...(await credentials()), "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(toApiError(error));
+  }
+  if (!response.ok || !response.body) throw new ApiError(toApiError(await readJson(response)));
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      received += value.length;
+      onProgress?.(received);
+    }
+  } catch (error) {
+    throw new ApiError(toApiError(error));
+  }
+  return new Blob(parts as BlobPart[], {
+    type: response.headers.get("Content-Type") ?? "application/octet-stream",
+  });
+}
+
+/**
  * The API base of a region's host (spec §7: regional calls go to the region's domain; http in
  * development builds, https in production). A region served by the page's own host (the local stack
  * serves every region from one host) uses the configured base, so the call stays same-origin.

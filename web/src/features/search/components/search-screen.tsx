@@ -1,5 +1,6 @@
 import ChevronLeft from "@mui/icons-material/ChevronLeft";
 import ChevronRight from "@mui/icons-material/ChevronRight";
+import DownloadOutlined from "@mui/icons-material/DownloadOutlined";
 import RestoreOutlined from "@mui/icons-material/RestoreOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
@@ -22,6 +23,7 @@ import {
 import { RetryableError } from "@/components/ui/notices";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
+import { exportBackups, saveFile } from "../api/export-backups";
 import { useSearchBackups } from "../api/search-backups";
 import "../i18n/register";
 import { useDriveColumns, useMailColumns } from "./result-columns";
@@ -151,6 +153,31 @@ export function SearchScreen(props: {
       itemIds: [...selected],
     });
   };
+  /** Bytes received by the export in progress (null: none). */
+  const [exporting, setExporting] = useState<number | null>(null);
+  const exportItems = async () => {
+    if (!answer || organizationId === null || exporting !== null) return;
+    const { resource, service } = answer;
+    setExporting(0);
+    try {
+      const blob = await exportBackups(
+        organizationId,
+        {
+          resourceId: resource.resourceId,
+          service,
+          ...(selected.size > 0 ? { itemIds: [...selected] } : {}),
+        },
+        setExporting,
+      );
+      const base = (resource.email ?? resource.name).replace(/[^A-Za-z0-9@._-]/g, "_");
+      saveFile(blob, `${base}.${service === "gmail" ? "mbox" : "zip"}`);
+      show({ text: t("search.exported"), isError: false });
+    } catch (error) {
+      show({ text: error instanceof Error ? error.message : t("search.exportFailed"), isError: true });
+    } finally {
+      setExporting(null);
+    }
+  };
   const pages = answer ? Math.max(1, Math.ceil(answer.total / answer.pageSize)) : 1;
   const resourceLabel = props.resource
     ? `${props.resource.name} (${props.resource.type === "shared_drive" ? t("search.sharedDrive") : props.resource.email})`
@@ -248,6 +275,19 @@ export function SearchScreen(props: {
                 {t("search.selected", { count: selected.size })}
               </Typography>
             )}
+            {exporting !== null && (
+              <Typography variant="body2" color="text.secondary" data-testid="export-progress">
+                {t("search.exporting", { size: (exporting / (1024 * 1024)).toFixed(1) })}
+              </Typography>
+            )}
+            <Button
+              variant="outlined"
+              startIcon={<DownloadOutlined />}
+              disabled={!answer || answer.total === 0 || exporting !== null}
+              onClick={() => void exportItems()}
+            >
+              {selected.size > 0 ? t("search.exportSelected") : t("search.exportAll")}
+            </Button>
             <Button
               variant="contained"
               startIcon={<RestoreOutlined />}

@@ -1,0 +1,31 @@
+import type { SearchService } from "@alpvault/contracts/search";
+import { apiDownload } from "@/lib/api-client";
+
+/**
+ * `POST /v1/organizations/{id}/exports/mbox|zip`: a resource's backed-up mail as MBOX or Drive files as
+ * ZIP (the named items, or all of them), decrypted by the API on the fly and streamed.
+ */
+export function exportBackups(
+  organizationId: string,
+  request: { resourceId: string; service: SearchService; itemIds?: string[] },
+  onProgress?: (bytes: number) => void,
+): Promise<Blob> {
+  const format = request.service === "gmail" ? "mbox" : "zip";
+  return apiDownload(
+    `/organizations/${encodeURIComponent(organizationId)}/exports/${format}`,
+    request,
+    onProgress,
+  );
+}
+
+/** Hands a downloaded file to the browser as a download. */
+export function saveFile(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
