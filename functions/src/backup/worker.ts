@@ -26,6 +26,7 @@ import type { Scope } from "../lib/tenancy";
 import { organizationRef } from "../lib/tenancy";
 import * as logs from "../logs";
 import { getOrganization, type Organization } from "../organizations/repo";
+import { seatsOf } from "../organizations/service";
 import { ensureDefaultPolicy, getPolicy } from "../policies/repo";
 import { listResources } from "../resources/repo";
 import { backupBytes } from "../resources/service";
@@ -92,9 +93,11 @@ function streamsOf(resource: BackupResource, dataTypes: readonly DataType[]): ("
 
 /** Storage the organisation uses now against the most its plan allows. */
 async function storageFull(scope: Scope, organization: Organization): Promise<boolean> {
-  const plan = PLANS[organization.planId];
-  const seats = plan.maxUsers ?? organization.seats;
-  const maximum = maximumStorageBytes(plan, seats, organization.storagePacks);
+  const maximum = maximumStorageBytes(
+    PLANS[organization.planId],
+    seatsOf(organization),
+    organization.storagePacks,
+  );
   const used = (await listResources(scope)).reduce((sum, resource) => sum + backupBytes(resource), 0);
   return used >= maximum;
 }

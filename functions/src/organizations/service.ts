@@ -67,7 +67,8 @@ function summary(organization: Organization, regions: Region[]): OrganizationSum
   };
 }
 
-function seatsOf(organization: Organization): number {
+/** The seats the organisation's storage and licences count: the free plan's fixed ones, else those bought. */
+export function seatsOf(organization: Organization): number {
   return PLANS[organization.planId].maxUsers ?? organization.seats;
 }
 
