@@ -1,9 +1,10 @@
 /**
  * Export (beyond the spec): a resource's backed-up mail as one MBOX file, or its Drive files as one ZIP
- * (their folder paths kept; Google files as their office export), streamed to the browser and decrypted on
- * the fly, item by item (never the whole export in memory). Selected items or the
- * whole mailbox. Everything is checked before the first byte is sent; a failure after that cuts the
- * download short (the browser sees an incomplete file, never a wrong one).
+ * (their folder paths kept; Google files as their office export; ZIP64 where the archive needs it), streamed
+ * to the browser and decrypted on the fly: mail item by item, Drive files chunk by chunk (never a whole file,
+ * let alone the whole export, in memory). Selected items or the whole mailbox. Everything is checked before
+ * the first byte is sent; a failure after that cuts the download short (the browser sees an incomplete file,
+ * never a wrong one).
  */
 import type { Response } from "express";
 import { AppError } from "../http/app-error";
@@ -11,7 +12,7 @@ import type { Scope } from "../lib/tenancy";
 import { readBackupResource } from "../backup/repo";
 import { dataKeyResolver, type KeyWrappers } from "../backup/data-keys";
 import type { BlobStore } from "../backup/blobstore/blob-store";
-import { versionContent } from "../backup/restore/content";
+import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
 import { itemsToRecover, readItems } from "../recovery/repo";
 import type { ItemMetadata } from "../backup/sources/source";
@@ -86,6 +87,12 @@ interface ExportDeps {
   wrappers: KeyWrappers;
 }
 
+/** How `produce` reads an item's current version, decrypted: whole (small items), or chunk by chunk. */
+interface ContentReader {
+  content(item: CatalogItem): Promise<Buffer>;
+  chunks(item: CatalogItem): AsyncIterable<Buffer>;
+}
+
 /** Checks the request, sends the headers, then streams what `produce` writes; a failure cuts it short. */
 async function streamExport(
   scope: Scope,
@@ -95,7 +102,7 @@ async function streamExport(
   format: { service: "gmail" | "drive"; contentType: string; extension: string },
   produce: (
     request: ExportRequest,
-    content: (item: CatalogItem) => Promise<Buffer>,
+    read: ContentReader,
     send: (chunk: Buffer) => Promise<void>,
   ) => Promise<void>,
 ): Promise<void> {
@@ -109,14 +116,18 @@ async function streamExport(
   response.setHeader("Content-Type", format.contentType);
   response.setHeader("Content-Disposition", `attachment; filename="${name}.${format.extension}"`);
   response.setHeader("Cache-Control", "no-store");
-  const content = async (item: CatalogItem) =>
-    versionContent(
-      blobStore,
-      { organizationId: scope.organizationId, keys: await keys(item.current.dataKeyId) },
-      item.current,
-    );
+  const objectScope = async (item: CatalogItem) => ({
+    organizationId: scope.organizationId,
+    keys: await keys(item.current.dataKeyId),
+  });
+  const read: ContentReader = {
+    content: async (item) => versionContent(blobStore, await objectScope(item), item.current),
+    chunks: async function* (item) {
+      yield* versionChunks(blobStore, await objectScope(item), item.current);
+    },
+  };
   try {
-    await produce(request, content, (chunk) => write(response, chunk));
+    await produce(request, read, (chunk) => write(response, chunk));
     response.end();
   } catch {
     // Headers are out: the only honest answer left is to cut the download short.
@@ -136,13 +147,13 @@ export function exportMailbox(
     response,
     deps,
     { service: "gmail", contentType: "application/mbox", extension: "mbox" },
-    (request, content, send) =>
+    (request, read, send) =>
       forEachItem(scope, request, "gmail-message", async (item) => {
         const search = item.search as { fromEmail?: string; date?: string };
         const date = new Date(search.date ?? 0);
         await send(
           mboxEntry(
-            await content(item),
+            await read.content(item),
             search.fromEmail ?? "",
             Number.isNaN(date.getTime()) ? new Date(0) : date,
           ),
@@ -190,21 +201,23 @@ export function exportDrive(
     response,
     deps,
     { service: "drive", contentType: "application/zip", extension: "zip" },
-    async (request, content, send) => {
+    async (request, read, send) => {
       const zip = new ZipWriter();
       const taken = new Set<string>();
       await forEachItem(scope, request, "drive-file", async (item) => {
         const metadata = item.current.metadata;
         const modified = new Date(metadata.modifiedTime ?? 0);
-        await send(
-          zip.entry(
-            archivePath(metadata, taken),
-            await content(item),
-            Number.isNaN(modified.getTime()) ? new Date(0) : modified,
-          ),
+        // Each decrypted chunk is deflated and sent before the next is read; the backed-up size decides
+        // whether the entry needs ZIP64.
+        const pieces = zip.entry(
+          archivePath(metadata, taken),
+          read.chunks(item),
+          Number.isNaN(modified.getTime()) ? new Date(0) : modified,
+          item.current.size,
         );
+        for await (const piece of pieces) await send(piece);
       });
-      await send(zip.finish());
+      for (const piece of zip.finish()) await send(piece);
     },
   );
 }

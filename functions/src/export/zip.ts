@@ -1,21 +1,41 @@
 /**
- * A streaming ZIP writer (PKWARE APPNOTE 6.3): entries deflated one at a time, each followed by a data
- * descriptor, then the central directory. UTF-8 names. No ZIP64: an archive stays under 4 GiB and 65,535
- * entries (`ZipLimitError` before anything breaks the format).
+ * A streaming ZIP writer (PKWARE APPNOTE 6.3.10). Each entry's content arrives as pieces and leaves as
+ * pieces: deflated incrementally (`createDeflateRaw`), its CRC-32 and sizes counted on the way and written
+ * in a data descriptor after it, so no file is ever held whole. UTF-8 names (flag bit 11).
+ *
+ * ZIP64 (§4.3.9, §4.4, §4.5.3), only where needed, so small archives stay classic and every unzip reads
+ * them:
+ * - an entry whose content could exceed 4 GiB once deflated (judged from the size the caller expects, or
+ *   always when unknown) is written as ZIP64 from its local header on, as streaming requires: "version
+ *   needed" 4.5, sizes 0xFFFFFFFF with a ZIP64 extra field of zero sizes, a data descriptor with 8-byte
+ *   sizes, and its sizes in the central directory's ZIP64 extra field;
+ * - an entry whose local header starts beyond 4 GiB has its offset in a central-directory ZIP64 extra field;
+ * - an archive of more than 65,535 entries, or whose central directory starts or ends beyond 4 GiB, ends
+ *   with the ZIP64 end of central directory record and its locator before the classic end record.
  */
-import { crc32, deflateRawSync } from "node:zlib";
+import { pipeline } from "node:stream";
+import { createDeflateRaw, crc32 } from "node:zlib";
 
-const LIMIT = 0xffffffff;
-
+/** An entry that was written without ZIP64 (it was expected small) turned out larger than 4 GiB. */
 export class ZipLimitError extends Error {
-  constructor() {
-    super("The archive would exceed 4 GiB or 65,535 files");
+  constructor(name: string) {
+    super(`"${name}" grew beyond the 4 GiB its entry was written for`);
     this.name = "ZipLimitError";
   }
 }
 
+export interface ZipWriterOptions {
+  /**
+   * The largest values the classic fields hold: `bytes` for sizes and offsets (32-bit fields, 0xFFFFFFFF
+   * being ZIP64's marker) and `entries` for the end record's counts (16-bit). Beyond them, ZIP64. Tests
+   * lower them to check the ZIP64 structures without writing 4 GiB.
+   */
+  limits?: { bytes: number; entries: number };
+}
+
 interface Entry {
   name: Buffer;
+  zip64: boolean;
   crc: number;
   compressed: number;
   size: number;
@@ -23,6 +43,16 @@ interface Entry {
   time: number;
   date: number;
 }
+
+const MARK32 = 0xffffffff;
+const MARK16 = 0xffff;
+const FLAGS = 0x0808; // bit 3: CRC and sizes in the data descriptor; bit 11: UTF-8 names
+const DEFLATE = 8;
+const VERSION = 20; // 2.0: deflate
+const VERSION_ZIP64 = 45; // 4.5: ZIP64
+const ZIP64_EXTRA = 0x0001;
+/** Central directory records are sent in batches of about this many bytes. */
+const DIRECTORY_BATCH = 64 * 1024;
 
 /** MS-DOS time and date fields of a date (UTC). */
 function dosDateTime(date: Date): { time: number; date: number } {
@@ -33,72 +63,180 @@ function dosDateTime(date: Date): { time: number; date: number } {
   };
 }
 
-const FLAGS = 0x0808; // bit 3: sizes in the data descriptor; bit 11: UTF-8 names
+/** zlib's bound on deflated bytes (`deflateBound`): what `size` bytes can become at worst. */
+function deflateBound(size: number): number {
+  return size + Math.floor(size / 4096) + Math.floor(size / 16384) + Math.floor(size / 33554432) + 13;
+}
 
+/** A ZIP64 extended information extra field (§4.5.3) holding `values` as 8-byte integers. */
+function zip64Extra(values: number[]): Buffer {
+  const extra = Buffer.alloc(4 + 8 * values.length);
+  extra.writeUInt16LE(ZIP64_EXTRA, 0);
+  extra.writeUInt16LE(8 * values.length, 2);
+  values.forEach((value, index) => extra.writeBigUInt64LE(BigInt(value), 4 + 8 * index));
+  return extra;
+}
+
+/**
+ * Writes one archive: `entry` for each file in turn (consume each one's pieces fully before the next),
+ * then `finish`. Every piece it yields goes out as is, in order; it reads the content only as fast as its
+ * pieces are taken, so the caller's backpressure reaches the content's source.
+ */
 export class ZipWriter {
   private readonly entries: Entry[] = [];
+  private readonly limits: { bytes: number; entries: number };
   private offset = 0;
+  private writing = false;
 
-  /** The bytes of one entry (local header, deflated content, data descriptor). */
-  entry(name: string, content: Buffer, modified: Date): Buffer {
-    if (this.entries.length >= 0xffff) throw new ZipLimitError();
+  constructor(options: ZipWriterOptions = {}) {
+    this.limits = options.limits ?? { bytes: MARK32 - 1, entries: MARK16 - 1 };
+  }
+
+  /**
+   * The bytes of one entry (local header, deflated content, data descriptor), piece by piece.
+   * `expectedSize`, the content's size when known, decides whether the entry needs ZIP64.
+   */
+  async *entry(
+    name: string,
+    content: AsyncIterable<Buffer> | Iterable<Buffer>,
+    modified: Date,
+    expectedSize?: number,
+  ): AsyncGenerator<Buffer> {
+    if (this.writing) throw new Error("The previous entry is not written yet");
+    this.writing = true;
     const nameBytes = Buffer.from(name, "utf8");
-    const deflated = deflateRawSync(content);
+    const zip64 = expectedSize === undefined || deflateBound(expectedSize) > this.limits.bytes;
     const { time, date } = dosDateTime(modified);
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(20, 4);
-    header.writeUInt16LE(FLAGS, 6);
-    header.writeUInt16LE(8, 8);
-    header.writeUInt16LE(time, 10);
-    header.writeUInt16LE(date, 12);
-    header.writeUInt16LE(nameBytes.length, 26);
     const entry: Entry = {
       name: nameBytes,
-      crc: crc32(content),
-      compressed: deflated.length,
-      size: content.length,
+      zip64,
+      crc: 0,
+      compressed: 0,
+      size: 0,
       offset: this.offset,
       time,
       date,
     };
-    const descriptor = Buffer.alloc(16);
+    const extra = zip64 ? zip64Extra([0, 0]) : Buffer.alloc(0);
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(zip64 ? VERSION_ZIP64 : VERSION, 4);
+    header.writeUInt16LE(FLAGS, 6);
+    header.writeUInt16LE(DEFLATE, 8);
+    header.writeUInt16LE(time, 10);
+    header.writeUInt16LE(date, 12);
+    // CRC-32 (14) and sizes (18, 22) follow in the data descriptor: zero, or ZIP64's marker.
+    if (zip64) {
+      header.writeUInt32LE(MARK32, 18);
+      header.writeUInt32LE(MARK32, 22);
+    }
+    header.writeUInt16LE(nameBytes.length, 26);
+    header.writeUInt16LE(extra.length, 28);
+    const local = Buffer.concat([header, nameBytes, extra]);
+    this.offset += local.length;
+    yield local;
+
+    const measured = async function* () {
+      for await (const piece of content) {
+        entry.crc = crc32(piece, entry.crc);
+        entry.size += piece.length;
+        yield piece;
+      }
+    };
+    // The pipeline pulls a piece only when the deflater has room, and tears both down if either fails
+    // or the pieces stop being taken (the loop below is left early).
+    const deflated = pipeline(measured(), createDeflateRaw({ chunkSize: 64 * 1024 }), () => {});
+    for await (const piece of deflated as AsyncIterable<Buffer>) {
+      entry.compressed += piece.length;
+      this.offset += piece.length;
+      yield piece;
+    }
+
+    if (!zip64 && Math.max(entry.size, entry.compressed) > this.limits.bytes) throw new ZipLimitError(name);
+    const descriptor = Buffer.alloc(zip64 ? 24 : 16);
     descriptor.writeUInt32LE(0x08074b50, 0);
     descriptor.writeUInt32LE(entry.crc, 4);
-    descriptor.writeUInt32LE(entry.compressed, 8);
-    descriptor.writeUInt32LE(entry.size, 12);
-    const bytes = Buffer.concat([header, nameBytes, deflated, descriptor]);
-    if (this.offset + bytes.length > LIMIT || entry.size > LIMIT) throw new ZipLimitError();
-    this.offset += bytes.length;
+    if (zip64) {
+      descriptor.writeBigUInt64LE(BigInt(entry.compressed), 8);
+      descriptor.writeBigUInt64LE(BigInt(entry.size), 16);
+    } else {
+      descriptor.writeUInt32LE(entry.compressed, 8);
+      descriptor.writeUInt32LE(entry.size, 12);
+    }
+    this.offset += descriptor.length;
     this.entries.push(entry);
-    return bytes;
+    this.writing = false;
+    yield descriptor;
   }
 
-  /** The central directory and its end record: the archive's last bytes. */
-  finish(): Buffer {
-    const records = this.entries.map((entry) => {
-      const record = Buffer.alloc(46);
-      record.writeUInt32LE(0x02014b50, 0);
-      record.writeUInt16LE(20, 4);
-      record.writeUInt16LE(20, 6);
-      record.writeUInt16LE(FLAGS, 8);
-      record.writeUInt16LE(8, 10);
-      record.writeUInt16LE(entry.time, 12);
-      record.writeUInt16LE(entry.date, 14);
-      record.writeUInt32LE(entry.crc, 16);
-      record.writeUInt32LE(entry.compressed, 20);
-      record.writeUInt32LE(entry.size, 24);
-      record.writeUInt16LE(entry.name.length, 28);
-      record.writeUInt32LE(entry.offset, 42);
-      return Buffer.concat([record, entry.name]);
-    });
-    const directory = Buffer.concat(records);
+  /** The central directory and its end records: the archive's last bytes, in batches. */
+  *finish(): Generator<Buffer> {
+    if (this.writing) throw new Error("The last entry is not written yet");
+    const start = this.offset;
+    let batch: Buffer[] = [];
+    let batchBytes = 0;
+    for (const entry of this.entries) {
+      const record = this.directoryRecord(entry);
+      batch.push(record);
+      batchBytes += record.length;
+      this.offset += record.length;
+      if (batchBytes >= DIRECTORY_BATCH) {
+        yield Buffer.concat(batch);
+        batch = [];
+        batchBytes = 0;
+      }
+    }
+    const size = this.offset - start;
+    const count = this.entries.length;
+    const zip64 = count > this.limits.entries || size > this.limits.bytes || start > this.limits.bytes;
+    if (zip64) {
+      const record = Buffer.alloc(56);
+      record.writeUInt32LE(0x06064b50, 0);
+      record.writeBigUInt64LE(44n, 4); // the record's size after this field
+      record.writeUInt16LE(VERSION_ZIP64, 12);
+      record.writeUInt16LE(VERSION_ZIP64, 14);
+      // This disk (16) and the directory's disk (20): 0.
+      record.writeBigUInt64LE(BigInt(count), 24);
+      record.writeBigUInt64LE(BigInt(count), 32);
+      record.writeBigUInt64LE(BigInt(size), 40);
+      record.writeBigUInt64LE(BigInt(start), 48);
+      const locator = Buffer.alloc(20);
+      locator.writeUInt32LE(0x07064b50, 0);
+      locator.writeBigUInt64LE(BigInt(this.offset), 8);
+      locator.writeUInt32LE(1, 16); // disks in all
+      batch.push(record, locator);
+    }
     const end = Buffer.alloc(22);
     end.writeUInt32LE(0x06054b50, 0);
-    end.writeUInt16LE(this.entries.length, 8);
-    end.writeUInt16LE(this.entries.length, 10);
-    end.writeUInt32LE(directory.length, 12);
-    end.writeUInt32LE(this.offset, 16);
-    return Buffer.concat([directory, end]);
+    const entries = count > this.limits.entries ? MARK16 : count;
+    end.writeUInt16LE(entries, 8);
+    end.writeUInt16LE(entries, 10);
+    end.writeUInt32LE(size > this.limits.bytes ? MARK32 : size, 12);
+    end.writeUInt32LE(start > this.limits.bytes ? MARK32 : start, 16);
+    batch.push(end);
+    yield Buffer.concat(batch);
+  }
+
+  /** An entry's central directory record, with a ZIP64 extra field for what 32 bits cannot hold. */
+  private directoryRecord(entry: Entry): Buffer {
+    const large = entry.offset > this.limits.bytes;
+    const values = [...(entry.zip64 ? [entry.size, entry.compressed] : []), ...(large ? [entry.offset] : [])];
+    const extra = values.length > 0 ? zip64Extra(values) : Buffer.alloc(0);
+    const version = values.length > 0 ? VERSION_ZIP64 : VERSION;
+    const record = Buffer.alloc(46);
+    record.writeUInt32LE(0x02014b50, 0);
+    record.writeUInt16LE(version, 4);
+    record.writeUInt16LE(version, 6);
+    record.writeUInt16LE(FLAGS, 8);
+    record.writeUInt16LE(DEFLATE, 10);
+    record.writeUInt16LE(entry.time, 12);
+    record.writeUInt16LE(entry.date, 14);
+    record.writeUInt32LE(entry.crc, 16);
+    record.writeUInt32LE(entry.zip64 ? MARK32 : entry.compressed, 20);
+    record.writeUInt32LE(entry.zip64 ? MARK32 : entry.size, 24);
+    record.writeUInt16LE(entry.name.length, 28);
+    record.writeUInt16LE(extra.length, 30);
+    record.writeUInt32LE(large ? MARK32 : entry.offset, 42);
+    return Buffer.concat([record, entry.name, extra]);
   }
 }
