@@ -3,6 +3,7 @@
  * request's rules and texts, shared by the browser and the API, and the answers' types.
  */
 import * as yup from "yup";
+import { SEARCH_MESSAGES, parseSearchDate } from "./search";
 
 export const RECOVERY_MESSAGES = {
   started: "Recovery started",
@@ -52,6 +53,15 @@ export const recoveryRequestSchema = yup
         otherwise: (schema) => schema.optional(),
       }),
     permissions: yup.boolean().default(false),
+    /**
+     * MM-DD-YYYY (the search card's date): recover the items as the backups held them at the end of that
+     * day (UTC), each at its version of then; absent: as backed up last.
+     */
+    date: yup
+      .string()
+      .trim()
+      .optional()
+      .test("date", SEARCH_MESSAGES.invalidDate, (value) => !value || parseSearchDate(value) !== undefined),
   })
   .noUnknown();
 
@@ -68,6 +78,8 @@ export interface Recovery {
   targetResourceId: string;
   method: "folder" | "overwrite";
   folderName: string | null;
+  /** Items recovered as held at this instant (the end of the request's date), or null: as backed up last. */
+  asOf: string | null;
   requestedAt: string;
   finishedAt: string | null;
   progress: { total: number; restored: number; skipped: number; failed: number };

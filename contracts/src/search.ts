@@ -32,6 +32,15 @@ export function parseSearchDate(value: string): { year: number; month: number; d
   return { year, month, day };
 }
 
+/**
+ * The end of a MM-DD-YYYY day (UTC, exclusive), ISO 8601: "as of that date" means what the backups held
+ * at the end of the day. Undefined for anything but a real day.
+ */
+export function searchDateEnd(value: string): string | undefined {
+  const date = parseSearchDate(value);
+  return date ? new Date(Date.UTC(date.year, date.month - 1, date.day + 1)).toISOString() : undefined;
+}
+
 /** The search card's fields (all strings, as typed). */
 export const searchFormSchema = yup.object({
   resource: yup

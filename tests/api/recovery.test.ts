@@ -7,7 +7,6 @@
  */
 import type { AuditPage } from "@alpvault/contracts/audit";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
-import { drive_v3 } from "@googleapis/drive";
 import { SCOPES } from "../../emulators/workspace/src/auth";
 import { unzip } from "../../emulators/workspace/src/drive/unzip";
 import { parseMbox } from "../../functions/src/export/mbox";
@@ -22,8 +21,8 @@ import {
   runsOf,
 } from "../support/backup-runs";
 import { withRegionDb } from "../support/organizations";
-import { gmailFor, workspaceAdmin, workspaceJwt } from "../support/workspace";
-import { stackEnv } from "../support/stack-env";
+import { recoveriesOf } from "../support/recoveries";
+import { driveFor, gmailFor, workspaceAdmin } from "../support/workspace";
 
 jest.setTimeout(180_000);
 
@@ -38,26 +37,8 @@ const LARGE = Buffer.from(Array.from({ length: 10 * 1024 * 1024 }, (_, index) =>
 const GOOGLE_DOC = "application/vnd.google-apps.document";
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 
-async function recover(body: Record<string, unknown>) {
-  return setup.call(`/organizations/${setup.organization.organizationId}/recoveries`, {
-    method: "POST",
-    body,
-  });
-}
-
-async function finished(recoveryId: string): Promise<Recovery> {
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const answer = await setup.call(
-      `/organizations/${setup.organization.organizationId}/recoveries/${recoveryId}`,
-    );
-    const recovery = answer.body as Recovery;
-    if (recovery.state === "succeeded" || recovery.state === "failed") return recovery;
-    if (Date.now() > until)
-      throw new Error(`Recovery ${recoveryId} did not finish: ${JSON.stringify(recovery)}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
+const recover = (body: Record<string, unknown>) => recoveriesOf(setup.call, setup.organization).start(body);
+const finished = (recoveryId: string) => recoveriesOf(setup.call, setup.organization).finished(recoveryId);
 
 /** The messages of a mailbox with this Message-ID (what the emulator's Gmail finds). */
 async function withMessageId(user: string, raw: Buffer) {
@@ -81,12 +62,7 @@ async function withMessageId(user: string, raw: Buffer) {
 }
 
 /** The official Drive client as the mailbox's user. */
-function userDrive(): drive_v3.Drive {
-  return new drive_v3.Drive({
-    auth: workspaceJwt(setup.workspace.user, [SCOPES.drive]),
-    rootUrl: `${stackEnv.workspaceUrl}/`,
-  });
-}
+const userDrive = () => driveFor(setup.workspace.user, [SCOPES.drive]);
 
 async function labelNames(user: string, ids: string[]): Promise<string[]> {
   const { data } = await gmailFor(user, [SCOPES.gmailReadonly]).users.labels.list({ userId: "me" });

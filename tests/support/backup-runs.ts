@@ -182,7 +182,6 @@ export async function assignDefaultPolicy(
   expect(answer.status).toBe(200);
 }
 
-/** Delivers a `runBackup` task as the product enqueues one (through the stack's Cloud Tasks emulator). */
 /** Delivers a task to one of the product's queues as the product enqueues it (the stack's Cloud Tasks emulator). */
 export async function enqueueTaskTo(queue: "runBackup" | "runRecovery", task: Record<string, string>) {
   const app = initializeApp({ projectId: stackEnv.projectId }, `tasks-${randomBytes(6).toString("hex")}`);

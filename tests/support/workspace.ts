@@ -3,6 +3,7 @@
  * key file the emulator writes, official clients with `rootUrl`, and its admin API for test set-up.
  */
 import { readFileSync } from "node:fs";
+import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 import { admin_directory_v1 } from "@googleapis/admin";
 import { emulatorJwt, type ServiceAccountCredentials } from "../../emulators/workspace/src/client";
@@ -21,6 +22,10 @@ export function workspaceJwt(subject: string | undefined, scopes: string[]): Ret
 
 export function gmailFor(subject: string, scopes: string[]): gmail_v1.Gmail {
   return new gmail_v1.Gmail({ auth: workspaceJwt(subject, scopes), rootUrl: `${stackEnv.workspaceUrl}/` });
+}
+
+export function driveFor(subject: string, scopes: string[]): drive_v3.Drive {
+  return new drive_v3.Drive({ auth: workspaceJwt(subject, scopes), rootUrl: `${stackEnv.workspaceUrl}/` });
 }
 
 export function directoryFor(subject: string, scopes: string[]): admin_directory_v1.Admin {

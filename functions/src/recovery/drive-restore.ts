@@ -2,8 +2,9 @@
  * Restoring Drive files (spec §2 recovery): uploads of the backed-up content, the folder tree rebuilt.
  * - "Separate folder": a folder named after the recovery's folder at the top of the target (My Drive or
  *   the shared drive), and under it the file's folder path as it was backed up (without its root).
- * - "Overwrite": a file that still exists where it was gets the backed-up content as a new revision;
- *   otherwise it is created in its former folder when that still exists, else at the top.
+ * - "Overwrite": a file that still exists where it was gets the backed-up content as a new revision, and
+ *   its backed-up name; otherwise it is created in its former folder when that still exists, else at the
+ *   top.
  * - Google Docs/Sheets/Slides are uploaded as their office export with conversion to the Google type.
  * - Sharing, when asked: the version's direct permissions (not inherited ones, not the owner) re-applied
  *   without notification emails; a permission Google refuses is skipped.
@@ -173,6 +174,7 @@ export class DriveRestorer {
     await this.call("drive.files.update", false, () =>
       this.drive.files.update({
         fileId,
+        ...(metadata.name ? { requestBody: { name: metadata.name } } : {}),
         media: {
           mimeType: metadata.native?.exportMimeType ?? metadata.mimeType,
           body: Readable.from([content]),
@@ -218,7 +220,7 @@ export class DriveRestorer {
                 parents: [target.parent],
                 ...(metadata.description ? { description: metadata.description } : {}),
               }
-            : {},
+            : { ...(metadata.name ? { name: metadata.name } : {}) },
         ),
       });
       if (!response.ok) throw await uploadError(response);

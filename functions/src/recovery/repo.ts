@@ -5,6 +5,7 @@
  * `recoveryLocks/{targetResourceId}` (one recovery per target resource at a time).
  */
 import type { Recovery, RecoveryRequest } from "@alpvault/contracts/recovery";
+import { searchDateEnd } from "@alpvault/contracts/search";
 import { catalogDocId } from "../backup/runner/repo";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
@@ -65,6 +66,7 @@ export async function createRecovery(
       targetResourceId: request.targetResourceId,
       method: request.method as StoredRecovery["method"],
       folderName: request.method === "folder" ? (request.folderName ?? null) : null,
+      asOf: request.date ? (searchDateEnd(request.date) ?? null) : null,
       permissions: request.permissions === true,
       itemIds: request.itemIds ?? null,
       requestedAt: now.toISOString(),

@@ -38,6 +38,7 @@ export function toRecovery(stored: StoredRecovery): Recovery {
     targetResourceId: stored.targetResourceId,
     method: stored.method,
     folderName: stored.folderName,
+    asOf: stored.asOf ?? null,
     requestedAt: stored.requestedAt,
     finishedAt: stored.finishedAt,
     progress: stored.progress,

@@ -1,7 +1,8 @@
 /**
  * The recovery worker: one `runRecovery` task delivery restores (a stretch of) one recovery. It takes the
  * recovery's lease, walks the items to recover in pages from the position reached, and restores each
- * current version into the target mailbox. Each item goes through the ledger first: "importing" before
+ * item's current version (or, for a recovery with a date, its version at the end of that day) into the
+ * target mailbox or drive. Each item goes through the ledger first: "importing" before
  * the import, "done" with the new message's id after it. A retried or resumed recovery skips items that are
  * done, and for an item left "importing" (the worker died between the import and the ledger) it looks the
  * message up by its Message-ID before importing, so nothing is restored twice. Near its deadline the worker
@@ -20,6 +21,7 @@ import type { EnqueueRecovery, RecoveryTask } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
 import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
+import { currentOf, versionAt } from "../backup/runner/repo";
 import { googleStatus } from "../backup/sources/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
@@ -172,7 +174,22 @@ export async function executeRecovery(
     progress.restored += 1;
   };
 
-  const restoreOne = async (itemKey: string, item: CatalogItem | undefined): Promise<void> => {
+  /**
+   * The item as the backups held it at the recovery's date: at its version of then, or undefined when it
+   * was not backed up yet, was already deleted at the source, or that version is no longer kept.
+   */
+  const heldAt = async (item: CatalogItem | undefined): Promise<CatalogItem | undefined> => {
+    const asOf = recovery.asOf;
+    if (!item || !asOf) return item;
+    if (!(item.firstSeenAt < asOf) || (item.deletedAtSource !== null && item.deletedAtSource < asOf)) {
+      return undefined;
+    }
+    const version = await versionAt(scope, recovery.resourceId, item.itemKey, asOf);
+    return version ? { ...item, current: currentOf(version) } : undefined;
+  };
+
+  const restoreOne = async (itemKey: string, catalogItem: CatalogItem | undefined): Promise<void> => {
+    const item = await heldAt(catalogItem);
     if (!item || item.kind !== kind) {
       progress.skipped += 1;
       return;
@@ -214,13 +231,7 @@ export async function executeRecovery(
           item: items[index] as CatalogItem | undefined,
         }));
       } else {
-        const items = await itemsToRecover(
-          scope,
-          recovery.resourceId,
-          "gmail-message",
-          position.lastItemKey,
-          PAGE,
-        );
+        const items = await itemsToRecover(scope, recovery.resourceId, kind, position.lastItemKey, PAGE);
         batch = items.map((item) => ({
           itemKey: String(item.itemKey),
           item: item as unknown as CatalogItem,

@@ -2,8 +2,9 @@
  * The catalog as search reads it (docs/backup-format.md §6): `organizations/{id}/resources/{resourceId}/
  * items`, never the objects. Without a date and with at most one keyword word, one indexed query pages the
  * items (newest mail first, Drive files by name), with `search.keywords array-contains` for the word, and a
- * count aggregation gives the total. Several words or a date: the candidates of the longest word (or all)
- * are read in display order, at most `MAX_CANDIDATES`, and the rest is checked on them.
+ * count aggregation gives the total. Count aggregations also give a date's total (first seen before it,
+ * less deleted before it) and each word's frequency. Items are otherwise scanned in display order in
+ * batches (`scanItems`), at most `MAX_CANDIDATES`, and the rest is checked on them.
  */
 import { organizationRef, type Scope } from "../lib/tenancy";
 
@@ -20,9 +21,9 @@ export interface SearchableItem {
   current?: { metadata?: Record<string, unknown> };
 }
 
-/** Candidates a search with several keyword words or a date reads at most (in display order). */
+/** Items a scan reads at most (in display order). */
 export const MAX_CANDIDATES = 50_000;
-/** Candidates read per query. */
+/** Items read per query of a scan. */
 const CANDIDATE_BATCH = 2_000;
 
 const FIELDS = [
@@ -68,26 +69,52 @@ export async function itemPage(
   return { items: page.docs.map((doc) => doc.data() as SearchableItem), total: count.data().count };
 }
 
+/** How many items of a kind there are: all, with `word` in their keywords, and/or first seen or deleted before an instant. */
+export async function countItems(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  filter: { word?: string; firstSeenBefore?: string; deletedBefore?: string },
+): Promise<number> {
+  let query = items(scope, resourceId).where("kind", "==", kind);
+  if (filter.word) query = query.where("search.keywords", "array-contains", filter.word);
+  if (filter.firstSeenBefore) query = query.where("firstSeenAt", "<", filter.firstSeenBefore);
+  if (filter.deletedBefore) query = query.where("deletedAtSource", "<", filter.deletedBefore);
+  return (await query.count().get()).data().count;
+}
+
 /**
- * The items of a kind whose keywords contain `word` (or all of the kind), in display order, read in
- * batches; at most `MAX_CANDIDATES` (`truncated` says when there were more).
+ * The items of a kind whose keywords contain `word` (or all of the kind) that `keep` accepts, in display
+ * order, read in batches until `wanted` are found or the items end; at most `MAX_CANDIDATES` are read
+ * (`truncated` says when there were more).
  */
-export async function candidates(
+export async function scanItems(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
   word: string | undefined,
+  keep: (item: SearchableItem) => boolean,
+  wanted = Number.POSITIVE_INFINITY,
 ): Promise<{ items: SearchableItem[]; truncated: boolean }> {
   let query = items(scope, resourceId).where("kind", "==", kind);
   if (word) query = query.where("search.keywords", "array-contains", word);
   const ordered = query.orderBy(orderField(kind), orderDirection(kind)).select(...FIELDS);
   const found: SearchableItem[] = [];
+  let read = 0;
+  // A page's worth first (a page of a recent date is found at once), then larger batches.
+  let size = Math.min(CANDIDATE_BATCH, Math.max(100, 2 * wanted));
   let last: Awaited<ReturnType<typeof ordered.get>>["docs"][number] | undefined;
   for (;;) {
-    const batch = await (last ? ordered.startAfter(last) : ordered).limit(CANDIDATE_BATCH).get();
-    found.push(...batch.docs.map((doc) => doc.data() as SearchableItem));
-    if (batch.size < CANDIDATE_BATCH) return { items: found, truncated: false };
-    if (found.length >= MAX_CANDIDATES) return { items: found.slice(0, MAX_CANDIDATES), truncated: true };
+    const batch = await (last ? ordered.startAfter(last) : ordered).limit(size).get();
+    read += batch.size;
+    for (const doc of batch.docs) {
+      const item = doc.data() as SearchableItem;
+      if (keep(item)) found.push(item);
+      if (found.length >= wanted) return { items: found, truncated: false };
+    }
+    if (batch.size < size) return { items: found, truncated: false };
+    if (read >= MAX_CANDIDATES) return { items: found, truncated: true };
     last = batch.docs[batch.docs.length - 1];
+    size = Math.min(CANDIDATE_BATCH, size * 2);
   }
 }

@@ -2,15 +2,16 @@
  * Searching a resource's backups (spec §2, §3, §5): the query is checked with the browser's rules and
  * texts, the resource is found by its name or email, and the catalog answers (no object is opened). A
  * keyword matches whole words of the subject, sender and recipients (mail) or of the file name (Drive),
- * every word of it; a date shows the items the backups held at the end of that day (UTC), as they are
- * now catalogued. Every search is audited ("Backup item searched"), without its keyword.
+ * every word of it; a date shows the items the backups held at the end of that day (UTC), each as its
+ * version of that time was (a renamed or changed file shows its name, size and version then; the keyword is
+ * matched against the current name). Every search is audited ("Backup item searched"), without its keyword.
  */
 import { ValidationError } from "yup";
 import {
   MAX_SEARCH_PAGE_SIZE,
   SEARCH_MESSAGES,
   SEARCH_SERVICES,
-  parseSearchDate,
+  searchDateEnd,
   searchFormSchema,
   type DriveSearchResult,
   type MailSearchResult,
@@ -22,8 +23,9 @@ import { appendAudit } from "../audit/repo";
 import { AppError } from "../http/app-error";
 import type { Scope } from "../lib/tenancy";
 import { listResources } from "../resources/repo";
+import { versionAt } from "../backup/runner/repo";
 import * as logs from "../logs";
-import { candidates, itemPage, type ItemKind, type SearchableItem } from "./repo";
+import { MAX_CANDIDATES, countItems, itemPage, scanItems, type ItemKind, type SearchableItem } from "./repo";
 
 export interface SearchQuery {
   service: SearchService;
@@ -85,12 +87,12 @@ export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
       throw AppError.badRequest(error.errors[0] ?? SEARCH_MESSAGES.resourceRequired);
     throw error;
   }
-  const date = form.date ? parseSearchDate(form.date) : undefined;
+  const asOf = form.date ? searchDateEnd(form.date) : undefined;
   return {
     service: service as SearchService,
     resource: form.resource,
     keywordWords: form.keyword ? keywordWords(form.keyword) : [],
-    ...(date ? { asOf: new Date(Date.UTC(date.year, date.month - 1, date.day + 1)).toISOString() } : {}),
+    ...(asOf ? { asOf } : {}),
     page: positive(query, "page", 1, 100_000),
     pageSize: positive(query, "pageSize", 25, MAX_SEARCH_PAGE_SIZE),
   };
@@ -161,6 +163,77 @@ function matches(item: SearchableItem, query: SearchQuery): boolean {
   return true;
 }
 
+/**
+ * An item as the backups held it at `asOf`: the fields of its version of that time (a Drive file's name,
+ * size, modification and version then), not deleted. When retention no longer keeps that version, the item
+ * as catalogued now.
+ */
+async function asHeldAt(
+  scope: Scope,
+  resourceId: string,
+  item: SearchableItem,
+  asOf: string,
+): Promise<SearchableItem> {
+  const version = await versionAt(scope, resourceId, item.itemKey, asOf);
+  if (!version) return item;
+  return {
+    ...item,
+    currentVersionId: version.versionId,
+    deletedAtSource: null,
+    lastSeenAt: version.capturedAt,
+    search: version.search as unknown as Record<string, unknown>,
+    current: { metadata: version.metadata as Record<string, unknown> },
+  };
+}
+
+/**
+ * The page of matching items and their total, with as little reading as the query allows:
+ * - no date, at most one word: one indexed page and a count;
+ * - a date, at most one word: the total from two counts (first seen before the date, less deleted before
+ *   it), and the page from a scan in display order that stops once the page is full;
+ * - several words: each word's count picks the rarest, whose items are scanned (a word no item has ends it).
+ */
+async function findItems(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  query: SearchQuery,
+): Promise<{ items: SearchableItem[]; total: number }> {
+  const offset = (query.page - 1) * query.pageSize;
+  const words = query.keywordWords;
+  const { asOf } = query;
+  if (words.length <= 1 && !asOf) {
+    return itemPage(scope, resourceId, kind, offset, query.pageSize, words[0]);
+  }
+  let page: SearchableItem[];
+  let total: number;
+  let scan: { items: SearchableItem[]; truncated: boolean };
+  if (words.length <= 1 && asOf) {
+    const word = words[0];
+    const [held, deleted, scanned] = await Promise.all([
+      countItems(scope, resourceId, kind, { word, firstSeenBefore: asOf }),
+      countItems(scope, resourceId, kind, { word, deletedBefore: asOf }),
+      scanItems(scope, resourceId, kind, word, (item) => matches(item, query), offset + query.pageSize),
+    ]);
+    scan = scanned;
+    page = scanned.items.slice(offset);
+    total = held - deleted;
+  } else {
+    const counts = await Promise.all(words.map((word) => countItems(scope, resourceId, kind, { word })));
+    const rarest = counts.indexOf(Math.min(...counts));
+    if (counts[rarest] === 0) return { items: [], total: 0 };
+    scan = await scanItems(scope, resourceId, kind, words[rarest], (item) => matches(item, query));
+    page = scan.items.slice(offset, offset + query.pageSize);
+    total = scan.items.length;
+  }
+  if (scan.truncated)
+    logs.searchTruncated({ organizationId: scope.organizationId, candidates: MAX_CANDIDATES });
+  return {
+    items: asOf ? await Promise.all(page.map((item) => asHeldAt(scope, resourceId, item, asOf))) : page,
+    total,
+  };
+}
+
 export async function searchBackups(
   scope: Scope,
   rawQuery: Record<string, unknown>,
@@ -171,18 +244,7 @@ export async function searchBackups(
   const resource = findResource(await listResources(scope), query.resource);
   if (!resource) throw AppError.notFound(SEARCH_MESSAGES.resourceNotFound);
   const kind: ItemKind = query.service === "gmail" ? "gmail-message" : "drive-file";
-  const offset = (query.page - 1) * query.pageSize;
-  let found: { items: SearchableItem[]; total: number };
-  if (query.keywordWords.length <= 1 && !query.asOf) {
-    found = await itemPage(scope, resource.resourceId, kind, offset, query.pageSize, query.keywordWords[0]);
-  } else {
-    // The longest word is the rarest in practice: it narrows the candidates most.
-    const narrowing = [...query.keywordWords].sort((a, b) => b.length - a.length)[0];
-    const { items: read, truncated } = await candidates(scope, resource.resourceId, kind, narrowing);
-    if (truncated) logs.searchTruncated({ organizationId: scope.organizationId, candidates: read.length });
-    const all = read.filter((item) => matches(item, query));
-    found = { items: all.slice(offset, offset + query.pageSize), total: all.length };
-  }
+  const found = await findItems(scope, resource.resourceId, kind, query);
   await appendAudit(scope, {
     operation: "backup-item.searched",
     actor,

@@ -117,10 +117,11 @@ export function decodeRun(snapshot: DocumentSnapshot): RunRecord | undefined {
   return record;
 }
 
-function itemOf(version: CatalogVersion, previous: CatalogItem | undefined): CatalogItem {
+/** What an item document keeps of a version when it is (or was) the current one. */
+export function currentOf(version: CatalogVersion): CurrentVersion {
   const chunkList =
     "manifestObject" in version ? { manifestObject: version.manifestObject } : { chunks: version.chunks };
-  const current: CurrentVersion = {
+  return {
     versionId: version.versionId,
     versionKey: version.versionKey,
     contentKey: version.contentKey,
@@ -130,6 +131,10 @@ function itemOf(version: CatalogVersion, previous: CatalogItem | undefined): Cat
     metadata: version.metadata,
     ...chunkList,
   };
+}
+
+function itemOf(version: CatalogVersion, previous: CatalogItem | undefined): CatalogItem {
+  const current = currentOf(version);
   return {
     itemKey: version.itemKey,
     kind: version.kind,
@@ -141,6 +146,30 @@ function itemOf(version: CatalogVersion, previous: CatalogItem | undefined): Cat
     lastSeenAt: version.capturedAt,
     search: version.search,
   };
+}
+
+/**
+ * The version of an item the backups held at `asOf` (ISO 8601, exclusive): the last one captured before it.
+ * Undefined when none is kept (the item was first backed up later, or retention pruned that version, and
+ * then every older one too).
+ */
+export async function versionAt(
+  scope: Scope,
+  resourceId: string,
+  itemKey: string,
+  asOf: string,
+): Promise<CatalogVersion | undefined> {
+  const snapshot = await organizationRef(scope)
+    .collection("resources")
+    .doc(resourceId)
+    .collection("items")
+    .doc(catalogDocId(itemKey))
+    .collection("versions")
+    .where("capturedAt", "<", asOf)
+    .orderBy("capturedAt", "desc")
+    .limit(1)
+    .get();
+  return snapshot.docs[0]?.data() as CatalogVersion | undefined;
 }
 
 /**

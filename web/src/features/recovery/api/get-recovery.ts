@@ -25,6 +25,7 @@ export function decodeRecovery(value: unknown): Recovery {
     isString(v.targetResourceId) &&
     (v.method === "folder" || v.method === "overwrite") &&
     isNullableString(v.folderName) &&
+    isNullableString(v.asOf ?? null) &&
     isString(v.requestedAt) &&
     isNullableString(v.finishedAt) &&
     isCount(progress.total) &&
@@ -41,6 +42,7 @@ export function decodeRecovery(value: unknown): Recovery {
       targetResourceId: v.targetResourceId,
       method: v.method,
       folderName: v.folderName,
+      asOf: (v.asOf as string | null | undefined) ?? null,
       requestedAt: v.requestedAt,
       finishedAt: v.finishedAt,
       progress: {
