@@ -14,17 +14,26 @@
  * mailbox (the restored message is the deleted one again, under its own labels).
  */
 import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { FieldValue, type DocumentReference, type Firestore } from "firebase-admin/firestore";
-import { BACKUP_MESSAGES } from "@alpvault/contracts/backups";
-import type { OrganizationSummary } from "@alpvault/contracts/organizations";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { SCOPES } from "../../emulators/workspace/src/auth";
 import { DEMO_DOMAIN, gmailFor, workspaceAdmin } from "../support/workspace";
 import { screenshot } from "./support/browser";
 import { onboardDemoOrganization, pathnameOf } from "./support/onboarding";
 import { expectSnackbar } from "./support/snackbar";
-import { BACKUP_RESOURCE_FIELDS, withOrganizationDb } from "./support/demo-data";
+import {
+  backUpNow,
+  closeDialog,
+  dialogSettled,
+  openRowMenu,
+  protectDemoResource,
+  recoveryDialog,
+  recoveryEnded,
+  recoveryProgress,
+  resourceRow,
+  screenshotModalBothThemes,
+  type DemoResource,
+} from "./support/recovery-flow";
 import { readFileSync } from "node:fs";
 
 jest.setTimeout(180_000);
@@ -32,62 +41,19 @@ jest.setTimeout(180_000);
 /** The mailbox this file backs up and recovers: no other browser file uses it. */
 const MAILBOX = { name: "Giulia Bernasconi", email: `giulia.bernasconi@${DEMO_DOMAIN}` };
 const FOLDER = "Recovered-e2e";
-/** The resource fields a backup writes, which this file puts back. */
-const RESTORED_FIELDS = BACKUP_RESOURCE_FIELDS;
-/** The audit entries this file's backups, searches and recoveries write. */
-const isOurOperation = (operation: string) =>
-  operation.startsWith("backup.") ||
-  operation.startsWith("recovery.") ||
-  operation === "backup-item.searched";
+/** Who asks for this file's stand-in recovery. */
+const STAND_IN = "recovery.test";
 
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let errors: string[];
-let organization: OrganizationSummary | undefined;
+let mailbox: DemoResource | undefined;
 let resourceId: string;
-const startedAt = new Date().toISOString();
-const savedFields: Record<string, unknown> = {};
-let savedUsage: Record<string, unknown> | undefined;
-let itemsBefore = new Set<string>();
-let lockBefore: Record<string, unknown> | undefined;
 /** The message this file deletes and recovers, as Gmail had it. */
 let message: { id: string; subject: string; keyword: string; messageId: string; raw: Buffer } | undefined;
 
-function organizationDb<T>(
-  body: (db: Firestore, organizationRef: DocumentReference) => Promise<T>,
-): Promise<T> {
-  return withOrganizationDb(organization as OrganizationSummary, body);
-}
-
-const resourceDoc = (organizationRef: DocumentReference) =>
-  organizationRef.collection("resources").doc(resourceId);
-const lockDoc = (organizationRef: DocumentReference) =>
-  organizationRef.collection("recoveryLocks").doc(resourceId);
-
 const gmail = () => gmailFor(MAILBOX.email, [SCOPES.gmailReadonly]);
-
-/** The mailbox's runs and this file's recoveries still pending or running. */
-async function stillActive(): Promise<number> {
-  return organizationDb(async (_, ref) => {
-    const runs = await ref.collection("backupRuns").where("resourceId", "==", resourceId).get();
-    const recoveries = await ref.collection("recoveries").where("resourceId", "==", resourceId).get();
-    return [...runs.docs, ...recoveries.docs].filter(
-      (doc) =>
-        ["pending", "running"].includes(String(doc.get("state"))) &&
-        String(doc.get("requestedAt")) >= startedAt &&
-        doc.get("requestedBy") !== "recovery.test",
-    ).length;
-  });
-}
-
-/** How many recoveries of the mailbox were asked for since this file started. */
-async function recoveriesSoFar(): Promise<number> {
-  return organizationDb(async (_, ref) => {
-    const recoveries = await ref.collection("recoveries").where("resourceId", "==", resourceId).get();
-    return recoveries.docs.filter((doc) => String(doc.get("requestedAt")) >= startedAt).length;
-  });
-}
 
 /** Deletes the folder's label from the mailbox (the restored message keeps its own labels). */
 async function deleteFolderLabel(): Promise<void> {
@@ -98,115 +64,31 @@ async function deleteFolderLabel(): Promise<void> {
   }
 }
 
-/** Puts back what this file changed in the demo organisation and the mailbox (other browser files run after it). */
-async function restoreDemoOrganization(): Promise<void> {
-  // A backup or recovery this file started and that is still running would write after the restore.
-  for (const until = Date.now() + 60_000; Date.now() < until;) {
-    if ((await stillActive()) === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  await organizationDb(async (db, ref) => {
-    const resource = resourceDoc(ref);
-    const items = await resource.collection("items").get();
-    for (const item of items.docs) {
-      if (!itemsBefore.has(item.id)) await db.recursiveDelete(item.ref);
-    }
-    const recoveries = await ref.collection("recoveries").where("resourceId", "==", resourceId).get();
-    for (const recovery of recoveries.docs) {
-      if (String(recovery.get("requestedAt")) >= startedAt) await db.recursiveDelete(recovery.ref);
-    }
-    const runs = await ref.collection("backupRuns").where("resourceId", "==", resourceId).get();
-    const batch = db.batch();
-    for (const run of runs.docs.filter((doc) => String(doc.get("requestedAt")) >= startedAt)) {
-      batch.delete(run.ref);
-      batch.delete(ref.collection("alerts").doc(`backup-failed-${run.id}`));
-    }
-    const entries = await ref.collection("auditLogs").where("date", ">=", startedAt).get();
-    for (const entry of entries.docs) {
-      if (isOurOperation(String(entry.get("operation")))) batch.delete(entry.ref);
-    }
-    if (lockBefore) batch.set(lockDoc(ref), lockBefore);
-    else batch.delete(lockDoc(ref));
-    const fields: Record<string, unknown> = {};
-    // A field the resource did not have goes again; null stays null.
-    for (const field of RESTORED_FIELDS) {
-      fields[field] = savedFields[field] === undefined ? FieldValue.delete() : savedFields[field];
-    }
-    batch.update(resource, fields);
-    const usage = ref.collection("meta").doc("usage");
-    if (savedUsage) batch.set(usage, savedUsage);
-    else batch.delete(usage);
-    await batch.commit();
-  });
-  await deleteFolderLabel();
-}
-
 beforeAll(async () => {
-  organization = await onboardDemoOrganization();
-  await organizationDb(async (_, ref) => {
-    const found = await ref.collection("resources").where("email", "==", MAILBOX.email).get();
-    const resource = found.docs[0];
-    if (!resource) throw new Error(`The demo organisation has no resource for ${MAILBOX.email}`);
-    resourceId = resource.id;
-    for (const field of RESTORED_FIELDS) savedFields[field] = resource.get(field) as unknown;
-    savedUsage = (await ref.collection("meta").doc("usage").get()).data();
-    itemsBefore = new Set((await resource.ref.collection("items").get()).docs.map((doc) => doc.id));
-    lockBefore = (await lockDoc(ref).get()).data();
-    // The default policy without the assignment's backup (and nothing scheduled).
-    await resource.ref.update({
-      policyId: "default",
-      policyName: "Default policy",
-      protected: true,
-      nextBackupAt: null,
-    });
-  });
+  const organization = await onboardDemoOrganization();
+  mailbox = await protectDemoResource(organization, MAILBOX.email, { standIn: STAND_IN });
+  resourceId = mailbox.resourceId;
   ({ browser, context, page, errors } = await signedInDemoPage());
 });
 
-afterAll(() => closeDemoPage({ browser, context }, organization ? restoreDemoOrganization : undefined));
+/** Puts back what this file changed in the demo organisation and the mailbox (other browser files run after it). */
+afterAll(() =>
+  closeDemoPage(
+    { browser, context },
+    mailbox
+      ? async () => {
+          await mailbox?.restore();
+          await deleteFolderLabel();
+        }
+      : undefined,
+  ),
+);
 
-const mailboxRow = () => page.locator(`[data-testid=resource-row][data-resource-id="${resourceId}"]`);
-const dialog = () => page.getByRole("dialog", { name: "Recover data" });
+const mailboxRow = () => resourceRow(page, resourceId);
+const dialog = () => recoveryDialog(page);
 const helperOf = (id: "recovery-folder-name" | "recovery-target") => page.locator(`#${id}-helper-text`);
-const progress = () => page.getByTestId("recovery-progress");
+const progress = () => recoveryProgress(page);
 const searchRecover = () => page.getByTestId("search-screen").getByRole("button", { name: "Recover" });
-
-async function openRowMenu(): Promise<Locator> {
-  await page.getByRole("button", { name: `Actions for ${MAILBOX.name}` }).click();
-  const menu = page.getByRole("menu");
-  await menu.waitFor();
-  return menu;
-}
-
-/** Waits until the modal has finished fading in, so screenshots show it whole. */
-async function dialogSettled(): Promise<void> {
-  await dialog().waitFor();
-  await page.waitForFunction(() => {
-    const element = document.querySelector(".MuiDialog-paper");
-    return element !== null && getComputedStyle(element).opacity === "1";
-  });
-}
-
-async function closeDialog(): Promise<void> {
-  await dialog().getByRole("button", { name: "Cancel" }).click();
-  await dialog().waitFor({ state: "detached" });
-}
-
-/** Screenshots of the open modal in both themes (the theme toggle sits behind the modal: closed, toggled, reopened). */
-async function screenshotModalBothThemes(open: () => Promise<void>, name: string): Promise<void> {
-  await dialogSettled();
-  await screenshot(page, name);
-  await closeDialog();
-  await page.getByRole("button", { name: "Switch to dark theme" }).click();
-  await open();
-  await dialogSettled();
-  await screenshot(page, `${name}-dark`);
-  await closeDialog();
-  await page.getByRole("button", { name: "Switch to light theme" }).click();
-  await page.mouse.move(0, 0);
-  await open();
-  await dialogSettled();
-}
 
 /** The words of a text as the catalog keeps them (lower case). */
 const wordsOf = (text: string) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u);
@@ -275,25 +157,13 @@ async function copiesOfMessage(): Promise<{ raw: Buffer; labels: string[] }[]> {
 
 describe("recovery from the web app", () => {
   it("when Backup now is chosen, then the mailbox is backed up", async () => {
-    const menu = await openRowMenu();
-    await menu.getByRole("menuitem", { name: "Backup now" }).click();
-    await expectSnackbar(page, BACKUP_MESSAGES.started, false);
-    // Over: the last backup is set and no backup shows under way.
-    await page.waitForFunction(
-      (selector) =>
-        /^(?![\s\S]*(Waiting to start|\d+ items? · ))[\s\S]*Last: (?!never)/.test(
-          document.querySelector<HTMLElement>(selector)?.innerText ?? "",
-        ),
-      `[data-testid=resource-row][data-resource-id="${resourceId}"]`,
-      { timeout: 90_000 },
-    );
-    const stored = await organizationDb(async (_, ref) => (await resourceDoc(ref).get()).data() ?? {});
+    const stored = await backUpNow(page, mailbox!, MAILBOX.name);
     expect(stored.lastRun).toMatchObject({ state: "succeeded" });
     expect(Number(stored.mailItems)).toBeGreaterThan(0);
   });
 
   it("when Recover all data or the row's Recover is chosen, then the modal opens for the whole mailbox with a choice of service", async () => {
-    const menu = await openRowMenu();
+    const menu = await openRowMenu(page, MAILBOX.name);
     const items = await menu.getByRole("menuitem").allInnerTexts();
     expect(items.map((item) => item.trim())).toEqual([
       "Recover specific data",
@@ -302,7 +172,7 @@ describe("recovery from the web app", () => {
       "Change backup policy",
     ]);
     await menu.getByRole("menuitem", { name: "Recover all data" }).click();
-    await dialogSettled();
+    await dialogSettled(page);
     expect(await dialog().getByTestId("recovery-subject").innerText()).toMatch(
       new RegExp(
         `^From ${MAILBOX.name} \\(${MAILBOX.email}\\)\\s+Everything backed up of the chosen service$`,
@@ -318,15 +188,15 @@ describe("recovery from the web app", () => {
     await dialog().getByRole("radio", { name: "Overwrite existing content" }).check();
     expect(await dialog().getByLabel("Folder name").count()).toBe(0);
     await screenshot(page, "recovery-all-data");
-    await closeDialog();
+    await closeDialog(page);
 
     await mailboxRow().getByRole("button", { name: "Recover", exact: true }).click();
-    await dialogSettled();
+    await dialogSettled(page);
     expect(await dialog().getByRole("radio", { name: "Gmail" }).isChecked()).toBe(true);
     expect(await dialog().getByTestId("recovery-subject").innerText()).toContain(
       "Everything backed up of the chosen service",
     );
-    await closeDialog();
+    await closeDialog(page);
   });
 
   it("when a message is deleted and found in Search Backups from Recover specific data, then the modal checks its rules", async () => {
@@ -335,7 +205,7 @@ describe("recovery from the web app", () => {
     expect(deleted.status).toBeLessThan(300);
     expect(await copiesOfMessage()).toEqual([]);
 
-    const menu = await openRowMenu();
+    const menu = await openRowMenu(page, MAILBOX.name);
     await menu.getByRole("menuitem", { name: "Recover specific data" }).click();
     await page.waitForURL((url) => url.pathname === `/search/${encodeURIComponent(resourceId)}`);
     expect(pathnameOf(page)).toBe(`/search/${encodeURIComponent(resourceId)}`);
@@ -350,7 +220,7 @@ describe("recovery from the web app", () => {
     expect(await searchRecover().isDisabled()).toBe(true);
     await page.getByRole("checkbox", { name: `Select ${message.subject}` }).check();
     await searchRecover().click();
-    await dialogSettled();
+    await dialogSettled(page);
     expect(await dialog().getByTestId("recovery-subject").innerText()).toMatch(
       new RegExp(`^From ${MAILBOX.name} \\(${MAILBOX.email}\\)\\s+1 selected item$`),
     );
@@ -379,20 +249,24 @@ describe("recovery from the web app", () => {
     await page.keyboard.press("Escape");
     // Nothing reached the API.
     expect(await dialog().getByTestId("recovery-error").count()).toBe(0);
-    expect(await recoveriesSoFar()).toBe(0);
-    await screenshotModalBothThemes(async () => {
-      await searchRecover().click();
-      await dialog().getByLabel("Folder name").fill("bad name!");
-      await dialog().getByRole("radio", { name: "Another resource" }).check();
-      await dialog().getByRole("button", { name: "Recover", exact: true }).click();
-      await helperOf("recovery-target").getByText(RECOVERY_MESSAGES.targetRequired).waitFor();
-    }, "recovery-modal-invalid");
-    await closeDialog();
+    expect(await mailbox!.recoveriesSoFar()).toBe(0);
+    await screenshotModalBothThemes(
+      page,
+      async () => {
+        await searchRecover().click();
+        await dialog().getByLabel("Folder name").fill("bad name!");
+        await dialog().getByRole("radio", { name: "Another resource" }).check();
+        await dialog().getByRole("button", { name: "Recover", exact: true }).click();
+        await helperOf("recovery-target").getByText(RECOVERY_MESSAGES.targetRequired).waitFor();
+      },
+      "recovery-modal-invalid",
+    );
+    await closeDialog(page);
   });
 
   it("when another recovery holds the mailbox, then the modal shows the API's text", async () => {
     // A recovery as the API writes one, not enqueued: it holds the mailbox until this test removes it.
-    const standIn = await organizationDb(async (_, ref) => {
+    const standIn = await mailbox!.db(async (_, ref) => {
       const recovery = ref.collection("recoveries").doc();
       await recovery.create({
         state: "running",
@@ -404,29 +278,32 @@ describe("recovery from the web app", () => {
         permissions: false,
         itemIds: null,
         requestedAt: new Date().toISOString(),
-        requestedBy: "recovery.test",
+        requestedBy: STAND_IN,
         finishedAt: null,
         progress: { total: 0, restored: 0, skipped: 0, failed: 0 },
         failureReason: null,
         position: { index: 0, lastItemKey: null },
-        lease: { holder: "recovery.test", until: new Date(Date.now() + 10 * 60_000).toISOString() },
+        lease: { holder: STAND_IN, until: new Date(Date.now() + 10 * 60_000).toISOString() },
       });
-      await lockDoc(ref).set({ recoveryId: recovery.id, at: new Date().toISOString() });
+      await ref
+        .collection("recoveryLocks")
+        .doc(resourceId)
+        .set({ recoveryId: recovery.id, at: new Date().toISOString() });
       return recovery;
     });
     try {
       await searchRecover().click();
-      await dialogSettled();
+      await dialogSettled(page);
       await dialog().getByLabel("Folder name").fill(FOLDER);
       await dialog().getByRole("button", { name: "Recover", exact: true }).click();
       const error = dialog().getByTestId("recovery-error");
       await error.waitFor();
       expect(await error.innerText()).toBe(RECOVERY_MESSAGES.inProgress);
       await screenshot(page, "recovery-modal-in-progress");
-      await closeDialog();
+      await closeDialog(page);
     } finally {
-      await organizationDb(async (db, ref) => {
-        await lockDoc(ref).delete();
+      await mailbox!.db(async (db, ref) => {
+        await ref.collection("recoveryLocks").doc(resourceId).delete();
         await db.recursiveDelete(db.doc(standIn.path));
       });
     }
@@ -434,27 +311,25 @@ describe("recovery from the web app", () => {
 
   it("when the message is recovered to its mailbox in a separate folder, then the snackbar says so, the progress follows it to the end and Gmail has the message again under the folder's label", async () => {
     await searchRecover().click();
-    await dialogSettled();
+    await dialogSettled(page);
     expect(await dialog().getByTestId("recovery-error").count()).toBe(0);
     await dialog().getByLabel("Folder name").fill(FOLDER);
-    await screenshotModalBothThemes(async () => {
-      await searchRecover().click();
-      await dialog().getByLabel("Folder name").fill(FOLDER);
-    }, "recovery-modal");
+    await screenshotModalBothThemes(
+      page,
+      async () => {
+        await searchRecover().click();
+        await dialog().getByLabel("Folder name").fill(FOLDER);
+      },
+      "recovery-modal",
+    );
     await dialog().getByRole("button", { name: "Recover", exact: true }).click();
     await expectSnackbar(page, RECOVERY_MESSAGES.started, false);
     expect(await dialog().count()).toBe(0);
 
-    await progress().waitFor();
-    await page.waitForFunction(
-      () =>
-        document.querySelector("[data-testid=recovery-progress]")?.getAttribute("data-state") === "succeeded",
-      undefined,
-      { timeout: 120_000 },
-    );
-    expect(await progress().getByTestId("recovery-progress-text").innerText()).toBe(
-      "Recovery finished: 1 item restored",
-    );
+    expect(await recoveryEnded(page)).toEqual({
+      state: "succeeded",
+      text: "Recovery finished: 1 item restored",
+    });
     await screenshot(page, "recovery-finished");
 
     const copies = await copiesOfMessage();
@@ -477,7 +352,7 @@ describe("recovery from the web app", () => {
     const path = await download.path();
     const mbox = readFileSync(path).toString("latin1");
     const messages = mbox.split("\n").filter((line) => line.startsWith("From ")).length;
-    const backedUp = await organizationDb(
+    const backedUp = await mailbox!.db(
       async (_db, organizationRef) =>
         (
           await organizationRef

@@ -292,6 +292,20 @@ describe("search backups", () => {
     expect(await recoverButton().isDisabled()).toBe(true);
   });
 
+  it("when rows of a search with a date are recovered, then the modal says the items are recovered as held at the end of that day", async () => {
+    await searchFor({ resource: MAILBOX.email, date: "03-05-2026" });
+    await page.getByText("5 results", { exact: true }).waitFor();
+    await page.getByRole("checkbox", { name: "Select Quarterly report 3" }).check();
+    await recoverButton().click();
+    const dialog = page.getByRole("dialog", { name: "Recover data" });
+    await dialog.waitFor();
+    expect(await dialog.getByTestId("recovery-subject").innerText()).toMatch(
+      /1 selected item\s+As the backups held them at the end of 03-05-2026$/,
+    );
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+  });
+
   it("when the Drive tab is chosen, then the mailbox's files show with creator, dates, size, Google ID and version", async () => {
     await page.getByRole("tab", { name: "Drive" }).click();
     await page.getByText("Roadmap.docx", { exact: true }).waitFor();

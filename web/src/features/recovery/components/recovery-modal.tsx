@@ -38,6 +38,8 @@ export interface RecoveryTarget {
   services: readonly RecoveryService[];
   /** Catalog item ids (the search results' `itemId`); absent: everything of the service. */
   itemIds?: string[];
+  /** MM-DD-YYYY: the items as the backups held them at the end of that day; absent: as backed up last. */
+  date?: string;
 }
 
 interface RecoveryFormValues {
@@ -49,6 +51,7 @@ interface RecoveryFormValues {
   method: "folder" | "overwrite";
   folderName: string;
   permissions: boolean;
+  date?: string;
 }
 
 type FieldName = "targetResourceId" | "folderName";
@@ -63,6 +66,7 @@ function initialValues(target: RecoveryTarget): RecoveryFormValues {
     method: "folder",
     folderName: "",
     permissions: false,
+    ...(target.date ? { date: target.date } : {}),
   };
 }
 
@@ -77,6 +81,7 @@ function requestOf(values: RecoveryFormValues): RecoveryRequest {
     method: values.method,
     ...(values.method === "folder" ? { folderName: values.folderName.trim() } : {}),
     permissions: values.service === "drive" && values.permissions,
+    ...(values.date ? { date: values.date } : {}),
   };
 }
 
@@ -144,6 +149,11 @@ function RecoveryForm({
               ? t("recovery.selected", { count: target.itemIds.length })
               : t("recovery.everything")}
           </Typography>
+          {target.date && (
+            <Typography variant="body2" color="text.secondary" data-testid="recovery-as-of">
+              {t("recovery.asOf", { date: target.date })}
+            </Typography>
+          )}
         </Box>
 
         {target.services.length > 1 && (

@@ -79,6 +79,8 @@ export function useMailColumns(): ResultColumn<MailSearchResult>[] {
   ];
 }
 
+const GOOGLE_FILES = "application/vnd.google-apps.";
+
 /** Spec §3 Drive item: created by, last modified, last backup, file size, Google ID, current version. */
 export function useDriveColumns(): ResultColumn<DriveSearchResult>[] {
   const { t } = useTranslation();
@@ -111,7 +113,8 @@ export function useDriveColumns(): ResultColumn<DriveSearchResult>[] {
     {
       id: "size",
       label: t("search.table.size"),
-      render: (file) => formatStorage(file.size),
+      // Google Docs, Sheets and Slides have no size in Drive (as Drive itself shows them).
+      render: (file) => (file.mimeType.startsWith(GOOGLE_FILES) ? "—" : formatStorage(file.size)),
       noWrap: true,
       align: "right",
     },

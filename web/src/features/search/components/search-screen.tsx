@@ -49,6 +49,8 @@ export interface RecoverSelection {
   services: readonly SearchService[];
   /** The selected rows' catalog item ids. */
   itemIds: string[];
+  /** The search's date (MM-DD-YYYY), when it had one: the rows are the items as held then. */
+  date?: string;
 }
 
 /** The table of one answer, with the columns of its service. */
@@ -151,6 +153,7 @@ export function SearchScreen(props: {
       resourceName: resource.email ? `${resource.name} (${resource.email})` : resource.name,
       services: [answer.service],
       itemIds: [...selected],
+      ...(criteria?.date ? { date: criteria.date } : {}),
     });
   };
   /** Bytes received by the export in progress (null: none). */
