@@ -89,6 +89,28 @@ describe("ordering, limits and cursors", () => {
     expect(new Set(seen).size).toBe(23);
   });
 
+  test("when a larger collection is paged with limits, offsets and cursors in both directions, then each page is the same stretch of the whole ordering", async () => {
+    const docs: Record<string, Record<string, unknown>> = {};
+    for (let index = 0; index < 240; index += 1) {
+      docs[`d${String(index).padStart(3, "0")}`] = {
+        rank: (index * 37) % 50,
+        kind: index % 3 === 0 ? "a" : "b",
+      };
+    }
+    const col = await seed("pages", docs);
+    for (const direction of ["asc", "desc"] as const) {
+      const ordered = col.where("kind", "==", "b").orderBy("rank", direction);
+      const all = ids(await ordered.get());
+      expect(all).toHaveLength(160);
+      expect(ids(await ordered.limit(7).get())).toEqual(all.slice(0, 7));
+      expect(ids(await ordered.offset(30).limit(11).get())).toEqual(all.slice(30, 41));
+      const fortieth = (await ordered.limit(40).get()).docs[39]!;
+      expect(ids(await ordered.startAfter(fortieth).limit(9).get())).toEqual(all.slice(40, 49));
+      expect(ids(await ordered.startAt(fortieth).offset(2).limit(5).get())).toEqual(all.slice(41, 46));
+      expect((await ordered.startAfter(fortieth).count().get()).data().count).toBe(120);
+    }
+  });
+
   test("when ordering by a field, then documents without that field are excluded", async () => {
     const col = await seed("order-exists", people);
     expect(ids(await col.orderBy("score").get())).toEqual(["cyd", "ann", "dan", "bob"]);

@@ -163,27 +163,82 @@ function compareByOrders(
   return 0;
 }
 
-/** <0: the document sorts before the cursor position, 0: at it, >0: after it. */
-function compareToCursor(
-  document: StoredDocument,
-  cursor: Cursor,
-  orders: Order[],
-  context: QueryContext,
-): number {
+/** A cursor's position: its values (a `__name__` string made a reference), checked against the order. */
+interface Position {
+  values: Value[];
+  before: boolean;
+}
+
+function positionOf(cursor: Cursor, orders: Order[], context: QueryContext): Position {
   const values = cursor.values.map(fromProto);
   if (values.length > orders.length) {
     throw new FirestoreError(Code.INVALID_ARGUMENT, "Too many cursor values for the query's order.");
   }
-  for (let i = 0; i < values.length; i++) {
+  return {
+    before: cursor.before,
+    values: values.map((value, i) =>
+      (orders[i] as Order).path === NAME && "string_value" in value
+        ? { reference_value: `${context.database.fullName("")}/${value.string_value}` }
+        : value,
+    ),
+  };
+}
+
+/** <0: the document sorts before the cursor position, 0: at it, >0: after it. */
+function compareToPosition(
+  document: StoredDocument,
+  position: Position,
+  orders: Order[],
+  context: QueryContext,
+): number {
+  for (let i = 0; i < position.values.length; i++) {
     const order = orders[i] as Order;
-    let position = values[i] as Value;
-    if (order.path === NAME && "string_value" in position) {
-      position = { reference_value: `${context.database.fullName("")}/${position.string_value}` };
-    }
-    const c = compareValues(context.lookup(document, order.path, order.segments) as Value, position);
+    const c = compareValues(
+      context.lookup(document, order.path, order.segments) as Value,
+      position.values[i] as Value,
+    );
     if (c !== 0) return order.descending ? -c : c;
   }
   return 0;
+}
+
+/**
+ * The `count` first documents in `compare` order, sorted: a bounded max-heap, so a page of a large
+ * collection costs n·log(count) comparisons instead of a full sort.
+ */
+function firstInOrder<T>(items: T[], count: number, compare: (a: T, b: T) => number): T[] {
+  if (count <= 0) return [];
+  const heap: T[] = [];
+  const up = (index: number) => {
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (compare(heap[index] as T, heap[parent] as T) <= 0) return;
+      [heap[index], heap[parent]] = [heap[parent] as T, heap[index] as T];
+      index = parent;
+    }
+  };
+  const down = (index: number) => {
+    for (;;) {
+      const left = 2 * index + 1;
+      const right = left + 1;
+      let largest = index;
+      if (left < heap.length && compare(heap[left] as T, heap[largest] as T) > 0) largest = left;
+      if (right < heap.length && compare(heap[right] as T, heap[largest] as T) > 0) largest = right;
+      if (largest === index) return;
+      [heap[index], heap[largest]] = [heap[largest] as T, heap[index] as T];
+      index = largest;
+    }
+  };
+  for (const item of items) {
+    if (heap.length < count) {
+      heap.push(item);
+      up(heap.length - 1);
+    } else if (compare(item, heap[0] as T) < 0) {
+      heap[0] = item;
+      down(0);
+    }
+  }
+  return heap.sort(compare);
 }
 
 function candidates(
@@ -211,8 +266,17 @@ function candidates(
   return result;
 }
 
-/** Runs a structured query below `parentPath` ("" = the database root). */
-export function runQuery(database: Database, parentPath: string, query: StructuredQuery): StoredDocument[] {
+/**
+ * Runs a structured query below `parentPath` ("" = the database root). Cursors are checked on each
+ * document as it is read; with a limit only the first `offset + limit` documents are put in order.
+ * `ordered: false` (aggregations) skips ordering when neither offset nor limit depends on it.
+ */
+export function runQuery(
+  database: Database,
+  parentPath: string,
+  query: StructuredQuery,
+  options: { ordered?: boolean } = {},
+): StoredDocument[] {
   const context = new QueryContext(database);
   const inequalities = new Set<string>();
   const predicate = query.has_where ? compileFilter(query.where, context, inequalities) : () => true;
@@ -229,29 +293,28 @@ export function runQuery(database: Database, parentPath: string, query: Structur
   if (!orders.some((o) => o.path === NAME)) {
     orders.push({ path: NAME, segments: [NAME], descending: orders[orders.length - 1]?.descending ?? false });
   }
+  const start = query.has_start_at ? positionOf(query.start_at, orders, context) : undefined;
+  const end = query.has_end_at ? positionOf(query.end_at, orders, context) : undefined;
 
   let documents: StoredDocument[] = [];
   for (const document of candidates(database, parentPath, query)) {
     // Ordering by a field also filters for its existence.
     if (!orders.every((o) => context.lookup(document, o.path, o.segments) !== undefined)) continue;
-    if (predicate(document)) documents.push(document);
+    if (!predicate(document)) continue;
+    if (start) {
+      const c = compareToPosition(document, start, orders, context);
+      if (start.before ? c < 0 : c <= 0) continue;
+    }
+    if (end) {
+      const c = compareToPosition(document, end, orders, context);
+      if (end.before ? c >= 0 : c > 0) continue;
+    }
+    documents.push(document);
   }
-  documents.sort((a, b) => compareByOrders(a, b, orders, context));
-
-  if (query.has_start_at) {
-    const { before } = query.start_at;
-    documents = documents.filter((d) => {
-      const c = compareToCursor(d, query.start_at, orders, context);
-      return before ? c >= 0 : c > 0;
-    });
-  }
-  if (query.has_end_at) {
-    const { before } = query.end_at;
-    documents = documents.filter((d) => {
-      const c = compareToCursor(d, query.end_at, orders, context);
-      return before ? c < 0 : c <= 0;
-    });
-  }
+  if (options.ordered === false && !query.has_limit && query.offset === 0) return documents;
+  const compare = (a: StoredDocument, b: StoredDocument) => compareByOrders(a, b, orders, context);
+  const wanted = query.has_limit ? query.offset + query.limit.value : Number.POSITIVE_INFINITY;
+  documents = wanted < documents.length ? firstInOrder(documents, wanted, compare) : documents.sort(compare);
   if (query.offset > 0) documents = documents.slice(query.offset);
   if (query.has_limit) documents = documents.slice(0, query.limit.value);
   return documents;
@@ -270,7 +333,7 @@ export function runAggregation(
   database: Database,
   parentPath: string,
   aggregation: StructuredAggregationQuery,
-  documents = runQuery(database, parentPath, aggregation.structured_query),
+  documents = runQuery(database, parentPath, aggregation.structured_query, { ordered: false }),
 ): Record<string, Value> {
   const result: Record<string, Value> = {};
   for (const agg of aggregation.aggregations) {

@@ -224,7 +224,7 @@ export class FirestoreService {
           const { transaction, isNew } = this.readTransaction(request);
           const aggregation = request.structured_aggregation_query;
           const documents = await this.lockedQuery(transaction, database, () =>
-            runQuery(database, path, aggregation.structured_query),
+            runQuery(database, path, aggregation.structured_query, { ordered: false }),
           );
           write(
             RunAggregationQueryResponse.fromObject({
