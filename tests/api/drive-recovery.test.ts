@@ -8,6 +8,7 @@
  * - A recovery with that date and "overwrite" puts the old bytes and name back into the same file as a new
  *   revision, recreates the deleted file in its folder with its sharing, and a repeated delivery adds
  *   nothing.
+ * - A recovery that died between an upload and its ledger entry finds the file and uploads nothing.
  * - "Recover all data" of the drive to another user in a separate folder, without sharing, rebuilds the
  *   folder tree there with the last backed-up bytes and no permission but the owner's.
  */
@@ -220,6 +221,49 @@ test("when the files are recovered as of the day before the attack with 'overwri
     "plan.txt",
   ]);
   expect((await drive.revisions.list({ fileId: planId })).data.revisions).toHaveLength(revisionsBefore + 1);
+});
+
+test("when a Drive recovery died between an upload and its ledger entry, then the resumed recovery finds the file in the folder and uploads nothing", async () => {
+  // What the dead worker left: the folder path and the uploaded file, and the ledger saying "importing".
+  const folder = async (name: string, parent: string) =>
+    (await drive.files.create({ requestBody: { name, mimeType: FOLDER, parents: [parent] }, fields: "id" }))
+      .data.id!;
+  const projects = await folder("Projects", await folder("Resumed-files", "root"));
+  await drive.files.create({
+    requestBody: { name: "photo.bin", parents: [projects] },
+    media: { mimeType: "application/octet-stream", body: Readable.from([PHOTO]) },
+  });
+  const recoveryId = `resumed${Date.now()}`;
+  await withRegionDb(REGION_DB, async (db) => {
+    const recovery = organizationDoc(setup.organization)(db).collection("recoveries").doc(recoveryId);
+    await recovery.create({
+      state: "running",
+      service: "drive",
+      resourceId: setup.resource.resourceId,
+      targetResourceId: setup.resource.resourceId,
+      method: "folder",
+      folderName: "Resumed-files",
+      asOf: null,
+      permissions: false,
+      itemIds: [photoId],
+      requestedAt: new Date().toISOString(),
+      requestedBy: setup.workspace.admin,
+      finishedAt: null,
+      progress: { total: 1, restored: 0, skipped: 0, failed: 0 },
+      failureReason: null,
+      position: { index: 0, lastItemKey: null },
+      lease: { holder: "a-worker-that-died", until: new Date(Date.now() - 1000).toISOString() },
+    });
+    await recovery.collection("ledger").doc(photoId).set({ itemKey: photoId, state: "importing" });
+  });
+  await enqueueTaskTo("runRecovery", { organizationId: setup.organization.organizationId, recoveryId });
+  expect(await recoveries().finished(recoveryId)).toMatchObject({
+    state: "succeeded",
+    progress: { restored: 1, failed: 0 },
+  });
+  const inFolder = await children(drive, projects);
+  expect(inFolder.map((file) => file.name)).toEqual(["photo.bin"]);
+  expect((await bytesOf(drive, inFolder[0]!.id!)).equals(PHOTO)).toBe(true);
 });
 
 test("when all the drive's data is recovered to another user in a separate folder without sharing, then the folder tree is rebuilt there with the last backed-up bytes and only the owner's permission", async () => {

@@ -132,10 +132,19 @@ test("when a message is deleted at the source and backed up again, then it is st
     to: setup.workspace.user,
     messageId: `late.${setup.organization.organizationId}@x.test`,
   });
-  await workspaceAdmin("POST", `/users/${setup.workspace.user}/gmail/messages`, {
-    raw: late.toString("base64"),
-    encoding: "base64",
+  // A sender whose clock runs three days ahead: dated after the day it is backed up.
+  const ahead = testMessage({
+    subject: "Dated ahead",
+    to: setup.workspace.user,
+    messageId: `ahead.${setup.organization.organizationId}@x.test`,
+    date: new Date(Date.now() + 3 * 24 * 3600 * 1000),
   });
+  for (const raw of [late, ahead]) {
+    await workspaceAdmin("POST", `/users/${setup.workspace.user}/gmail/messages`, {
+      raw: raw.toString("base64"),
+      encoding: "base64",
+    });
+  }
   const started = (await backupNow(setup.call, setup.organization, setup.resource.resourceId)).body as {
     runId: string;
   };
@@ -144,18 +153,33 @@ test("when a message is deleted at the source and backed up again, then it is st
   });
 
   const now = (await search({ resource: setup.workspace.user, pageSize: "100" })).body as SearchResponse;
-  expect(now.total).toBe(13);
+  expect(now.total).toBe(14);
   const deleted = (now.results as { itemId: string; deletedAtSource: string | null }[]).find(
     (result) => result.itemId === gone,
   );
   expect(deleted?.deletedAtSource).not.toBeNull();
 
-  // Today: what the backups hold at the end of the day — the deleted message is gone from it, the late one is in.
+  // Today: what the backups hold at the end of the day — the deleted message is gone from it, the late one
+  // and the one dated ahead are in, the latter first (newest first), on a page of its own and on the next.
   const todayView = (
     await search({ resource: setup.workspace.user, date: cardDate(new Date()), pageSize: "100" })
-  ).body as SearchResponse;
-  expect(todayView.total).toBe(12);
+  ).body as MailSearchResponse;
+  expect(todayView.total).toBe(13);
+  expect(todayView.results).toHaveLength(13);
   expect(todayView.results.map((result) => result.itemId)).not.toContain(gone);
+  expect(todayView.results[0]?.subject).toBe("Dated ahead");
+  const pages = await Promise.all(
+    ["1", "2", "3"].map(
+      async (page) =>
+        (
+          (await search({ resource: setup.workspace.user, date: cardDate(new Date()), pageSize: "5", page }))
+            .body as MailSearchResponse
+        ).results,
+    ),
+  );
+  expect(pages.flat().map((result) => result.itemId)).toEqual(
+    todayView.results.map((result) => result.itemId),
+  );
   // Yesterday: nothing was backed up yet.
   const yesterday = new Date(Date.now() - 24 * 3600 * 1000);
   expect(

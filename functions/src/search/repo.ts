@@ -84,9 +84,9 @@ export async function countItems(
 }
 
 /**
- * The items of a kind whose keywords contain `word` (or all of the kind) that `keep` accepts, in display
- * order, read in batches until `wanted` are found or the items end; at most `MAX_CANDIDATES` are read
- * (`truncated` says when there were more).
+ * The items of a kind whose keywords contain `word` (or all of the kind), within `range` (mail dates, first
+ * backup), that `keep` accepts, in display order, read in batches until `wanted` are found or the items
+ * end; at most `MAX_CANDIDATES` are read (`truncated` says when there were more).
  */
 export async function scanItems(
   scope: Scope,
@@ -95,9 +95,13 @@ export async function scanItems(
   word: string | undefined,
   keep: (item: SearchableItem) => boolean,
   wanted = Number.POSITIVE_INFINITY,
+  range: { dateFrom?: string; dateBefore?: string; firstSeenBefore?: string } = {},
 ): Promise<{ items: SearchableItem[]; truncated: boolean }> {
   let query = items(scope, resourceId).where("kind", "==", kind);
   if (word) query = query.where("search.keywords", "array-contains", word);
+  if (range.dateFrom) query = query.where("search.date", ">=", range.dateFrom);
+  if (range.dateBefore) query = query.where("search.date", "<", range.dateBefore);
+  if (range.firstSeenBefore) query = query.where("firstSeenAt", "<", range.firstSeenBefore);
   const ordered = query.orderBy(orderField(kind), orderDirection(kind)).select(...FIELDS);
   const found: SearchableItem[] = [];
   let read = 0;

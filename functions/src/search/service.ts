@@ -190,7 +190,8 @@ async function asHeldAt(
  * The page of matching items and their total, with as little reading as the query allows:
  * - no date, at most one word: one indexed page and a count;
  * - a date, at most one word: the total from two counts (first seen before the date, less deleted before
- *   it), and the page from a scan in display order that stops once the page is full;
+ *   it), and the page from a scan in display order that stops once the page is full (mail: from the date
+ *   down, after the few messages held then but dated later);
  * - several words: each word's count picks the rarest, whose items are scanned (a word no item has ends it).
  */
 async function findItems(
@@ -208,21 +209,40 @@ async function findItems(
   let page: SearchableItem[];
   let total: number;
   let scan: { items: SearchableItem[]; truncated: boolean };
+  const keep = (item: SearchableItem) => matches(item, query);
   if (words.length <= 1 && asOf) {
     const word = words[0];
-    const [held, deleted, scanned] = await Promise.all([
+    const [held, deleted] = await Promise.all([
       countItems(scope, resourceId, kind, { word, firstSeenBefore: asOf }),
       countItems(scope, resourceId, kind, { word, deletedBefore: asOf }),
-      scanItems(scope, resourceId, kind, word, (item) => matches(item, query), offset + query.pageSize),
     ]);
-    scan = scanned;
-    page = scanned.items.slice(offset);
     total = held - deleted;
+    const wanted = offset + query.pageSize;
+    if (offset >= total) {
+      scan = { items: [], truncated: false };
+    } else if (kind === "gmail-message") {
+      // Mail held at the date is dated before it, but for the few whose Date header is later than their
+      // arrival: those are read whole (they come first, newest first), then the rest from the date down.
+      const late = await scanItems(scope, resourceId, kind, word, keep, Number.POSITIVE_INFINITY, {
+        dateFrom: asOf,
+        firstSeenBefore: asOf,
+      });
+      const rest =
+        late.items.length < wanted
+          ? await scanItems(scope, resourceId, kind, word, keep, wanted - late.items.length, {
+              dateBefore: asOf,
+            })
+          : { items: [], truncated: false };
+      scan = { items: [...late.items, ...rest.items], truncated: late.truncated || rest.truncated };
+    } else {
+      scan = await scanItems(scope, resourceId, kind, word, keep, wanted);
+    }
+    page = scan.items.slice(offset, wanted);
   } else {
     const counts = await Promise.all(words.map((word) => countItems(scope, resourceId, kind, { word })));
     const rarest = counts.indexOf(Math.min(...counts));
     if (counts[rarest] === 0) return { items: [], total: 0 };
-    scan = await scanItems(scope, resourceId, kind, words[rarest], (item) => matches(item, query));
+    scan = await scanItems(scope, resourceId, kind, words[rarest], keep);
     page = scan.items.slice(offset, offset + query.pageSize);
     total = scan.items.length;
   }
