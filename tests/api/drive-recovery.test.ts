@@ -4,7 +4,8 @@
  * deleted. The first backup is moved three days back in the catalog (as if it had run then), and a new
  * backup records the attack.
  *
- * - A search with a date shows each file as it was then (name, size, version); without a date, as now.
+ * - A search with a date shows each file as it was then (name, size, version); without a date, as now. An
+ *   export with the date holds the files as they were then.
  * - A recovery with that date and "overwrite" puts the old bytes and name back into the same file as a new
  *   revision, recreates the deleted file in its folder with its sharing, and a repeated delivery adds
  *   nothing.
@@ -17,6 +18,7 @@ import type { Recovery } from "@alpvault/contracts/recovery";
 import { SEARCH_MESSAGES, type DriveSearchResult, type SearchResponse } from "@alpvault/contracts/search";
 import type { drive_v3 } from "@googleapis/drive";
 import { SCOPES } from "../../emulators/workspace/src/auth";
+import { unzip } from "../../emulators/workspace/src/drive/unzip";
 import {
   REGION_DB,
   assignDefaultPolicy,
@@ -165,6 +167,30 @@ test("when the drive is searched with a date before the attack, then each file s
   const long = new Date(Date.now() - 10 * DAY);
   const longAgo = `${String(long.getUTCMonth() + 1).padStart(2, "0")}-${String(long.getUTCDate()).padStart(2, "0")}-${long.getUTCFullYear()}`;
   expect((await search({ date: longAgo })).total).toBe(0);
+});
+
+test("when the drive is exported as of the day before the attack, then the ZIP holds the files as they were then; without a date, as last backed up", async () => {
+  const exportZip = (body: Record<string, unknown>) =>
+    setup.call(`/organizations/${setup.organization.organizationId}/exports/zip`, {
+      method: "POST",
+      body: { resourceId: setup.resource.resourceId, service: "drive", ...body },
+    });
+  const then = await exportZip({ date: beforeTheAttack });
+  expect(then.status).toBe(200);
+  const held = unzip(then.bytes);
+  expect([...held.keys()].sort()).toEqual([
+    "My Drive/Projects/photo.bin",
+    "My Drive/Projects/plan.txt",
+    "My Drive/budget.txt",
+  ]);
+  expect(held.get("My Drive/Projects/plan.txt")?.equals(PLAN)).toBe(true);
+  expect(held.get("My Drive/Projects/photo.bin")?.equals(PHOTO)).toBe(true);
+  const last = unzip((await exportZip({})).bytes);
+  expect(last.get("My Drive/Projects/plan.txt.locked")?.equals(LOCKED)).toBe(true);
+  expect(await exportZip({ date: "13-01-2026" })).toMatchObject({
+    status: 400,
+    body: { code: 400, message: SEARCH_MESSAGES.invalidDate },
+  });
 });
 
 test("when a recovery's date is not a real day, then the API answers 400 with the search card's text", async () => {

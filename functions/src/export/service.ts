@@ -2,11 +2,13 @@
  * Export (beyond the spec): a resource's backed-up mail as one MBOX file, or its Drive files as one ZIP
  * (their folder paths kept; Google files as their office export; ZIP64 where the archive needs it), streamed
  * to the browser and decrypted on the fly: mail item by item, Drive files chunk by chunk (never a whole file,
- * let alone the whole export, in memory). Selected items or the whole mailbox. Everything is checked before
+ * let alone the whole export, in memory). Selected items or the whole mailbox, as backed up last or, with a
+ * date (MM-DD-YYYY), as the backups held them at the end of that day. Everything is checked before
  * the first byte is sent; a failure after that cuts the download short (the browser sees an incomplete file,
  * never a wrong one).
  */
 import type { Response } from "express";
+import { SEARCH_MESSAGES, searchDateEnd } from "@alpvault/contracts/search";
 import { AppError } from "../http/app-error";
 import type { Scope } from "../lib/tenancy";
 import { readBackupResource } from "../backup/repo";
@@ -14,6 +16,7 @@ import { dataKeyResolver, type KeyWrappers } from "../backup/data-keys";
 import type { BlobStore } from "../backup/blobstore/blob-store";
 import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
+import { itemAsOf } from "../backup/runner/repo";
 import { itemsToRecover, readItems } from "../recovery/repo";
 import type { ItemMetadata } from "../backup/sources/source";
 import { mboxEntry } from "./mbox";
@@ -28,6 +31,8 @@ export const EXPORT_MESSAGES = {
 export interface ExportRequest {
   resourceId: string;
   itemIds?: string[];
+  /** The end of the request's day (MM-DD-YYYY): items as the backups held them then. */
+  asOf?: string;
 }
 
 export function parseExportRequest(body: unknown, service: "gmail" | "drive" = "gmail"): ExportRequest {
@@ -44,7 +49,16 @@ export function parseExportRequest(body: unknown, service: "gmail" | "drive" = "
   ) {
     throw AppError.badRequest(EXPORT_MESSAGES.invalid);
   }
-  return { resourceId: value.resourceId, ...(itemIds ? { itemIds: itemIds as string[] } : {}) };
+  let asOf: string | undefined;
+  if (value.date !== undefined) {
+    asOf = typeof value.date === "string" ? searchDateEnd(value.date.trim()) : undefined;
+    if (!asOf) throw AppError.badRequest(SEARCH_MESSAGES.invalidDate);
+  }
+  return {
+    resourceId: value.resourceId,
+    ...(itemIds ? { itemIds: itemIds as string[] } : {}),
+    ...(asOf ? { asOf } : {}),
+  };
 }
 
 /** Writes and waits when the socket's buffer is full. */
@@ -66,10 +80,16 @@ async function forEachItem(
   kind: "gmail-message" | "drive-file",
   visit: (item: CatalogItem) => Promise<void>,
 ): Promise<void> {
+  const { asOf } = request;
+  const visitHeld = async (item: CatalogItem) => {
+    const held = asOf ? await itemAsOf(scope, request.resourceId, item, asOf) : item;
+    if (held) await visit(held);
+  };
   if (request.itemIds) {
     for (let start = 0; start < request.itemIds.length; start += 50) {
       const page = await readItems(scope, request.resourceId, request.itemIds.slice(start, start + 50));
-      for (const item of page) if (item && item.kind === kind) await visit(item as unknown as CatalogItem);
+      for (const item of page)
+        if (item && item.kind === kind) await visitHeld(item as unknown as CatalogItem);
     }
     return;
   }
@@ -77,7 +97,7 @@ async function forEachItem(
   for (;;) {
     const page = await itemsToRecover(scope, request.resourceId, kind, after, 50);
     if (page.length === 0) return;
-    for (const item of page) await visit(item as unknown as CatalogItem);
+    for (const item of page) await visitHeld(item as unknown as CatalogItem);
     after = String(page[page.length - 1]!.itemKey);
   }
 }

@@ -21,7 +21,7 @@ import type { EnqueueRecovery, RecoveryTask } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
 import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
-import { currentOf, versionAt } from "../backup/runner/repo";
+import { itemAsOf } from "../backup/runner/repo";
 import { googleStatus } from "../backup/sources/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
@@ -174,19 +174,9 @@ export async function executeRecovery(
     progress.restored += 1;
   };
 
-  /**
-   * The item as the backups held it at the recovery's date: at its version of then, or undefined when it
-   * was not backed up yet, was already deleted at the source, or that version is no longer kept.
-   */
-  const heldAt = async (item: CatalogItem | undefined): Promise<CatalogItem | undefined> => {
-    const asOf = recovery.asOf;
-    if (!item || !asOf) return item;
-    if (!(item.firstSeenAt < asOf) || (item.deletedAtSource !== null && item.deletedAtSource < asOf)) {
-      return undefined;
-    }
-    const version = await versionAt(scope, recovery.resourceId, item.itemKey, asOf);
-    return version ? { ...item, current: currentOf(version) } : undefined;
-  };
+  /** The item as the backups held it at the recovery's date, if it has one (see `itemAsOf`). */
+  const heldAt = async (item: CatalogItem | undefined): Promise<CatalogItem | undefined> =>
+    item && recovery.asOf ? itemAsOf(scope, recovery.resourceId, item, recovery.asOf) : item;
 
   const restoreOne = async (itemKey: string, catalogItem: CatalogItem | undefined): Promise<void> => {
     const item = await heldAt(catalogItem);

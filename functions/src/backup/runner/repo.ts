@@ -173,6 +173,23 @@ export async function versionAt(
 }
 
 /**
+ * An item as the backups held it at `asOf`: at its version of then, or undefined when it was first backed up
+ * later, was already deleted at the source by then, or that version is no longer kept.
+ */
+export async function itemAsOf(
+  scope: Scope,
+  resourceId: string,
+  item: CatalogItem,
+  asOf: string,
+): Promise<CatalogItem | undefined> {
+  if (!(item.firstSeenAt < asOf) || (item.deletedAtSource !== null && item.deletedAtSource < asOf)) {
+    return undefined;
+  }
+  const version = await versionAt(scope, resourceId, item.itemKey, asOf);
+  return version ? { ...item, current: currentOf(version) } : undefined;
+}
+
+/**
  * The organisation's garbage-collection lock (`meta/gc`: `{holder, sweepingUntil}`): while it is live, no
  * run takes a lease (`retention/gc.ts`).
  */

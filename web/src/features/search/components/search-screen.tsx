@@ -169,6 +169,7 @@ export function SearchScreen(props: {
           resourceId: resource.resourceId,
           service,
           ...(selected.size > 0 ? { itemIds: [...selected] } : {}),
+          ...(criteria?.date ? { date: criteria.date } : {}),
         },
         setExporting,
       );
