@@ -16,8 +16,7 @@ import { dataKeyResolver, type KeyWrappers } from "../backup/data-keys";
 import type { BlobStore } from "../backup/blobstore/blob-store";
 import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
-import { itemAsOf } from "../backup/runner/repo";
-import { itemsToRecover, readItems } from "../recovery/repo";
+import { itemAsOf, itemsAfter, itemsByKey } from "../backup/runner/repo";
 import type { ItemMetadata } from "../backup/sources/source";
 import { mboxEntry } from "./mbox";
 import { ZipWriter } from "./zip";
@@ -87,18 +86,17 @@ async function forEachItem(
   };
   if (request.itemIds) {
     for (let start = 0; start < request.itemIds.length; start += 50) {
-      const page = await readItems(scope, request.resourceId, request.itemIds.slice(start, start + 50));
-      for (const item of page)
-        if (item && item.kind === kind) await visitHeld(item as unknown as CatalogItem);
+      const page = await itemsByKey(scope, request.resourceId, request.itemIds.slice(start, start + 50));
+      for (const item of page) if (item && item.kind === kind) await visitHeld(item);
     }
     return;
   }
   let after: string | null = null;
   for (;;) {
-    const page = await itemsToRecover(scope, request.resourceId, kind, after, 50);
+    const page = await itemsAfter(scope, request.resourceId, kind, after, 50);
     if (page.length === 0) return;
-    for (const item of page) await visitHeld(item as unknown as CatalogItem);
-    after = String(page[page.length - 1]!.itemKey);
+    for (const item of page) await visitHeld(item);
+    after = page[page.length - 1]!.itemKey;
   }
 }
 

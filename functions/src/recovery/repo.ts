@@ -176,33 +176,3 @@ export async function writeLedger(
     .doc(ledgerDocId(itemKey))
     .set({ itemKey, ...entry });
 }
-
-/** The catalog items to recover: explicit ids in order, or a page of all items of the kind after a key. */
-export async function itemsToRecover(
-  scope: Scope,
-  resourceId: string,
-  kind: "gmail-message" | "drive-file",
-  after: string | null,
-  limit: number,
-): Promise<Record<string, unknown>[]> {
-  let query = organizationRef(scope)
-    .collection("resources")
-    .doc(resourceId)
-    .collection("items")
-    .where("kind", "==", kind)
-    .orderBy("itemKey")
-    .limit(limit);
-  if (after) query = query.startAfter(after);
-  return (await query.get()).docs.map((doc) => doc.data());
-}
-
-export async function readItems(
-  scope: Scope,
-  resourceId: string,
-  itemKeys: string[],
-): Promise<(Record<string, unknown> | undefined)[]> {
-  if (itemKeys.length === 0) return [];
-  const items = organizationRef(scope).collection("resources").doc(resourceId).collection("items");
-  const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
-  return snapshots.map((snapshot) => snapshot.data());
-}

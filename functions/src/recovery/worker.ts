@@ -21,7 +21,7 @@ import type { EnqueueRecovery, RecoveryTask } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
 import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
-import { itemAsOf } from "../backup/runner/repo";
+import { itemAsOf, itemsAfter, itemsByKey } from "../backup/runner/repo";
 import { googleStatus } from "../backup/sources/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
@@ -31,8 +31,6 @@ import { GmailRestorer, messageIdOf } from "./gmail-restore";
 import { inParallel } from "../lib/parallel";
 import {
   finishRecovery,
-  itemsToRecover,
-  readItems,
   readLedger,
   releaseRecoveryLease,
   saveRecoveryProgress,
@@ -215,17 +213,11 @@ export async function executeRecovery(
       let batch: { itemKey: string; item: CatalogItem | undefined }[];
       if (recovery.itemIds) {
         const keysOfPage = recovery.itemIds.slice(position.index, position.index + PAGE);
-        const items = await readItems(scope, recovery.resourceId, keysOfPage);
-        batch = keysOfPage.map((itemKey, index) => ({
-          itemKey,
-          item: items[index] as CatalogItem | undefined,
-        }));
+        const items = await itemsByKey(scope, recovery.resourceId, keysOfPage);
+        batch = keysOfPage.map((itemKey, index) => ({ itemKey, item: items[index] }));
       } else {
-        const items = await itemsToRecover(scope, recovery.resourceId, kind, position.lastItemKey, PAGE);
-        batch = items.map((item) => ({
-          itemKey: String(item.itemKey),
-          item: item as unknown as CatalogItem,
-        }));
+        const items = await itemsAfter(scope, recovery.resourceId, kind, position.lastItemKey, PAGE);
+        batch = items.map((item) => ({ itemKey: item.itemKey, item }));
       }
       if (batch.length === 0) break;
       if (now() >= deadline) {

@@ -148,6 +148,35 @@ function itemOf(version: CatalogVersion, previous: CatalogItem | undefined): Cat
   };
 }
 
+function itemsCollection(scope: Scope, resourceId: string) {
+  return organizationRef(scope).collection("resources").doc(resourceId).collection("items");
+}
+
+/** A page of a resource's items of a kind in key order, after `after` (recovery and export walk them all). */
+export async function itemsAfter(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  after: string | null,
+  limit: number,
+): Promise<CatalogItem[]> {
+  let query = itemsCollection(scope, resourceId).where("kind", "==", kind).orderBy("itemKey").limit(limit);
+  if (after) query = query.startAfter(after);
+  return (await query.get()).docs.map((doc) => doc.data() as CatalogItem);
+}
+
+/** The items of these keys, in their order (undefined where the catalog has none). */
+export async function itemsByKey(
+  scope: Scope,
+  resourceId: string,
+  itemKeys: string[],
+): Promise<(CatalogItem | undefined)[]> {
+  if (itemKeys.length === 0) return [];
+  const items = itemsCollection(scope, resourceId);
+  const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
+  return snapshots.map((snapshot) => snapshot.data() as CatalogItem | undefined);
+}
+
 /**
  * The version of an item the backups held at `asOf` (ISO 8601, exclusive): the last one captured before it.
  * Undefined when none is kept (the item was first backed up later, or retention pruned that version, and
@@ -159,10 +188,7 @@ export async function versionAt(
   itemKey: string,
   asOf: string,
 ): Promise<CatalogVersion | undefined> {
-  const snapshot = await organizationRef(scope)
-    .collection("resources")
-    .doc(resourceId)
-    .collection("items")
+  const snapshot = await itemsCollection(scope, resourceId)
     .doc(catalogDocId(itemKey))
     .collection("versions")
     .where("capturedAt", "<", asOf)
