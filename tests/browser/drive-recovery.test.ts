@@ -311,6 +311,10 @@ describe("recovering a deleted Drive folder to another user from the web app", (
       state: "succeeded",
       text: "Recovery finished: 3 items restored",
     });
+    // The card names where the files went.
+    expect(await recoveryProgress(page).innerText()).toContain(
+      `Recovery of ${SOURCE.name} (${SOURCE.email}) to ${TARGET.name} (${TARGET.email})`,
+    );
     await page.mouse.move(0, 0);
     await screenshotBothThemes(page, "drive-recovery-finished");
 

@@ -25,11 +25,13 @@ export function RecoveryFlow({
 }) {
   const { organizationId } = useSession();
   const { show } = useSnackbar();
-  const [followed, setFollowed] = useState<{ recovery: Recovery; resourceName: string }[]>([]);
+  const [followed, setFollowed] = useState<
+    { recovery: Recovery; resourceName: string; targetName: string | null }[]
+  >([]);
 
-  const started = (recovery: Recovery, from: RecoveryTarget) => {
+  const started = (recovery: Recovery, from: RecoveryTarget, targetName: string | null) => {
     show({ text: RECOVERY_MESSAGES.started, isError: false });
-    setFollowed((list) => [...list, { recovery, resourceName: from.resourceName }]);
+    setFollowed((list) => [...list, { recovery, resourceName: from.resourceName, targetName }]);
     onClose();
   };
   const dismiss = (recoveryId: string) =>
@@ -65,6 +67,7 @@ export function RecoveryFlow({
               organizationId={organizationId}
               started={entry.recovery}
               resourceName={entry.resourceName}
+              targetName={entry.targetName}
               onDismiss={() => dismiss(entry.recovery.recoveryId)}
             />
           ))}

@@ -103,7 +103,8 @@ function RecoveryForm({
   target: RecoveryTarget;
   loadResources: LoadResources;
   onClose: () => void;
-  onStarted: (recovery: Recovery) => void;
+  /** The recovery the API started, and the other resource it goes to (its label), if any. */
+  onStarted: (recovery: Recovery, targetName: string | null) => void;
 }) {
   const { t } = useTranslation();
   const start = useStartRecovery();
@@ -115,7 +116,11 @@ function RecoveryForm({
       if (organizationId === null) return;
       setApiError(null);
       try {
-        onStarted(await start.run(organizationId, requestOf(values)));
+        const recovery = await start.run(organizationId, requestOf(values));
+        const chosenTarget = (choices.data ?? []).find(
+          (resource) => resource.resourceId === values.targetResourceId,
+        );
+        onStarted(recovery, values.location === "other" && chosenTarget ? resourceLabel(chosenTarget) : null);
       } catch (error) {
         setApiError(asApiError(error).message);
       }
@@ -293,7 +298,7 @@ export function RecoveryModal({
   target: RecoveryTarget | null;
   loadResources: LoadResources;
   onClose: () => void;
-  onStarted: (recovery: Recovery, target: RecoveryTarget) => void;
+  onStarted: (recovery: Recovery, target: RecoveryTarget, targetName: string | null) => void;
 }) {
   // The content stays while the modal fades out; a new target starts a fresh form.
   const [shownTarget, setShownTarget] = useState(target);
@@ -318,7 +323,7 @@ export function RecoveryModal({
           target={shownTarget}
           loadResources={loadResources}
           onClose={onClose}
-          onStarted={(recovery) => onStarted(recovery, shownTarget)}
+          onStarted={(recovery, targetName) => onStarted(recovery, shownTarget, targetName)}
         />
       )}
     </Dialog>

@@ -29,11 +29,14 @@ export function RecoveryProgress({
   organizationId,
   started,
   resourceName,
+  targetName = null,
   onDismiss,
 }: {
   organizationId: string;
   started: Recovery;
   resourceName: string;
+  /** The other resource the recovery goes to, when it is not the original one. */
+  targetName?: string | null;
   onDismiss: () => void;
 }) {
   const { t, i18n } = useTranslation();
@@ -45,9 +48,12 @@ export function RecoveryProgress({
     </IconButton>
   );
   const common = { "data-testid": "recovery-progress", "data-state": recovery.state };
+  const titleText = targetName
+    ? t("recovery.progress.titleTo", { resource: resourceName, target: targetName })
+    : t("recovery.progress.title", { resource: resourceName });
   const title = (
     <Typography variant="caption" component="div">
-      {t("recovery.progress.title", { resource: resourceName })}
+      {titleText}
     </Typography>
   );
 
@@ -81,7 +87,7 @@ export function RecoveryProgress({
     <Paper variant="outlined" sx={{ p: 1.5, pr: 1 }} {...common}>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
         <Typography variant="subtitle2" sx={{ flex: 1, minWidth: 0 }} noWrap>
-          {t("recovery.progress.title", { resource: resourceName })}
+          {titleText}
         </Typography>
         {dismiss}
       </Box>
