@@ -67,17 +67,25 @@ async function setRange(start: string, end: string): Promise<void> {
 }
 
 describe("audit logs", () => {
-  it("when the admin opens Audit Logs, then the last 30 days show their sign-in, newest first, on Page 1 of 1", async () => {
+  it("when the admin opens Audit Logs, then the last 30 days show their sign-in first and, a few pages on at most, the set-up", async () => {
     await page.goto("/audit-logs");
     await page.getByRole("heading", { level: 1, name: "Audit Logs" }).waitFor();
     await rows().first().waitFor();
     const operations = await rows().locator("td:nth-child(3)").allTextContents();
     expect(operations).toContain("User logged in");
-    expect(operations).toContain("Resources added");
     const actors = await rows().locator("td:nth-child(2)").allTextContents();
     expect(actors).toContain("admin@alpvault-demo.test");
-    expect(await pager().textContent()).toBe("Page 1 of 1");
     await screenshotBothThemes(page, "audit-logs");
+    // Other browser files sign in and back up the demo organisation too: its set-up may be a page or two on.
+    const pages = Number(/^Page 1 of (\d+)$/.exec((await pager().textContent()) ?? "")?.[1]);
+    expect(pages).toBeGreaterThanOrEqual(1);
+    const seen = [...operations];
+    for (let next = 2; next <= pages; next += 1) {
+      await page.getByRole("button", { name: "Next page" }).click();
+      await page.getByText(`Page ${next} of ${pages}`, { exact: true }).waitFor();
+      seen.push(...(await rows().locator("td:nth-child(3)").allTextContents()));
+    }
+    expect(seen).toContain("Resources added");
   });
 
   it("when a month with 25 entries is chosen, then they come 20 per page as Page 1 of 2 and Page 2 of 2, failures with their reason", async () => {
