@@ -31,7 +31,7 @@ import {
   runsOf,
 } from "../support/backup-runs";
 import { withRegionDb } from "../support/organizations";
-import { recoveriesOf } from "../support/recoveries";
+import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { driveFor } from "../support/workspace";
 
 jest.setTimeout(240_000);
@@ -259,30 +259,13 @@ test("when a Drive recovery died between an upload and its ledger entry, then th
     requestBody: { name: "photo.bin", parents: [projects] },
     media: { mimeType: "application/octet-stream", body: Readable.from([PHOTO]) },
   });
-  const recoveryId = `resumed${Date.now()}`;
-  await withRegionDb(REGION_DB, async (db) => {
-    const recovery = organizationDoc(setup.organization)(db).collection("recoveries").doc(recoveryId);
-    await recovery.create({
-      state: "running",
-      service: "drive",
-      resourceId: setup.resource.resourceId,
-      targetResourceId: setup.resource.resourceId,
-      method: "folder",
-      folderName: "Resumed-files",
-      asOf: null,
-      permissions: false,
-      itemIds: [photoId],
-      requestedAt: new Date().toISOString(),
-      requestedBy: setup.workspace.admin,
-      finishedAt: null,
-      progress: { total: 1, restored: 0, skipped: 0, failed: 0 },
-      failureReason: null,
-      position: { index: 0, lastItemKey: null },
-      lease: { holder: "a-worker-that-died", until: new Date(Date.now() - 1000).toISOString() },
-    });
-    await recovery.collection("ledger").doc(photoId).set({ itemKey: photoId, state: "importing" });
+  const recoveryId = await resumeDeadRecovery(setup.organization, {
+    service: "drive",
+    resourceId: setup.resource.resourceId,
+    folderName: "Resumed-files",
+    itemId: photoId,
+    requestedBy: setup.workspace.admin,
   });
-  await enqueueTaskTo("runRecovery", { organizationId: setup.organization.organizationId, recoveryId });
   expect(await recoveries().finished(recoveryId)).toMatchObject({
     state: "succeeded",
     progress: { restored: 1, failed: 0 },

@@ -11,17 +11,14 @@ import { SCOPES } from "../../emulators/workspace/src/auth";
 import { unzip } from "../../emulators/workspace/src/drive/unzip";
 import { parseMbox } from "../../functions/src/export/mbox";
 import {
-  REGION_DB,
   assignDefaultPolicy,
   enqueueTaskTo,
   finishedRun,
-  organizationDoc,
   organizationWithData,
   resourceOf,
   runsOf,
 } from "../support/backup-runs";
-import { withRegionDb } from "../support/organizations";
-import { recoveriesOf } from "../support/recoveries";
+import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { driveFor, gmailFor, workspaceAdmin } from "../support/workspace";
 
 jest.setTimeout(180_000);
@@ -174,33 +171,13 @@ test("when deleted messages are recovered to their mailbox in a separate folder,
 
 test("when a recovery died between an import and its ledger entry, then the resumed recovery finds the message and imports nothing", async () => {
   const [first] = gone as [string];
-  const recoveryId = `resumed${Date.now()}`;
-  await withRegionDb(REGION_DB, async (db) => {
-    const recoveries = organizationDoc(setup.organization)(db).collection("recoveries");
-    await recoveries.doc(recoveryId).create({
-      state: "running",
-      service: "gmail",
-      resourceId: setup.resource.resourceId,
-      targetResourceId: setup.resource.resourceId,
-      method: "folder",
-      folderName: "Restored-2026",
-      permissions: false,
-      itemIds: [first],
-      requestedAt: new Date().toISOString(),
-      requestedBy: setup.workspace.admin,
-      finishedAt: null,
-      progress: { total: 1, restored: 0, skipped: 0, failed: 0 },
-      failureReason: null,
-      position: { index: 0, lastItemKey: null },
-      lease: { holder: "a-worker-that-died", until: new Date(Date.now() - 1000).toISOString() },
-    });
-    await recoveries
-      .doc(recoveryId)
-      .collection("ledger")
-      .doc(first)
-      .set({ itemKey: first, state: "importing" });
+  const recoveryId = await resumeDeadRecovery(setup.organization, {
+    service: "gmail",
+    resourceId: setup.resource.resourceId,
+    folderName: "Restored-2026",
+    itemId: first,
+    requestedBy: setup.workspace.admin,
   });
-  await enqueueTaskTo("runRecovery", { organizationId: setup.organization.organizationId, recoveryId });
   expect(await finished(recoveryId)).toMatchObject({ state: "succeeded", progress: { restored: 1 } });
   expect(await withMessageId(setup.workspace.user, setup.raws.get(first)!)).toHaveLength(1);
 });

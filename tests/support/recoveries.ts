@@ -1,7 +1,8 @@
-/** Starting recoveries through the API and waiting for their end, as the web app does. */
+/** Starting recoveries through the API and waiting for their end, as the web app does; a dead one resumed. */
 import type { Recovery } from "@alpvault/contracts/recovery";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
-import type { ApiCaller } from "./organizations";
+import { REGION_DB, enqueueTaskTo, organizationDoc } from "./backup-runs";
+import { withRegionDb, type ApiCaller } from "./organizations";
 
 export function recoveriesOf(call: ApiCaller, organization: OrganizationSummary) {
   const base = `/organizations/${organization.organizationId}/recoveries`;
@@ -20,4 +21,49 @@ export function recoveriesOf(call: ApiCaller, organization: OrganizationSummary)
       }
     },
   };
+}
+
+/**
+ * A recovery of one item whose worker died between the import (or upload) and its ledger entry: stored
+ * "running" with an expired lease and the item's ledger entry left "importing", then its task delivered
+ * again, as Cloud Tasks would retry it. Returns the recovery's id.
+ */
+export async function resumeDeadRecovery(
+  organization: OrganizationSummary,
+  recovery: {
+    service: "gmail" | "drive";
+    resourceId: string;
+    folderName: string;
+    itemId: string;
+    requestedBy: string;
+  },
+): Promise<string> {
+  const recoveryId = `resumed${Date.now()}`;
+  await withRegionDb(REGION_DB, async (db) => {
+    const stored = organizationDoc(organization)(db).collection("recoveries").doc(recoveryId);
+    await stored.create({
+      state: "running",
+      service: recovery.service,
+      resourceId: recovery.resourceId,
+      targetResourceId: recovery.resourceId,
+      method: "folder",
+      folderName: recovery.folderName,
+      asOf: null,
+      permissions: false,
+      itemIds: [recovery.itemId],
+      requestedAt: new Date().toISOString(),
+      requestedBy: recovery.requestedBy,
+      finishedAt: null,
+      progress: { total: 1, restored: 0, skipped: 0, failed: 0 },
+      failureReason: null,
+      position: { index: 0, lastItemKey: null },
+      lease: { holder: "a-worker-that-died", until: new Date(Date.now() - 1000).toISOString() },
+    });
+    await stored
+      .collection("ledger")
+      .doc(recovery.itemId)
+      .set({ itemKey: recovery.itemId, state: "importing" });
+  });
+  await enqueueTaskTo("runRecovery", { organizationId: organization.organizationId, recoveryId });
+  return recoveryId;
 }
