@@ -7,13 +7,12 @@ import {
   type Policy,
 } from "@alpvault/contracts/policies";
 import type { PlanId } from "@alpvault/contracts/plans";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
+import { asFields, isString, unexpectedAnswer } from "@/lib/decode";
+import { api } from "@/lib/api-client";
 import { useApiQuery } from "@/lib/use-api-query";
 
 const PLAN_IDS: readonly PlanId[] = ["matterhorn", "geneva", "zurich"];
 
-const isString = (value: unknown): value is string => typeof value === "string";
 const isCount = (value: unknown): value is number =>
   typeof value === "number" && Number.isInteger(value) && value >= 0;
 const includes = <T>(allowed: readonly T[], value: unknown): value is T =>
@@ -23,7 +22,7 @@ const listOf = <T>(allowed: readonly T[], value: unknown): value is T[] =>
 
 /** Decodes one policy of an answer; anything else is an unexpected answer. */
 export function decodePolicy(value: unknown): Policy {
-  const p = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const p = asFields(value);
   if (
     isString(p.policyId) &&
     isString(p.name) &&
@@ -58,15 +57,15 @@ export function decodePolicy(value: unknown): Policy {
       updatedAt: p.updatedAt,
     };
   }
-  throw new ApiError(UNEXPECTED_ERROR);
+  return unexpectedAnswer();
 }
 
 export function decodePolicies(value: unknown): PoliciesResponse {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const v = asFields(value);
   if (Array.isArray(v.policies) && includes(PLAN_IDS, v.planId)) {
     return { policies: v.policies.map(decodePolicy), planId: v.planId };
   }
-  throw new ApiError(UNEXPECTED_ERROR);
+  return unexpectedAnswer();
 }
 
 /** `GET /v1/organizations/{id}/policies`: every policy (default first) and the organisation's plan. */

@@ -1,17 +1,8 @@
 import { RECOVERY_SERVICES, type Recovery } from "@alpvault/contracts/recovery";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
+import { asFields, isString, isNullableString, isCount, unexpectedAnswer } from "@/lib/decode";
+import { api } from "@/lib/api-client";
 
 const STATES = ["pending", "running", "succeeded", "failed"] as const;
-
-type Fields = Record<string, unknown>;
-
-const asFields = (value: unknown): Fields =>
-  (typeof value === "object" && value !== null ? value : {}) as Fields;
-const isString = (value: unknown): value is string => typeof value === "string";
-const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
-const isCount = (value: unknown): value is number =>
-  typeof value === "number" && Number.isFinite(value) && value >= 0;
 
 /** Decodes a recovery as the API answers it (anything else is an unexpected answer). */
 export function decodeRecovery(value: unknown): Recovery {
@@ -54,7 +45,7 @@ export function decodeRecovery(value: unknown): Recovery {
       failureReason: v.failureReason,
     };
   }
-  throw new ApiError(UNEXPECTED_ERROR);
+  return unexpectedAnswer();
 }
 
 /** `GET /v1/organizations/{id}/recoveries/{recoveryId}`: a recovery's state and progress. */

@@ -4,22 +4,17 @@ import {
   type ActiveBackup,
   type BackupFailureReason,
 } from "@alpvault/contracts/backups";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
+import { asFields, isString, isNullableString, isCount, unexpectedAnswer } from "@/lib/decode";
+import { api } from "@/lib/api-client";
 import { useApiQuery } from "@/lib/use-api-query";
 
 const TYPES = ["email", "shared_drive"] as const;
 const STATUSES = ["active", "suspended", "deleted"] as const;
 
-const isString = (value: unknown): value is string => typeof value === "string";
-const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
-const isCount = (value: unknown): value is number =>
-  typeof value === "number" && Number.isFinite(value) && value >= 0;
-
 /** The backup in progress of a resource (null when none). */
 function decodeActiveBackup(value: unknown): ActiveBackup | null | undefined {
   if (value === null) return null;
-  const b = (typeof value === "object" ? value : {}) as Record<string, unknown>;
+  const b = asFields(value);
   if (
     isString(b.runId) &&
     (b.state === "pending" || b.state === "running") &&
@@ -37,7 +32,7 @@ const isFailureReason = (value: unknown): value is BackupFailureReason | null =>
 
 /** Decodes one resource of the answer (spec §3); anything else is an unexpected answer. */
 export function decodeResource(value: unknown): Resource {
-  const r = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const r = asFields(value);
   if (
     isString(r.resourceId) &&
     (TYPES as readonly unknown[]).includes(r.type) &&
@@ -71,18 +66,18 @@ export function decodeResource(value: unknown): Resource {
       lastBackupFailure: r.lastBackupFailure,
     };
   }
-  throw new ApiError(UNEXPECTED_ERROR);
+  return unexpectedAnswer();
 }
 
 export function decodeResourcesPage(value: unknown): ResourcesPage {
-  const page = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const page = asFields(value);
   if (
     !Array.isArray(page.resources) ||
     !isCount(page.total) ||
     !isCount(page.page) ||
     !isCount(page.pageSize)
   ) {
-    throw new ApiError(UNEXPECTED_ERROR);
+    return unexpectedAnswer();
   }
   return {
     resources: page.resources.map(decodeResource),

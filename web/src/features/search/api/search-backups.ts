@@ -5,8 +5,8 @@ import {
   type SearchResponse,
   type SearchService,
 } from "@alpvault/contracts/search";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
+import { asFields, isString, isNullableString, isCount, unexpectedAnswer } from "@/lib/decode";
+import { api } from "@/lib/api-client";
 import { useApiQuery } from "@/lib/use-api-query";
 
 export interface SearchQuery {
@@ -18,19 +18,6 @@ export interface SearchQuery {
   date?: string;
   page: number;
   pageSize: number;
-}
-
-type Fields = Record<string, unknown>;
-
-const asFields = (value: unknown): Fields =>
-  (typeof value === "object" && value !== null ? value : {}) as Fields;
-const isString = (value: unknown): value is string => typeof value === "string";
-const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
-const isCount = (value: unknown): value is number =>
-  typeof value === "number" && Number.isFinite(value) && value >= 0;
-
-function unexpected(): never {
-  throw new ApiError(UNEXPECTED_ERROR);
 }
 
 function decodeMail(value: unknown): MailSearchResult {
@@ -59,7 +46,7 @@ function decodeMail(value: unknown): MailSearchResult {
       deletedAtSource: v.deletedAtSource,
     };
   }
-  return unexpected();
+  return unexpectedAnswer();
 }
 
 function decodeDrive(value: unknown): DriveSearchResult {
@@ -93,7 +80,7 @@ function decodeDrive(value: unknown): DriveSearchResult {
       deletedAtSource: v.deletedAtSource,
     };
   }
-  return unexpected();
+  return unexpectedAnswer();
 }
 
 /** Decodes the answer of a search (anything else is an unexpected answer). */
@@ -110,7 +97,7 @@ export function decodeSearchResponse(value: unknown): SearchResponse {
     !isString(resource.name) ||
     !isNullableString(resource.email)
   ) {
-    return unexpected();
+    return unexpectedAnswer();
   }
   const common = {
     resource: { resourceId: resource.resourceId, name: resource.name, email: resource.email },

@@ -1,7 +1,7 @@
 import type { PlanId } from "@alpvault/contracts/plans";
 import type { KeyCheck, KeyHealth, Secret, SecretsResponse } from "@alpvault/contracts/secrets";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
+import { asFields, isString, isNullableString, unexpectedAnswer } from "@/lib/decode";
+import { api } from "@/lib/api-client";
 import { useApiQuery } from "@/lib/use-api-query";
 
 const PLAN_IDS: readonly PlanId[] = ["matterhorn", "geneva", "zurich"];
@@ -14,12 +14,9 @@ const HEALTHS: readonly KeyHealth[] = [
   "unavailable",
 ];
 
-const isString = (value: unknown): value is string => typeof value === "string";
-const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
-
 function decodeCheck(value: unknown): KeyCheck | null | undefined {
   if (value === null) return null;
-  const c = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const c = asFields(value);
   if (
     (HEALTHS as readonly unknown[]).includes(c.health) &&
     isNullableString(c.message) &&
@@ -32,7 +29,7 @@ function decodeCheck(value: unknown): KeyCheck | null | undefined {
 
 /** Decodes one secret of an answer (spec §3); anything else is an unexpected answer. */
 export function decodeSecret(value: unknown): Secret {
-  const s = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const s = asFields(value);
   const lastCheck = decodeCheck(s.lastCheck);
   if (
     isString(s.secretId) &&
@@ -55,20 +52,20 @@ export function decodeSecret(value: unknown): Secret {
       updatedAt: s.updatedAt,
     };
   }
-  throw new ApiError(UNEXPECTED_ERROR);
+  return unexpectedAnswer();
 }
 
 export function decodeSecrets(value: unknown): SecretsResponse {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const v = asFields(value);
   if (!Array.isArray(v.secrets) || !(PLAN_IDS as readonly unknown[]).includes(v.planId)) {
-    throw new ApiError(UNEXPECTED_ERROR);
+    return unexpectedAnswer();
   }
   return { secrets: v.secrets.map(decodeSecret), planId: v.planId as PlanId };
 }
 
 /** The secret of a `{secret}` answer (add, edit, check). */
 export function decodeSecretAnswer(value: unknown): Secret {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  const v = asFields(value);
   return decodeSecret(v.secret);
 }
 
