@@ -15,7 +15,7 @@ import RadioGroup from "@mui/material/RadioGroup";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useFormik } from "formik";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Resource } from "@alpvault/contracts/organizations";
 import {
@@ -92,6 +92,41 @@ const canReceive = (resource: Resource, values: RecoveryFormValues) =>
 const resourceLabel = (resource: Resource) =>
   resource.email ? `${resource.name} (${resource.email})` : resource.name;
 
+/** A labelled group of radio choices (`{name}-label` names it), with what a choice opens below it. */
+function Choices<T extends string>(props: {
+  name: string;
+  label: string;
+  value: T;
+  choices: { value: T; label: string }[];
+  row?: boolean;
+  onChange: (value: T) => void;
+  children?: ReactNode;
+}) {
+  const labelId = `recovery-${props.name}-label`;
+  return (
+    <FormControl component="fieldset">
+      <FormLabel id={labelId}>{props.label}</FormLabel>
+      <RadioGroup
+        aria-labelledby={labelId}
+        name={props.name}
+        row={props.row ?? false}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value as T)}
+      >
+        {props.choices.map((choice) => (
+          <FormControlLabel
+            key={choice.value}
+            value={choice.value}
+            control={<Radio />}
+            label={choice.label}
+          />
+        ))}
+      </RadioGroup>
+      {props.children}
+    </FormControl>
+  );
+}
+
 function RecoveryForm({
   organizationId,
   target,
@@ -162,38 +197,29 @@ function RecoveryForm({
         </Box>
 
         {target.services.length > 1 && (
-          <FormControl component="fieldset">
-            <FormLabel id="recovery-service-label">{t("recovery.service.label")}</FormLabel>
-            <RadioGroup
-              aria-labelledby="recovery-service-label"
-              name="service"
-              row
-              value={values.service}
-              onChange={(event) => changeService(event.target.value as RecoveryService)}
-            >
-              {target.services.map((service) => (
-                <FormControlLabel
-                  key={service}
-                  value={service}
-                  control={<Radio />}
-                  label={t(`recovery.service.${service}`)}
-                />
-              ))}
-            </RadioGroup>
-          </FormControl>
+          <Choices
+            name="service"
+            label={t("recovery.service.label")}
+            row
+            value={values.service}
+            choices={target.services.map((service) => ({
+              value: service,
+              label: t(`recovery.service.${service}`),
+            }))}
+            onChange={changeService}
+          />
         )}
 
-        <FormControl component="fieldset">
-          <FormLabel id="recovery-location-label">{t("recovery.location.label")}</FormLabel>
-          <RadioGroup
-            aria-labelledby="recovery-location-label"
-            name="location"
-            value={values.location}
-            onChange={form.handleChange}
-          >
-            <FormControlLabel value="original" control={<Radio />} label={t("recovery.location.original")} />
-            <FormControlLabel value="other" control={<Radio />} label={t("recovery.location.other")} />
-          </RadioGroup>
+        <Choices
+          name="location"
+          label={t("recovery.location.label")}
+          value={values.location}
+          choices={[
+            { value: "original", label: t("recovery.location.original") },
+            { value: "other", label: t("recovery.location.other") },
+          ]}
+          onChange={(location) => void form.setFieldValue("location", location)}
+        >
           {values.location === "other" && (
             <Autocomplete
               id="recovery-target"
@@ -219,19 +245,18 @@ function RecoveryForm({
               )}
             />
           )}
-        </FormControl>
+        </Choices>
 
-        <FormControl component="fieldset">
-          <FormLabel id="recovery-method-label">{t("recovery.method.label")}</FormLabel>
-          <RadioGroup
-            aria-labelledby="recovery-method-label"
-            name="method"
-            value={values.method}
-            onChange={form.handleChange}
-          >
-            <FormControlLabel value="folder" control={<Radio />} label={t("recovery.method.folder")} />
-            <FormControlLabel value="overwrite" control={<Radio />} label={t("recovery.method.overwrite")} />
-          </RadioGroup>
+        <Choices
+          name="method"
+          label={t("recovery.method.label")}
+          value={values.method}
+          choices={[
+            { value: "folder", label: t("recovery.method.folder") },
+            { value: "overwrite", label: t("recovery.method.overwrite") },
+          ]}
+          onChange={(method) => void form.setFieldValue("method", method)}
+        >
           {values.method === "folder" && (
             <TextField
               id="recovery-folder-name"
@@ -246,7 +271,7 @@ function RecoveryForm({
               sx={{ mt: 1 }}
             />
           )}
-        </FormControl>
+        </Choices>
 
         {values.service === "drive" && (
           <FormControlLabel
