@@ -58,6 +58,18 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
+/** A port the system has free now (for a process of one's own, such as a bench's emulator). */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
 /** Fails with one clear message naming every busy port, instead of letting a service hang or crash. */
 export async function assertPortsFree(): Promise<void> {
   const busy: string[] = [];

@@ -2,29 +2,18 @@
  * Firestore emulator throughput, measured through firebase-admin as the product uses it: batched
  * writes, BulkWriter, and read-modify-write transactions (sequential and concurrent on one document).
  */
-import { createServer } from "node:net";
 
 import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFirestore, type Firestore } from "firebase-admin/firestore";
 
 import { startFirestore } from "../../emulators/firestore/src/launcher";
+import { freePort } from "../ports";
 import { timed, type Bench, type BenchResult } from "./types";
 
 const WRITES = 10_000;
 const BATCH_SIZE = 500;
 const TRANSACTIONS = 1_000;
 const CONCURRENCY = 10;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function incrementInTransaction(db: Firestore, path: string): Promise<void> {
   const ref = db.doc(path);

@@ -13,9 +13,9 @@
  * common word, a rare word, a date, two words (common and rare). Each is timed from the call to its answer, the audit entry it appends
  * included.
  */
-import { createServer } from "node:net";
 
 import { startFirestore } from "../../emulators/firestore/src/launcher";
+import { freePort } from "../ports";
 import type { MeasuredFigure } from "./engine-child";
 import type { BenchResult } from "./types";
 
@@ -31,17 +31,6 @@ const ACTOR = "admin@recovery-bench.test";
 const VOCABULARY = 3_000;
 /** Frequency rank of the "rare" keyword (rank 1 is the most common word). */
 const RARE_RANK = 2_500;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A small seeded generator (mulberry32): the same catalog on every run. */
 function random(seed: number): () => number {
