@@ -15,6 +15,7 @@
  */
 
 import { startFirestore } from "../../emulators/firestore/src/launcher";
+import { seededRandom } from "../../emulators/workspace/src/faults";
 import { freePort } from "../ports";
 import type { MeasuredFigure } from "./engine-child";
 import type { BenchResult } from "./types";
@@ -31,18 +32,6 @@ const ACTOR = "admin@recovery-bench.test";
 const VOCABULARY = 3_000;
 /** Frequency rank of the "rare" keyword (rank 1 is the most common word). */
 const RARE_RANK = 2_500;
-
-/** A small seeded generator (mulberry32): the same catalog on every run. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const SYLLABLES = [
   "ka",
@@ -100,7 +89,8 @@ interface Catalog {
 
 async function catalog(): Promise<Catalog> {
   const { mailSearchFields } = await import("../../functions/src/backup/sources/gmail-source");
-  const next = random(7_002);
+  // mulberry32, seeded: the same catalog on every run.
+  const next = seededRandom(7_002);
   const pick = zipf(VOCABULARY, next);
   const senders = Array.from({ length: 400 }, (_, i) => ({
     name: `${word(i + 11)} ${word(i + 517)}`.replace(/^./, (c) => c.toUpperCase()),
