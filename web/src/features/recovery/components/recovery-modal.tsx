@@ -152,10 +152,8 @@ function RecoveryForm({
       setApiError(null);
       try {
         const recovery = await start.run(organizationId, requestOf(values));
-        const chosenTarget = (choices.data ?? []).find(
-          (resource) => resource.resourceId === values.targetResourceId,
-        );
-        onStarted(recovery, values.location === "other" && chosenTarget ? resourceLabel(chosenTarget) : null);
+        // `chosen` is the target picked in the field below (read when the form is submitted).
+        onStarted(recovery, values.location === "other" && chosen ? resourceLabel(chosen) : null);
       } catch (error) {
         setApiError(asApiError(error).message);
       }
