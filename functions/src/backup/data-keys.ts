@@ -20,6 +20,7 @@ import {
   type DerivedKeys,
   type KeyWrapper,
 } from "./format/keys";
+import { SharedByKey } from "../lib/parallel";
 
 export interface KeyWrappers {
   /** The wrapper of a secret: the built-in key for `DEFAULT_SECRET_ID`, else the named Cloud KMS key. */
@@ -89,7 +90,7 @@ export function dataKeyResolver(
   wrappers: KeyWrappers,
 ): (dataKeyId: string) => Promise<DerivedKeys> {
   let records: Promise<Map<string, DataKeyRecord>> | undefined;
-  const derived = new Map<string, Promise<DerivedKeys>>();
+  const derived = new SharedByKey<DerivedKeys>();
   const resolve = async (dataKeyId: string): Promise<DerivedKeys> => {
     records ??= dataKeyRecords(scope).then(
       (list) => new Map(list.map((record) => [record.dataKeyId, record])),
@@ -105,13 +106,5 @@ export function dataKeyResolver(
           };
     return deriveKeys(await unwrapDataKey(wrappers(secret), scope.organizationId, record));
   };
-  return (dataKeyId) => {
-    let keys = derived.get(dataKeyId);
-    if (!keys) {
-      keys = resolve(dataKeyId);
-      keys.catch(() => derived.delete(dataKeyId));
-      derived.set(dataKeyId, keys);
-    }
-    return keys;
-  };
+  return (dataKeyId) => derived.get(dataKeyId, () => resolve(dataKeyId));
 }

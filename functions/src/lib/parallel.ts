@@ -21,3 +21,21 @@ export async function inParallel<T>(
   await Promise.all(Array.from({ length: Math.min(parallel, values.length) }, worker));
   if (failure) throw failure.error;
 }
+
+/**
+ * One promise per key: callers at once share one `make` (one label or folder created, not two); a failure
+ * is forgotten, so the next caller tries again.
+ */
+export class SharedByKey<T> {
+  private readonly pending = new Map<string, Promise<T>>();
+
+  get(key: string, make: () => Promise<T>): Promise<T> {
+    let value = this.pending.get(key);
+    if (!value) {
+      value = make();
+      value.catch(() => this.pending.delete(key));
+      this.pending.set(key, value);
+    }
+    return value;
+  }
+}

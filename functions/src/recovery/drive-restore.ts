@@ -15,6 +15,7 @@ import { Readable } from "node:stream";
 import type { drive_v3 } from "@googleapis/drive";
 import type { GoogleCaller } from "../backup/google/caller";
 import type { DrivePermission, ItemMetadata } from "../backup/sources/source";
+import { SharedByKey } from "../lib/parallel";
 
 const FOLDER = "application/vnd.google-apps.folder";
 
@@ -50,7 +51,7 @@ async function uploadError(response: Response): Promise<Error> {
 
 export class DriveRestorer {
   /** Folders found or created, by parent and name: items restored at once share one creation. */
-  private readonly folders = new Map<string, Promise<string>>();
+  private readonly folders = new SharedByKey<string>();
   private readonly user: string;
 
   constructor(
@@ -95,14 +96,7 @@ export class DriveRestorer {
   }
 
   private folder(name: string, parent: string): Promise<string> {
-    const key = `${parent}/${name}`;
-    let id = this.folders.get(key);
-    if (!id) {
-      id = this.findOrCreateFolder(name, parent);
-      id.catch(() => this.folders.delete(key));
-      this.folders.set(key, id);
-    }
-    return id;
+    return this.folders.get(`${parent}/${name}`, () => this.findOrCreateFolder(name, parent));
   }
 
   private async findOrCreateFolder(name: string, parent: string): Promise<string> {

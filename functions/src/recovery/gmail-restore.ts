@@ -9,6 +9,7 @@ import type { gmail_v1 } from "@googleapis/gmail";
 import type { GoogleCaller } from "../backup/google/caller";
 import { headerBlock, parseHeaders } from "../backup/sources/mail-headers";
 import type { MailLabel } from "../backup/sources/source";
+import { SharedByKey } from "../lib/parallel";
 
 const DROPPED_SYSTEM_LABELS = new Set(["SPAM", "TRASH", "DRAFT", "CHAT"]);
 const SYSTEM_LABEL = /^(INBOX|SENT|UNREAD|STARRED|IMPORTANT|CATEGORY_[A-Z]+)$/;
@@ -22,8 +23,8 @@ export function messageIdOf(raw: Buffer): string | undefined {
 
 export class GmailRestorer {
   private labels?: Promise<Map<string, string>>;
-  /** Labels being created, by lower-cased name: items restored at once share one creation. */
-  private readonly creating = new Map<string, Promise<string>>();
+  /** Labels found or created, by lower-cased name: items restored at once share one creation. */
+  private readonly creating = new SharedByKey<string>();
 
   constructor(
     private readonly gmail: gmail_v1.Gmail,
@@ -37,14 +38,7 @@ export class GmailRestorer {
 
   /** The target's label id of a user label name, created when missing. */
   labelId(name: string): Promise<string> {
-    const key = name.toLowerCase();
-    let id = this.creating.get(key);
-    if (!id) {
-      id = this.findOrCreate(name);
-      id.catch(() => this.creating.delete(key));
-      this.creating.set(key, id);
-    }
-    return id;
+    return this.creating.get(name.toLowerCase(), () => this.findOrCreate(name));
   }
 
   private async findOrCreate(name: string): Promise<string> {
