@@ -56,27 +56,32 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/**
- * The one way the web app talks to the API: every request carries a fresh Firebase ID token and an App
- * Check token; any failure (network, non-2xx, unreadable answer) becomes an `ApiError`.
- */
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  let response: Response;
+/** Sends a request with the caller's tokens; a failure before any answer becomes an `ApiError`. */
+async function send(url: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
   try {
-    const headers: Record<string, string> = { Accept: "application/json", ...(await credentials()) };
-    if (options.body !== undefined) headers["Content-Type"] = "application/json";
-    response = await fetch(buildUrl(options.baseUrl ?? env.apiBaseUrl, path, options.query), {
-      method: options.method ?? "GET",
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    });
+    return await fetch(url, { ...init, headers: { ...init.headers, ...(await credentials()) } });
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (error instanceof DOMException && error.name === "AbortError") throw error;
     console.warn("API request failed before an answer", error);
     throw new ApiError(toApiError(error));
   }
+}
+
+/**
+ * The one way the web app talks to the API: every request carries a fresh Firebase ID token and an App
+ * Check token; any failure (network, non-2xx, unreadable answer) becomes an `ApiError`.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await send(buildUrl(options.baseUrl ?? env.apiBaseUrl, path, options.query), {
+    method: options.method ?? "GET",
+    headers: {
+      Accept: "application/json",
+      ...(options.body !== undefined ? { "Content-Type": "application/json" } : {}),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal,
+  });
   const payload = await readJson(response);
   if (!response.ok) throw new ApiError(toApiError(payload));
   return payload as T;
@@ -91,17 +96,11 @@ export async function apiDownload(
   body: unknown,
   onProgress?: (bytes: number) => void,
 ): Promise<Blob> {
-  let response: Response;
-  try {
-    response = await fetch(buildUrl(env.apiBaseUrl, path), {
-      method: "POST",
-      headers: { ...(await credentials()), "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw new ApiError(toApiError(error));
-  }
+  const response = await send(buildUrl(env.apiBaseUrl, path), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!response.ok || !response.body) throw new ApiError(toApiError(await readJson(response)));
   const reader = response.body.getReader();
   const parts: Uint8Array[] = [];
