@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 
+import { adminOnly } from "./access";
 import { loadStore, saveStore } from "./persistence";
 import { firestoreServiceDefinition, FirestoreService } from "./service";
 import { Store } from "./store";
@@ -42,7 +43,11 @@ export class NodeFirestoreEmulator {
   private started = false;
 
   constructor(readonly options: NodeEmulatorOptions) {
-    this.server.addService(firestoreServiceDefinition, this.service.implementation());
+    // Only the admin credential gets through, as with Alpvault's deny-all rules (see access.ts).
+    this.server.addService(
+      firestoreServiceDefinition,
+      adminOnly(firestoreServiceDefinition, this.service.implementation()),
+    );
   }
 
   async start(): Promise<void> {
