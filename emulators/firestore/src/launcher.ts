@@ -26,9 +26,13 @@ export interface StartFirestoreOptions {
   /** Import state from here at start; `stop({ save: true })` writes it back. */
   dataDir?: string;
   projectId?: string;
+  /** Security rules for the official emulator (ours refuses every non-admin caller instead). */
+  rulesFile?: string;
 }
 
 export const DEFAULT_PROJECT_ID = "demo-alpvault";
+/** The rules Alpvault deploys: deny-all for clients. */
+export const DEFAULT_RULES_FILE = resolve(__dirname, "..", "..", "..", "firestore.rules");
 
 /** Major version of `java` on PATH, or undefined when there is none. */
 export function javaMajorVersion(): number | undefined {
@@ -58,7 +62,8 @@ export async function startFirestore(options: StartFirestoreOptions): Promise<Ru
   const dataDir = options.dataDir ? resolve(options.dataDir) : undefined;
   const jar = officialEmulatorJar();
   if (jar && (javaMajorVersion() ?? 0) >= 21) {
-    return startOfficial({ jar, host, port: options.port, dataDir, projectId });
+    const rulesFile = options.rulesFile ?? DEFAULT_RULES_FILE;
+    return startOfficial({ jar, host, port: options.port, dataDir, projectId, rulesFile });
   }
   const emulator = new NodeFirestoreEmulator({ host, port: options.port, dataDir });
   await emulator.start();
@@ -66,6 +71,8 @@ export async function startFirestore(options: StartFirestoreOptions): Promise<Ru
 }
 
 // --- official emulator ------------------------------------------------------------------------------
+// Rules: `--rules <file>`, as firebase-tools passes the file firebase.json names; without it the official
+// emulator allows every client read and write.
 // Import: `--seed_from_export=<dataDir>/firestore_export/firestore_export.overall_export_metadata` (the
 // layout `firebase emulators:export` writes). Export: the emulator's REST endpoint
 // `POST /emulator/v1/projects/{project}:export`, as firebase-tools does it.
@@ -78,10 +85,13 @@ async function startOfficial(options: {
   port: number;
   dataDir?: string;
   projectId: string;
+  rulesFile: string;
 }): Promise<RunningFirestore> {
-  const { jar, host, port, dataDir, projectId } = options;
+  const { jar, host, port, dataDir, projectId, rulesFile } = options;
   await assertPortFree(host, port);
+  if (!existsSync(rulesFile)) throw new Error(`Firestore rules file not found: ${rulesFile}`);
   const args = ["-jar", jar, "--host", host, "--port", String(port), "--project_id", projectId];
+  args.push("--rules", rulesFile); // deny-all for clients, as deployed
   const metadata = dataDir && join(dataDir, EXPORT_NAME, `${EXPORT_NAME}.overall_export_metadata`);
   if (metadata && existsSync(metadata)) args.push(`--seed_from_export=${metadata}`);
   const child = spawn("java", args, { stdio: ["ignore", "inherit", "inherit"] });
