@@ -6,6 +6,7 @@
 /** Every audited operation (spec §9, plus the key and storage-setting changes a serious product records). */
 export const AUDIT_OPERATIONS = {
   "user.logged-in": "User logged in",
+  "access.refused": "Access refused",
   "backup-item.searched": "Backup item searched",
   "backup.started": "Backup started",
   "backup.finished": "Backup finished",

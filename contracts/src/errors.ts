@@ -1,3 +1,5 @@
+import { APP_CHECK_HEADER } from "./app-check";
+
 /** The error object of spec §8: every failed API call answers with this shape. */
 export interface ApiError {
   code: number;
@@ -19,3 +21,16 @@ export function toApiError(value: unknown): ApiError {
   }
   return { ...UNEXPECTED_ERROR };
 }
+
+/** Why /v1 refuses a caller before any route runs (401: no valid tokens; 403: not a verified Google sign-in). */
+export const AUTH_MESSAGES = {
+  missingIdToken: "Authentication required: send a Firebase ID token as 'Authorization: Bearer <token>'",
+  invalidIdToken: "The Firebase ID token is invalid or expired. Please sign in again.",
+  missingAppCheck: `App Check token required: send it in the '${APP_CHECK_HEADER}' header`,
+  invalidAppCheck: "The App Check token is invalid or expired.",
+  notGoogle: "Sign in with Google: Alpvault accepts only Google Workspace accounts.",
+  noEmail: "This Google account has no email address. Sign in with your Google Workspace account.",
+  unverifiedEmail:
+    "Google has not verified this account's email address. Sign in with your Google Workspace account.",
+  foreignDomain: "This Google account does not belong to the Workspace domain of its email address.",
+} as const;

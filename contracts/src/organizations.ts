@@ -162,6 +162,8 @@ export const ORGANIZATION_MESSAGES = {
   regionAlreadyChosen: "The backup region cannot be changed once confirmed.",
   notInstalled: "Install the application using a Google Workspace super admin account.",
   notAdmin: "The account is not admin. Please change account and login as a super admin.",
+  otherGoogleAccount:
+    "This Google account is not the Workspace account of its address. Sign in with your Google Workspace account.",
   noWorkspace: "This Google account does not belong to a Google Workspace organisation.",
   organizationNotFound: "Organization not found",
   subscriptionNotFound: "Subscription not found",

@@ -3,6 +3,7 @@
  * request's rules and texts, shared by the browser and the API, and the answers' types.
  */
 import * as yup from "yup";
+import { isId } from "./ids";
 import { SEARCH_MESSAGES, parseSearchDate } from "./search";
 
 export const RECOVERY_MESSAGES = {
@@ -14,6 +15,8 @@ export const RECOVERY_MESSAGES = {
   folderCharacters: "The folder name may only contain letters, numbers, dashes and underscores",
   nothingToRecover: "There is nothing backed up to recover for this choice",
   resourceNotFound: "Resource not found",
+  recoveryNotFound: "Recovery not found",
+  itemNotFound: "Some of the selected items were not found. Search again and select them anew.",
 } as const;
 
 export const RECOVERY_SERVICES = ["gmail", "drive"] as const;
@@ -21,10 +24,22 @@ export type RecoveryService = (typeof RECOVERY_SERVICES)[number];
 
 export const recoveryRequestSchema = yup
   .object({
-    resourceId: yup.string().trim().required(RECOVERY_MESSAGES.resourceNotFound),
+    resourceId: yup
+      .string()
+      .trim()
+      .required(RECOVERY_MESSAGES.resourceNotFound)
+      .test("id", RECOVERY_MESSAGES.resourceNotFound, (value) => isId(value)),
     service: yup.string().oneOf(RECOVERY_SERVICES).required(),
     /** Items to recover (catalog item ids); absent: everything of the service. */
-    itemIds: yup.array(yup.string().required()).max(1000).optional(),
+    itemIds: yup
+      .array(
+        yup
+          .string()
+          .required()
+          .test("id", RECOVERY_MESSAGES.itemNotFound, (value) => isId(value)),
+      )
+      .max(1000)
+      .optional(),
     location: yup
       .string()
       .oneOf(["original", "other"] as const)
@@ -34,7 +49,10 @@ export const recoveryRequestSchema = yup
       .trim()
       .when("location", {
         is: "other",
-        then: (schema) => schema.required(RECOVERY_MESSAGES.targetRequired),
+        then: (schema) =>
+          schema
+            .required(RECOVERY_MESSAGES.targetRequired)
+            .test("id", RECOVERY_MESSAGES.resourceNotFound, (value) => isId(value)),
         otherwise: (schema) => schema.optional(),
       }),
     method: yup

@@ -28,6 +28,16 @@ export function unexpectedError(entry: { route: string; error: unknown }): void 
   });
 }
 
+/** A refused sign-in could not be written to the organisation's audit log (the refusal itself stood). */
+export function refusalNotRecorded(entry: { route: string; error: unknown }): void {
+  const error = entry.error;
+  logger.error("refused access not recorded", {
+    route: entry.route,
+    errorName: error instanceof Error ? error.name : typeof error,
+    errorMessage: error instanceof Error ? error.message : undefined,
+  });
+}
+
 export function configurationRefused(reason: string): void {
   logger.error("configuration refused", { reason });
 }

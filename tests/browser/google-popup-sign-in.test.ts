@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { openProfileMenu } from "./support/app";
 import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
-import { chooseAccountInEmulatorPopup } from "./support/auth-emulator-popup";
+import { chooseAccountInEmulatorPopup, registerGoogleAccount } from "./support/auth-emulator-popup";
 import {
   completeRegionStep,
   ensureWorkspaceUser,
@@ -30,6 +30,7 @@ beforeAll(async () => {
     familyName: "Debug",
     isAdmin: true,
   });
+  await registerGoogleAccount(DEBUG_ACCOUNT);
   browser = await launchBrowser();
   ({ context } = await newContext(browser, { permissions: ["clipboard-read", "clipboard-write"] }));
   page = await context.newPage();

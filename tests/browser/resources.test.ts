@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { AlertsResponse, OrganizationSummary } from "@alpvault/contracts/organizations";
 import { appCheckToken, callApi } from "../support/api-client";
 import { workspaceAdmin } from "../support/workspace";
-import { chooseAccountInEmulatorPopup } from "./support/auth-emulator-popup";
+import { chooseAccountInEmulatorPopup, registerGoogleAccount } from "./support/auth-emulator-popup";
 import { collectPageErrors, launchBrowser, newContext, SCREENSHOT_DIR, screenshot } from "./support/browser";
 import { closeSnackbar, snackbarOf } from "./support/snackbar";
 
@@ -166,6 +166,7 @@ afterAll(async () => {
 describe("resources screen", () => {
   it("when the admin of a new Workspace signs in with Google and chooses a region, then the organisation exists with its resources synced", async () => {
     await page.goto("/login");
+    await registerGoogleAccount({ email: people.admin.email, displayName: "Ada Admin" });
     const [popup] = await Promise.all([
       context.waitForEvent("page"),
       page.getByRole("button", { name: "Sign in with Google" }).click(),

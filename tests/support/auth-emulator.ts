@@ -9,6 +9,8 @@ export interface GoogleIdentity {
   sub: string;
   email: string;
   name?: string;
+  /** What Google says of the address (default: verified). */
+  emailVerified?: boolean;
 }
 
 export interface SignedInUser {
@@ -49,7 +51,7 @@ export async function signInWithGoogle(identity: GoogleIdentity): Promise<Signed
   const idToken = JSON.stringify({
     sub: identity.sub,
     email: identity.email,
-    email_verified: true,
+    email_verified: identity.emailVerified ?? true,
     name: identity.name,
   });
   const answer = await postJson<{ localId: string; idToken: string; refreshToken: string; email: string }>(
@@ -60,6 +62,23 @@ export async function signInWithGoogle(identity: GoogleIdentity): Promise<Signed
       returnIdpCredential: true,
       returnSecureToken: true,
     },
+  );
+  return {
+    uid: answer.localId,
+    idToken: answer.idToken,
+    refreshToken: answer.refreshToken,
+    email: answer.email,
+  };
+}
+
+/**
+ * Creates an e-mail/password account (`accounts:signUp`) and returns it signed in: anyone can claim any
+ * address this way, which Google sign-in does not allow.
+ */
+export async function signUpWithPassword(email: string, password: string): Promise<SignedInUser> {
+  const answer = await postJson<{ localId: string; idToken: string; refreshToken: string; email: string }>(
+    authUrl("accounts:signUp"),
+    { email, password, returnSecureToken: true },
   );
   return {
     uid: answer.localId,

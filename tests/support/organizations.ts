@@ -51,22 +51,34 @@ export async function newWorkspace(options: {
   return workspace;
 }
 
+/**
+ * The Google account id (`sub`) with which `email` signs in: a Workspace user's is their Directory id, as
+ * at Google; an address the Workspace emulator does not know (a consumer account) gets one of its own.
+ */
+export async function googleSubOf(email: string): Promise<string> {
+  const user = await workspaceAdmin<{ id?: string }>("GET", `/users/${encodeURIComponent(email)}`);
+  return user.status === 200 && typeof user.body.id === "string" ? user.body.id : `sub-${email}`;
+}
+
 /** Signs `email` in with Google and returns a caller of the API as that account. */
-export async function asUser(
-  email: string,
-): Promise<(path: string, init?: { method?: string; body?: unknown }) => Promise<ApiAnswer>> {
-  const user = await signInWithGoogle({ sub: `sub-${email}`, email, name: email.split("@")[0] });
+export async function asUser(email: string): Promise<ApiCaller> {
+  const user = await signInWithGoogle({ sub: await googleSubOf(email), email, name: email.split("@")[0] });
+  return withIdToken(user.idToken);
+}
+
+export type ApiCaller = (path: string, init?: { method?: string; body?: unknown }) => Promise<ApiAnswer>;
+
+/** A caller of the API with this Firebase ID token (and a valid App Check token), whoever it belongs to. */
+export function withIdToken(idToken: string): ApiCaller {
   return (path, init = {}) =>
     callApi(path, {
-      idToken: user.idToken,
+      idToken,
       appCheck: appCheckToken(),
       method: init.method ?? "GET",
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       headers: init.body === undefined ? {} : { "content-type": "application/json" },
     });
 }
-
-export type ApiCaller = Awaited<ReturnType<typeof asUser>>;
 
 /** A fresh Workspace, its admin signed in, and its organisation set up in `regionId` (free plan). */
 export async function onboarded(regionId = "ch"): Promise<{

@@ -16,6 +16,10 @@ export const stackEnv = {
   get authEmulatorHost(): string {
     return required("FIREBASE_AUTH_EMULATOR_HOST");
   },
+  /** The Functions emulator (`http://host:port`); a function is at `/<project>/<location>/<name>`. */
+  get functionsUrl(): string {
+    return process.env.ALPVAULT_FUNCTIONS_URL ?? "http://127.0.0.1:5001";
+  },
   get projectId(): string {
     return process.env.GCLOUD_PROJECT ?? "demo-alpvault";
   },

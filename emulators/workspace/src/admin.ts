@@ -147,6 +147,8 @@ export function registerAdminApi(emulator: WorkspaceEmulator): void {
       throw badRequest(error instanceof Error ? error.message : String(error));
     }
   });
+  /** A user as the Directory holds them; `id` is also the `sub` of their Google sign-in, as at Google. */
+  add("GET", "/users/:user", (context) => pathUser(emulator, context));
   add("PATCH", "/users/:user", async (context) => {
     const user = pathUser(emulator, context);
     const body = await context.json();

@@ -1,11 +1,12 @@
-import { Router } from "express";
+import { type Router } from "express";
+import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
 import { auditPage } from "./service";
 
 /** The audit log (spec §2 Audit Logs): read only; no route edits or deletes entries. */
 export function auditRoutes(organizations: () => OrganizationService): Router {
-  const router = Router();
+  const router = apiRouter();
   router.get("/organizations/:organizationId/audit-logs", async (request, response) => {
     const organization = await organizations().requireAdmin(
       callerOf(response),

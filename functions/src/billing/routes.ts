@@ -1,4 +1,5 @@
-import express, { Router, type Request } from "express";
+import express, { type Router, type Request } from "express";
+import { apiRouter } from "../http/api-router";
 import { BILLING_MESSAGES } from "@alpvault/contracts/billing";
 import { AppError } from "../http/app-error";
 import { callerOf } from "../http/authenticate";
@@ -8,7 +9,7 @@ import { billingServices } from "./wiring";
 
 /** Plans, checkout, payment state and the auto-add-storage setting (admins of the organisation only). */
 export function billingRoutes(service: () => BillingService = billingServices): Router {
-  const router = Router();
+  const router = apiRouter();
   const base = "/organizations/:organizationId";
 
   router.get("/plans", (_request, response) => {
@@ -55,7 +56,7 @@ function outcomeOf(request: Request): unknown {
  * on the raw body) and, in emulator mode, the sandbox provider's checkout page.
  */
 export function billingPublicRoutes(service: () => BillingService = billingServices): Router {
-  const router = Router();
+  const router = apiRouter();
 
   router.post("/payments/webhook", express.raw({ type: "application/json" }), async (request, response) => {
     const signature = request.get("stripe-signature");

@@ -274,7 +274,7 @@ export function billingService(deps: BillingDeps) {
       const returnUrl = returnAddress(request.returnUrl);
       const organization = await deps.organizations.requireAdmin(caller, organizationId);
       checkPurchase(organization, purchase);
-      const actor = (caller.email ?? "").toLowerCase();
+      const actor = caller.email;
       const { checkoutId, url } = await deps.provider.createCheckout({
         organizationId,
         items: checkoutItems(purchase),
@@ -315,7 +315,7 @@ export function billingService(deps: BillingDeps) {
       const enabled = record(body).enabled;
       if (typeof enabled !== "boolean") throw AppError.badRequest(BILLING_MESSAGES.invalidSetting);
       const organization = await deps.organizations.requireAdmin(caller, organizationId);
-      const actor = (caller.email ?? "").toLowerCase();
+      const actor = caller.email;
       return repo.changeAccount(organization, actor, now(), (account) => ({
         result: { autoAddStorage: enabled },
         change:

@@ -8,6 +8,7 @@
  * never a wrong one).
  */
 import type { Response } from "express";
+import { isId } from "@alpvault/contracts/ids";
 import { SEARCH_MESSAGES, searchDateEnd } from "@alpvault/contracts/search";
 import { AppError } from "../http/app-error";
 import type { Scope } from "../lib/tenancy";
@@ -38,13 +39,9 @@ export function parseExportRequest(body: unknown, service: "gmail" | "drive" = "
   const value = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const itemIds = value.itemIds;
   if (
-    typeof value.resourceId !== "string" ||
-    value.resourceId.length === 0 ||
+    !isId(value.resourceId) ||
     value.service !== service ||
-    (itemIds !== undefined &&
-      (!Array.isArray(itemIds) ||
-        itemIds.length > 1000 ||
-        !itemIds.every((id) => typeof id === "string" && id)))
+    (itemIds !== undefined && (!Array.isArray(itemIds) || itemIds.length > 1000 || !itemIds.every(isId)))
   ) {
     throw AppError.badRequest(EXPORT_MESSAGES.invalid);
   }
@@ -54,7 +51,7 @@ export function parseExportRequest(body: unknown, service: "gmail" | "drive" = "
     if (!asOf) throw AppError.badRequest(SEARCH_MESSAGES.invalidDate);
   }
   return {
-    resourceId: value.resourceId,
+    resourceId: value.resourceId as string,
     ...(itemIds ? { itemIds: itemIds as string[] } : {}),
     ...(asOf ? { asOf } : {}),
   };

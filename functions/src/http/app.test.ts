@@ -14,7 +14,14 @@ const APP_CHECK = "app-check-secret-value";
 const identity: IdentityVerifier = {
   async verifyIdToken(token) {
     if (token !== ID_TOKEN) throw new Error("invalid");
-    return { uid: "user-1", email: "anna@example.com", emailVerified: true, googleSub: "sub-1" };
+    return {
+      uid: "user-1",
+      email: "anna@example.com",
+      emailVerified: true,
+      signInProvider: "google.com",
+      googleSub: "sub-1",
+      hostedDomain: null,
+    };
   },
 };
 const appCheck: AppCheckVerifier = {

@@ -10,13 +10,24 @@ import { recoveryRoutes } from "../recovery/routes";
 import { searchRoutes } from "../search/routes";
 import { secretRoutes } from "../secrets/routes";
 import { systemRoutes } from "../system/routes";
-import { authenticate, type AppCheckVerifier, type IdentityVerifier } from "./authenticate";
+import {
+  authenticate,
+  type AppCheckVerifier,
+  type IdentityVerifier,
+  type RefusedAttempt,
+} from "./authenticate";
+import { bodySizeLimit, jsonBody } from "./body";
 import { errorHandler, notFoundHandler } from "./error-handler";
 import { requestLog } from "./request-log";
 
 export interface ApiDependencies {
   identity: IdentityVerifier;
   appCheck: AppCheckVerifier;
+  /**
+   * Told of every valid ID token refused for not being a verified Google sign-in (default: the audit log
+   * of the organisation in the path).
+   */
+  onRefused?: (attempt: RefusedAttempt) => Promise<void>;
   /** The routers mounted under /v1 behind authentication (default: every product area). */
   routers?: Router[];
   /**
@@ -34,9 +45,17 @@ export function createApi(deps: ApiDependencies): Express {
 
   const v1 = express.Router();
   v1.use(requestLog);
+  v1.use(bodySizeLimit);
   for (const router of deps.publicRouters ?? [billingPublicRoutes()]) v1.use(router);
-  v1.use(authenticate(deps));
-  v1.use(express.json({ limit: "1mb" }));
+  v1.use(
+    authenticate({
+      identity: deps.identity,
+      appCheck: deps.appCheck,
+      onRefused:
+        deps.onRefused ?? ((attempt) => productServices().organizations.recordRefusedAccess(attempt)),
+    }),
+  );
+  v1.use(jsonBody());
   const routers = deps.routers ?? [
     systemRoutes(),
     organizationRoutes(() => productServices().organizations),

@@ -1,24 +1,57 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { APP_CHECK_HEADER } from "@alpvault/contracts/app-check";
+import { AUTH_MESSAGES } from "@alpvault/contracts/errors";
+import * as logs from "../logs";
 import { AppError } from "./app-error";
 
-/** Who is calling: set by `authenticate` on `res.locals.caller` for every /v1 route behind it. */
-export interface Caller {
+/** What a valid Firebase ID token says of its user (nothing in it is trusted beyond its signature). */
+export interface VerifiedIdToken {
   uid: string;
   email: string | null;
   emailVerified: boolean;
-  /** The Google account id, when the user signed in with Google. */
+  /** How this sign-in happened (`firebase.sign_in_provider`): "google.com", "password", "custom"… */
+  signInProvider: string | null;
+  /** The Google account id (`firebase.identities["google.com"][0]`), when the user has one. */
   googleSub: string | null;
+  /** The Workspace domain the token names (a Google `hd` claim), when it names one. */
+  hostedDomain: string | null;
   displayName?: string | null;
   pictureUrl?: string | null;
   /** When the user signed in (seconds since the epoch): one sign-in, one "user logged in" entry. */
+  authTime?: number | null;
+}
+
+/**
+ * Who is calling: set by `authenticate` on `res.locals.caller` for every /v1 route behind it. Only a
+ * Google sign-in with an address Google verified becomes a caller, so `email` and `googleSub` are there.
+ */
+export interface Caller {
+  uid: string;
+  /** The verified address, lower case. */
+  email: string;
+  googleSub: string;
+  displayName?: string | null;
+  pictureUrl?: string | null;
   authTime?: number | null;
   appId: string;
 }
 
 export interface IdentityVerifier {
-  /** Resolves to the verified identity, rejects when the token is invalid, expired or revoked. */
-  verifyIdToken(idToken: string): Promise<Omit<Caller, "appId">>;
+  /** Resolves to the verified token, rejects when the token is invalid, expired or revoked. */
+  verifyIdToken(idToken: string): Promise<VerifiedIdToken>;
+}
+
+/** A valid ID token refused because it is not a verified Google sign-in: what the audit log records. */
+export interface RefusedAttempt {
+  /** The organisation the request's path names, when it names one (not checked: the hook checks it). */
+  organizationId: string | null;
+  uid: string;
+  /** The address the token claims (unverified: the very reason it may be refused). */
+  claimedEmail: string | null;
+  signInProvider: string | null;
+  method: string;
+  path: string;
+  reason: string;
 }
 
 export interface AppCheckVerifier {
@@ -26,12 +59,47 @@ export interface AppCheckVerifier {
   verifyAppCheckToken(token: string): Promise<{ appId: string }>;
 }
 
-export const AUTH_MESSAGES = {
-  missingIdToken: "Authentication required: send a Firebase ID token as 'Authorization: Bearer <token>'",
-  invalidIdToken: "The Firebase ID token is invalid or expired. Please sign in again.",
-  missingAppCheck: `App Check token required: send it in the '${APP_CHECK_HEADER}' header`,
-  invalidAppCheck: "The App Check token is invalid or expired.",
-} as const;
+/**
+ * The caller a verified token makes, or the reason it is refused: only a Google sign-in whose address
+ * Google verified, and whose Workspace domain (where the token names one) is the address's domain. Any
+ * other provider (an e-mail/password account, an anonymous or custom-token sign-in) could claim any
+ * address, so it never reaches the organisation checks, which go by the address.
+ */
+export function callerFrom(
+  token: VerifiedIdToken,
+  appId: string,
+): { caller: Caller; refusal?: undefined } | { caller?: undefined; refusal: string } {
+  if (token.signInProvider !== "google.com" || !token.googleSub) return { refusal: AUTH_MESSAGES.notGoogle };
+  if (!token.email) return { refusal: AUTH_MESSAGES.noEmail };
+  if (!token.emailVerified) return { refusal: AUTH_MESSAGES.unverifiedEmail };
+  const email = token.email.toLowerCase();
+  const domain = email.slice(email.lastIndexOf("@") + 1);
+  if (token.hostedDomain !== null && token.hostedDomain.toLowerCase() !== domain) {
+    return { refusal: AUTH_MESSAGES.foreignDomain };
+  }
+  return {
+    caller: {
+      uid: token.uid,
+      email,
+      googleSub: token.googleSub,
+      displayName: token.displayName ?? null,
+      pictureUrl: token.pictureUrl ?? null,
+      authTime: token.authTime ?? null,
+      appId,
+    },
+  };
+}
+
+/** The organisation id a /v1 path names (`/organizations/{id}…`), decoded, or null. */
+function organizationIdInPath(path: string): string | null {
+  const match = /^\/organizations\/([^/]+)/.exec(path);
+  if (!match?.[1]) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
 
 function bearerToken(request: Request): string | undefined {
   const header = request.get("authorization");
@@ -48,13 +116,17 @@ export function callerOf(response: Response): Caller {
 
 /**
  * Requires a valid App Check token and a valid Firebase ID token on every request, in that order (the
- * App Check check is the cheaper one and gates automated traffic first).
+ * App Check check is the cheaper one and gates automated traffic first), then a verified Google identity
+ * (`callerFrom`): anything else is 403, reported to `onRefused` (the audit log of the organisation named
+ * in the path) before the answer, and reaches no route.
  */
 export function authenticate(deps: {
   identity: IdentityVerifier;
   appCheck: AppCheckVerifier;
+  onRefused?: (attempt: RefusedAttempt) => Promise<void>;
 }): RequestHandler {
-  return async (request: Request, response: Response, next: NextFunction) => {
+  // Named: the route table (route-table.ts) tells public routes by their place before this layer.
+  return async function authenticateRequest(request: Request, response: Response, next: NextFunction) {
     try {
       const appCheckToken = request.get(APP_CHECK_HEADER);
       if (!appCheckToken) throw AppError.unauthenticated(AUTH_MESSAGES.missingAppCheck);
@@ -64,11 +136,26 @@ export function authenticate(deps: {
 
       const idToken = bearerToken(request);
       if (!idToken) throw AppError.unauthenticated(AUTH_MESSAGES.missingIdToken);
-      const identity = await deps.identity.verifyIdToken(idToken).catch((cause: unknown) => {
+      const token = await deps.identity.verifyIdToken(idToken).catch((cause: unknown) => {
         throw new AppError(401, AUTH_MESSAGES.invalidIdToken, { cause });
       });
 
-      const caller: Caller = { ...identity, appId };
+      const { caller, refusal } = callerFrom(token, appId);
+      if (refusal !== undefined) {
+        // Recording is best effort: whatever it meets, the answer stays the refusal.
+        await deps
+          .onRefused?.({
+            organizationId: organizationIdInPath(request.path),
+            uid: token.uid,
+            claimedEmail: token.email,
+            signInProvider: token.signInProvider,
+            method: request.method,
+            path: request.path.slice(0, 200),
+            reason: refusal,
+          })
+          .catch((error: unknown) => logs.refusalNotRecorded({ route: request.path.slice(0, 200), error }));
+        throw AppError.forbidden(refusal);
+      }
       (response.locals as { caller?: Caller }).caller = caller;
       next();
     } catch (error) {

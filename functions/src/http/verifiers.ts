@@ -11,11 +11,15 @@ export function firebaseIdentityVerifier(): IdentityVerifier {
     async verifyIdToken(idToken) {
       const decoded = await getAuth(adminApp()).verifyIdToken(idToken, true);
       const googleIds = decoded.firebase.identities?.["google.com"];
+      const hostedDomain = decoded.hd ?? decoded.firebase.sign_in_attributes?.hd;
       return {
         uid: decoded.uid,
-        email: decoded.email ?? null,
+        email: typeof decoded.email === "string" ? decoded.email : null,
         emailVerified: decoded.email_verified === true,
+        signInProvider:
+          typeof decoded.firebase.sign_in_provider === "string" ? decoded.firebase.sign_in_provider : null,
         googleSub: Array.isArray(googleIds) && typeof googleIds[0] === "string" ? googleIds[0] : null,
+        hostedDomain: typeof hostedDomain === "string" ? hostedDomain : null,
         displayName: typeof decoded.name === "string" ? decoded.name : null,
         pictureUrl: typeof decoded.picture === "string" ? decoded.picture : null,
         authTime: typeof decoded.auth_time === "number" ? decoded.auth_time : null,

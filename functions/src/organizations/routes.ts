@@ -1,4 +1,5 @@
-import { Router } from "express";
+import { type Router } from "express";
+import { apiRouter } from "../http/api-router";
 import type { CreateOrganizationRequest, RegionsResponse } from "@alpvault/contracts/organizations";
 import {
   ORGANIZATION_MESSAGES,
@@ -29,7 +30,7 @@ function subscriptionFields(query: unknown): SubscriptionField[] {
 
 /** Spec §7: regions, installation, organisation details and subscription; the region choice. */
 export function organizationRoutes(service: () => OrganizationService): Router {
-  const router = Router();
+  const router = apiRouter();
 
   router.get("/regions", (_request, response) => {
     const body: RegionsResponse = { regions: service().regions() };

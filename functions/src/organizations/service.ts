@@ -16,7 +16,8 @@ import { PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans
 import { REGIONS, isRegionId, type Region } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/repo";
 import { AppError } from "../http/app-error";
-import type { Caller } from "../http/authenticate";
+import type { Caller, RefusedAttempt } from "../http/authenticate";
+import { isId } from "@alpvault/contracts/ids";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as organizations from "./repo";
 import type { Organization } from "./repo";
@@ -72,24 +73,35 @@ export function seatsOf(organization: Organization): number {
   return PLANS[organization.planId].maxUsers ?? organization.seats;
 }
 
-/** The caller's email, or 403: every organisation call needs a Google account with an address. */
-function emailOf(caller: Caller): string {
-  if (!caller.email) throw AppError.forbidden(ORGANIZATION_MESSAGES.noWorkspace);
-  return caller.email.toLowerCase();
-}
-
 export function organizationService(deps: OrganizationDeps) {
   const now = deps.now ?? (() => new Date());
   const regions = () => regionsWithDomains(deps.regionDomain);
 
+  /**
+   * What the Directory says of the caller: a super admin, not one, or another Google account than the
+   * Workspace user of that address (the Directory user id is the `sub` of that user's Google sign-in).
+   */
+  async function adminStatus(caller: Caller): Promise<"admin" | "not-admin" | "other-account"> {
+    const user = await deps.workspace.directoryUser(caller.email);
+    if (!user) return "not-admin";
+    if (user.id !== caller.googleSub) return "other-account";
+    return user.isAdmin ? "admin" : "not-admin";
+  }
+
+  /** 403 unless the Directory knows the caller as a super admin, signed in as that very account. */
+  async function assertAdmin(caller: Caller): Promise<void> {
+    const status = await adminStatus(caller);
+    if (status === "other-account") throw AppError.forbidden(ORGANIZATION_MESSAGES.otherGoogleAccount);
+    if (status !== "admin") throw AppError.forbidden(ORGANIZATION_MESSAGES.notAdmin);
+  }
+
   /** The caller must be a super admin of the organisation's domain; anything else sees no organisation. */
   async function requireAdmin(caller: Caller, organizationId: string): Promise<Organization> {
     const organization = await organizations.getOrganization(organizationId);
-    const email = caller.email?.toLowerCase();
-    if (!organization || !email || domainOf(email) !== organization.domain) {
+    if (!organization || domainOf(caller.email) !== organization.domain) {
       throw AppError.notFound(ORGANIZATION_MESSAGES.organizationNotFound);
     }
-    if (!(await deps.workspace.isAdmin(email))) throw AppError.forbidden(ORGANIZATION_MESSAGES.notAdmin);
+    await assertAdmin(caller);
     return organization;
   }
 
@@ -98,12 +110,32 @@ export function organizationService(deps: OrganizationDeps) {
 
     regions,
 
+    /**
+     * Writes a refused sign-in (not a verified Google identity) into the audit log of the organisation
+     * its path names, when that organisation exists. One entry per account and minute, so a flood of
+     * refused calls cannot flood the log; nothing else is read or changed.
+     */
+    async recordRefusedAccess(attempt: RefusedAttempt): Promise<void> {
+      if (!isId(attempt.organizationId)) return;
+      const organization = await organizations.getOrganization(attempt.organizationId);
+      if (!organization) return;
+      const at = now();
+      await appendAudit(organization, {
+        operation: "access.refused",
+        actor: attempt.claimedEmail ?? `account ${attempt.uid}`,
+        object: `${attempt.method} ${attempt.path}`,
+        failureReason: `${attempt.reason} Sign-in method: ${attempt.signInProvider ?? "unknown"}.`,
+        date: at,
+        key: `refused-${attempt.uid}-${Math.floor(at.getTime() / 60_000)}`,
+      });
+    },
+
     async installation(caller: Caller): Promise<InstallationResponse> {
-      const email = caller.email?.toLowerCase() ?? "";
-      const consumer = !email || isConsumerEmail(email);
+      const email = caller.email;
+      const consumer = isConsumerEmail(email);
       const state = consumer ? "no-account" : await deps.workspace.installation(email);
       const hasGWInstalled = state === "installed";
-      const isAdmin = hasGWInstalled && (await deps.workspace.isAdmin(email));
+      const isAdmin = hasGWInstalled && (await adminStatus(caller)) === "admin";
       const organization = isAdmin ? await organizations.organizationOfDomain(domainOf(email)) : undefined;
       if (organization && caller.authTime) {
         // Connecting reads the installation after every sign-in; the sign-in time makes it one entry.
@@ -138,13 +170,13 @@ export function organizationService(deps: OrganizationDeps) {
       caller: Caller,
       request: CreateOrganizationRequest,
     ): Promise<{ organization: OrganizationSummary; created: boolean }> {
-      const email = emailOf(caller);
+      const email = caller.email;
       if (!isRegionId(request.regionId)) throw AppError.badRequest(ORGANIZATION_MESSAGES.invalidRegion);
       if (isConsumerEmail(email)) throw AppError.forbidden(ORGANIZATION_MESSAGES.noWorkspace);
       if ((await deps.workspace.installation(email)) !== "installed") {
         throw AppError.forbidden(ORGANIZATION_MESSAGES.notInstalled);
       }
-      if (!(await deps.workspace.isAdmin(email))) throw AppError.forbidden(ORGANIZATION_MESSAGES.notAdmin);
+      await assertAdmin(caller);
       const createdAt = now().toISOString();
       const { organization, created } = await organizations.claimDomain({
         organizationId: randomId(),

@@ -1,16 +1,17 @@
-import { Router } from "express";
+import { type Router } from "express";
+import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
 import { assignPolicy, createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from "./service";
 
 /** Backup policies of one organisation (its admins only): CRUD, plan rules, assignment to resources. */
 export function policyRoutes(deps: () => { organizations: OrganizationService }): Router {
-  const router = Router();
+  const router = apiRouter();
   const base = "/organizations/:organizationId/policies";
 
   const admin = async (organizationId: string, caller: ReturnType<typeof callerOf>) => {
     const organization = await deps().organizations.requireAdmin(caller, organizationId);
-    return { organization, actor: caller.email as string };
+    return { organization, actor: caller.email };
   };
 
   router.get(base, async (request, response) => {

@@ -16,6 +16,7 @@ import {
   type Policy,
   type PolicyInput,
 } from "@alpvault/contracts/policies";
+import { isId } from "@alpvault/contracts/ids";
 import { FREE_PLAN, type PlanId } from "@alpvault/contracts/plans";
 import type { AuditOperation } from "@alpvault/contracts/audit";
 import { appendAudit } from "../audit/repo";
@@ -31,7 +32,6 @@ export interface PolicyScope extends Scope {
 }
 
 const POLICY_ID = /^[A-Za-z0-9_-]{1,128}$/;
-const RESOURCE_ID = /^[A-Za-z0-9_@.+-]{1,256}$/;
 
 /** The schema's first failing text as a 400; anything else passes through. */
 function validated(value: unknown): PolicyInput {
@@ -180,7 +180,7 @@ export function parseAssignRequest(body: unknown): string[] {
   const ids =
     typeof body === "object" && body !== null ? (body as { resourceIds?: unknown }).resourceIds : undefined;
   if (!Array.isArray(ids) || ids.length === 0) throw AppError.badRequest(POLICY_MESSAGES.resourceIdsRequired);
-  if (!ids.every((id): id is string => typeof id === "string" && RESOURCE_ID.test(id))) {
+  if (!ids.every(isId)) {
     throw AppError.badRequest(POLICY_MESSAGES.resourcesNotFound);
   }
   const unique = [...new Set(ids)];

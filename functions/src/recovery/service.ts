@@ -15,10 +15,13 @@ import {
 import { enqueueRecovery, type EnqueueRecovery } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
 import { AppError } from "../http/app-error";
+import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";
 import { createRecovery, finishRecovery, readRecovery, type StoredRecovery } from "./repo";
 
 function parseRequest(body: unknown): RecoveryRequest {
+  const mismatch = typeMismatch(recoveryRequestSchema, body);
+  if (mismatch) throw AppError.badRequest(mismatch);
   try {
     return recoveryRequestSchema.validateSync(body, { abortEarly: true, stripUnknown: false });
   } catch (error) {
@@ -83,7 +86,7 @@ export async function startRecovery(
 }
 
 export async function getRecovery(scope: Scope, recoveryId: string): Promise<Recovery> {
-  const stored = /^[A-Za-z0-9]{1,64}$/.test(recoveryId) ? await readRecovery(scope, recoveryId) : undefined;
-  if (!stored) throw AppError.notFound("Recovery not found");
+  const stored = await readRecovery(scope, recoveryId);
+  if (!stored) throw AppError.notFound(RECOVERY_MESSAGES.recoveryNotFound);
   return toRecovery(stored);
 }

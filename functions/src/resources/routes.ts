@@ -1,4 +1,5 @@
-import { Router } from "express";
+import { type Router } from "express";
+import { apiRouter } from "../http/api-router";
 import type { OrganizationService } from "../organizations/service";
 import { callerOf } from "../http/authenticate";
 import type { WorkspaceGateway } from "../workspace/gateway";
@@ -9,7 +10,7 @@ import { alerts, analytics, listPage, markAllRead, parseResourcesQuery, syncReso
 export function resourceRoutes(
   deps: () => { organizations: OrganizationService; workspace: WorkspaceGateway },
 ): Router {
-  const router = Router();
+  const router = apiRouter();
   const base = "/organizations/:organizationId";
 
   router.get(`${base}/resources`, async (request, response) => {
@@ -25,21 +26,13 @@ export function resourceRoutes(
     const caller = callerOf(response);
     const { organizations, workspace } = deps();
     const organization = await organizations.requireAdmin(caller, request.params.organizationId);
-    response.json(
-      await syncResources(
-        workspace,
-        organization,
-        caller.email as string,
-        new Date(),
-        caller.email as string,
-      ),
-    );
+    response.json(await syncResources(workspace, organization, caller.email, new Date(), caller.email));
   });
 
   router.post(`${base}/resources/:resourceId/backups`, async (request, response) => {
     const caller = callerOf(response);
     const organization = await deps().organizations.requireAdmin(caller, request.params.organizationId);
-    const started = await backupNow(organization, request.params.resourceId, caller.email as string);
+    const started = await backupNow(organization, request.params.resourceId, caller.email);
     response.status(202).json(started);
   });
 

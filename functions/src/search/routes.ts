@@ -1,17 +1,16 @@
-import { Router } from "express";
+import { type Router } from "express";
+import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
 import { searchBackups } from "./service";
 
 /** Searching backups (spec §2 Search backups): the catalog of one resource, for the organisation's admins. */
 export function searchRoutes(organizations: () => OrganizationService): Router {
-  const router = Router();
+  const router = apiRouter();
   router.get("/organizations/:organizationId/search", async (request, response) => {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
-    response.json(
-      await searchBackups(organization, request.query as Record<string, unknown>, caller.email as string),
-    );
+    response.json(await searchBackups(organization, request.query as Record<string, unknown>, caller.email));
   });
   return router;
 }

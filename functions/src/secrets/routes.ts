@@ -1,4 +1,5 @@
-import { Router, type Request, type Response } from "express";
+import { type Router, type Request, type Response } from "express";
+import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
 import type { SecretService } from "./service";
@@ -11,7 +12,7 @@ import { secretServices } from "./wiring";
 export function secretRoutes(
   deps: () => { organizations: OrganizationService; secrets: SecretService } = secretServices,
 ): Router {
-  const router = Router();
+  const router = apiRouter();
   const base = "/organizations/:organizationId/secrets";
 
   /** The organisation (404/403 unless the caller is its admin) and the caller's email for the audit log. */
@@ -21,7 +22,7 @@ export function secretRoutes(
       caller,
       request.params.organizationId as string,
     );
-    return { organization, actor: caller.email as string };
+    return { organization, actor: caller.email };
   }
 
   router.get(base, async (request, response) => {

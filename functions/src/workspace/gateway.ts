@@ -33,6 +33,11 @@ export interface WorkspaceUser {
   suspended: boolean;
 }
 
+export interface DirectoryUser {
+  id: string;
+  isAdmin: boolean;
+}
+
 export interface SharedDrive {
   id: string;
   name: string;
@@ -41,8 +46,11 @@ export interface SharedDrive {
 export interface WorkspaceGateway {
   /** Whether delegation works for `email` with every required scope. */
   installation(email: string): Promise<InstallationState>;
-  /** Whether `email` is a super admin of their domain (false when they may not read the directory). */
-  isAdmin(email: string): Promise<boolean>;
+  /**
+   * The Directory's record of `email`, read as that user: their Google account id (the `sub` of their
+   * Google sign-in) and whether they are a super admin. Undefined when they may not read the directory.
+   */
+  directoryUser(email: string): Promise<DirectoryUser | undefined>;
   /** Every user of the admin's customer, suspended ones included. */
   listUsers(adminEmail: string): Promise<WorkspaceUser[]>;
   /** Every shared drive of the admin's domain. */
@@ -143,12 +151,12 @@ export function workspaceGateway(config: WorkspaceConfig): WorkspaceGateway {
       }
     },
 
-    async isAdmin(email) {
+    async directoryUser(email) {
       try {
         const { data } = await directory(email).users.get({ userKey: email });
-        return data.isAdmin === true;
+        return typeof data.id === "string" ? { id: data.id, isAdmin: data.isAdmin === true } : undefined;
       } catch (error) {
-        if (status(error) === 403 || tokenError(error)) return false;
+        if (status(error) === 403 || status(error) === 404 || tokenError(error)) return undefined;
         throw unavailable(error);
       }
     },

@@ -1,4 +1,19 @@
 import type { Page } from "playwright-core";
+import { signInWithGoogle } from "../../support/auth-emulator";
+import { googleSubOf } from "../../support/organizations";
+
+/**
+ * Registers the Google account of `account` in the Auth emulator with the `sub` Google gives it (a
+ * Workspace user's Directory id, which the API checks), so the popup lists it. Call before opening the
+ * popup: its "Add new account" would draw a random `sub`, which no real Google account of that user has.
+ */
+export async function registerGoogleAccount(account: { email: string; displayName: string }): Promise<void> {
+  await signInWithGoogle({
+    sub: await googleSubOf(account.email),
+    email: account.email,
+    name: account.displayName,
+  });
+}
 
 /**
  * Drives the Auth emulator's sign-in page that the popup opens: picks the account if the emulator

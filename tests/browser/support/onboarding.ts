@@ -4,7 +4,7 @@ import { DEMO_GOOGLE_USER } from "@alpvault/contracts/local";
 import { appCheckToken, callApi } from "../../support/api-client";
 import { signInWithGoogle } from "../../support/auth-emulator";
 import { DEMO_DOMAIN, workspaceAdmin } from "../../support/workspace";
-import { chooseAccountInEmulatorPopup } from "./auth-emulator-popup";
+import { chooseAccountInEmulatorPopup, registerGoogleAccount } from "./auth-emulator-popup";
 import { screenshot } from "./browser";
 
 /**
@@ -111,6 +111,7 @@ export async function signInThroughPopup(
   button: string,
   account: { email: string; displayName: string },
 ): Promise<void> {
+  await registerGoogleAccount(account);
   const [popup] = await Promise.all([
     context.waitForEvent("page"),
     page.getByRole("button", { name: button }).click(),

@@ -1,0 +1,48 @@
+/**
+ * Valid request bodies of the API's routes, keyed by the route table's `METHOD path`: suites that walk the
+ * route table (hostile input, tenant matrix) start from these, so a refusal is about what they change.
+ */
+import type { PolicyInput } from "@alpvault/contracts/policies";
+import { stackEnv } from "./stack-env";
+
+export const SAMPLE_POLICY: PolicyInput = {
+  name: "Sample",
+  dataTypes: ["emails", "drive"],
+  frequency: 1,
+  schedule: "weekdays",
+  days: [],
+  retentionDays: 30,
+  archiving: false,
+};
+
+/** `resources`: two resources of the organisation the body is for (source and target of a recovery). */
+export function validBodies(resources: readonly [string, string]): Record<string, Record<string, unknown>> {
+  const organization = "/v1/organizations/:organizationId";
+  return {
+    [`POST ${organization}/recoveries`]: {
+      resourceId: resources[0],
+      service: "gmail",
+      location: "other",
+      targetResourceId: resources[1],
+      method: "folder",
+      folderName: "Recovered",
+      permissions: false,
+    },
+    [`POST ${organization}/exports/mbox`]: { resourceId: resources[0], service: "gmail" },
+    [`POST ${organization}/exports/zip`]: { resourceId: resources[0], service: "drive" },
+    [`POST ${organization}/policies`]: { ...SAMPLE_POLICY },
+    [`PATCH ${organization}/policies/:policyId`]: { retentionDays: 1 },
+    [`POST ${organization}/policies/:policyId/assign`]: { resourceIds: [...resources] },
+    [`POST ${organization}/secrets`]: {
+      description: "Sample key",
+      kmsResourceName: "projects/p/locations/global/keyRings/r/cryptoKeys/k",
+    },
+    [`PATCH ${organization}/secrets/:secretId`]: { description: "Sample key" },
+    [`POST ${organization}/checkout`]: {
+      purchase: { kind: "storage", packs: 1 },
+      returnUrl: `${stackEnv.webUrl}/plans`,
+    },
+    [`PUT ${organization}/settings/auto-add-storage`]: { enabled: true },
+    ["POST /v1/organizations"]: { regionId: "ch" },
+  };
+}
