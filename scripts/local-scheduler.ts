@@ -1,8 +1,10 @@
 /**
  * The local stand-in for Cloud Scheduler → Pub/Sub → `onSchedule`, which the emulators cannot run here: it
- * calls the deployed dispatcher's own handler (`dispatchBackups.run`) once at start and then on a timer.
+ * calls each region's deployed dispatcher's own handler (`<region>.dispatchBackups.run`) once at start and
+ * then on a timer.
  */
 import { resolve } from "node:path";
+import { REGION_IDS, type RegionId } from "../contracts/src/regions";
 
 interface ScheduledFunction {
   run(event: { scheduleTime: string; jobName?: string }): Promise<unknown>;
@@ -10,9 +12,10 @@ interface ScheduledFunction {
 
 const intervalSeconds = Number(process.env.SCHEDULER_INTERVAL_SECONDS ?? "600");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const functions = require(resolve(__dirname, "..", "functions", "lib", "index.js")) as {
-  dispatchBackups: ScheduledFunction;
-};
+const functions = require(resolve(__dirname, "..", "functions", "lib", "index.js")) as Record<
+  RegionId,
+  { dispatchBackups: ScheduledFunction }
+>;
 
 let running = false;
 
@@ -21,12 +24,19 @@ async function tick(): Promise<void> {
   running = true;
   const scheduleTime = new Date().toISOString();
   try {
-    await functions.dispatchBackups.run({ scheduleTime, jobName: "local-dispatchBackups" });
-    console.log(`[scheduler] dispatchBackups ran for ${scheduleTime}`);
-  } catch (error) {
-    console.error(
-      `[scheduler] dispatchBackups failed: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    for (const regionId of REGION_IDS) {
+      try {
+        await functions[regionId].dispatchBackups.run({
+          scheduleTime,
+          jobName: `local-${regionId}-dispatchBackups`,
+        });
+        console.log(`[scheduler] ${regionId}-dispatchBackups ran for ${scheduleTime}`);
+      } catch (error) {
+        console.error(
+          `[scheduler] ${regionId}-dispatchBackups failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
   } finally {
     running = false;
   }

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
+import { LOCAL_REGION_API_PORTS } from "../contracts/src/local";
 
 export const ROOT = resolve(__dirname, "..");
 
@@ -24,6 +25,10 @@ export const HOST = "127.0.0.1";
 
 export const PORTS = {
   hosting: firebasePort("hosting"),
+  // The regional API sites (firebase.json hosting targets api-<region>), on the ports Hosting gives them.
+  apiCh: LOCAL_REGION_API_PORTS.ch,
+  apiEu: LOCAL_REGION_API_PORTS.eu,
+  apiUs: LOCAL_REGION_API_PORTS.us,
   functions: firebasePort("functions"),
   auth: firebasePort("auth"),
   tasks: firebasePort("tasks"),
@@ -38,7 +43,10 @@ export const PORTS = {
 export type Service = keyof typeof PORTS;
 
 export const SERVICE_NAMES: Record<Service, string> = {
-  hosting: "Hosting (web app and /v1 API)",
+  hosting: "Hosting (web app and the global /v1 API)",
+  apiCh: "Hosting (Switzerland's /v1 API)",
+  apiEu: "Hosting (European Union's /v1 API)",
+  apiUs: "Hosting (United States' /v1 API)",
   functions: "Functions emulator",
   auth: "Auth emulator",
   tasks: "Cloud Tasks emulator",

@@ -14,3 +14,13 @@ export const DEMO_GOOGLE_USER = {
   email: "admin@alpvault-demo.test",
   displayName: "Ada Brunner",
 } as const;
+
+/**
+ * The local stack's regional API hosts: Hosting serves each region's API as a site of its own (firebase.json
+ * `hosting` targets `api-<region>`), on the port the Hosting emulator gives the n-th site (5000, then
+ * 5000 + 4 + n). Production serves them at `<region>.api.<API_BASE_DOMAIN>`.
+ */
+export const LOCAL_REGION_API_PORTS = { ch: 5005, eu: 5006, us: 5007 } as const;
+
+/** The web app's origins on the local stack: the only ones the regional APIs answer cross-origin calls of. */
+export const LOCAL_WEB_ORIGINS = ["http://127.0.0.1:5000", "http://localhost:5000"] as const;

@@ -171,3 +171,11 @@ export const ORGANIZATION_MESSAGES = {
   invalidRegion: "Please choose one of the offered backup regions.",
   workspaceUnavailable: "Google Workspace could not be reached. Please try again later.",
 } as const;
+
+/**
+ * 421 Misdirected Request: an organisation's data is processed and served only by its region's API, at
+ * its region's host (`subscriptions[].region.domain`); another region's API, or the global one, names it.
+ */
+export function servedElsewhereMessage(regionApiUrl: string): string {
+  return `This organisation's data is served in its region, at ${regionApiUrl}.`;
+}

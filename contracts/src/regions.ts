@@ -26,6 +26,11 @@ export function isRegionId(value: unknown): value is RegionId {
   return typeof value === "string" && (REGION_IDS as readonly string[]).includes(value);
 }
 
+/** The Google Cloud location of a region (its database, bucket, functions and queues). */
+export function regionLocation(regionId: RegionId): string {
+  return (REGIONS.find((region) => region.id === regionId) as Omit<Region, "domain">).location;
+}
+
 /** Firestore database id holding one region's organisation data. */
 export function regionDatabaseId(regionId: RegionId): string {
   return `region-${regionId}`;

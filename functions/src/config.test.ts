@@ -1,9 +1,16 @@
-import { loadEngineConfig, loadRuntimeConfig, parseKeyEncryptionKey } from "./config";
+import { loadEngineConfig, loadRuntimeConfig, parseKeyEncryptionKey, withoutEmulatorCors } from "./config";
 
 describe("runtime configuration", () => {
   const saved = { ...process.env };
   afterEach(() => {
     process.env = { ...saved };
+  });
+
+  test("when the Functions emulator turns on its allow-any-origin CORS, then it is turned off and its other features kept", () => {
+    process.env.FUNCTIONS_EMULATOR = "true";
+    process.env.FIREBASE_DEBUG_FEATURES = JSON.stringify({ skipTokenVerification: true, enableCors: true });
+    withoutEmulatorCors();
+    expect(JSON.parse(process.env.FIREBASE_DEBUG_FEATURES)).toEqual({ skipTokenVerification: true });
   });
 
   test("when APP_CHECK_MODE is not set, then production verification is used", () => {

@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { defineInt, defineSecret, defineString } from "firebase-functions/params";
-import { LOCAL_WEB_APP_ID } from "@alpvault/contracts/local";
+import { LOCAL_REGION_API_PORTS, LOCAL_WEB_APP_ID, LOCAL_WEB_ORIGINS } from "@alpvault/contracts/local";
+import type { RegionId } from "@alpvault/contracts/regions";
 
 /**
  * How App Check tokens are checked: `verify` (production: `getAppCheck().verifyToken()`) or
@@ -41,6 +42,24 @@ function safeProjectId(firebaseConfig: string): string | undefined {
     return typeof parsed.projectId === "string" ? parsed.projectId : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The Functions emulator turns on a CORS policy for every HTTPS function that allows any origin and
+ * answers preflights before the function runs (`FIREBASE_DEBUG_FEATURES.enableCors`); production does no
+ * such thing. Turning it off, before the functions are defined, keeps the local stack as strict as
+ * production: browsers meet the API's own CORS policy (`webOrigins`) only.
+ */
+export function withoutEmulatorCors(): void {
+  const features = process.env.FIREBASE_DEBUG_FEATURES;
+  if (process.env.FUNCTIONS_EMULATOR !== "true" || !features) return;
+  try {
+    const parsed = JSON.parse(features) as Record<string, unknown>;
+    delete parsed.enableCors;
+    process.env.FIREBASE_DEBUG_FEATURES = JSON.stringify(parsed);
+  } catch {
+    // Not JSON: firebase-functions reads no feature from it either.
   }
 }
 
@@ -156,17 +175,39 @@ export function loadWorkspaceConfig(): WorkspaceConfig {
 }
 
 /**
- * The API host of each region. Production: `<region id>.api.<API_BASE_DOMAIN>`. The local stack serves
- * every region from Hosting.
+ * The API host of each region. Production: `<region id>.api.<API_BASE_DOMAIN>`, a Hosting site of its own
+ * whose `/v1/**` goes to the region's `api` function. The local stack serves each region's site on its
+ * own port (LOCAL_REGION_API_PORTS).
  */
 export const apiBaseDomainParam = defineString("API_BASE_DOMAIN", {
   default: "alpvault.app",
   description: "Parent domain of the regional API hosts (<region>.api.<domain>)",
 });
 
-export function regionApiDomain(regionId: string): string {
-  if (process.env.FUNCTIONS_EMULATOR === "true") return process.env.LOCAL_API_HOST ?? "127.0.0.1:5000";
+export function regionApiDomain(regionId: RegionId): string {
+  if (process.env.FUNCTIONS_EMULATOR === "true") return `127.0.0.1:${LOCAL_REGION_API_PORTS[regionId]}`;
   return `${regionId}.api.${apiBaseDomainParam.value() || "alpvault.app"}`;
+}
+
+/** The base URL of a region's API (`https://<domain>/v1`; http on the local stack). */
+export function regionApiUrl(regionId: RegionId): string {
+  const scheme = process.env.FUNCTIONS_EMULATOR === "true" ? "http" : "https";
+  return `${scheme}://${regionApiDomain(regionId)}/v1`;
+}
+
+/** The web app's origins (comma-separated): the regional APIs answer cross-origin calls from these only. */
+export const webOriginsParam = defineString("WEB_ORIGINS", {
+  default: "",
+  description:
+    "Origins of the web app (https://app.example.com), comma-separated, for the regional APIs' CORS",
+});
+
+export function webOrigins(): string[] {
+  if (process.env.FUNCTIONS_EMULATOR === "true") return [...LOCAL_WEB_ORIGINS];
+  return (webOriginsParam.value() || "")
+    .split(",")
+    .map((origin) => origin.trim())
+    .filter((origin) => origin.length > 0);
 }
 
 export interface KmsConfig {

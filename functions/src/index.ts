@@ -1,9 +1,26 @@
-/** Cloud Functions triggers. Only exports live here; the work is in the domain folders. */
+/**
+ * Cloud Functions triggers. Only exports live here; the work is in the domain folders.
+ *
+ * Data residency: an organisation's data is processed where it is stored. The global `api` (in
+ * GLOBAL_REGION) serves only what belongs to no organisation (sign-in checks, regions, plans) and sends an
+ * organisation's calls to its region. Each region has a group of its own, deployed in the region's location
+ * (`ch-api`, `ch-dispatchBackups`, `ch-runBackup`, `ch-collectBackupGarbage`, `ch-runRecovery` in
+ * europe-west6…): its API (its own Hosting site and host, `<region>.api.<API_BASE_DOMAIN>`), its scheduled
+ * dispatcher and its task queues. See docs/residency.md.
+ */
 import { setGlobalOptions } from "firebase-functions/v2";
 import { onRequest } from "firebase-functions/v2/https";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { onTaskDispatched } from "firebase-functions/v2/tasks";
-import { GLOBAL_REGION, apiSecrets, loadRuntimeConfig, workerSecrets } from "./config";
+import { regionLocation, type RegionId } from "@alpvault/contracts/regions";
+import {
+  GLOBAL_REGION,
+  apiSecrets,
+  loadRuntimeConfig,
+  webOrigins,
+  withoutEmulatorCors,
+  workerSecrets,
+} from "./config";
 import { createApi } from "./http/app";
 import { appCheckVerifier, firebaseIdentityVerifier } from "./http/verifiers";
 import { runDispatcher } from "./backup/dispatcher";
@@ -12,60 +29,90 @@ import { gcTaskHandler } from "./backup/retention/task";
 import { recoveryTaskHandler } from "./recovery/task";
 
 setGlobalOptions({ region: GLOBAL_REGION });
+withoutEmulatorCors();
 
-let apiApp: ReturnType<typeof createApi> | undefined;
-
-/** Built on first request, so that configuration is read at run time, not at deploy-time analysis. */
-function apiHandler(): ReturnType<typeof createApi> {
-  if (!apiApp) {
-    const config = loadRuntimeConfig();
-    apiApp = createApi({ identity: firebaseIdentityVerifier(), appCheck: appCheckVerifier(config) });
-  }
-  return apiApp;
+/** An API built on its first request, so that configuration is read at run time, not at deploy analysis. */
+function lazyApi(servingRegion: RegionId | null) {
+  let app: ReturnType<typeof createApi> | undefined;
+  return () => {
+    if (!app) {
+      const config = loadRuntimeConfig();
+      app = createApi({
+        servingRegion,
+        corsOrigins: servingRegion ? webOrigins() : [],
+        identity: firebaseIdentityVerifier(),
+        appCheck: appCheckVerifier(config),
+      });
+    }
+    return app;
+  };
 }
 
-/** The JSON API under /v1 (Hosting rewrites /v1/** here). */
+const globalApi = lazyApi(null);
+
+/** The global JSON API under /v1 (the web app's Hosting site rewrites /v1/** here). */
 export const api = onRequest({ invoker: "public", secrets: apiSecrets() }, (request, response) =>
-  apiHandler()(request, response),
+  globalApi()(request, response),
 );
 
-/** Dispatches due backups. */
-export const dispatchBackups = onSchedule({ schedule: "every 10 minutes", timeZone: "UTC" }, (event) =>
-  runDispatcher(event.scheduleTime),
-);
+/** One region's functions, all in the region's location. */
+function regionalFunctions(regionId: RegionId) {
+  const region = regionLocation(regionId);
+  const regionalApi = lazyApi(regionId);
+  return {
+    /** The region's JSON API under /v1 (its Hosting site, `<region>.api.<domain>`, rewrites here). */
+    api: onRequest({ region, invoker: "public", secrets: apiSecrets() }, (request, response) =>
+      regionalApi()(request, response),
+    ),
 
-/** One stretch of one backup run (it re-enqueues itself until the run ends). */
-export const runBackup = onTaskDispatched(
-  {
-    secrets: workerSecrets(),
-    timeoutSeconds: 540,
-    memory: "1GiB",
-    retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
-    rateLimits: { maxConcurrentDispatches: 20, maxDispatchesPerSecond: 5 },
-  },
-  backupTaskHandler,
-);
+    /** Dispatches the region's due backups. */
+    dispatchBackups: onSchedule(
+      { region, schedule: "every 10 minutes", timeZone: "UTC", secrets: workerSecrets() },
+      (event) => runDispatcher(regionId, event.scheduleTime),
+    ),
 
-/** Retention and garbage collection of one organisation's backups (daily, from the dispatcher). */
-export const collectBackupGarbage = onTaskDispatched(
-  {
-    secrets: workerSecrets(),
-    timeoutSeconds: 1800,
-    memory: "1GiB",
-    retryConfig: { maxAttempts: 3, minBackoffSeconds: 600 },
-    rateLimits: { maxConcurrentDispatches: 4 },
-  },
-  gcTaskHandler,
-);
+    /** One stretch of one backup run (it re-enqueues itself until the run ends). */
+    runBackup: onTaskDispatched(
+      {
+        region,
+        secrets: workerSecrets(),
+        timeoutSeconds: 540,
+        memory: "1GiB",
+        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
+        rateLimits: { maxConcurrentDispatches: 20, maxDispatchesPerSecond: 5 },
+      },
+      backupTaskHandler(regionId),
+    ),
 
-/** One stretch of one recovery (it re-enqueues itself until the recovery ends). */
-export const runRecovery = onTaskDispatched(
-  {
-    secrets: workerSecrets(),
-    timeoutSeconds: 540,
-    memory: "1GiB",
-    retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
-    rateLimits: { maxConcurrentDispatches: 10 },
-  },
-  recoveryTaskHandler,
-);
+    /** Retention and garbage collection of one organisation's backups (daily, from the dispatcher). */
+    collectBackupGarbage: onTaskDispatched(
+      {
+        region,
+        secrets: workerSecrets(),
+        timeoutSeconds: 1800,
+        memory: "1GiB",
+        retryConfig: { maxAttempts: 3, minBackoffSeconds: 600 },
+        rateLimits: { maxConcurrentDispatches: 4 },
+      },
+      gcTaskHandler(regionId),
+    ),
+
+    /** One stretch of one recovery (it re-enqueues itself until the recovery ends). */
+    runRecovery: onTaskDispatched(
+      {
+        region,
+        secrets: workerSecrets(),
+        timeoutSeconds: 540,
+        memory: "1GiB",
+        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
+        rateLimits: { maxConcurrentDispatches: 10 },
+      },
+      recoveryTaskHandler(regionId),
+    ),
+  };
+}
+
+// One export per region of REGION_IDS (a test checks that none is missing).
+export const ch = regionalFunctions("ch");
+export const eu = regionalFunctions("eu");
+export const us = regionalFunctions("us");

@@ -4,6 +4,14 @@
  */
 import { logger } from "firebase-functions";
 
+/** What a log line says of an error: its name and message, never its cause's data. */
+function errorFields(error: unknown): { errorName: string; errorMessage: string | undefined } {
+  return {
+    errorName: error instanceof Error ? error.name : typeof error,
+    errorMessage: error instanceof Error ? error.message : undefined,
+  };
+}
+
 export function requestCompleted(entry: {
   method: string;
   route: string;
@@ -22,8 +30,7 @@ export function unexpectedError(entry: { route: string; error: unknown }): void 
   const error = entry.error;
   logger.error("unexpected error", {
     route: entry.route,
-    errorName: error instanceof Error ? error.name : typeof error,
-    errorMessage: error instanceof Error ? error.message : undefined,
+    ...errorFields(error),
     errorStack: error instanceof Error ? error.stack : undefined,
   });
 }
@@ -33,8 +40,7 @@ export function refusalNotRecorded(entry: { route: string; error: unknown }): vo
   const error = entry.error;
   logger.error("refused access not recorded", {
     route: entry.route,
-    errorName: error instanceof Error ? error.name : typeof error,
-    errorMessage: error instanceof Error ? error.message : undefined,
+    ...errorFields(error),
   });
 }
 
@@ -43,6 +49,7 @@ export function configurationRefused(reason: string): void {
 }
 
 export function dispatcherRan(entry: {
+  regionId: string;
   scheduledTime: string;
   runs: number;
   resynced: number;
@@ -65,8 +72,7 @@ export function resourceSyncFailed(entry: { organizationId: string; error: unkno
   const error = entry.error;
   logger.warn("resource sync failed", {
     organizationId: entry.organizationId,
-    errorName: error instanceof Error ? error.name : typeof error,
-    errorMessage: error instanceof Error ? error.message : undefined,
+    ...errorFields(error),
   });
 }
 
@@ -78,8 +84,7 @@ export function gracefulStopFailed(entry: { organizationId: string; error: unkno
   const error = entry.error;
   logger.warn("graceful period stop failed", {
     organizationId: entry.organizationId,
-    errorName: error instanceof Error ? error.name : typeof error,
-    errorMessage: error instanceof Error ? error.message : undefined,
+    ...errorFields(error),
   });
 }
 

@@ -21,6 +21,7 @@ import {
   type SandboxOutcome,
 } from "@alpvault/contracts/billing";
 import { ORGANIZATION_MESSAGES, type OrganizationSummary } from "@alpvault/contracts/organizations";
+import { apiOrigin, type ApiHost } from "../support/regions";
 import { stackEnv } from "../support/stack-env";
 import { onboarded, setAccount, withRegionDb, type ApiCaller } from "../support/organizations";
 
@@ -87,10 +88,11 @@ async function billingAlerts(call: ApiCaller, organizationId: string) {
 }
 
 /** Posts a webhook event as Stripe does: the raw JSON and its `Stripe-Signature` header. */
-async function deliver(event: object, secret = LOCAL_WEBHOOK_SECRET) {
+/** The payment provider's event, delivered to a region's webhook endpoint (Switzerland's, as onboarded()'s). */
+async function deliver(event: object, secret = LOCAL_WEBHOOK_SECRET, host: ApiHost = "ch") {
   const payload = JSON.stringify(event);
   const signature = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-  const response = await fetch(`${stackEnv.webUrl}/v1/payments/webhook`, {
+  const response = await fetch(`${apiOrigin(host)}/v1/payments/webhook`, {
     method: "POST",
     headers: { "content-type": "application/json", "stripe-signature": signature },
     body: payload,
@@ -152,7 +154,8 @@ test("when the admin upgrades to Zürich and pays on the sandbox page, then plan
   const { workspace, call, organization } = await onboarded();
   const id = organization.organizationId;
   const { checkoutId, url } = await startCheckout(call, id, { kind: "upgrade", planId: "zurich", seats: 5 });
-  expect(url).toBe(`${stackEnv.webUrl}/v1/payments/sandbox/${checkoutId}`);
+  // The checkout page is on the organisation's regional API host, whose API handles its events.
+  expect(url).toBe(`${apiOrigin("ch")}/v1/payments/sandbox/${checkoutId}`);
   expect(await paymentOf(call, id, checkoutId)).toMatchObject({ state: "open", amountUsd: 15 });
 
   const page = await fetch(url);
@@ -292,7 +295,7 @@ test("when a webhook's signature is wrong or missing, then it is a 400 {code, me
     status: 400,
     body: { code: 400, message: BILLING_MESSAGES.invalidSignature },
   });
-  const unsigned = await fetch(`${stackEnv.webUrl}/v1/payments/webhook`, {
+  const unsigned = await fetch(`${apiOrigin("ch")}/v1/payments/webhook`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(event),
@@ -321,6 +324,25 @@ test("when the same webhook event arrives twice, then the second delivery change
   });
   expect(await storedAccount(organization)).toMatchObject({ storagePacks: 1 });
   expect((await auditEntries(call, id)).length).toBe(entries);
+});
+
+test("when a Swiss organisation's event reaches another region's webhook endpoint or the global one, then it is acknowledged and ignored, and nothing changes", async () => {
+  const { call, organization } = await onboarded();
+  const id = organization.organizationId;
+  await setAccount(organization, { planId: "geneva", seats: 2 });
+  const { checkoutId } = await startCheckout(call, id, { kind: "storage", packs: 1 });
+  const event = completedEvent(`evt_elsewhere_${checkoutId}`, id, checkoutId);
+  for (const host of ["eu", "us", "global"] as const) {
+    expect(await deliver(event, LOCAL_WEBHOOK_SECRET, host)).toEqual({
+      status: 200,
+      body: { received: true, duplicate: false, ignored: true },
+    });
+  }
+  expect(await storedAccount(organization)).toMatchObject({ storagePacks: 0 });
+  expect(await paymentOf(call, id, checkoutId)).toMatchObject({ state: "open" });
+  // Its own region's endpoint applies it.
+  expect((await deliver(event)).body).toEqual({ received: true, duplicate: false, ignored: false });
+  expect(await storedAccount(organization)).toMatchObject({ storagePacks: 1 });
 });
 
 test("when a renewal invoice fails, then the graceful period starts; when the invoice is paid, it is reset", async () => {
@@ -412,7 +434,7 @@ test("when the checkout request is malformed, then it is a 400 {code, message}",
     status: 404,
     body: { code: 404, message: BILLING_MESSAGES.paymentNotFound },
   });
-  const sandbox = await fetch(`${stackEnv.webUrl}/v1/payments/sandbox/cs_unknown`, {
+  const sandbox = await fetch(`${apiOrigin("ch")}/v1/payments/sandbox/cs_unknown`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: "outcome=explode",

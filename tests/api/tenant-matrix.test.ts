@@ -1,6 +1,6 @@
 /**
- * Tenant isolation on every route of the API's own route table: the admin of organisation A calls each
- * organisation route with organisation B's ids (B's organisation in the path; or A's organisation with B's
+ * Tenant isolation on every route of the API's own route table: the admin of organisation A (Switzerland)
+ * calls each organisation route with organisation B's (European Union) ids (B's organisation in the path; or A's organisation with B's
  * subscription, resource, policy, secret, checkout or recovery; or B's resources in the body). Every call is
  * 404, and B's data (every document under B in its region database, and B's global records) is exactly as
  * before. B's own admin reading the same ids gets them, so the 404s are about tenancy, not bad ids.
@@ -10,10 +10,12 @@ import { createApi } from "../../functions/src/http/app";
 import { routeTable, type RouteEntry } from "../../functions/src/http/route-table";
 import type { CheckoutResponse } from "@alpvault/contracts/billing";
 import type { Policy } from "@alpvault/contracts/policies";
+import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
 import type { Secret } from "@alpvault/contracts/secrets";
 import { createKmsKey } from "../support/kms";
 import { googleSubOf, onboarded, setAccount, withRegionDb, type ApiCaller } from "../support/organizations";
 import { SAMPLE_POLICY, validBodies } from "../support/requests";
+import type { ApiHost } from "../support/regions";
 import { stackEnv } from "../support/stack-env";
 
 jest.setTimeout(300_000);
@@ -39,6 +41,7 @@ const OUTSIDE_ANY_ORGANISATION: Record<string, string> = {
 
 interface Tenant {
   call: ApiCaller;
+  regionId: RegionId;
   organizationId: string;
   subscriptionId: string;
   resourceIds: string[];
@@ -53,9 +56,9 @@ const TENANT_POLICY = { ...SAMPLE_POLICY, name: "Tenant policy" };
 let a: Tenant;
 let b: Tenant;
 
-/** A paid organisation with one of everything an id can name. */
-async function tenant(): Promise<Tenant> {
-  const setup = await onboarded();
+/** A paid organisation of `regionId` with one of everything an id can name. */
+async function tenant(regionId: RegionId): Promise<Tenant> {
+  const setup = await onboarded(regionId);
   await setAccount(setup.organization, { planId: "zurich", seats: 10 });
   const organizationId = setup.organization.organizationId;
   const base = `/organizations/${organizationId}`;
@@ -79,7 +82,7 @@ async function tenant(): Promise<Tenant> {
     `user-${await googleSubOf(setup.workspace.user)}`,
   ];
   // A finished recovery (recoveries need backups; only its id matters here).
-  const recoveryId = await withRegionDb("region-ch", async (db) => {
+  const recoveryId = await withRegionDb(regionDatabaseId(regionId), async (db) => {
     const ref = db.collection("organizations").doc(organizationId).collection("recoveries").doc();
     await ref.set({
       state: "succeeded",
@@ -103,6 +106,7 @@ async function tenant(): Promise<Tenant> {
   });
   return {
     call: setup.call,
+    regionId,
     organizationId,
     subscriptionId: setup.organization.subscriptions[0]!.subscriptionId,
     resourceIds,
@@ -122,10 +126,10 @@ async function subtree(ref: DocumentReference, into: Map<string, unknown>): Prom
   }
 }
 
-/** B's data in its region database and B's global records (organisation, domain claim). */
+/** B's data in its region database and B's global record. */
 async function stateOf(tenant: Tenant): Promise<Map<string, unknown>> {
   const state = new Map<string, unknown>();
-  await withRegionDb("region-ch", (db: Firestore) =>
+  await withRegionDb(regionDatabaseId(tenant.regionId), (db: Firestore) =>
     subtree(db.collection("organizations").doc(tenant.organizationId), state),
   );
   await withRegionDb("(default)", async (db: Firestore) => {
@@ -156,8 +160,11 @@ function bodyFor(route: RouteEntry, resources: string[]): unknown {
   return validBodies([resources[0]!, resources[1]!])[`${route.method} ${route.path}`];
 }
 
-/** The calls of the matrix for one route: B's organisation; A's organisation with B's other ids or resources. */
-function attempts(route: RouteEntry): { label: string; path: string; body: unknown }[] {
+/**
+ * The calls of the matrix for one route: B's organisation (on B's regional API, as the web would send it,
+ * and on A's); A's organisation with B's other ids or with B's resources in the body.
+ */
+function attempts(route: RouteEntry): { label: string; path: string; body: unknown; host?: ApiHost }[] {
   const fill = (organization: Tenant, others: Tenant) =>
     route.path
       .replace(/^\/v1/, "")
@@ -165,7 +172,15 @@ function attempts(route: RouteEntry): { label: string; path: string; body: unkno
         param === "organizationId" ? organization.organizationId : idOf(param, others),
       )
       .replace(/\\:/g, ":");
-  const list = [{ label: "B's organisation", path: fill(b, b), body: bodyFor(route, b.resourceIds) }];
+  const list: { label: string; path: string; body: unknown; host?: ApiHost }[] = [
+    { label: "B's organisation", path: fill(b, b), body: bodyFor(route, b.resourceIds) },
+    {
+      label: "B's organisation on A's regional API",
+      path: fill(b, b),
+      body: bodyFor(route, b.resourceIds),
+      host: a.regionId,
+    },
+  ];
   if (route.params.length > 1) {
     list.push({ label: "A's organisation, B's ids", path: fill(a, b), body: bodyFor(route, a.resourceIds) });
   }
@@ -183,7 +198,8 @@ function attempts(route: RouteEntry): { label: string; path: string; body: unkno
 const organizationRoutes = ROUTES.filter((route) => route.params.includes("organizationId"));
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([tenant(), tenant()]);
+  // Another region for B: isolation holds across regions as within one.
+  [a, b] = await Promise.all([tenant("ch"), tenant("eu")]);
 });
 
 test("when the route table is read, then every route is either an organisation's or named here with its reason", () => {
@@ -215,7 +231,11 @@ test("when A's admin calls every organisation route with B's ids, then every ans
   for (const route of organizationRoutes) {
     for (const attempt of attempts(route)) {
       tried += 1;
-      const answer = await a.call(attempt.path, { method: route.method, body: attempt.body });
+      const answer = await a.call(attempt.path, {
+        method: route.method,
+        body: attempt.body,
+        ...(attempt.host ? { host: attempt.host } : {}),
+      });
       const outcome = `${route.method} ${route.path} [${attempt.label}] → ${answer.status}`;
       if (answer.status !== 404 || (answer.body as { code?: unknown }).code !== 404) {
         refused.push(`${outcome} ${JSON.stringify(answer.body).slice(0, 200)}`);
@@ -223,7 +243,7 @@ test("when A's admin calls every organisation route with B's ids, then every ans
     }
   }
   expect(refused).toEqual([]);
-  // Every organisation route once with B's organisation, and again wherever A's organisation can carry B's ids.
-  expect(tried).toBeGreaterThan(organizationRoutes.length + 15);
+  // Every organisation route twice with B's organisation, and again wherever A's organisation can carry B's ids.
+  expect(tried).toBeGreaterThan(2 * organizationRoutes.length + 15);
   expect(await stateOf(b)).toEqual(before);
 });

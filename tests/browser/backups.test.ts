@@ -15,6 +15,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { FieldValue, type DocumentReference, type Firestore } from "firebase-admin/firestore";
 import { BACKUP_FAILURE_REASONS, BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
+import { writePendingRun } from "../support/backup-runs";
 import { DEMO_DOMAIN } from "../support/workspace";
 import { screenshot } from "./support/browser";
 import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
@@ -240,18 +241,7 @@ describe("backups from the resources screen", () => {
 
   it("when a backup of the resource is already under way, then Backup now says so and the row follows it live", async () => {
     // A run as the API writes one, not enqueued: it stays pending until this test moves it on.
-    standInRun = await organizationDb(async (_, ref) => {
-      const run = ref.collection("backupRuns").doc();
-      await run.create({
-        resourceId,
-        policyId: "default",
-        trigger: "backup-now",
-        state: "pending",
-        requestedAt: new Date().toISOString(),
-        requestedBy: "backups.test",
-      });
-      return run;
-    });
+    standInRun = await organizationDb((_, ref) => writePendingRun(ref, resourceId, "backups.test"));
     const menu = await openRowMenu(MAILBOX.name);
     await menu.getByRole("menuitem", { name: "Backup now" }).click();
     await expectSnackbar(page, BACKUP_MESSAGES.alreadyRunning, false);

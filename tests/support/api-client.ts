@@ -1,6 +1,7 @@
 /** Calls the /v1 API through Hosting, as the web app does (ID token + App Check header). */
 import { APP_CHECK_HEADER, mintUnsignedAppCheckToken } from "@alpvault/contracts/app-check";
 import { LOCAL_WEB_APP_ID } from "@alpvault/contracts/local";
+import { apiOrigin, hostFor, type ApiHost } from "./regions";
 import { stackEnv } from "./stack-env";
 
 export function appCheckToken(
@@ -21,6 +22,10 @@ export interface ApiAnswer {
   bytes: Buffer;
 }
 
+/**
+ * Calls `/v1<path>` on the API that serves it (see regions.ts: an organisation's calls go to its region's
+ * host), or on `options.host` when a test aims at a particular one.
+ */
 export async function callApi(
   path: string,
   options: {
@@ -29,12 +34,14 @@ export async function callApi(
     method?: string;
     body?: string;
     headers?: Record<string, string>;
+    host?: ApiHost;
   } = {},
 ): Promise<ApiAnswer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.idToken !== undefined) headers.authorization = `Bearer ${options.idToken}`;
   if (options.appCheck !== undefined) headers[APP_CHECK_HEADER] = options.appCheck;
-  const response = await fetch(`${stackEnv.webUrl}/v1${path}`, {
+  const host = options.host ?? (await hostFor(path, options.method ?? "GET", options.body));
+  const response = await fetch(`${apiOrigin(host)}/v1${path}`, {
     method: options.method ?? "GET",
     headers,
     body: options.body,

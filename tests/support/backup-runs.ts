@@ -3,6 +3,8 @@
  * starting backups through the API, waiting for runs, and reading the catalog, data keys and bucket as a
  * restore would.
  */
+import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
+import { regionalQueue } from "../../functions/src/backup/queue";
 import { randomBytes } from "node:crypto";
 import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFunctions } from "firebase-admin/functions";
@@ -24,7 +26,13 @@ import { onboarded, withRegionDb, type ApiCaller } from "./organizations";
 import { stackEnv } from "./stack-env";
 import { workspaceAdmin } from "./workspace";
 
+/** The region database of the organisations these helpers set up (Switzerland's, as onboarded() makes them). */
 export const REGION_DB = "region-ch";
+
+/** The region database of an organisation. */
+export function regionDbOf(organization: OrganizationSummary): string {
+  return regionDatabaseId(organization.subscriptions[0]?.region.id as RegionId);
+}
 export const today = () => new Date().toISOString().slice(0, 10);
 
 export interface StoredRun {
@@ -90,12 +98,33 @@ export async function resourceOf(
   return found;
 }
 
+/**
+ * A run as the API writes one for "Backup now", but not enqueued: it stays pending until a test hands its
+ * task to a queue or moves it on itself.
+ */
+export async function writePendingRun(
+  organizationRef: FirebaseFirestore.DocumentReference,
+  resourceId: string,
+  requestedBy: string,
+): Promise<FirebaseFirestore.DocumentReference> {
+  const run = organizationRef.collection("backupRuns").doc();
+  await run.create({
+    resourceId,
+    policyId: "default",
+    trigger: "backup-now",
+    state: "pending",
+    requestedAt: new Date().toISOString(),
+    requestedBy,
+  });
+  return run;
+}
+
 export function organizationDoc(organization: OrganizationSummary) {
   return (db: FirebaseFirestore.Firestore) => db.collection("organizations").doc(organization.organizationId);
 }
 
 export async function runsOf(organization: OrganizationSummary, resourceId: string): Promise<StoredRun[]> {
-  return withRegionDb(REGION_DB, async (db) => {
+  return withRegionDb(regionDbOf(organization), async (db) => {
     const snapshot = await organizationDoc(organization)(db)
       .collection("backupRuns")
       .where("resourceId", "==", resourceId)
@@ -182,11 +211,18 @@ export async function assignDefaultPolicy(
   expect(answer.status).toBe(200);
 }
 
-/** Delivers a task to one of the product's queues as the product enqueues it (the stack's Cloud Tasks emulator). */
-export async function enqueueTaskTo(queue: "runBackup" | "runRecovery", task: Record<string, string>) {
+/**
+ * Delivers a task to one of a region's queues (Switzerland's unless told) as the product enqueues it (the
+ * stack's Cloud Tasks emulator).
+ */
+export async function enqueueTaskTo(
+  queue: "runBackup" | "runRecovery",
+  task: Record<string, string>,
+  regionId: RegionId = "ch",
+) {
   const app = initializeApp({ projectId: stackEnv.projectId }, `tasks-${randomBytes(6).toString("hex")}`);
   try {
-    await getFunctions(app).taskQueue(`locations/europe-west6/functions/${queue}`).enqueue(task);
+    await getFunctions(app).taskQueue(regionalQueue(regionId, queue)).enqueue(task);
   } finally {
     await deleteApp(app);
   }

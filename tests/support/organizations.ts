@@ -9,6 +9,7 @@ import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { stackEnv } from "./stack-env";
 import { callApi, appCheckToken, type ApiAnswer } from "./api-client";
 import { signInWithGoogle } from "./auth-emulator";
+import type { ApiHost } from "./regions";
 import { workspaceAdmin } from "./workspace";
 
 export interface TestWorkspace {
@@ -66,7 +67,11 @@ export async function asUser(email: string): Promise<ApiCaller> {
   return withIdToken(user.idToken);
 }
 
-export type ApiCaller = (path: string, init?: { method?: string; body?: unknown }) => Promise<ApiAnswer>;
+/** `host`: the API to call, when not the one the web would (see regions.ts). */
+export type ApiCaller = (
+  path: string,
+  init?: { method?: string; body?: unknown; host?: ApiHost },
+) => Promise<ApiAnswer>;
 
 /** A caller of the API with this Firebase ID token (and a valid App Check token), whoever it belongs to. */
 export function withIdToken(idToken: string): ApiCaller {
@@ -77,6 +82,7 @@ export function withIdToken(idToken: string): ApiCaller {
       method: init.method ?? "GET",
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       headers: init.body === undefined ? {} : { "content-type": "application/json" },
+      ...(init.host ? { host: init.host } : {}),
     });
 }
 

@@ -1,33 +1,37 @@
+import type { RegionId } from "@alpvault/contracts/regions";
 import { advanceGracefulPeriods } from "../billing/service";
 import { recordDispatcherRun } from "../system/repo";
 import { loadWorkspaceConfig } from "../config";
-import { allOrganizations } from "../organizations/repo";
+import { organizationsIn } from "../organizations/repo";
 import { resyncDueOrganizations } from "../resources/service";
 import { workspaceGateway } from "../workspace/gateway";
 import * as logs from "../logs";
 import { dispatchOrganization } from "./service";
 
 /**
- * The scheduled dispatcher's handler (Cloud Scheduler every 10 minutes in production; the local
- * scheduler calls it on a timer). It records each run, re-syncs organisations' resources that are due,
- * advances graceful periods, then starts the backups that are due and enqueues stranded runs again.
+ * A region's scheduled dispatcher (Cloud Scheduler every 10 minutes in production, one job per region,
+ * each running in its region; the local scheduler calls them on a timer). For the region's organisations
+ * only: it records the run, re-syncs resources that are due, advances graceful periods, then starts the
+ * backups that are due and enqueues stranded runs again, into the region's queues.
  */
-export async function runDispatcher(scheduledTime: string): Promise<void> {
-  const state = await recordDispatcherRun(scheduledTime);
+export async function runDispatcher(regionId: RegionId, scheduledTime: string): Promise<void> {
+  const state = await recordDispatcherRun(regionId, scheduledTime);
   const resync = await resyncDueOrganizations(
     workspaceGateway(loadWorkspaceConfig()),
-    allOrganizations(),
+    organizationsIn(regionId),
     new Date(scheduledTime),
     (organizationId, error) => logs.resourceSyncFailed({ organizationId, error }),
   );
   // Graceful periods whose end has passed stop backups (audited, with an alert).
-  const graceful = await advanceGracefulPeriods(new Date(scheduledTime), (organizationId, error) =>
-    logs.gracefulStopFailed({ organizationId, error }),
+  const graceful = await advanceGracefulPeriods(
+    new Date(scheduledTime),
+    (organizationId, error) => logs.gracefulStopFailed({ organizationId, error }),
+    [regionId],
   );
   if (graceful.stopped > 0) logs.backupsStoppedAfterGracefulPeriod({ organizations: graceful.stopped });
   let scheduled = 0;
   let redispatched = 0;
-  for await (const organization of allOrganizations()) {
+  for await (const organization of organizationsIn(regionId)) {
     try {
       const dispatched = await dispatchOrganization(organization, new Date(scheduledTime));
       scheduled += dispatched.scheduled;
@@ -37,6 +41,7 @@ export async function runDispatcher(scheduledTime: string): Promise<void> {
     }
   }
   logs.dispatcherRan({
+    regionId,
     scheduledTime,
     runs: state.runs,
     resynced: resync.synced,

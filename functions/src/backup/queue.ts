@@ -1,19 +1,24 @@
 /**
- * Enqueues `runBackup` and `collectBackupGarbage` tasks (Cloud Tasks through firebase-admin; locally the Cloud Tasks emulator, which
- * firebase-admin finds through `CLOUD_TASKS_EMULATOR_HOST`). The queue is the function's, in the functions'
- * region.
+ * Enqueues `runBackup`, `collectBackupGarbage` and `runRecovery` tasks (Cloud Tasks through firebase-admin;
+ * locally the Cloud Tasks emulator, which firebase-admin finds through `CLOUD_TASKS_EMULATOR_HOST`). Every
+ * queue is a region's: `<region>-runBackup` in the region's location, next to the region's data, so an
+ * organisation's work is only ever done in its region.
  */
 import { getFunctions } from "firebase-admin/functions";
-import { GLOBAL_REGION } from "../config";
+import { regionLocation, type RegionId } from "@alpvault/contracts/regions";
 import { adminApp } from "../lib/firebase";
 import type { BackupTask } from "./schema";
 
 export type EnqueueBackup = (
+  regionId: RegionId,
   task: BackupTask,
   options?: { id?: string; delaySeconds?: number },
 ) => Promise<void>;
 
-const queueOf = (name: string) => `locations/${GLOBAL_REGION}/functions/${name}`;
+/** The task queue of a region's function (`ch-runBackup` in europe-west6). */
+export function regionalQueue(regionId: RegionId, name: string): string {
+  return `locations/${regionLocation(regionId)}/functions/${regionId}-${name}`;
+}
 
 /** Enqueues a task; a task id Cloud Tasks has seen already (a duplicate) is not an error. */
 async function enqueue<T extends object>(
@@ -23,7 +28,7 @@ async function enqueue<T extends object>(
 ): Promise<void> {
   try {
     await getFunctions(adminApp())
-      .taskQueue<T>(queueOf(queue))
+      .taskQueue<T>(queue)
       .enqueue(task, {
         ...(options.id ? { id: options.id } : {}),
         ...(options.delaySeconds ? { scheduleDelaySeconds: options.delaySeconds } : {}),
@@ -34,7 +39,8 @@ async function enqueue<T extends object>(
   }
 }
 
-export const enqueueBackup: EnqueueBackup = (task, options = {}) => enqueue("runBackup", task, options);
+export const enqueueBackup: EnqueueBackup = (regionId, task, options = {}) =>
+  enqueue(regionalQueue(regionId, "runBackup"), task, options);
 
 /** Payload of a `collectBackupGarbage` task: one organisation's retention and garbage collection. */
 export interface GcTask {
@@ -42,8 +48,10 @@ export interface GcTask {
 }
 
 /** One collection per organisation and day (the task id says which day). */
-export function enqueueGc(task: GcTask, day: string): Promise<void> {
-  return enqueue("collectBackupGarbage", task, { id: `gc-${task.organizationId}-${day}` });
+export function enqueueGc(regionId: RegionId, task: GcTask, day: string): Promise<void> {
+  return enqueue(regionalQueue(regionId, "collectBackupGarbage"), task, {
+    id: `gc-${task.organizationId}-${day}`,
+  });
 }
 
 /** Payload of a `runRecovery` task: one recovery, which says everything else. */
@@ -52,6 +60,11 @@ export interface RecoveryTask {
   recoveryId: string;
 }
 
-export type EnqueueRecovery = (task: RecoveryTask, options?: { id?: string }) => Promise<void>;
+export type EnqueueRecovery = (
+  regionId: RegionId,
+  task: RecoveryTask,
+  options?: { id?: string },
+) => Promise<void>;
 
-export const enqueueRecovery: EnqueueRecovery = (task, options = {}) => enqueue("runRecovery", task, options);
+export const enqueueRecovery: EnqueueRecovery = (regionId, task, options = {}) =>
+  enqueue(regionalQueue(regionId, "runRecovery"), task, options);

@@ -34,6 +34,7 @@ export async function dispatchRun(
 ): Promise<boolean> {
   try {
     await enqueue(
+      scope.regionId,
       { organizationId: scope.organizationId, resourceId: run.resourceId, runId: run.runId },
       { id: taskId },
     );
@@ -113,8 +114,12 @@ export async function dispatchOrganization(
   }
   // Retention and garbage collection, once a day per organisation.
   if (await gcDue(organization, now)) {
-    await enqueueGc({ organizationId: organization.organizationId }, now.toISOString().slice(0, 10)).catch(
-      (error: unknown) => logs.backupDispatchFailed({ organizationId: organization.organizationId, error }),
+    await enqueueGc(
+      organization.regionId,
+      { organizationId: organization.organizationId },
+      now.toISOString().slice(0, 10),
+    ).catch((error: unknown) =>
+      logs.backupDispatchFailed({ organizationId: organization.organizationId, error }),
     );
   }
   let redispatched = 0;

@@ -25,7 +25,8 @@ import { backupsAllowed } from "../billing/graceful";
 import type { Scope } from "../lib/tenancy";
 import { organizationRef } from "../lib/tenancy";
 import * as logs from "../logs";
-import { getOrganization, type Organization } from "../organizations/repo";
+import { organizationServedIn, type Organization } from "../organizations/repo";
+import type { RegionId } from "@alpvault/contracts/regions";
 import { seatsOf } from "../organizations/service";
 import { ensureDefaultPolicy, getPolicy } from "../policies/repo";
 import { listResources } from "../resources/repo";
@@ -69,6 +70,8 @@ export interface WorkerDeps {
   enqueue: EnqueueBackup;
   /** How long one delivery may work before it checkpoints and re-enqueues (ms). */
   budgetMs: number;
+  /** The region this worker runs in: tasks of another region's organisations are dropped. */
+  servingRegion?: RegionId;
   now?: () => number;
 }
 
@@ -154,7 +157,7 @@ function outcomeOf(result: RunBackupResult): WorkerOutcome {
 
 export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Promise<WorkerOutcome> {
   const now = deps.now ?? Date.now;
-  const organization = await getOrganization(task.organizationId);
+  const organization = await organizationServedIn(task.organizationId, deps.servingRegion);
   if (!organization) return "dropped";
   const scope: Scope = { organizationId: organization.organizationId, regionId: organization.regionId };
   let run = await readRun(scope, task.runId);
@@ -261,7 +264,7 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
     ...(result.outcome !== "skipped" ? { items: result.progress.items, unitsUsed: result.unitsUsed } : {}),
   });
   if (result.outcome === "continue") {
-    await deps.enqueue(task);
+    await deps.enqueue(scope.regionId, task);
     return outcome;
   }
   if (outcome === "lease-held") throw new RunLeasedError(task.runId);

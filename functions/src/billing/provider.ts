@@ -20,6 +20,8 @@ export interface CheckoutInput {
   cancelUrl: string;
   /** Carried with the checkout and echoed in its webhook events (organisation, purchase, actor). */
   metadata: Record<string, string>;
+  /** The API of the organisation's region, which handles the checkout's events (and hosts the sandbox page). */
+  regionApiUrl: string;
 }
 
 export interface PaymentProvider {

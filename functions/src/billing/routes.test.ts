@@ -18,6 +18,8 @@ afterEach(() => jest.restoreAllMocks());
 function app() {
   const service = billingService({
     organizations: {} as OrganizationService,
+    servingRegion: "ch",
+    regionApiUrl: (regionId) => `https://${regionId}.api.example.test/v1`,
     provider: { createCheckout: () => Promise.reject(new Error("not used")) },
     webhookSecret: () => LOCAL_WEBHOOK_SECRET,
     gracefulPeriodDays: 14,

@@ -5,10 +5,9 @@ import { AppError } from "../http/app-error";
 import { callerOf } from "../http/authenticate";
 import { isSandboxOutcome } from "./sandbox-provider";
 import type { BillingService } from "./service";
-import { billingServices } from "./wiring";
 
 /** Plans, checkout, payment state and the auto-add-storage setting (admins of the organisation only). */
-export function billingRoutes(service: () => BillingService = billingServices): Router {
+export function billingRoutes(service: () => BillingService): Router {
   const router = apiRouter();
   const base = "/organizations/:organizationId";
 
@@ -55,7 +54,7 @@ function outcomeOf(request: Request): unknown {
  * Routes without Firebase sign-in or App Check: the payment provider's webhook (checked by its signature
  * on the raw body) and, in emulator mode, the sandbox provider's checkout page.
  */
-export function billingPublicRoutes(service: () => BillingService = billingServices): Router {
+export function billingPublicRoutes(service: () => BillingService): Router {
   const router = apiRouter();
 
   router.post("/payments/webhook", express.raw({ type: "application/json" }), async (request, response) => {

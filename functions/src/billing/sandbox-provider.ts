@@ -15,9 +15,9 @@ function newId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("hex")}`;
 }
 
-/** The checkout page lives on the same host as the web app (Hosting serves /v1 there). */
-export function sandboxPageUrl(checkoutId: string, returnUrl: string): string {
-  return new URL(`/v1/payments/sandbox/${encodeURIComponent(checkoutId)}`, returnUrl).href;
+/** The checkout page lives on the organisation's regional API host, whose API handles its events. */
+export function sandboxPageUrl(checkoutId: string, regionApiUrl: string): string {
+  return `${regionApiUrl.replace(/\/+$/, "")}/payments/sandbox/${encodeURIComponent(checkoutId)}`;
 }
 
 export function sandboxProvider(now: () => Date = () => new Date()): PaymentProvider {
@@ -34,7 +34,7 @@ export function sandboxProvider(now: () => Date = () => new Date()): PaymentProv
         createdAt: now().toISOString(),
         outcome: null,
       });
-      return { checkoutId, url: sandboxPageUrl(checkoutId, input.successUrl) };
+      return { checkoutId, url: sandboxPageUrl(checkoutId, input.regionApiUrl) };
     },
   };
 }

@@ -4,7 +4,7 @@
  * resets the graceful period, a failure starts it), the auto-add-storage setting and the scheduled stop
  * of backups when a graceful period ends. Every change is audited in the transaction that makes it.
  */
-import { REGION_IDS } from "@alpvault/contracts/regions";
+import { REGION_IDS, type RegionId } from "@alpvault/contracts/regions";
 import Stripe from "stripe";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import {
@@ -23,7 +23,7 @@ import {
 import { PLANS, STORAGE_PACK_PRICE_USD, planRank } from "@alpvault/contracts/plans";
 import { AppError } from "../http/app-error";
 import type { Caller } from "../http/authenticate";
-import { getOrganization, type Account } from "../organizations/repo";
+import { getRouting, withAccount, type Account } from "../organizations/repo";
 import type { OrganizationService } from "../organizations/service";
 import { GRACEFUL_TEXTS, resetGracefulPeriod, startGracefulPeriod, stopGracefulPeriod } from "./graceful";
 import { CHECKOUT_ID_PLACEHOLDER, type CheckoutItem, type PaymentProvider } from "./provider";
@@ -33,6 +33,9 @@ import { outcomeAllowed, sandboxEvent, sandboxPage, signPayload } from "./sandbo
 
 export interface BillingDeps {
   organizations: OrganizationService;
+  /** The region whose organisations this API serves (null: the global API, which serves none). */
+  servingRegion: RegionId | null;
+  regionApiUrl(regionId: RegionId): string;
   provider: PaymentProvider;
   /** The secret webhook signatures are checked with (Stripe's endpoint secret; the local one locally). */
   webhookSecret(): string;
@@ -247,8 +250,12 @@ export function billingService(deps: BillingDeps) {
       throw new AppError(400, BILLING_MESSAGES.invalidSignature, { cause });
     }
     const effect = readPaymentEvent(event);
-    const organization = effect ? await getOrganization(effect.organizationId) : undefined;
-    if (!effect || !organization) return { received: true, duplicate: false, ignored: true };
+    // Each region's API has its own webhook endpoint and handles its own organisations' events.
+    const routing = effect ? await getRouting(effect.organizationId) : undefined;
+    if (!effect || !routing || routing.regionId !== deps.servingRegion) {
+      return { received: true, duplicate: false, ignored: true };
+    }
+    const organization = await withAccount(routing);
     const at = now();
     const result = await repo.applyPaymentEvent(
       organization,
@@ -286,6 +293,7 @@ export function billingService(deps: BillingDeps) {
           purchase: JSON.stringify(purchase),
           actor,
         },
+        regionApiUrl: deps.regionApiUrl(organization.regionId),
       });
       const at = now().toISOString();
       await repo.createPayment(organization, {
@@ -371,10 +379,11 @@ export type BillingService = ReturnType<typeof billingService>;
 export async function advanceGracefulPeriods(
   now: Date,
   onError: (organizationId: string, error: unknown) => void = () => undefined,
+  regionIds: readonly RegionId[] = REGION_IDS,
 ): Promise<{ stopped: number; failed: number }> {
   let stopped = 0;
   let failed = 0;
-  for (const regionId of REGION_IDS) {
+  for (const regionId of regionIds) {
     for (const { scope, account } of await repo.organizationsInGracefulPeriod(regionId)) {
       if (!stopGracefulPeriod(account.graceful, now)) continue;
       try {

@@ -1,23 +1,28 @@
-/** Builds the billing service from the runtime configuration, once per instance. */
+/** Builds the billing service from the runtime configuration, once per instance and serving region. */
 import { LOCAL_WEBHOOK_SECRET } from "@alpvault/contracts/billing";
-import { loadBillingConfig } from "../config";
+import type { RegionId } from "@alpvault/contracts/regions";
+import { loadBillingConfig, regionApiUrl } from "../config";
 import { productServices } from "../organizations/wiring";
 import { sandboxProvider } from "./sandbox-provider";
 import { billingService, type BillingService } from "./service";
 import { stripeProvider } from "./stripe-provider";
 
-let built: BillingService | undefined;
+const built = new Map<RegionId | null, BillingService>();
 
-export function billingServices(): BillingService {
-  if (built) return built;
+export function billingServices(servingRegion: RegionId | null): BillingService {
+  const existing = built.get(servingRegion);
+  if (existing) return existing;
   const config = loadBillingConfig(LOCAL_WEBHOOK_SECRET);
   const sandbox = config.provider === "sandbox";
-  built = billingService({
-    organizations: productServices().organizations,
+  const service = billingService({
+    organizations: productServices(servingRegion).organizations,
+    servingRegion,
+    regionApiUrl,
     provider: sandbox ? sandboxProvider() : stripeProvider(config.stripeSecretKey),
     webhookSecret: config.webhookSecret,
     gracefulPeriodDays: config.gracefulPeriodDays,
     sandbox,
   });
-  return built;
+  built.set(servingRegion, service);
+  return service;
 }

@@ -1,6 +1,11 @@
+import cors from "cors";
 import express, { type Express, type Router } from "express";
+import { APP_CHECK_HEADER } from "@alpvault/contracts/app-check";
+import type { RegionId } from "@alpvault/contracts/regions";
 import { auditRoutes } from "../audit/routes";
 import { billingPublicRoutes, billingRoutes } from "../billing/routes";
+import { billingServices } from "../billing/wiring";
+import { secretServices } from "../secrets/wiring";
 import { organizationRoutes } from "../organizations/routes";
 import { productServices } from "../organizations/wiring";
 import { policyRoutes } from "../policies/routes";
@@ -21,6 +26,14 @@ import { errorHandler, notFoundHandler } from "./error-handler";
 import { requestLog } from "./request-log";
 
 export interface ApiDependencies {
+  /**
+   * The region whose organisations this API serves: each region's API runs in that region and is the only
+   * one that reads or changes its organisations' data; the global API (null, the default) serves the
+   * routes that belong to no organisation and sends an organisation's calls to its region (421).
+   */
+  servingRegion?: RegionId | null;
+  /** The web app's origins, answered cross-origin (regional APIs are on hosts of their own). */
+  corsOrigins?: readonly string[];
   identity: IdentityVerifier;
   appCheck: AppCheckVerifier;
   /**
@@ -39,34 +52,49 @@ export interface ApiDependencies {
 
 /** The /v1 JSON API. Every route sits behind `authenticate`; every error leaves as `{code, message}`. */
 export function createApi(deps: ApiDependencies): Express {
+  const serving = deps.servingRegion ?? null;
+  const services = () => productServices(serving);
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", true);
+  if (deps.corsOrigins && deps.corsOrigins.length > 0) {
+    // Answered before anything else, preflights included: they carry no tokens.
+    app.use(
+      cors({
+        origin: [...deps.corsOrigins],
+        methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+        allowedHeaders: ["Authorization", "Content-Type", APP_CHECK_HEADER],
+        exposedHeaders: ["Content-Disposition"],
+        maxAge: 600,
+      }),
+    );
+  }
 
   const v1 = express.Router();
   v1.use(requestLog);
   v1.use(bodySizeLimit);
-  for (const router of deps.publicRouters ?? [billingPublicRoutes()]) v1.use(router);
+  for (const router of deps.publicRouters ?? [billingPublicRoutes(() => billingServices(serving))]) {
+    v1.use(router);
+  }
   v1.use(
     authenticate({
       identity: deps.identity,
       appCheck: deps.appCheck,
-      onRefused:
-        deps.onRefused ?? ((attempt) => productServices().organizations.recordRefusedAccess(attempt)),
+      onRefused: deps.onRefused ?? ((attempt) => services().organizations.recordRefusedAccess(attempt)),
     }),
   );
   v1.use(jsonBody());
   const routers = deps.routers ?? [
     systemRoutes(),
-    organizationRoutes(() => productServices().organizations),
-    resourceRoutes(productServices),
-    auditRoutes(() => productServices().organizations),
-    policyRoutes(productServices),
-    secretRoutes(),
-    billingRoutes(),
-    searchRoutes(() => productServices().organizations),
-    recoveryRoutes(() => productServices().organizations),
-    exportRoutes(() => productServices().organizations),
+    organizationRoutes(() => services().organizations),
+    resourceRoutes(services),
+    auditRoutes(() => services().organizations),
+    policyRoutes(services),
+    secretRoutes(() => secretServices(serving)),
+    billingRoutes(() => billingServices(serving)),
+    searchRoutes(() => services().organizations),
+    recoveryRoutes(() => services().organizations),
+    exportRoutes(() => services().organizations),
   ];
   for (const router of routers) v1.use(router);
   v1.use(notFoundHandler);

@@ -131,13 +131,35 @@ export function inRegionTransaction<T>(
   return organizationRef(scope).firestore.runTransaction(body);
 }
 
-async function withAccount(routing: Organization): Promise<Organization> {
+/** The organisation with its account, read from its region database. */
+export async function withAccount(routing: Organization): Promise<Organization> {
   return { ...routing, ...(await readAccount(routing)) };
 }
 
-export async function getOrganization(organizationId: string): Promise<Organization | undefined> {
+/**
+ * The organisation as the global database routes it (domain, region, subscription id), without reading its
+ * region: its account fields are the defaults until `withAccount` reads them.
+ */
+export async function getRouting(organizationId: string): Promise<Organization | undefined> {
   const snapshot = await globalDb().collection("organizations").doc(organizationId).get();
-  const routing = snapshot.exists ? decodeOrganization(snapshot.data()) : undefined;
+  return snapshot.exists ? decodeOrganization(snapshot.data()) : undefined;
+}
+
+/**
+ * The organisation, when it exists and (given `servingRegion`) belongs to that region: a region's workers
+ * never read or process another region's organisation, whatever a task says.
+ */
+export async function organizationServedIn(
+  organizationId: string,
+  servingRegion: RegionId | undefined,
+): Promise<Organization | undefined> {
+  const routing = await getRouting(organizationId);
+  if (!routing || (servingRegion !== undefined && routing.regionId !== servingRegion)) return undefined;
+  return withAccount(routing);
+}
+
+export async function getOrganization(organizationId: string): Promise<Organization | undefined> {
+  const routing = await getRouting(organizationId);
   return routing ? withAccount(routing) : undefined;
 }
 
@@ -200,11 +222,15 @@ export async function ensureAccount(scope: Scope): Promise<void> {
   });
 }
 
-/** Every organisation (the scheduled re-sync walks them; paged, so any number fits). */
-export async function* allOrganizations(pageSize = 200): AsyncGenerator<Organization> {
+/** Every organisation of one region (its dispatcher walks them; paged, so any number fits). */
+export async function* organizationsIn(regionId: RegionId, pageSize = 200): AsyncGenerator<Organization> {
   let last: string | undefined;
   for (;;) {
-    let query = globalDb().collection("organizations").orderBy("organizationId").limit(pageSize);
+    let query = globalDb()
+      .collection("organizations")
+      .where("regionId", "==", regionId)
+      .orderBy("organizationId")
+      .limit(pageSize);
     if (last) query = query.startAfter(last);
     const snapshot = await query.get();
     for (const doc of snapshot.docs) {

@@ -11,9 +11,10 @@ import {
   type OrganizationSummary,
   type SubscriptionField,
   type SubscriptionView,
+  servedElsewhereMessage,
 } from "@alpvault/contracts/organizations";
 import { PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans";
-import { REGIONS, isRegionId, type Region } from "@alpvault/contracts/regions";
+import { REGIONS, isRegionId, type Region, type RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/repo";
 import { AppError } from "../http/app-error";
 import type { Caller, RefusedAttempt } from "../http/authenticate";
@@ -42,7 +43,14 @@ export function randomId(length = 10): string {
 
 export interface OrganizationDeps {
   workspace: WorkspaceGateway;
-  regionDomain(regionId: string): string;
+  /**
+   * The region whose organisations this API serves (their data is processed and served there only), or
+   * null for the global API, which serves none.
+   */
+  servingRegion: RegionId | null;
+  regionDomain(regionId: RegionId): string;
+  /** A region's API base URL, named in the 421 that sends a caller there. */
+  regionApiUrl(regionId: RegionId): string;
   /** Re-reads the domain's users and shared drives into the organisation's resources. */
   syncResources(organization: Organization, adminEmail: string): Promise<unknown>;
   /** What the organisation uses, read in one pass: backup bytes and active mailboxes (seats). */
@@ -55,8 +63,8 @@ export interface OrganizationUsage {
   activeMailboxes: number;
 }
 
-export function regionsWithDomains(regionDomain: (regionId: string) => string): Region[] {
-  return REGIONS.map((region) => ({ ...region, domain: regionDomain(region.id) }));
+export function regionsWithDomains(regionDomain: (regionId: RegionId) => string): Region[] {
+  return REGIONS.map((region) => ({ ...region, domain: regionDomain(region.id as RegionId) }));
 }
 
 function summary(organization: Organization, regions: Region[]): OrganizationSummary {
@@ -95,14 +103,25 @@ export function organizationService(deps: OrganizationDeps) {
     if (status !== "admin") throw AppError.forbidden(ORGANIZATION_MESSAGES.notAdmin);
   }
 
-  /** The caller must be a super admin of the organisation's domain; anything else sees no organisation. */
+  /** 421 naming the region's API unless this API serves `regionId`. */
+  function assertServed(regionId: RegionId): void {
+    if (regionId !== deps.servingRegion) {
+      throw new AppError(421, servedElsewhereMessage(deps.regionApiUrl(regionId)));
+    }
+  }
+
+  /**
+   * The caller must be a super admin of the organisation's domain; anything else sees no organisation.
+   * Its admin is sent to its region's API (421) before anything of the region is read here.
+   */
   async function requireAdmin(caller: Caller, organizationId: string): Promise<Organization> {
-    const organization = await organizations.getOrganization(organizationId);
-    if (!organization || domainOf(caller.email) !== organization.domain) {
+    const routing = await organizations.getRouting(organizationId);
+    if (!routing || domainOf(caller.email) !== routing.domain) {
       throw AppError.notFound(ORGANIZATION_MESSAGES.organizationNotFound);
     }
     await assertAdmin(caller);
-    return organization;
+    assertServed(routing.regionId);
+    return organizations.withAccount(routing);
   }
 
   return {
@@ -112,13 +131,14 @@ export function organizationService(deps: OrganizationDeps) {
 
     /**
      * Writes a refused sign-in (not a verified Google identity) into the audit log of the organisation
-     * its path names, when that organisation exists. One entry per account and minute, so a flood of
+     * its path names, when that organisation exists and this API serves its region. One entry per account and minute, so a flood of
      * refused calls cannot flood the log; nothing else is read or changed.
      */
     async recordRefusedAccess(attempt: RefusedAttempt): Promise<void> {
       if (!isId(attempt.organizationId)) return;
-      const organization = await organizations.getOrganization(attempt.organizationId);
-      if (!organization) return;
+      // Only the organisation's own region writes its log.
+      const organization = await organizations.getRouting(attempt.organizationId);
+      if (!organization || organization.regionId !== deps.servingRegion) return;
       const at = now();
       await appendAudit(organization, {
         operation: "access.refused",
@@ -137,16 +157,6 @@ export function organizationService(deps: OrganizationDeps) {
       const hasGWInstalled = state === "installed";
       const isAdmin = hasGWInstalled && (await adminStatus(caller)) === "admin";
       const organization = isAdmin ? await organizations.organizationOfDomain(domainOf(email)) : undefined;
-      if (organization && caller.authTime) {
-        // Connecting reads the installation after every sign-in; the sign-in time makes it one entry.
-        await appendAudit(organization, {
-          operation: "user.logged-in",
-          actor: email,
-          object: email,
-          date: new Date(caller.authTime * 1000),
-          key: `login-${caller.uid}-${caller.authTime}`,
-        });
-      }
       return {
         isAdmin,
         hasGWInstalled,
@@ -172,6 +182,8 @@ export function organizationService(deps: OrganizationDeps) {
     ): Promise<{ organization: OrganizationSummary; created: boolean }> {
       const email = caller.email;
       if (!isRegionId(request.regionId)) throw AppError.badRequest(ORGANIZATION_MESSAGES.invalidRegion);
+      // The organisation's data (its directory first) is written by the chosen region's API only.
+      assertServed(request.regionId);
       if (isConsumerEmail(email)) throw AppError.forbidden(ORGANIZATION_MESSAGES.noWorkspace);
       if ((await deps.workspace.installation(email)) !== "installed") {
         throw AppError.forbidden(ORGANIZATION_MESSAGES.notInstalled);
@@ -196,8 +208,21 @@ export function organizationService(deps: OrganizationDeps) {
       return { organization: summary(organization, regions()), created };
     },
 
+    /**
+     * Connecting reads the details after every sign-in (spec §4): this is where the sign-in is audited,
+     * in the organisation's region; the sign-in time makes it one entry per sign-in.
+     */
     async details(caller: Caller, organizationId: string): Promise<OrganizationDetails> {
       const organization = await requireAdmin(caller, organizationId);
+      if (caller.authTime) {
+        await appendAudit(organization, {
+          operation: "user.logged-in",
+          actor: caller.email,
+          object: caller.email,
+          date: new Date(caller.authTime * 1000),
+          key: `login-${caller.uid}-${caller.authTime}`,
+        });
+      }
       const plan = PLANS[organization.planId];
       return {
         organizationId,

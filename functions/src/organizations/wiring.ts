@@ -1,18 +1,30 @@
-/** Builds the organisation and resource services from the runtime configuration, once per instance. */
-import { loadWorkspaceConfig, regionApiDomain } from "../config";
+/**
+ * Builds the organisation and resource services from the runtime configuration, once per instance and
+ * serving region (the global API serves none; each region's API serves that region's organisations).
+ */
+import type { RegionId } from "@alpvault/contracts/regions";
+import { loadWorkspaceConfig, regionApiDomain, regionApiUrl } from "../config";
 import * as resources from "../resources/repo";
 import { backupBytes, syncResources } from "../resources/service";
 import { workspaceGateway, type WorkspaceGateway } from "../workspace/gateway";
 import { organizationService, type OrganizationService } from "./service";
 
-let built: { organizations: OrganizationService; workspace: WorkspaceGateway } | undefined;
+export interface ProductServices {
+  organizations: OrganizationService;
+  workspace: WorkspaceGateway;
+}
 
-export function productServices(): { organizations: OrganizationService; workspace: WorkspaceGateway } {
-  if (built) return built;
+const built = new Map<RegionId | null, ProductServices>();
+
+export function productServices(servingRegion: RegionId | null): ProductServices {
+  const existing = built.get(servingRegion);
+  if (existing) return existing;
   const workspace = workspaceGateway(loadWorkspaceConfig());
   const organizations = organizationService({
     workspace,
+    servingRegion,
     regionDomain: regionApiDomain,
+    regionApiUrl,
     syncResources: (organization, adminEmail) =>
       syncResources(workspace, organization, adminEmail, new Date(), adminEmail),
     usage: async (organization) => {
@@ -24,6 +36,7 @@ export function productServices(): { organizations: OrganizationService; workspa
       };
     },
   });
-  built = { organizations, workspace };
-  return built;
+  const services = { organizations, workspace };
+  built.set(servingRegion, services);
+  return services;
 }

@@ -70,6 +70,7 @@ export async function startRecovery(
   if (created.kind === "busy") throw AppError.conflict(RECOVERY_MESSAGES.inProgress);
   try {
     await enqueue(
+      scope.regionId,
       { organizationId: scope.organizationId, recoveryId: created.recovery.recoveryId },
       { id: created.recovery.recoveryId },
     );

@@ -1,5 +1,7 @@
 import type { Request } from "firebase-functions/v2/tasks";
 import { drive_v3 } from "@googleapis/drive";
+import { isId } from "@alpvault/contracts/ids";
+import type { RegionId } from "@alpvault/contracts/regions";
 import { gmail_v1 } from "@googleapis/gmail";
 import { loadWorkspaceConfig } from "../config";
 import * as logs from "../logs";
@@ -56,18 +58,22 @@ function recoveryDeps(): RecoveryDeps {
   return deps;
 }
 
-/** Handles one `runRecovery` delivery; a malformed payload is dropped. */
-export async function recoveryTaskHandler(request: Request<unknown>): Promise<void> {
-  logs.taskReceived({ queue: "runRecovery", taskId: request.id, retryCount: request.retryCount });
-  const data = (request.data ?? {}) as { organizationId?: unknown; recoveryId?: unknown };
-  if (
-    typeof data.organizationId !== "string" ||
-    !/^[A-Za-z0-9_-]{1,128}$/.test(data.organizationId) ||
-    typeof data.recoveryId !== "string" ||
-    !/^[A-Za-z0-9]{1,64}$/.test(data.recoveryId)
-  ) {
-    logs.taskDropped({ queue: "runRecovery", taskId: request.id, reason: "invalid payload" });
-    return;
-  }
-  await executeRecovery({ organizationId: data.organizationId, recoveryId: data.recoveryId }, recoveryDeps());
+/**
+ * Handles one `runRecovery` delivery in `regionId`'s queue; a malformed payload, or a recovery of another
+ * region's organisation, is dropped.
+ */
+export function recoveryTaskHandler(regionId: RegionId) {
+  return async (request: Request<unknown>): Promise<void> => {
+    const queue = `${regionId}-runRecovery`;
+    logs.taskReceived({ queue, taskId: request.id, retryCount: request.retryCount });
+    const data = (request.data ?? {}) as { organizationId?: unknown; recoveryId?: unknown };
+    if (!isId(data.organizationId) || !isId(data.recoveryId)) {
+      logs.taskDropped({ queue, taskId: request.id, reason: "invalid payload" });
+      return;
+    }
+    await executeRecovery(
+      { organizationId: data.organizationId, recoveryId: data.recoveryId },
+      { ...recoveryDeps(), servingRegion: regionId },
+    );
+  };
 }

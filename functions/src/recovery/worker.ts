@@ -25,7 +25,8 @@ import { itemAsOf, itemsAfter, itemsByKey } from "../backup/runner/repo";
 import { googleStatus } from "../backup/sources/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
-import { getOrganization } from "../organizations/repo";
+import { organizationServedIn } from "../organizations/repo";
+import type { RegionId } from "@alpvault/contracts/regions";
 import { DriveRestorer, RESUMABLE_UPLOAD_BYTES, type DriveTarget, type UploadAccess } from "./drive-restore";
 import { GmailRestorer, messageIdOf } from "./gmail-restore";
 import { inParallel } from "../lib/parallel";
@@ -48,6 +49,8 @@ export interface RecoveryDeps {
   wrappers: KeyWrappers;
   enqueue: EnqueueRecovery;
   budgetMs: number;
+  /** The region this worker runs in: tasks of another region's organisations are dropped. */
+  servingRegion?: RegionId;
   now?: () => number;
 }
 
@@ -66,7 +69,7 @@ export async function executeRecovery(
   deps: RecoveryDeps,
 ): Promise<"dropped" | "continued" | "succeeded" | "failed"> {
   const now = deps.now ?? Date.now;
-  const organization = await getOrganization(task.organizationId);
+  const organization = await organizationServedIn(task.organizationId, deps.servingRegion);
   if (!organization) return "dropped";
   const scope: Scope = { organizationId: organization.organizationId, regionId: organization.regionId };
   const holder = randomUUID();
@@ -223,7 +226,10 @@ export async function executeRecovery(
       if (now() >= deadline) {
         await saveRecoveryProgress(scope, { recoveryId: recovery.recoveryId, progress, position }, holder);
         await releaseRecoveryLease(scope, recovery.recoveryId, holder);
-        await deps.enqueue({ organizationId: scope.organizationId, recoveryId: recovery.recoveryId });
+        await deps.enqueue(scope.regionId, {
+          organizationId: scope.organizationId,
+          recoveryId: recovery.recoveryId,
+        });
         return "continued";
       }
       // A page's items are restored a few at once (each waits on Google); the position moves past the

@@ -3,14 +3,13 @@ import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
 import type { SecretService } from "./service";
-import { secretServices } from "./wiring";
 
 /**
  * Secrets (encryption keys): the built-in default key and customer Cloud KMS keys of one organisation,
  * for its admins only. `POST …/secrets/{id}:check` (or `/check`) asks Cloud KMS about the key now.
  */
 export function secretRoutes(
-  deps: () => { organizations: OrganizationService; secrets: SecretService } = secretServices,
+  deps: () => { organizations: OrganizationService; secrets: SecretService },
 ): Router {
   const router = apiRouter();
   const base = "/organizations/:organizationId/secrets";

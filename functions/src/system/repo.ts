@@ -1,3 +1,4 @@
+import type { RegionId } from "@alpvault/contracts/regions";
 import { globalDb } from "../lib/firebase";
 
 /** Reads one small document to prove the database answers; resolves false after `timeoutMs`. */
@@ -21,18 +22,29 @@ export async function databaseAnswers(timeoutMs: number): Promise<boolean> {
 
 export interface DispatcherState {
   lastRunAt: string;
+  /** Runs of every region's dispatcher. */
   runs: number;
 }
 
-/** Records one dispatcher run (in a transaction, so concurrent runs count exactly). */
-export async function recordDispatcherRun(scheduledTime: string): Promise<DispatcherState> {
+/**
+ * Records one run of a region's dispatcher (in a transaction, so concurrent runs count exactly): the
+ * total, and each region's last run and count under `regions`.
+ */
+export async function recordDispatcherRun(
+  regionId: RegionId,
+  scheduledTime: string,
+): Promise<DispatcherState> {
   const ref = globalDb().collection("system").doc("dispatcher");
   return globalDb().runTransaction(async (transaction) => {
     const snapshot = await transaction.get(ref);
-    const previous: unknown = snapshot.get("runs");
-    const runs = (typeof previous === "number" ? previous : 0) + 1;
-    const state: DispatcherState = { lastRunAt: scheduledTime, runs };
-    transaction.set(ref, state);
+    const count = (value: unknown) => (typeof value === "number" ? value : 0);
+    const state: DispatcherState = { lastRunAt: scheduledTime, runs: count(snapshot.get("runs")) + 1 };
+    const regionRuns = count(snapshot.get(`regions.${regionId}.runs`)) + 1;
+    transaction.set(
+      ref,
+      { ...state, regions: { [regionId]: { lastRunAt: scheduledTime, runs: regionRuns } } },
+      { merge: true },
+    );
     return state;
   });
 }

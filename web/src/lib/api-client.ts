@@ -56,6 +56,23 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/**
+ * Each organisation's API base (its region's host): an organisation's data is served only by its region's
+ * API, so every `/organizations/{id}/…` call goes there. The session registers the organisations it
+ * learns of (`registerOrganizationRegion`); other calls go to the configured (global) base.
+ */
+const organizationApis = new Map<string, string>();
+
+export function registerOrganizationRegion(organizationId: string, regionDomain: string): void {
+  organizationApis.set(organizationId, regionalBaseUrl(regionDomain));
+}
+
+/** The API base a path belongs to: its organisation's region, or the global API. */
+export function apiBaseFor(path: string): string {
+  const organizationId = /^\/?organizations\/([^/?]+)/.exec(path)?.[1];
+  return (organizationId && organizationApis.get(decodeURIComponent(organizationId))) || env.apiBaseUrl;
+}
+
 /** Sends a request with the caller's tokens; a failure before any answer becomes an `ApiError`. */
 async function send(url: string, init: RequestInit & { headers: Record<string, string> }): Promise<Response> {
   try {
@@ -73,7 +90,7 @@ async function send(url: string, init: RequestInit & { headers: Record<string, s
  * Check token; any failure (network, non-2xx, unreadable answer) becomes an `ApiError`.
  */
 export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await send(buildUrl(options.baseUrl ?? env.apiBaseUrl, path, options.query), {
+  const response = await send(buildUrl(options.baseUrl ?? apiBaseFor(path), path, options.query), {
     method: options.method ?? "GET",
     headers: {
       Accept: "application/json",
@@ -96,7 +113,7 @@ export async function apiDownload(
   body: unknown,
   onProgress?: (bytes: number) => void,
 ): Promise<Blob> {
-  const response = await send(buildUrl(env.apiBaseUrl, path), {
+  const response = await send(buildUrl(apiBaseFor(path), path), {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),

@@ -30,6 +30,7 @@ import type {
 } from "@alpvault/contracts/organizations";
 import type { Region } from "@alpvault/contracts/regions";
 import { toApiError, type ApiError } from "@alpvault/contracts/errors";
+import { registerOrganizationRegion } from "@/lib/api-client";
 import { auth } from "@/lib/firebase";
 import { readSessionEntry, writeSessionEntry } from "@/lib/session-storage";
 
@@ -140,6 +141,10 @@ export function SessionProvider({ loaders, children }: { loaders: SessionLoaders
   const load = useCallback(async (): Promise<Connection> => {
     const calls = loadersRef.current;
     const installation = await calls.installation();
+    for (const known of installation.organizations) {
+      const region = known.subscriptions.find((candidate) => Boolean(candidate.region))?.region;
+      if (region) registerOrganizationRegion(known.organizationId, region.domain);
+    }
     const regions = await calls.regions();
     const organization = installation.organizations[0];
     let organizationDetails: OrganizationDetails | null = null;

@@ -6,7 +6,9 @@
  */
 import type { Request } from "firebase-functions/v2/tasks";
 import * as logs from "../../logs";
-import { getOrganization, type Organization } from "../../organizations/repo";
+import { isId } from "@alpvault/contracts/ids";
+import type { RegionId } from "@alpvault/contracts/regions";
+import { organizationServedIn, type Organization } from "../../organizations/repo";
 import { dataKeyResolver } from "../data-keys";
 import { workerDeps } from "../wiring";
 import { collectGarbage } from "./gc";
@@ -21,13 +23,22 @@ export async function gcDue(organization: Organization, now: Date): Promise<bool
   return Date.parse(since) <= now.getTime() - DAY_MS;
 }
 
-export async function gcTaskHandler(request: Request<unknown>): Promise<void> {
+/** Handles one `collectBackupGarbage` delivery in `regionId`'s queue (another region's organisation: dropped). */
+export function gcTaskHandler(regionId: RegionId) {
+  return (request: Request<unknown>): Promise<void> => collectFor(regionId, request);
+}
+
+async function collectFor(regionId: RegionId, request: Request<unknown>): Promise<void> {
   const organizationId = (request.data as { organizationId?: unknown } | null)?.organizationId;
-  if (typeof organizationId !== "string" || !/^[A-Za-z0-9_-]{1,128}$/.test(organizationId)) {
-    logs.taskDropped({ queue: "collectBackupGarbage", taskId: request.id, reason: "invalid organizationId" });
+  if (!isId(organizationId)) {
+    logs.taskDropped({
+      queue: `${regionId}-collectBackupGarbage`,
+      taskId: request.id,
+      reason: "invalid organizationId",
+    });
     return;
   }
-  const organization = await getOrganization(organizationId);
+  const organization = await organizationServedIn(organizationId, regionId);
   if (!organization) return;
   const scope = { organizationId, regionId: organization.regionId };
   const deps = workerDeps();

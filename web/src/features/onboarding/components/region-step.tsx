@@ -37,9 +37,10 @@ export function RegionStep() {
   const [finishing, setFinishing] = useState(false);
 
   const setUp = async ({ regionId }: RegionForm) => {
-    if (!isRegionId(regionId)) return;
+    const region = regions.find((candidate) => candidate.id === regionId);
+    if (!isRegionId(regionId) || !region) return;
     setRefreshError(null);
-    if (!(await create({ regionId }))) return;
+    if (!(await create(region))) return;
     setFinishing(true);
     try {
       await refresh();
