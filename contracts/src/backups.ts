@@ -43,3 +43,51 @@ export const BACKUP_MESSAGES = {
   backupsStopped:
     "Backups are stopped because the subscription is unpaid. Update your payment to resume them.",
 } as const;
+
+/** The services a resource is backed up from today (a mailbox: Gmail and its My Drive; a shared drive: Drive). */
+export const BACKED_UP_SERVICES = ["gmail", "drive"] as const;
+export type BackedUpService = (typeof BACKED_UP_SERVICES)[number];
+
+/**
+ * One service of a resource as its last backup left it: each service succeeds or fails on its own, and
+ * says what it did not back up (or kept without content) and why.
+ */
+export interface ServiceStatus {
+  /** "unavailable": the service does not exist for this user (Gmail off for a Drive-only licence). */
+  state: "succeeded" | "failed" | "unavailable";
+  failureReason: BackupFailureReason | null;
+  /** Google's reason for a failed or unavailable service ("insufficientPermissions"…), or null. */
+  detail: string | null;
+  /** Items not backed up, or kept without their content, by reason ("not-exportable", Google's reasons). */
+  skipped: Record<string, number>;
+  /** When that backup ended (ISO 8601). */
+  at: string;
+}
+
+export const SERVICE_LABELS: Record<BackedUpService, string> = { gmail: "Gmail", drive: "Drive" };
+
+/** What a skip reason means, for people (Google's reasons we know; the others are named as they are). */
+const SKIP_REASON_TEXTS: Record<string, string> = {
+  "not-exportable":
+    "Google offers no export of these (Forms, Sites, My Maps, Jamboard): their details are kept",
+  cannotDownloadFile: "Their owner does not allow them to be downloaded",
+  downloadQuotaExceeded: "Google's download limit for them was reached; they are tried again next time",
+  cannotDownloadAbusiveFile: "Google flagged them as abusive",
+  fileNotDownloadable: "Google does not allow them to be downloaded",
+  cannotExportFile: "Google could not export them",
+  exportSizeLimitExceeded: "Too large for Google to export",
+  insufficientFilePermissions: "The account backing up may not read them",
+  "content-mismatch": "They changed while being backed up; they are tried again next time",
+  notFound: "They vanished while being backed up",
+  badRequest: "Google refused to return them",
+};
+
+export function skipReasonText(reason: string): string {
+  return SKIP_REASON_TEXTS[reason] ?? `Google refused them (${reason})`;
+}
+
+/** Why a service is unavailable, for people. */
+export function unavailableText(service: BackedUpService, detail: string | null): string {
+  if (service === "gmail" && detail === "failedPrecondition") return "Gmail is not enabled for this user";
+  return `${SERVICE_LABELS[service]} is not available for this resource`;
+}

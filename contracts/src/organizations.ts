@@ -3,7 +3,7 @@
  * schemas shared by web and functions.
  */
 import type { Region, RegionId } from "./regions";
-import type { ActiveBackup, BackupFailureReason } from "./backups";
+import type { ActiveBackup, BackedUpService, BackupFailureReason, ServiceStatus } from "./backups";
 
 /** Spec §3 subscription reference. */
 export interface SubscriptionReference {
@@ -110,6 +110,8 @@ export interface Resource {
   activeBackup: ActiveBackup | null;
   /** Why the last backup failed (spec §8 reason), or null when it succeeded or none ran yet. */
   lastBackupFailure: BackupFailureReason | null;
+  /** Each service of the resource as its last backup left it (a service never backed up is absent). */
+  services: Partial<Record<BackedUpService, ServiceStatus>>;
 }
 
 export interface ResourcesPage {

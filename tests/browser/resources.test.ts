@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { AlertsResponse, OrganizationSummary } from "@alpvault/contracts/organizations";
 import { appCheckToken, callApi } from "../support/api-client";
+import { googleSubOf, withRegionDb } from "../support/organizations";
 import { workspaceAdmin } from "../support/workspace";
 import { chooseAccountInEmulatorPopup, registerGoogleAccount } from "./support/auth-emulator-popup";
 import { collectPageErrors, launchBrowser, newContext, SCREENSHOT_DIR, screenshot } from "./support/browser";
@@ -444,6 +445,54 @@ describe("resources screen", () => {
     await waitForNames([`Ueli User ${people.user.email}`]);
     await page.getByRole("button", { name: "Go to previous page" }).click();
     await waitForRows(5);
+  });
+
+  it("when a mailbox's last backup left Gmail unavailable and Drive items skipped, then its row says so per service and names each reason", async () => {
+    // The status a backup of this mailbox records (tests/api/service-status.test.ts runs such backups).
+    const resourceId = `user-${await googleSubOf(people.user.email)}`;
+    await withRegionDb("region-ch", (db) =>
+      db.doc(`organizations/${organizationId}/resources/${resourceId}`).update({
+        lastRun: {
+          runId: "run-status",
+          state: "succeeded",
+          failureReason: null,
+          finishedAt: new Date().toISOString(),
+        },
+        services: {
+          gmail: {
+            state: "unavailable",
+            failureReason: null,
+            detail: "failedPrecondition",
+            skipped: {},
+            at: new Date().toISOString(),
+          },
+          drive: {
+            state: "succeeded",
+            failureReason: null,
+            detail: null,
+            skipped: { "not-exportable": 2, cannotDownloadFile: 1 },
+            at: new Date().toISOString(),
+          },
+        },
+      }),
+    );
+    await page.reload();
+    await waitForRows(6);
+    const row = rows().filter({ hasText: people.user.email });
+    const gmail = row.locator("[data-testid=service-status][data-service=gmail]");
+    const drive = row.locator("[data-testid=service-status][data-service=drive]");
+    expect(await gmail.innerText()).toBe("Gmail is not enabled for this user");
+    expect(await drive.innerText()).toBe("Drive: 3 items skipped");
+    await drive.hover();
+    const reasons = page.getByTestId("skip-reasons");
+    await reasons.waitFor();
+    expect(await reasons.locator("li").allInnerTexts()).toEqual([
+      "2 — Google offers no export of these (Forms, Sites, My Maps, Jamboard): their details are kept",
+      "1 — Their owner does not allow them to be downloaded",
+    ]);
+    await shoot("resources-service-status");
+    await page.mouse.move(600, 10);
+    await reasons.waitFor({ state: "hidden" });
   });
 
   it("when the theme is dark, then the screen, its welcome modal, filter menu and alerts panel are captured", async () => {

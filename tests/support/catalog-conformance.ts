@@ -378,6 +378,7 @@ export function describeCatalog(
             unitsUsed: 1,
             newItemErrors: [],
             listing: null,
+            services: {},
           }),
         ).rejects.toBeInstanceOf(LeaseLostError);
       });
@@ -391,15 +392,20 @@ export function describeCatalog(
         expect((await catalog.loadRun(runId))?.lease?.until).toBe("2026-03-01T10:20:00.000Z");
       });
 
-      it("when the holder checkpoints, then cursor, progress and units are saved", async () => {
+      it("when the holder checkpoints, then cursor, progress, units and each service's outcome are saved", async () => {
         await catalog.takeLease(runId, "worker-1", until, T0);
 
+        const services = {
+          gmail: { state: "unavailable" as const, detail: "failedPrecondition", skipped: {} },
+          drive: { skipped: { "not-exportable": 2, cannotDownloadFile: 1 } },
+        };
         await catalog.saveCheckpoint(runId, "worker-1", {
           cursor: "12345",
           progress: { items: 3, bytes: 3000, storedBytes: 2100 },
           unitsUsed: 17,
           newItemErrors: [],
           listing: { kind: "drive-file", startedAt: T0 },
+          services,
         });
 
         expect(await catalog.loadRun(runId)).toMatchObject({
@@ -407,6 +413,7 @@ export function describeCatalog(
           cursor: "12345",
           progress: { items: 3, bytes: 3000, storedBytes: 2100 },
           unitsUsed: 17,
+          services,
           listing: { kind: "drive-file", startedAt: T0 },
         });
         await catalog.saveCheckpoint(runId, "worker-1", {
@@ -415,6 +422,7 @@ export function describeCatalog(
           unitsUsed: 17,
           newItemErrors: [],
           listing: null,
+          services: {},
         });
         expect((await catalog.loadRun(runId))?.listing ?? null).toBeNull();
       });
@@ -427,6 +435,7 @@ export function describeCatalog(
           unitsUsed: 2,
           newItemErrors: [],
           listing: null,
+          services: {},
         });
 
         await expect(
@@ -436,6 +445,7 @@ export function describeCatalog(
             unitsUsed: 9,
             newItemErrors: [],
             listing: null,
+            services: {},
           }),
         ).rejects.toBeInstanceOf(LeaseLostError);
         await expect(catalog.finishRun(runId, "worker-2", { state: "succeeded" }, T1)).rejects.toBeInstanceOf(
@@ -468,6 +478,7 @@ export function describeCatalog(
             unitsUsed: 0,
             newItemErrors: [],
             listing: null,
+            services: {},
           }),
         ).rejects.toBeInstanceOf(LeaseLostError);
       });
@@ -491,6 +502,7 @@ export function describeCatalog(
             unitsUsed: 0,
             newItemErrors: [],
             listing: null,
+            services: {},
           }),
         ).rejects.toBeInstanceOf(LeaseLostError);
         await expect(catalog.finishRun(runId, "worker-1", { state: "succeeded" }, T2)).rejects.toBeInstanceOf(
@@ -530,6 +542,7 @@ export function describeCatalog(
           unitsUsed: 0,
           newItemErrors: errors(0, 60),
           listing: null,
+          services: {},
         });
         await catalog.saveCheckpoint(runId, "worker-1", {
           cursor: "2",
@@ -537,6 +550,7 @@ export function describeCatalog(
           unitsUsed: 0,
           newItemErrors: errors(60, 70),
           listing: null,
+          services: {},
         });
 
         const run = await catalog.loadRun(runId);

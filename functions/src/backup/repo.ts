@@ -7,7 +7,7 @@
  * resource document keeps `backupCursor`, the cursor the last run ended with, which seeds the next run.
  */
 import { AggregateField, FieldValue, type DocumentReference } from "firebase-admin/firestore";
-import type { BackupFailureReason } from "@alpvault/contracts/backups";
+import { BACKED_UP_SERVICES, type BackupFailureReason } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeRun } from "./runner/repo";
 import type { RunRecord } from "./runner/catalog";
@@ -186,6 +186,21 @@ export async function recordRunEnd(scope: Scope, run: BackupRun): Promise<void> 
     driveItems: drive.count,
   };
   if (run.state === "succeeded" && run.finishedAt) update.lastBackupAt = run.finishedAt;
+  // Each service the run reached: how it ended (a service the run failed before finishing ends with the
+  // run's reason) and what it skipped. A service the run did not reach keeps its last status.
+  for (const service of BACKED_UP_SERVICES) {
+    const outcome = run.services?.[service];
+    if (!outcome) continue;
+    const state = outcome.state ?? (run.state === "failed" ? "failed" : "succeeded");
+    update[`services.${service}`] = {
+      state,
+      failureReason:
+        state === "failed" ? (outcome.failureReason ?? run.failureReason ?? "unknown-error") : null,
+      detail: outcome.detail ?? null,
+      skipped: outcome.skipped,
+      at: run.finishedAt ?? null,
+    };
+  }
   await resourceRef(scope, run.resourceId).update(update);
   const resources = await organizationRef(scope)
     .collection("resources")

@@ -3,7 +3,7 @@
  * database under `organizations/{organizationId}/...`.
  */
 import type { Alert, Resource, ResourceType } from "@alpvault/contracts/organizations";
-import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
+import { BACKED_UP_SERVICES, BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export type { Scope };
@@ -29,6 +29,38 @@ function lastFailure(value: unknown): Resource["lastBackupFailure"] {
     : "unknown-error";
 }
 
+/** Each service's status as the last backups left it (anything malformed left out). */
+function decodeServiceStatuses(value: unknown): Resource["services"] {
+  const out: Resource["services"] = {};
+  if (typeof value !== "object" || value === null) return out;
+  for (const service of BACKED_UP_SERVICES) {
+    const raw = (value as Record<string, unknown>)[service];
+    if (typeof raw !== "object" || raw === null) continue;
+    const entry = raw as Record<string, unknown>;
+    if (entry.state !== "succeeded" && entry.state !== "failed" && entry.state !== "unavailable") continue;
+    const skipped: Record<string, number> = {};
+    if (typeof entry.skipped === "object" && entry.skipped !== null) {
+      for (const [reason, n] of Object.entries(entry.skipped as Record<string, unknown>)) {
+        if (count(n) > 0) skipped[reason] = count(n);
+      }
+    }
+    const reason = entry.failureReason;
+    out[service] = {
+      state: entry.state,
+      failureReason:
+        typeof reason === "string" && reason in BACKUP_FAILURE_REASONS
+          ? (reason as keyof typeof BACKUP_FAILURE_REASONS)
+          : entry.state === "failed"
+            ? "unknown-error"
+            : null,
+      detail: text(entry.detail),
+      skipped,
+      at: text(entry.at) ?? "",
+    };
+  }
+  return out;
+}
+
 export function decodeResource(id: string, data: unknown): Resource | undefined {
   if (typeof data !== "object" || data === null) return undefined;
   const value = data as Record<string, unknown>;
@@ -49,6 +81,7 @@ export function decodeResource(id: string, data: unknown): Resource | undefined 
     driveBackupBytes: count(value.driveBackupBytes),
     activeBackup: null,
     lastBackupFailure: lastFailure(value.lastRun),
+    services: decodeServiceStatuses(value.services),
   };
 }
 

@@ -18,6 +18,7 @@ function resource(name: string, overrides: Partial<Resource> = {}): Resource {
     driveBackupBytes: 0,
     activeBackup: null,
     lastBackupFailure: null,
+    services: {},
     ...overrides,
   };
 }

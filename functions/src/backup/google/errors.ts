@@ -38,6 +38,8 @@ export const RATE_LIMIT_REASONS: ReadonlySet<string> = new Set([
 /** 403 reasons about one item only. */
 const ITEM_FORBIDDEN_REASONS: ReadonlySet<string> = new Set([
   "cannotDownloadAbusiveFile",
+  "cannotDownloadFile",
+  "downloadQuotaExceeded",
   "fileNotDownloadable",
   "cannotExportFile",
   "exportSizeLimitExceeded",
@@ -224,6 +226,57 @@ export function classifyFacts(facts: GoogleErrorFacts): GoogleErrorClass {
   if (status >= 400 && status < 500) return { kind: "item", ...base };
   if (status >= 500) return { kind: "retry", reason: "google-api-error", ...base };
   return { kind: "fatal", reason: "unknown-error", ...base };
+}
+
+/**
+ * 403 reasons that refuse the whole service to the user or the app, whatever the item: scopes withdrawn,
+ * Drive apps disabled by the domain's admins, the project's daily limit, the API off for the project.
+ */
+const SERVICE_WIDE_REASONS: ReadonlySet<string> = new Set([
+  "insufficientPermissions",
+  "domainPolicy",
+  "dailyLimitExceeded",
+  "authError",
+  "accessNotConfigured",
+  "SERVICE_DISABLED",
+]);
+
+/**
+ * The scope of a failure that the caller gave up on (retries spent, or not retried), as the backup runner
+ * reads it:
+ * - "item": about this item only, whatever Google's reason, when the call was about one item: any 4xx but
+ *   those that refuse the whole service (401, the reasons above, Gmail's failedPrecondition), and a 5xx
+ *   that outlived its retries (Drive answers one for some files persistently);
+ * - "service": the service cannot be used by this resource now (auth refused, quota exhausted after
+ *   retries, the connection to Google lost): its part of the run fails, its other services go on;
+ * - "unavailable": the service does not exist for this user (Gmail off for a Drive-only licence or their
+ *   organisational unit: 400 failedPrecondition): nothing to back up, not a failure.
+ * `itemCall`: the failing call was about one item (a message's get, a file's download or permissions).
+ */
+export function failureScope(error: unknown, itemCall: boolean): "item" | "service" | "unavailable" {
+  const classified = classifyGoogleError(error);
+  const { status, googleReason } = classified;
+  if (status === 400 && googleReason === "failedPrecondition") return "unavailable";
+  if (!itemCall) return "service";
+  if (classified.kind === "item") return "item";
+  if (status === 0 || status === 401 || status === 429) return "service";
+  if (googleReason && (RATE_LIMIT_REASONS.has(googleReason) || SERVICE_WIDE_REASONS.has(googleReason))) {
+    return "service";
+  }
+  if (classified.googleReason && OAUTH_FATAL_ERRORS.has(classified.googleReason)) return "service";
+  if (status >= 400 && status < 600) return "item";
+  return "service";
+}
+
+/** Whether a failure is of the kind that passes (5xx, timeouts, rate limits, dropped connections). */
+export function isTransient(error: unknown): boolean {
+  const { status, googleReason } = classifyGoogleError(error);
+  return (
+    status === 0 ||
+    status >= 500 ||
+    RETRY_STATUSES.has(status) ||
+    (status === 403 && googleReason !== undefined && RATE_LIMIT_REASONS.has(googleReason))
+  );
 }
 
 /**

@@ -113,6 +113,28 @@ export interface ItemError {
 
 export type RunState = "pending" | "running" | "succeeded" | "failed";
 
+/** A service of a resource (a stream of its source): a mailbox has Gmail and Drive. */
+export type ServiceKind = "gmail" | "drive";
+
+/**
+ * How one service's part of a run went. Each service of a resource succeeds or fails on its own: a failed
+ * one keeps its cursor (the next run goes on from it), the others go on.
+ */
+export interface ServiceOutcome {
+  /** Absent while the service's part runs. "unavailable": the service does not exist for this user. */
+  state?: "succeeded" | "failed" | "unavailable";
+  failureReason?: BackupFailureReason;
+  /** What Google said, for the screen ("failedPrecondition", "insufficientPermissions", "no-drive-member"…). */
+  detail?: string;
+  /**
+   * Items of the service this run did not back up, or backed up without their content, by reason
+   * (Google's reason of an item error, "http-<status>", "not-exportable"…).
+   */
+  skipped: Record<string, number>;
+}
+
+export type ServiceOutcomes = Partial<Record<ServiceKind, ServiceOutcome>>;
+
 /** `backupRuns/{runId}` (docs/backup-format.md §5). */
 export interface RunRecord {
   runId: string;
@@ -136,6 +158,8 @@ export interface RunRecord {
    * that kind not seen since are marked deleted at source (they vanished while the cursor was invalid).
    */
   listing?: Listing | null;
+  /** Each service's part of the run so far. */
+  services?: ServiceOutcomes;
 }
 
 export interface Listing {
@@ -152,6 +176,8 @@ export interface Checkpoint {
   newItemErrors: ItemError[];
   /** The full listing in progress (null: none). */
   listing: Listing | null;
+  /** Each service's part of the run so far (replaces the saved one). */
+  services: ServiceOutcomes;
 }
 
 export type RunOutcome = { state: "succeeded" } | { state: "failed"; failureReason: BackupFailureReason };

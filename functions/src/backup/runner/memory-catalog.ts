@@ -243,6 +243,7 @@ export class MemoryCatalog implements Catalog {
     run.itemErrors.push(...copy(checkpoint.newItemErrors.slice(0, room)));
     run.itemErrorCount += checkpoint.newItemErrors.length;
     run.listing = checkpoint.listing ? copy(checkpoint.listing) : null;
+    run.services = copy(checkpoint.services);
   }
 
   async releaseLease(runId: string, holder: string): Promise<void> {

@@ -14,6 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import type { DocumentData, DocumentReference, DocumentSnapshot } from "firebase-admin/firestore";
+import { BACKUP_FAILURE_REASONS, type BackupFailureReason } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import {
   LeaseLostError,
@@ -30,6 +31,8 @@ import {
   type RunOutcome,
   type RunRecord,
   type RunState,
+  type ServiceOutcome,
+  type ServiceOutcomes,
 } from "./catalog";
 
 export type { Scope };
@@ -70,6 +73,33 @@ function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
+/** The services' outcomes of a run document (anything malformed left out). */
+export function decodeServices(value: unknown): ServiceOutcomes | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const out: ServiceOutcomes = {};
+  for (const kind of ["gmail", "drive"] as const) {
+    const raw = (value as Record<string, unknown>)[kind];
+    if (typeof raw !== "object" || raw === null) continue;
+    const entry = raw as Record<string, unknown>;
+    const skipped: Record<string, number> = {};
+    if (typeof entry.skipped === "object" && entry.skipped !== null) {
+      for (const [reason, n] of Object.entries(entry.skipped as Record<string, unknown>)) {
+        if (typeof n === "number" && Number.isFinite(n) && n > 0) skipped[reason] = n;
+      }
+    }
+    const outcome: ServiceOutcome = { skipped };
+    if (entry.state === "succeeded" || entry.state === "failed" || entry.state === "unavailable") {
+      outcome.state = entry.state;
+    }
+    if (typeof entry.failureReason === "string" && entry.failureReason in BACKUP_FAILURE_REASONS) {
+      outcome.failureReason = entry.failureReason as BackupFailureReason;
+    }
+    if (typeof entry.detail === "string") outcome.detail = entry.detail;
+    out[kind] = outcome;
+  }
+  return out;
+}
+
 /** A run document as a `RunRecord` (a pending run written elsewhere may lack cursor, progress and errors). */
 export function decodeRun(snapshot: DocumentSnapshot): RunRecord | undefined {
   const data = snapshot.data();
@@ -106,6 +136,8 @@ export function decodeRun(snapshot: DocumentSnapshot): RunRecord | undefined {
   if (typeof data.failureReason === "string") {
     record.failureReason = data.failureReason as RunRecord["failureReason"];
   }
+  const services = decodeServices(data.services);
+  if (services) record.services = services;
   const listing = data.listing as { kind?: unknown; startedAt?: unknown } | null | undefined;
   if (
     listing &&
@@ -369,6 +401,7 @@ export class FirestoreCatalog implements Catalog {
           itemErrors: [...run.itemErrors, ...checkpoint.newItemErrors.slice(0, room)],
           itemErrorCount: run.itemErrorCount + checkpoint.newItemErrors.length,
           listing: checkpoint.listing,
+          services: checkpoint.services,
         }),
       );
     });

@@ -37,11 +37,12 @@ import { createContentDigester } from "../format/content-digest";
 import { EncryptionError, EncryptionKeyError, FormatError } from "../format/errors";
 import { deriveKeys, type DataKey } from "../format/keys";
 import type { CallCounts } from "../google/caller";
-import { GoogleCallError, classifyGoogleError } from "../google/errors";
+import { GoogleCallError, classifyGoogleError, failureScope, isTransient } from "../google/errors";
 import { googleStatus } from "../sources/google-errors";
 import {
   ContentMismatchError,
   ItemGoneError,
+  StreamError,
   type Change,
   type ChangeBatch,
   type FetchedItem,
@@ -49,6 +50,7 @@ import {
   type ItemRef,
   type SearchFields,
   type Source,
+  type SourceKind,
 } from "../sources/source";
 import {
   LeaseLostError,
@@ -65,6 +67,8 @@ import {
   type ItemKind,
   type Listing,
   type RunProgress,
+  type ServiceOutcome,
+  type ServiceOutcomes,
 } from "./catalog";
 
 /** Items of a batch fetched and stored at once (each holds at most one chunk group). */
@@ -115,6 +119,7 @@ export type RunBackupResult =
       progress: RunProgress;
       unitsUsed: number;
       itemErrors: number;
+      services: ServiceOutcomes;
     }
   | {
       outcome: "failed";
@@ -122,6 +127,7 @@ export type RunBackupResult =
       progress: RunProgress;
       unitsUsed: number;
       itemErrors: number;
+      services: ServiceOutcomes;
     };
 
 /** Whether an error came from a Google call (through the caller, or straight from the client). */
@@ -141,14 +147,23 @@ export function failureReasonOf(error: unknown): BackupFailureReason {
   return "unknown-error";
 }
 
-/** The reason recorded for an item error: Google's reason, or the HTTP status. */
+/**
+ * The reason recorded for an item error (Google's reason, or the HTTP status), or undefined when the error
+ * is not about the item alone: any 4xx of an item's call is the item's (unknown ones included), but those
+ * that refuse the whole service (`failureScope`).
+ */
 function itemErrorReason(error: unknown): string | undefined {
   if (error instanceof ContentMismatchError) return "content-mismatch";
-  if (!isGoogleError(error)) return undefined;
+  if (!isGoogleError(error) || failureScope(error, true) !== "item") return undefined;
   const classified = classifyGoogleError(error);
-  if (classified.kind !== "item") return undefined;
   return classified.googleReason ?? `http-${classified.status}`;
 }
+
+/** Transient item failures in a row (retries spent each time) after which the service counts as down. */
+const TRANSIENT_ITEM_FAILURES_IN_A_ROW = 5;
+
+/** The service a version belongs to. */
+const serviceOfSearch = (search: SearchFields): SourceKind => (search.kind === "mail" ? "gmail" : "drive");
 
 /** The catalog kind of a stream's items. */
 const kindOfStream = (kind: Source["kind"]): ItemKind => (kind === "gmail" ? "gmail-message" : "drive-file");
@@ -210,6 +225,14 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   /** Progress of what the catalog has recorded (what a failed run reports). */
   let committed: RunProgress = { ...progress };
   let itemErrorCount = record.itemErrorCount;
+  const services: ServiceOutcomes = JSON.parse(JSON.stringify(record.services ?? {})) as ServiceOutcomes;
+  const serviceOutcome = (kind: SourceKind): ServiceOutcome => (services[kind] ??= { skipped: {} });
+  const skip = (kind: SourceKind, reason: string): void => {
+    const outcome = serviceOutcome(kind);
+    outcome.skipped[reason] = (outcome.skipped[reason] ?? 0) + 1;
+  };
+  /** Items whose fetch ended in a transient error (retries spent), in a row. */
+  let transientInARow = 0;
   const usageAtStart = options.usage?.units ?? 0;
   const unitsUsed = (): number => record.unitsUsed + (options.usage ? options.usage.units - usageAtStart : 0);
   const shouldStop = (): boolean =>
@@ -277,6 +300,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     >,
     list: ChunkList,
   ): void {
+    if (fields.metadata.contentSkipped) skip(serviceOfSearch(fields.search), fields.metadata.contentSkipped);
     work.versions.push({
       ...fields,
       kind: kindOf(fields.search),
@@ -376,6 +400,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         } else {
           await storeContent(fetched);
         }
+        transientInARow = 0;
         return;
       } catch (error) {
         if (error instanceof ContentMismatchError && tries === 0) {
@@ -388,6 +413,11 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         }
         const reason = itemErrorReason(error);
         if (reason === undefined) throw error;
+        if (isTransient(error)) {
+          // One file Google keeps failing is the file's; many in a row mean the service is down.
+          transientInARow += 1;
+          if (transientInARow >= TRANSIENT_ITEM_FAILURES_IN_A_ROW) throw error;
+        }
         work.errors.push({ itemKey: ref.itemKey, reason });
         return;
       }
@@ -445,6 +475,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
       unitsUsed: unitsUsed(),
       newItemErrors,
       listing,
+      services,
     });
     itemErrorCount += newItemErrors.length;
     options.onCheckpoint?.({ ...progress });
@@ -484,19 +515,92 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     return !stopped;
   }
 
-  const summary = () => ({ progress: { ...progress }, unitsUsed: unitsUsed(), itemErrors: itemErrorCount });
+  const summary = () => ({
+    progress: { ...progress },
+    unitsUsed: unitsUsed(),
+    itemErrors: itemErrorCount,
+    services: JSON.parse(JSON.stringify(services)) as ServiceOutcomes,
+  });
+
+  /**
+   * A Google failure that ends one service's part of the run (a source of several streams only): which
+   * stream, and whether the service is unavailable rather than failed. Anything else fails the run.
+   */
+  const streamFailure = (
+    error: unknown,
+    stream: SourceKind | undefined,
+  ): { stream: SourceKind; cause: unknown; unavailable: boolean } | undefined => {
+    const cause = error instanceof StreamError ? error.cause : error;
+    const kind = error instanceof StreamError ? error.stream : stream;
+    if (!kind || !source.cursorAfter || !isGoogleError(cause)) return undefined;
+    return { stream: kind, cause, unavailable: failureScope(cause, false) === "unavailable" };
+  };
+
+  /**
+   * Ends a service's part of the run: its outcome recorded, its cursor kept where the last checkpoint left
+   * it (the next run goes on from there), its full listing (if any) abandoned. Returns whether the run has
+   * no other stream left.
+   */
+  async function endStream(failure: { stream: SourceKind; cause: unknown; unavailable: boolean }) {
+    const outcome = serviceOutcome(failure.stream);
+    const classified = classifyGoogleError(failure.cause);
+    outcome.state = failure.unavailable ? "unavailable" : "failed";
+    if (!failure.unavailable) outcome.failureReason = failureReasonOf(failure.cause);
+    const detail = classified.googleReason ?? (classified.status ? `http-${classified.status}` : undefined);
+    if (detail) outcome.detail = detail;
+    if (listing?.kind === kindOfStream(failure.stream)) listing = null;
+    const after = (source.cursorAfter as NonNullable<Source["cursorAfter"]>)(cursor, failure.stream);
+    cursor = after.cursor;
+    const errors = (await recordWork()).map((itemError) => ({
+      ...itemError,
+      kind: kindOfStream(failure.stream),
+    }));
+    for (const error of errors) skip(failure.stream, error.reason);
+    await checkpoint(errors);
+    transientInARow = 0;
+    return after.done;
+  }
+
+  /** A failed service fails the run (its reason is the run's); a service that is unavailable does not. */
+  const failedService = (): ServiceOutcome | undefined =>
+    Object.values(services).find((outcome) => outcome?.state === "failed");
 
   try {
     if (shouldStop()) throw new StopRequested();
-    for await (const batch of source.listChanges(cursor)) {
-      const kind = kindOfStream(batch.stream ?? source.kind);
+    let batches = source.listChanges(cursor)[Symbol.asyncIterator]();
+    for (;;) {
+      let batch: ChangeBatch;
+      try {
+        const next = await batches.next();
+        if (next.done) break;
+        batch = next.value;
+      } catch (error) {
+        const failure = streamFailure(error, undefined);
+        if (!failure) throw error;
+        if (await endStream(failure)) break;
+        batches = source.listChanges(cursor)[Symbol.asyncIterator]();
+        continue;
+      }
+      const stream = batch.stream ?? source.kind;
+      const kind = kindOfStream(stream);
       if (batch.fullListing) listing = { kind, startedAt: iso() };
       const inListing = listing?.kind === kind;
-      const complete = await applyBatch(batch);
+      let complete: boolean;
+      try {
+        complete = await applyBatch(batch);
+      } catch (error) {
+        const failure = streamFailure(error, batch.stream);
+        if (!failure) throw error;
+        await batches.return?.(undefined);
+        if (await endStream(failure)) break;
+        batches = source.listChanges(cursor)[Symbol.asyncIterator]();
+        continue;
+      }
       const errors = (await recordWork(complete && inListing ? upsertKeys(batch) : [])).map((error) => ({
         ...error,
         kind,
       }));
+      for (const error of errors) skip(stream, error.reason);
       if (!complete) {
         await checkpoint(errors);
         throw new StopRequested();
@@ -508,9 +612,16 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         await catalog.markUnseenDeleted(resourceId, kind, listing.startedAt, iso());
         listing = null;
       }
+      if ((batch.streamDone ?? batch.done) === true) serviceOutcome(stream).state ??= "succeeded";
       await checkpoint(errors);
       if (batch.done) break;
       if (shouldStop()) throw new StopRequested();
+    }
+    const failed = failedService();
+    if (failed) {
+      const failureReason = failed.failureReason ?? "google-api-error";
+      await catalog.finishRun(runId, holder, { state: "failed", failureReason }, iso());
+      return { outcome: "failed", failureReason, ...summary() };
     }
     await catalog.finishRun(runId, holder, { state: "succeeded" }, iso());
     return { outcome: "succeeded", ...summary() };
@@ -548,6 +659,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         unitsUsed: unitsUsed(),
         newItemErrors: work.errors,
         listing,
+        services,
       });
       itemErrorCount += work.errors.length;
       await catalog.finishRun(runId, holder, { state: "failed", failureReason }, iso());

@@ -15,7 +15,14 @@
  * longer and not hex-only), and the catalog keeps each item's kind.
  */
 import { FormatError } from "../format/errors";
-import type { ChangeBatch, FetchedItem, ItemRef, Source, SourceKind } from "./source";
+import {
+  StreamError,
+  type ChangeBatch,
+  type FetchedItem,
+  type ItemRef,
+  type Source,
+  type SourceKind,
+} from "./source";
 
 export const RESOURCE_CURSOR_VERSION = 1;
 
@@ -90,7 +97,7 @@ export class ResourceSource implements Source {
         };
       }
       let finished = false;
-      for await (const batch of stream.listChanges(state.cursors[stream.kind] ?? null)) {
+      for await (const batch of this.listStream(stream, state.cursors[stream.kind] ?? null)) {
         state.cursors[stream.kind] = batch.nextCursor;
         finished = batch.done === true;
         // After a stream's last batch the run moves on to the next stream (or, after the last, is done).
@@ -119,7 +126,25 @@ export class ResourceSource implements Source {
     }
   }
 
+  /** A stream's batches; a failure of its listing is a `StreamError` naming it. */
+  private async *listStream(stream: Source, cursor: string | null): AsyncGenerator<ChangeBatch> {
+    try {
+      yield* stream.listChanges(cursor);
+    } catch (error) {
+      throw new StreamError(stream.kind, error);
+    }
+  }
+
   fetch(item: ItemRef): Promise<FetchedItem> {
     return this.current.fetch(item);
+  }
+
+  cursorAfter(cursor: string | null, stream: SourceKind): { cursor: string; done: boolean } {
+    const state = parseResourceCursor(cursor);
+    const index = this.streams.findIndex((candidate) => candidate.kind === stream);
+    const next = index >= 0 && index < this.streams.length - 1 ? this.streams[index + 1]!.kind : null;
+    // The failed stream keeps its saved cursor; the run goes on with the next stream, or is over.
+    state.at = next;
+    return { cursor: JSON.stringify(state), done: next === null };
   }
 }

@@ -159,6 +159,14 @@ export interface ItemMetadata {
   permissions?: DrivePermission[];
   /** Set for Google Docs/Sheets/Slides/Drawings (content is the office export). */
   native?: DriveNativeInfo;
+  /** A Drive shortcut: what it points to (it has no content of its own; restore recreates the link). */
+  shortcut?: { targetId: string; targetMimeType?: string; targetResourceKey?: string };
+  /**
+   * Why this version holds no content although the item has some at Google: "not-exportable" (a Form, a
+   * Site, a My Map, a Jamboard: Google offers no export). The metadata is all that is kept; the item is
+   * shown and counted as such, never as a 0-byte backup.
+   */
+  contentSkipped?: "not-exportable";
 }
 
 /**
@@ -236,8 +244,27 @@ export class ContentMismatchError extends Error {
   }
 }
 
+/**
+ * A stream of a source made of several (`ResourceSource`) failed while listing: the error, and which stream.
+ * The runner ends that stream's part of the run and goes on with the next one.
+ */
+export class StreamError extends Error {
+  constructor(
+    readonly stream: SourceKind,
+    override readonly cause: unknown,
+  ) {
+    super(`The ${stream} stream failed`, { cause });
+    this.name = "StreamError";
+  }
+}
+
 export interface Source {
   readonly kind: SourceKind;
   listChanges(cursor: string | null): AsyncIterable<ChangeBatch>;
   fetch(item: ItemRef): Promise<FetchedItem>;
+  /**
+   * For a source made of streams: the cursor that resumes after `stream` (its own saved cursor kept, so
+   * its next run goes on from it), and whether no stream is left after it in this run.
+   */
+  cursorAfter?(cursor: string | null, stream: SourceKind): { cursor: string; done: boolean };
 }

@@ -1,5 +1,6 @@
 import type { Resource, ResourcesPage, ResourcesQuery } from "@alpvault/contracts/organizations";
 import {
+  BACKED_UP_SERVICES,
   BACKUP_FAILURE_REASONS,
   type ActiveBackup,
   type BackupFailureReason,
@@ -30,6 +31,35 @@ function decodeActiveBackup(value: unknown): ActiveBackup | null | undefined {
 const isFailureReason = (value: unknown): value is BackupFailureReason | null =>
   value === null || (isString(value) && value in BACKUP_FAILURE_REASONS);
 
+/** Each service's status (a service that is absent was never backed up); undefined when malformed. */
+function decodeServices(value: unknown): Resource["services"] | undefined {
+  if (value === undefined) return {};
+  const fields = asFields(value);
+  const out: Resource["services"] = {};
+  for (const service of BACKED_UP_SERVICES) {
+    if (fields[service] === undefined) continue;
+    const s = asFields(fields[service]);
+    const skipped = asFields(s.skipped);
+    if (
+      !(s.state === "succeeded" || s.state === "failed" || s.state === "unavailable") ||
+      !isFailureReason(s.failureReason) ||
+      !isNullableString(s.detail) ||
+      !isString(s.at) ||
+      !Object.values(skipped).every(isCount)
+    ) {
+      return undefined;
+    }
+    out[service] = {
+      state: s.state,
+      failureReason: s.failureReason,
+      detail: s.detail,
+      skipped: skipped as Record<string, number>,
+      at: s.at,
+    };
+  }
+  return out;
+}
+
 /** Decodes one resource of the answer (spec §3); anything else is an unexpected answer. */
 export function decodeResource(value: unknown): Resource {
   const r = asFields(value);
@@ -47,7 +77,8 @@ export function decodeResource(value: unknown): Resource {
     isCount(r.mailBackupBytes) &&
     isCount(r.driveBackupBytes) &&
     decodeActiveBackup(r.activeBackup) !== undefined &&
-    isFailureReason(r.lastBackupFailure)
+    isFailureReason(r.lastBackupFailure) &&
+    decodeServices(r.services) !== undefined
   ) {
     return {
       resourceId: r.resourceId,
@@ -64,6 +95,7 @@ export function decodeResource(value: unknown): Resource {
       driveBackupBytes: r.driveBackupBytes,
       activeBackup: decodeActiveBackup(r.activeBackup) ?? null,
       lastBackupFailure: r.lastBackupFailure,
+      services: decodeServices(r.services) ?? {},
     };
   }
   return unexpectedAnswer();

@@ -11,8 +11,16 @@ import TableHead from "@mui/material/TableHead";
 import TablePagination from "@mui/material/TablePagination";
 import TableRow from "@mui/material/TableRow";
 import TableSortLabel from "@mui/material/TableSortLabel";
+import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import { BACKUP_FAILURE_REASONS, type ActiveBackup } from "@alpvault/contracts/backups";
+import {
+  BACKED_UP_SERVICES,
+  BACKUP_FAILURE_REASONS,
+  SERVICE_LABELS,
+  skipReasonText,
+  unavailableText,
+  type ActiveBackup,
+} from "@alpvault/contracts/backups";
 import type { Resource, ResourceSortField } from "@alpvault/contracts/organizations";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -41,9 +49,92 @@ function DisplayName({ resource }: { resource: Resource }) {
   );
 }
 
+const WRAPPING_CHIP = {
+  height: "auto",
+  maxWidth: 220,
+  "& .MuiChip-label": { display: "block", whiteSpace: "normal", py: 0.25 },
+} as const;
+
+/**
+ * What each service's last backup left to say (issue: each service succeeds or fails on its own): a failed
+ * service with its reason, a service that is not available for the resource, and the items a service did
+ * not back up (or kept without content), with each reason and its count in the chip's tooltip.
+ */
+function ServiceNotes({ resource }: { resource: Resource }) {
+  const { t } = useTranslation();
+  const notes: ReactNode[] = [];
+  for (const service of BACKED_UP_SERVICES) {
+    const status = resource.services[service];
+    if (!status) continue;
+    const label = SERVICE_LABELS[service];
+    const common = { size: "small" as const, "data-testid": "service-status", "data-service": service };
+    if (status.state === "failed") {
+      notes.push(
+        <Tooltip
+          key={`${service}-failed`}
+          title={status.detail ? t("resources.table.serviceDetail", { detail: status.detail }) : ""}
+        >
+          <Chip
+            {...common}
+            data-state="failed"
+            color="error"
+            label={t("resources.table.serviceFailed", {
+              service: label,
+              reason: BACKUP_FAILURE_REASONS[status.failureReason ?? "unknown-error"],
+            })}
+            sx={WRAPPING_CHIP}
+          />
+        </Tooltip>,
+      );
+    } else if (status.state === "unavailable") {
+      notes.push(
+        <Chip
+          key={`${service}-unavailable`}
+          {...common}
+          data-state="unavailable"
+          variant="outlined"
+          label={unavailableText(service, status.detail)}
+          sx={WRAPPING_CHIP}
+        />,
+      );
+    }
+    const reasons = Object.entries(status.skipped);
+    const skipped = reasons.reduce((sum, [, count]) => sum + count, 0);
+    if (skipped > 0) {
+      notes.push(
+        <Tooltip
+          key={`${service}-skipped`}
+          title={
+            <Box component="ul" sx={{ m: 0, pl: 2 }} data-testid="skip-reasons">
+              {reasons.map(([reason, count]) => (
+                <li key={reason}>
+                  {count} — {skipReasonText(reason)}
+                </li>
+              ))}
+            </Box>
+          }
+        >
+          <Chip
+            {...common}
+            data-state="skipped"
+            color="warning"
+            variant="outlined"
+            tabIndex={0}
+            label={t("resources.table.serviceSkipped", { service: label, count: skipped })}
+            sx={WRAPPING_CHIP}
+          />
+        </Tooltip>,
+      );
+    }
+  }
+  return <>{notes}</>;
+}
+
 function Status({ resource }: { resource: Resource }) {
   const { t } = useTranslation();
-  const failure = resource.activeBackup === null ? resource.lastBackupFailure : null;
+  // A failed service says why itself; the run's reason is shown when no service does.
+  const serviceFailed = Object.values(resource.services).some((status) => status?.state === "failed");
+  const failure = resource.activeBackup === null && !serviceFailed ? resource.lastBackupFailure : null;
   return (
     <Box sx={{ display: "flex", gap: 0.5, flexWrap: "wrap" }} data-testid="resource-status">
       {resource.status === "suspended" && (
@@ -65,13 +156,10 @@ function Status({ resource }: { resource: Resource }) {
           label={t("resources.table.backupFailed", { reason: BACKUP_FAILURE_REASONS[failure] })}
           data-testid="backup-failure"
           // Long reasons wrap instead of being cut off or widening the column.
-          sx={{
-            height: "auto",
-            maxWidth: 200,
-            "& .MuiChip-label": { display: "block", whiteSpace: "normal", py: 0.25 },
-          }}
+          sx={WRAPPING_CHIP}
         />
       )}
+      <ServiceNotes resource={resource} />
     </Box>
   );
 }
