@@ -31,6 +31,8 @@ export interface WorkspaceEmulatorOptions {
   /** What to generate when there is no saved state: `demo` (default), `bench`, or `empty`. */
   profile?: ProfileName | "empty";
   seed?: number;
+  /** Add the awkward Drive cases to the generated organisation (see `planAwkwardDrive`). */
+  awkwardDrive?: boolean;
   /** Write the service-account key JSON here. */
   keyFile?: string;
   quota?: Partial<QuotaSettings>;
@@ -73,11 +75,19 @@ export async function startWorkspaceEmulator(
   const port = typeof address === "object" && address ? address.port : options.port;
   const url = `http://${host}:${port}`;
   const emulator = new WorkspaceEmulator({ baseUrl: url, quota: options.quota });
+  // Large Drive uploads live on disk: beside the state with a data folder, else in a temporary folder.
+  if (options.dataDir) emulator.drive.useContentDir(join(options.dataDir, "workspace", "drive-content"));
 
   const file = options.dataDir ? stateFile(options.dataDir) : undefined;
   if (file && existsSync(file)) loadState(emulator, file);
   else if (options.profile !== "empty")
-    generateOrganisation(emulator, { profile: options.profile ?? "demo", seed: options.seed });
+    generateOrganisation(emulator, {
+      profile: options.profile ?? "demo",
+      seed: options.seed,
+      ...(options.awkwardDrive ? { awkwardDrive: true } : {}),
+    });
+  // Checksums of generated Drive content are known before the first request.
+  await emulator.drive.settled();
 
   if (options.keyFile) {
     mkdirSync(dirname(options.keyFile), { recursive: true });
@@ -92,7 +102,10 @@ export async function startWorkspaceEmulator(
     stop: (stopOptions = {}) =>
       new Promise<void>((resolve) => {
         if (stopOptions.save && file) saveState(emulator, file);
-        server.close(() => resolve());
+        server.close(() => {
+          emulator.drive.dispose();
+          resolve();
+        });
         server.closeAllConnections();
       }),
   };

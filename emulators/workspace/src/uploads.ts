@@ -14,9 +14,36 @@ export interface UploadedMedia {
   data: Buffer;
 }
 
+/**
+ * Where a large resumable upload's bytes go instead of memory (a file on disk): chunks are appended as they
+ * arrive, so an upload of many GiB never has to fit in memory.
+ */
+export interface MediaSpool {
+  append(data: Buffer): Promise<void>;
+  /** The last chunk is in. */
+  close(): Promise<void>;
+  /** The upload was abandoned or refused: the bytes are dropped. */
+  discard(): Promise<void>;
+}
+
+/** A resumable upload's content that went to a spool. */
+export interface SpooledMedia {
+  contentType: string;
+  size: number;
+  spool: MediaSpool;
+}
+
 export interface Upload {
   metadata: Record<string, unknown>;
   media?: UploadedMedia;
+  /** Instead of `media`, for resumable uploads above the spool threshold. */
+  spooled?: SpooledMedia;
+}
+
+export interface UploadOptions {
+  maxBytes: number;
+  /** Resumable uploads that grow past `thresholdBytes` continue into a spool from `open()`. */
+  spool?: { thresholdBytes: number; open: () => MediaSpool };
 }
 
 type Finish = (upload: Upload) => Promise<unknown> | unknown;
@@ -30,6 +57,9 @@ interface Session {
   chunks: Buffer[];
   received: number;
   maxBytes: number;
+  spoolOptions?: UploadOptions["spool"];
+  /** Set once the upload outgrew memory: the chunks so far and every later one went here. */
+  spool?: MediaSpool;
   finish: Finish;
   fields: string | null;
   createdAt: number;
@@ -104,7 +134,7 @@ export class UploadSessions {
    * Handles the first (or only) request of an upload of any type. `finish` builds the resource from the
    * complete upload and returns its JSON, now (media, multipart) or when the last chunk arrives.
    */
-  async receive(context: RequestContext, finish: Finish, options: { maxBytes: number }): Promise<unknown> {
+  async receive(context: RequestContext, finish: Finish, options: UploadOptions): Promise<unknown> {
     const uploadType = context.query.get("uploadType") ?? "media";
     const contentType = context.request.headers["content-type"] ?? "application/octet-stream";
     if (uploadType === "media") {
@@ -134,6 +164,7 @@ export class UploadSessions {
         chunks: [],
         received: 0,
         maxBytes: options.maxBytes,
+        spoolOptions: options.spool,
         finish,
         fields: context.query.get("fields"),
         createdAt: Date.now(),
@@ -185,7 +216,7 @@ export class UploadSessions {
     }
     if (total !== undefined) session.total = total;
     checkSize(session.received + data.length, session.maxBytes);
-    session.chunks.push(data);
+    await this.keep(session, data);
     session.received += data.length;
     if (session.total !== undefined && session.received >= session.total)
       return this.complete(context, session);
@@ -200,12 +231,40 @@ export class UploadSessions {
     return RESPONDED;
   }
 
+  /** Keeps a chunk in memory, or in the spool once the upload is larger than the spool threshold. */
+  private async keep(session: Session, data: Buffer): Promise<void> {
+    const options = session.spoolOptions;
+    if (!session.spool && options && session.received + data.length > options.thresholdBytes) {
+      session.spool = options.open();
+      for (const chunk of session.chunks) await session.spool.append(chunk);
+      session.chunks = [];
+    }
+    if (session.spool) await session.spool.append(data);
+    else session.chunks.push(data);
+  }
+
   private async complete(context: RequestContext, session: Session): Promise<unknown> {
     this.sessions.delete(session.id);
-    const result = await session.finish({
-      metadata: session.metadata,
-      media: { contentType: session.contentType, data: Buffer.concat(session.chunks) },
-    });
+    let upload: Upload;
+    if (session.spool) {
+      await session.spool.close();
+      upload = {
+        metadata: session.metadata,
+        spooled: { contentType: session.contentType, size: session.received, spool: session.spool },
+      };
+    } else {
+      upload = {
+        metadata: session.metadata,
+        media: { contentType: session.contentType, data: Buffer.concat(session.chunks) },
+      };
+    }
+    let result: unknown;
+    try {
+      result = await session.finish(upload);
+    } catch (error) {
+      await upload.spooled?.spool.discard();
+      throw error;
+    }
     if (result === RESPONDED) return RESPONDED;
     // The first request's `fields` applies to the final answer.
     if (session.fields && !context.query.get("fields")) context.query.set("fields", session.fields);

@@ -3,14 +3,9 @@
  * revisions, shared drives and changes, as the caller sees them, plus Drive's default partial responses
  * (what Drive v3 returns when the request has no `fields`).
  */
-import {
-  EXPORT_FORMATS,
-  GOOGLE_DOC,
-  GOOGLE_FOLDER,
-  GOOGLE_SHEET,
-  GOOGLE_SLIDES,
-  isDocsEditorsType,
-} from "./office";
+import { exportFormatsOf, hasGoogleContent, isGoogleType } from "./google-types";
+import { contentRestricted } from "./media";
+import { GOOGLE_DOC, GOOGLE_FOLDER, GOOGLE_SHEET, GOOGLE_SLIDES } from "./office";
 import {
   ROLE_RANK,
   permissionIdFor,
@@ -65,7 +60,7 @@ function extension(name: string): string | undefined {
 }
 
 export function exportLinksFor(baseUrl: string, file: StoredFile): Record<string, string> | undefined {
-  const formats = EXPORT_FORMATS[file.mimeType];
+  const formats = exportFormatsOf(file.mimeType);
   if (!formats) return undefined;
   const links: Record<string, string> = {};
   for (const mimeType of formats) {
@@ -85,9 +80,11 @@ function webViewLink(file: StoredFile): string {
   return `https://drive.google.com/file/d/${file.id}/view?usp=drivesdk`;
 }
 
-export function capabilities(file: StoredFile, role: Role): Record<string, boolean> {
+export function capabilities(file: StoredFile, access: Access): Record<string, boolean> {
+  const { role } = access;
   const rank = ROLE_RANK[role];
   const folder = file.mimeType === GOOGLE_FOLDER;
+  const restricted = contentRestricted(file, access);
   const shared = !!file.driveId;
   const writer = rank >= ROLE_RANK.writer;
   const canTrash = shared ? rank >= ROLE_RANK.fileOrganizer : role === "owner";
@@ -96,13 +93,14 @@ export function capabilities(file: StoredFile, role: Role): Record<string, boole
     canAddChildren: folder && writer,
     canChangeCopyRequiresWriterPermission: writer && !folder,
     canComment: rank >= ROLE_RANK.commenter,
-    canCopy: !folder,
+    canCopy: !folder && !restricted,
     canDelete,
-    canDownload: true,
+    canDownload: !restricted,
     canEdit: writer,
     canListChildren: folder,
     canModifyContent: writer,
-    canMoveItemWithinDrive: writer,
+    // Within a shared drive only content managers and managers organise items.
+    canMoveItemWithinDrive: shared ? rank >= ROLE_RANK.fileOrganizer : writer,
     canReadRevisions: writer && !folder,
     canRemoveChildren: folder && writer,
     canRename: writer,
@@ -178,9 +176,7 @@ export function filePermissions(file: StoredFile, ctx: RenderContext): unknown[]
 export function fileJson(file: StoredFile, access: Access, ctx: RenderContext): Record<string, unknown> {
   const { store, viewer } = ctx;
   const head = store.head(file);
-  const docs = isDocsEditorsType(file.mimeType);
-  const blob =
-    !docs && file.mimeType !== GOOGLE_FOLDER && !file.mimeType.startsWith("application/vnd.google-apps.");
+  const blob = !isGoogleType(file.mimeType);
   const owner = store.person(file.ownerId);
   const lastModifier = store.person(file.lastModifyingUserId);
   const permissions = filePermissions(file, ctx) as { id: string }[];
@@ -216,13 +212,15 @@ export function fileJson(file: StoredFile, access: Access, ctx: RenderContext): 
       ? { driveId: file.driveId, teamDriveId: file.driveId }
       : { owners: [userJson(owner, viewer, file.ownerId)], ownedByMe: file.ownerId === viewer.id }),
     ...(!file.driveId && file.ownerId !== viewer.id && access.via.has("user")
-      ? { sharedWithMeTime: file.createdTime }
+      ? { sharedWithMeTime: file.createdTime, sharingUser: userJson(owner, viewer, file.ownerId) }
       : {}),
     lastModifyingUser: userJson(lastModifier, viewer, file.lastModifyingUserId),
     shared: file.permissions.length > 0,
-    capabilities: capabilities(file, access.role),
-    viewersCanCopyContent: true,
-    copyRequiresWriterPermission: false,
+    capabilities: capabilities(file, access),
+    viewersCanCopyContent: !file.copyRequiresWriterPermission,
+    copyRequiresWriterPermission: file.copyRequiresWriterPermission ?? false,
+    downloadRestrictions: downloadRestrictionsJson(file),
+    ...(file.shortcutDetails ? { shortcutDetails: { ...file.shortcutDetails } } : {}),
     writersCanShare: true,
     ...(file.driveId ? {} : { permissions }),
     permissionIds: permissions.map((permission) => permission.id),
@@ -240,8 +238,25 @@ export function fileJson(file: StoredFile, access: Access, ctx: RenderContext): 
       webContentLink: `https://drive.google.com/uc?id=${file.id}&export=download`,
     });
   }
-  if (docs) json.exportLinks = exportLinksFor(ctx.baseUrl, file);
+  const exportLinks = exportLinksFor(ctx.baseUrl, file);
+  if (exportLinks) json.exportLinks = exportLinks;
   return json;
+}
+
+/** `downloadRestrictions`: the file's own restriction and the one in effect (copy restriction included). */
+function downloadRestrictionsJson(file: StoredFile): unknown {
+  const item = {
+    restrictedForReaders: file.downloadRestriction?.restrictedForReaders ?? false,
+    restrictedForWriters: file.downloadRestriction?.restrictedForWriters ?? false,
+  };
+  return {
+    itemDownloadRestriction: item,
+    effectiveDownloadRestrictionWithContext: {
+      restrictedForReaders:
+        item.restrictedForReaders || item.restrictedForWriters || !!file.copyRequiresWriterPermission,
+      restrictedForWriters: item.restrictedForWriters,
+    },
+  };
 }
 
 /** The caller's My Drive root folder (files.get("root")). */
@@ -276,15 +291,16 @@ export function rootFolderJson(viewer: DrivePerson, createdTime: string): Record
 }
 
 export function revisionJson(file: StoredFile, revision: StoredRevision, ctx: RenderContext): unknown {
-  const docs = isDocsEditorsType(file.mimeType);
+  const google = hasGoogleContent(file.mimeType);
+  const exportLinks = exportLinksFor(ctx.baseUrl, file);
   return {
     kind: "drive#revision",
     id: revision.id,
     mimeType: revision.mimeType,
     modifiedTime: revision.modifiedTime,
     lastModifyingUser: userJson(ctx.store.person(revision.userId), ctx.viewer, revision.userId),
-    ...(docs
-      ? { published: false, exportLinks: exportLinksFor(ctx.baseUrl, file) }
+    ...(google
+      ? { published: false, ...(exportLinks ? { exportLinks } : {}) }
       : {
           keepForever: revision.keepForever,
           md5Checksum: revision.md5,

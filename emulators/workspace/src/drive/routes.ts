@@ -1,40 +1,67 @@
 /**
- * Drive v3: files, exports, changes, shared drives, permissions, revisions and uploads, served on Google's
- * paths for the official client, plus the emulator-only Drive state changes of the admin API.
+ * Drive v3: files, exports, changes, shared drives, revisions and uploads, served on Google's paths for the
+ * official client. Permissions live in `permissions.ts`, the emulator-only admin API in `admin-routes.ts`.
  */
-import { ADMIN_PREFIX, pathUser } from "../admin";
-import { SCOPES, insufficientScopes } from "../auth";
-import type { DirectoryUser } from "../directory/store";
+import { insufficientScopes } from "../auth";
+import { readFile } from "node:fs/promises";
 import type { Principal, WorkspaceEmulator } from "../emulator";
+import { GoogleApiError, RESPONDED, badRequest, boolParam, intParam, type RequestContext } from "../http";
+import type { UploadedMedia, SpooledMedia } from "../uploads";
+import { registerDriveAdminApi } from "./admin-routes";
 import {
-  GoogleApiError,
-  RESPONDED,
-  applyFields,
-  badRequest,
-  boolParam,
-  intParam,
-  type RequestContext,
-} from "../http";
+  CONTENT_SCOPES,
+  READ_SCOPES,
+  WRITE_SCOPES,
+  allDrivesFlag,
+  callerOf,
+  csv,
+  decodeOffsetToken,
+  defaultFields,
+  domainAdminAccess,
+  encodeOffsetToken,
+  hasContentScope,
+  optionalBool,
+  optionalString,
+  personOf,
+  requireRole,
+  stringMap,
+  visibleFile,
+  type DriveRoutes,
+} from "./common";
+import type { ContentSpool, Digests, DiskContent } from "./content";
+import {
+  cannotDownloadAbusiveFile,
+  cannotDownloadFile,
+  cannotExportFile,
+  conversionNotSupported,
+  downloadQuotaExceeded,
+  driveNotFound,
+  exportSizeLimitExceeded,
+  fileNotDownloadable,
+  fileNotExportable,
+  fileNotFound,
+  insufficientFilePermissions,
+  invalidValue,
+  required,
+} from "./errors";
+import {
+  ALL_EXPORT_FORMATS,
+  GOOGLE_SHORTCUT,
+  exportGoogleFile,
+  hasGoogleContent,
+  isGoogleType,
+} from "./google-types";
+import { contentRestricted, sendBytes, sendMedia } from "./media";
+import { GOOGLE_FOLDER, IMPORT_FORMATS, importDocument, isDocsEditorsType } from "./office";
+import { registerPermissionRoutes } from "./permissions";
 import { compileQuery, QueryError, type QuerySubject } from "./query";
-import {
-  EXPORT_FORMATS,
-  GOOGLE_FOLDER,
-  IMPORT_FORMATS,
-  exportDocument,
-  importDocument,
-  isDocsEditorsType,
-} from "./office";
-import { unzip } from "./unzip";
 import {
   DEFAULT_CHANGE_LIST_FIELDS,
   DEFAULT_FILE_FIELDS,
   DEFAULT_FILE_LIST_FIELDS,
-  DEFAULT_PERMISSION_FIELDS,
   DEFAULT_REVISION_FIELDS,
   driveJson,
   fileJson,
-  filePermissions,
-  permissionJson,
   revisionJson,
   rootFolderJson,
   userJson,
@@ -45,172 +72,23 @@ import {
   rootIdFor,
   type Access,
   type DrivePerson,
-  type PermissionInput,
   type Role,
   type StoredFile,
+  type StoredRevision,
 } from "./store";
-
-const READ_SCOPES = [SCOPES.drive, SCOPES.driveReadonly, SCOPES.driveFile, SCOPES.driveMetadataReadonly];
-const CONTENT_SCOPES = [SCOPES.drive, SCOPES.driveReadonly, SCOPES.driveFile];
-const WRITE_SCOPES = [SCOPES.drive, SCOPES.driveFile];
+import { unzip } from "./unzip";
 
 /** Google's limit on files.export output. */
 export const EXPORT_LIMIT_BYTES = 10 * 1024 * 1024;
-/** Uploads are capped here (Google allows 5 TB; the emulator keeps bytes in memory). */
-export const MAX_UPLOAD_BYTES = 6 * 1024 * 1024 * 1024;
+/** Google's upload limit (5 TB); large resumable uploads are spooled to disk, never held in memory. */
+export const MAX_UPLOAD_BYTES = 5 * 1024 ** 4;
+/** Resumable uploads larger than this continue on disk (the content folder) instead of in memory. */
+export const SPOOL_THRESHOLD_BYTES = 16 * 1024 * 1024;
 
-// ------------------------------------------------------------------------------------------- errors
-
-function invalidValue(location: string, message = "Invalid Value"): GoogleApiError {
-  return new GoogleApiError(400, message, "invalid", { extra: { location, locationType: "parameter" } });
-}
-
-function fileNotFound(fileId: string): GoogleApiError {
-  return new GoogleApiError(404, `File not found: ${fileId}.`, "notFound", {
-    extra: { location: "fileId", locationType: "parameter" },
-  });
-}
-
-function driveNotFound(driveId: string): GoogleApiError {
-  return new GoogleApiError(404, `Shared drive not found: ${driveId}`, "notFound", {
-    extra: { location: "driveId", locationType: "parameter" },
-  });
-}
-
-function insufficientFilePermissions(): GoogleApiError {
-  return new GoogleApiError(
-    403,
-    "The user does not have sufficient permissions for this file.",
-    "insufficientFilePermissions",
-  );
-}
-
-function required(location: string): GoogleApiError {
-  return new GoogleApiError(400, `Required parameter: ${location}`, "required", {
-    extra: { location, locationType: "parameter" },
-  });
-}
-
-// ------------------------------------------------------------------------------------------ helpers
-
-function personOf(emulator: WorkspaceEmulator, user: DirectoryUser): DrivePerson {
-  return {
-    id: user.id,
-    email: user.primaryEmail,
-    displayName: `${user.givenName} ${user.familyName}`.trim(),
-    domain: user.primaryEmail.split("@")[1] ?? "",
-    customerId: user.customerId,
-  };
-}
-
-/** The caller: the impersonated user, or the service account itself (it owns nothing). */
-function viewerOf(emulator: WorkspaceEmulator, principal: Principal): DrivePerson {
-  if (principal.user) return personOf(emulator, principal.user);
-  const email = principal.token.clientEmail;
-  return { id: email, email, displayName: email, domain: email.split("@")[1] ?? "", customerId: "" };
-}
-
-function allDrivesFlag(query: URLSearchParams): boolean {
-  return boolParam(query, "supportsAllDrives") || boolParam(query, "supportsTeamDrives");
-}
-
-function hasContentScope(principal: Principal): boolean {
-  return CONTENT_SCOPES.some((scope) => principal.token.scopes.includes(scope));
-}
-
-function csv(value: string | null): string[] {
-  return (value ?? "")
-    .split(",")
-    .map((item) => item.trim())
-    .filter(Boolean);
-}
-
-function encodeOffsetToken(offset: number, key: string): string {
-  return Buffer.from(JSON.stringify({ o: offset, k: key })).toString("base64url");
-}
-
-function decodeOffsetToken(token: string | null, key: string): number {
-  if (!token) return 0;
-  try {
-    const parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8")) as {
-      o?: unknown;
-      k?: unknown;
-    };
-    if (typeof parsed.o === "number" && Number.isInteger(parsed.o) && parsed.o >= 0 && parsed.k === key)
-      return parsed.o;
-  } catch {
-    // falls through to the error
-  }
-  throw invalidValue("pageToken");
-}
-
-function defaultFields(context: RequestContext, value: unknown, fields: string): unknown {
-  return context.query.get("fields") ? value : applyFields(value, fields);
-}
-
-/** Sends bytes, honouring a `Range` header (206, or 416 when it cannot be satisfied). */
-function sendMedia(context: RequestContext, data: Buffer, contentType: string): typeof RESPONDED {
-  const { response } = context;
-  const range = context.request.headers.range;
-  const headers: Record<string, string> = { "content-type": contentType, "accept-ranges": "bytes" };
-  if (range) {
-    const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-    let start = NaN;
-    let end = NaN;
-    if (match && (match[1] !== "" || match[2] !== "")) {
-      if (match[1] === "") {
-        const suffix = Number(match[2]);
-        start = Math.max(0, data.length - suffix);
-        end = data.length - 1;
-        if (suffix === 0) start = NaN;
-      } else {
-        start = Number(match[1]);
-        end = match[2] === "" ? data.length - 1 : Math.min(Number(match[2]), data.length - 1);
-      }
-    }
-    if (!match || Number.isNaN(start) || start >= data.length || end < start) {
-      throw new GoogleApiError(416, "Request range not satisfiable", "requestedRangeNotSatisfiable", {
-        headers: { "content-range": `bytes */${data.length}` },
-      });
-    }
-    const part = data.subarray(start, end + 1);
-    response.writeHead(206, {
-      ...headers,
-      "content-length": String(part.length),
-      "content-range": `bytes ${start}-${end}/${data.length}`,
-    });
-    response.end(part);
-    return RESPONDED;
-  }
-  response.writeHead(200, { ...headers, "content-length": String(data.length) });
-  response.end(data);
-  return RESPONDED;
-}
-
-function stringMap(value: unknown, name: string): Record<string, string | null> | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw invalidValue(name);
-  const out: Record<string, string | null> = {};
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    if (item !== null && typeof item !== "string") throw invalidValue(name);
-    out[key] = item as string | null;
-  }
-  return out;
-}
-
-function optionalString(body: Record<string, unknown>, key: string): string | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "string") throw invalidValue(key);
-  return value;
-}
-
-function optionalBool(body: Record<string, unknown>, key: string): boolean | undefined {
-  const value = body[key];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw invalidValue(key);
-  return value;
-}
+/** An upload's content: bytes in memory, or a large resumable upload kept on disk. */
+type Incoming = UploadedMedia | SpooledMedia;
+/** What a new revision holds: bytes, or content on disk with its checksums. */
+type RevisionContent = Buffer | { stream: DiskContent; digests: Digests };
 
 const ORDER_KEYS: Record<string, (a: StoredFile, b: StoredFile) => number> = {
   createdTime: (a, b) => a.createdTime.localeCompare(b.createdTime),
@@ -249,19 +127,36 @@ function comparator(orderBy: string | null): ((a: StoredFile, b: StoredFile) => 
 // ------------------------------------------------------------------------------------------- routes
 
 export function registerDriveApi(emulator: WorkspaceEmulator): void {
-  const { router, drive: store, directory } = emulator;
+  const { drive: store, directory } = emulator;
   store.attachPeople({
     byId: (id) => {
       const user = directory.user(id);
-      return user && user.id === id ? personOf(emulator, user) : undefined;
+      return user && user.id === id ? personOf(user) : undefined;
     },
     byEmail: (email) => {
       const user = directory.user(email.toLowerCase());
-      return user ? personOf(emulator, user) : undefined;
+      return user ? personOf(user) : undefined;
     },
   });
 
   const render = (viewer: DrivePerson): RenderContext => ({ store, baseUrl: emulator.baseUrl, viewer });
+  const routes: DriveRoutes = {
+    emulator,
+    store,
+    render,
+    caller: (principal) => callerOf(store, principal),
+    // Checksums of generated content are computed in the background; answers wait until they are known.
+    add: (spec) =>
+      emulator.router.add({
+        ...spec,
+        handler: async (context, principal) => {
+          await store.settled();
+          return spec.handler(context, principal);
+        },
+      }),
+  };
+  const router = { add: routes.add };
+  const caller = routes.caller;
   /** A file as the viewer sees it, limited to `fields` (or to Drive's default fields). */
   const fileAnswer = (context: RequestContext, file: StoredFile, viewer: DrivePerson): unknown =>
     defaultFields(
@@ -275,16 +170,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     fileId: string,
     viewer: DrivePerson,
     query: URLSearchParams,
-  ): { file: StoredFile; access: Access } => {
-    const file = store.file(fileId);
-    const access = file ? store.access(file, viewer) : undefined;
-    if (!file || !access || (file.driveId && !allDrivesFlag(query))) throw fileNotFound(fileId);
-    return { file, access };
-  };
-
-  const requireRole = (access: Access, role: Role): void => {
-    if (ROLE_RANK[access.role] < ROLE_RANK[role]) throw insufficientFilePermissions();
-  };
+  ): { file: StoredFile; access: Access } => visibleFile(store, fileId, viewer, query);
 
   const resolveRoot = (fileId: string, viewer: DrivePerson): string =>
     fileId === "root" ? rootIdFor(viewer.id) : fileId;
@@ -317,7 +203,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     scopes: READ_SCOPES,
     handler: (context, principal) => {
       const { query } = context;
-      const viewer = viewerOf(emulator, principal);
+      const viewer = caller(principal);
       const corpora = query.get("corpora") ?? "user";
       const driveId = query.get("driveId") ?? query.get("teamDriveId") ?? undefined;
       const supportsAll = allDrivesFlag(query);
@@ -430,7 +316,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     scopes: READ_SCOPES,
     quotaId: (context) => (context.query.get("alt") === "media" ? "drive.files.download" : "drive.files.get"),
     handler: (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
+      const viewer = caller(principal);
       const fileId = context.params.fileId ?? "";
       const media = context.query.get("alt") === "media";
       if (resolveRoot(fileId, viewer) === rootIdFor(viewer.id)) {
@@ -440,49 +326,55 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       }
       const { file, access } = visible(fileId, viewer, context.query);
       if (!media) return defaultFields(context, fileJson(file, access, render(viewer)), DEFAULT_FILE_FIELDS);
-      if (!hasContentScope(principal)) throw insufficientScopes();
-      const head = store.head(file);
-      if (
-        !head ||
-        isDocsEditorsType(file.mimeType) ||
-        file.mimeType.startsWith("application/vnd.google-apps.")
-      ) {
-        throw fileNotDownloadable();
-      }
-      if (file.abusive && !boolParam(context.query, "acknowledgeAbuse")) {
-        throw new GoogleApiError(
-          403,
-          "This file has been identified as malware or spam and cannot be downloaded.",
-          "cannotDownloadAbusiveFile",
-        );
-      }
-      return sendMedia(context, head.content, head.mimeType);
+      return download(context, principal, file, access, store.head(file));
     },
   });
 
-  function fileNotDownloadable(): GoogleApiError {
-    return new GoogleApiError(
-      403,
-      "Only files with binary content can be downloaded. Use Export with Docs Editors files.",
-      "fileNotDownloadable",
-      { extra: { location: "alt", locationType: "parameter" } },
-    );
-  }
+  /**
+   * `alt=media` of a revision, with Drive's per-file refusals in Google's order: only blob files have bytes
+   * (`fileNotDownloadable`), flagged files need `acknowledgeAbuse`, restricted roles may not download
+   * (`cannotDownloadFile`), and a file past its download quota answers `downloadQuotaExceeded`.
+   */
+  const download = (
+    context: RequestContext,
+    principal: Principal,
+    file: StoredFile,
+    access: Access,
+    revision: StoredRevision | undefined,
+  ): typeof RESPONDED => {
+    if (!hasContentScope(principal)) throw insufficientScopes();
+    if (!revision || isGoogleType(file.mimeType)) throw fileNotDownloadable();
+    if (file.abusive && !boolParam(context.query, "acknowledgeAbuse")) throw cannotDownloadAbusiveFile();
+    if (contentRestricted(file, access)) throw cannotDownloadFile();
+    if (file.downloadsLeft === 0) throw downloadQuotaExceeded();
+    return sendMedia(context, revision.size, revision.mimeType, (start, end) => {
+      store.takeDownload(file);
+      return revision.stream ? store.read(revision, start, end) : revision.content.subarray(start, end + 1);
+    });
+  };
 
   // ------------------------------------------------------------------------------------------ exports
 
-  const exportBytes = (file: StoredFile, mimeType: string | null, limit: number | undefined): Buffer => {
+  /**
+   * A Google-type file exported to `mimeType`. Blobs, folders and shortcuts are not exportable; Forms,
+   * Sites, My Maps and Jamboards are Google types without any export format, so every format is a
+   * conversion Google does not support; a role restricted from downloading may not export either.
+   */
+  const exportBytes = (
+    file: StoredFile,
+    access: Access,
+    mimeType: string | null,
+    limit: number | undefined,
+  ): Buffer => {
     if (!mimeType) throw required("mimeType");
-    if (!isDocsEditorsType(file.mimeType)) {
-      throw new GoogleApiError(403, "Export only supports Docs Editors files.", "fileNotExportable");
-    }
+    if (!hasGoogleContent(file.mimeType)) throw fileNotExportable();
+    if (!(ALL_EXPORT_FORMATS[file.mimeType] ?? []).includes(mimeType)) throw conversionNotSupported();
+    if (contentRestricted(file, access)) throw cannotExportFile();
     const text = store.head(file)?.content ?? Buffer.alloc(0);
-    const tooLarge = (): GoogleApiError =>
-      new GoogleApiError(403, "This file is too large to be exported.", "exportSizeLimitExceeded");
-    if (limit !== undefined && text.length > limit) throw tooLarge();
-    const bytes = exportDocument(file.mimeType, text.toString("utf8"), mimeType);
-    if (!bytes) throw badRequest("The requested conversion is not supported.");
-    if (limit !== undefined && bytes.length > limit) throw tooLarge();
+    if (limit !== undefined && text.length > limit) throw exportSizeLimitExceeded();
+    const bytes = exportGoogleFile(file.id, file.mimeType, text.toString("utf8"), mimeType);
+    if (!bytes) throw conversionNotSupported();
+    if (limit !== undefined && bytes.length > limit) throw exportSizeLimitExceeded();
     return bytes;
   };
 
@@ -499,14 +391,14 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       id,
       scopes: CONTENT_SCOPES,
       handler: (context, principal) => {
-        const viewer = viewerOf(emulator, principal);
-        const { file } = visible(
+        const viewer = caller(principal);
+        const { file, access } = visible(
           context.params.fileId ?? "",
           viewer,
           new URLSearchParams({ supportsAllDrives: "true" }),
         );
         const mimeType = context.query.get("mimeType");
-        return sendMedia(context, exportBytes(file, mimeType, limit), mimeType as string);
+        return sendBytes(context, exportBytes(file, access, mimeType, limit), mimeType as string);
       },
     });
   }
@@ -515,21 +407,50 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
 
   /**
    * The content a file of `mimeType` keeps from an upload: Docs Editors files import office or text media
-   * into their text (Drive's conversion), anything else keeps the bytes.
+   * into their text (Drive's conversion), anything else keeps the bytes; a large upload that went to disk
+   * stays there (the revision reads it from its file) unless it has to be converted.
    */
-  const converted = (mimeType: string, media: { contentType: string; data: Buffer }): Buffer => {
-    if (!isDocsEditorsType(mimeType) || isDocsEditorsType(media.contentType)) return media.data;
-    const text = importDocument(mimeType, media.data, media.contentType, unzip);
-    if (text === undefined) throw badRequest("The requested conversion is not supported.");
+  const converted = async (mimeType: string, media: Incoming): Promise<RevisionContent> => {
+    const spooled = "spool" in media ? media : undefined;
+    if (!isDocsEditorsType(mimeType) || isDocsEditorsType(media.contentType)) {
+      if (!spooled) return (media as UploadedMedia).data;
+      const { content, digests } = (spooled.spool as ContentSpool).result();
+      return { stream: content, digests };
+    }
+    const data = spooled
+      ? await readFile(`${store.contentDir()}/${(spooled.spool as ContentSpool).name}`)
+      : (media as UploadedMedia).data;
+    if (spooled) await spooled.spool.discard();
+    const text = importDocument(mimeType, data, media.contentType, unzip);
+    if (text === undefined) throw conversionNotSupported();
     return Buffer.from(text, "utf8");
   };
 
-  const createFromMetadata = (
+  const uploadOptions = {
+    maxBytes: MAX_UPLOAD_BYTES,
+    spool: { thresholdBytes: SPOOL_THRESHOLD_BYTES, open: () => store.newSpool() },
+  };
+
+  /** A shortcut's target as `files.create` names it in `shortcutDetails.targetId`: a file the caller sees. */
+  const shortcutTarget = (
     context: RequestContext,
     viewer: DrivePerson,
     metadata: Record<string, unknown>,
-    media: { contentType: string; data: Buffer } | undefined,
-  ): unknown => {
+  ): StoredFile => {
+    const details = metadata.shortcutDetails;
+    if (details !== undefined && (typeof details !== "object" || details === null || Array.isArray(details)))
+      throw invalidValue("shortcutDetails");
+    const targetId = details ? optionalString(details as Record<string, unknown>, "targetId") : undefined;
+    if (!targetId) throw required("shortcutDetails.targetId");
+    return visible(targetId, viewer, context.query).file;
+  };
+
+  const createFromMetadata = async (
+    context: RequestContext,
+    viewer: DrivePerson,
+    metadata: Record<string, unknown>,
+    media: Incoming | undefined,
+  ): Promise<unknown> => {
     const parents = metadata.parents;
     if (parents !== undefined && (!Array.isArray(parents) || !parents.every((p) => typeof p === "string"))) {
       throw invalidValue("parents");
@@ -540,16 +461,23 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     const parentId = (parents as string[] | undefined)?.[0];
     const driveId = parentId ? checkParent(parentId, viewer, context.query) : undefined;
     const mimeType = optionalString(metadata, "mimeType") ?? media?.contentType ?? "application/octet-stream";
-    const name = optionalString(metadata, "name") ?? "Untitled";
-    const content = media ? converted(mimeType, media) : undefined;
+    const target = mimeType === GOOGLE_SHORTCUT ? shortcutTarget(context, viewer, metadata) : undefined;
+    if (target && media) {
+      if ("spool" in media) await media.spool.discard();
+      throw badRequest("Shortcuts have no content.");
+    }
+    // A shortcut takes its target's name unless it is given one.
+    const name = optionalString(metadata, "name") ?? target?.name ?? "Untitled";
+    const content = media ? await converted(mimeType, media) : undefined;
     const resolvedParent = parentId ? resolveRoot(parentId, viewer) : undefined;
     const { id } = store.createFile({
       userId: viewer.id,
       ...(driveId ? { driveId } : {}),
       ...(resolvedParent ? { parentId: resolvedParent } : {}),
+      ...(target ? { shortcutTargetId: target.id } : {}),
       name,
-      mimeType: mimeType === "application/vnd.google-apps.folder" ? GOOGLE_FOLDER : mimeType,
-      content: mimeType === GOOGLE_FOLDER ? undefined : (content ?? Buffer.alloc(0)),
+      mimeType,
+      content: mimeType === GOOGLE_FOLDER || target ? undefined : (content ?? Buffer.alloc(0)),
       createdTime: optionalString(metadata, "createdTime"),
       modifiedTime: optionalString(metadata, "modifiedTime"),
       description: optionalString(metadata, "description"),
@@ -566,7 +494,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     id: "drive.files.create",
     scopes: WRITE_SCOPES,
     handler: async (context, principal) =>
-      createFromMetadata(context, viewerOf(emulator, principal), await context.json(), undefined),
+      createFromMetadata(context, caller(principal), await context.json(), undefined),
   });
 
   router.add({
@@ -575,22 +503,22 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     id: "drive.files.create",
     scopes: WRITE_SCOPES,
     handler: (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
+      const viewer = caller(principal);
       return emulator.uploads.receive(
         context,
-        (upload) => createFromMetadata(context, viewer, upload.metadata, upload.media),
-        { maxBytes: MAX_UPLOAD_BYTES },
+        (upload) => createFromMetadata(context, viewer, upload.metadata, upload.media ?? upload.spooled),
+        uploadOptions,
       );
     },
   });
 
-  const updateFile = (
+  const updateFile = async (
     context: RequestContext,
     viewer: DrivePerson,
     fileId: string,
     metadata: Record<string, unknown>,
-    media: { contentType: string; data: Buffer } | undefined,
-  ): unknown => {
+    media: Incoming | undefined,
+  ): Promise<unknown> => {
     const { file, access } = visible(fileId, viewer, context.query);
     requireRole(access, "writer");
     const trashed = optionalBool(metadata, "trashed");
@@ -600,6 +528,8 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     if (trashed !== undefined && trashed !== file.trashed && !canTrash) throw insufficientFilePermissions();
     const addParents = csv(context.query.get("addParents")).map((id) => resolveRoot(id, viewer));
     const removeParents = csv(context.query.get("removeParents")).map((id) => resolveRoot(id, viewer));
+    // In a shared drive, organising items is for content managers and managers.
+    if (file.driveId && addParents.length + removeParents.length > 0) requireRole(access, "fileOrganizer");
     for (const parent of addParents) {
       const parentDrive = checkParent(parent, viewer, context.query);
       if (parentDrive !== file.driveId) {
@@ -619,8 +549,13 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       throw new GoogleApiError(403, "Increasing the number of parents is not allowed.", "cannotAddParent");
     }
     if (media) {
-      if (file.mimeType === GOOGLE_FOLDER) throw badRequest("Folders have no content.");
-      store.addRevision(file.id, converted(file.mimeType, media), {
+      if (file.mimeType === GOOGLE_FOLDER || file.mimeType === GOOGLE_SHORTCUT) {
+        if ("spool" in media) await media.spool.discard();
+        throw badRequest(
+          file.mimeType === GOOGLE_FOLDER ? "Folders have no content." : "Shortcuts have no content.",
+        );
+      }
+      store.addRevision(file.id, await converted(file.mimeType, media), {
         userId: viewer.id,
         modifiedTime: optionalString(metadata, "modifiedTime"),
       });
@@ -661,13 +596,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     id: "drive.files.update",
     scopes: WRITE_SCOPES,
     handler: async (context, principal) =>
-      updateFile(
-        context,
-        viewerOf(emulator, principal),
-        context.params.fileId ?? "",
-        await context.json(),
-        undefined,
-      ),
+      updateFile(context, caller(principal), context.params.fileId ?? "", await context.json(), undefined),
   });
 
   router.add({
@@ -676,14 +605,14 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     id: "drive.files.update",
     scopes: WRITE_SCOPES,
     handler: (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
+      const viewer = caller(principal);
       const fileId = context.params.fileId ?? "";
       // Checked before a resumable session starts, as Google does.
       visible(fileId, viewer, context.query);
       return emulator.uploads.receive(
         context,
-        (upload) => updateFile(context, viewer, fileId, upload.metadata, upload.media),
-        { maxBytes: MAX_UPLOAD_BYTES },
+        (upload) => updateFile(context, viewer, fileId, upload.metadata, upload.media ?? upload.spooled),
+        uploadOptions,
       );
     },
   });
@@ -694,7 +623,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     id: "drive.files.delete",
     scopes: WRITE_SCOPES,
     handler: (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
+      const viewer = caller(principal);
       const { file, access } = visible(context.params.fileId ?? "", viewer, context.query);
       const canDelete = file.driveId
         ? ROLE_RANK[access.role] >= ROLE_RANK.organizer
@@ -728,7 +657,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     id: "drive.changes.getStartPageToken",
     scopes: READ_SCOPES,
     handler: (context, principal) => {
-      checkDriveParam(context.query, viewerOf(emulator, principal));
+      checkDriveParam(context.query, caller(principal));
       return { kind: "drive#startPageToken", startPageToken: String(store.nextChangeToken()) };
     },
   });
@@ -740,7 +669,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     scopes: READ_SCOPES,
     handler: (context, principal) => {
       const { query } = context;
-      const viewer = viewerOf(emulator, principal);
+      const viewer = caller(principal);
       const raw = query.get("pageToken");
       if (!raw) throw required("pageToken");
       if (!/^\d+$/.test(raw) || Number(raw) < 1) throw invalidValue("pageToken");
@@ -817,26 +746,14 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
 
   // ------------------------------------------------------------------------------------ shared drives
 
-  const domainAdmin = (query: URLSearchParams, principal: Principal): boolean => {
-    if (!boolParam(query, "useDomainAdminAccess")) return false;
-    if (!principal.user?.isAdmin) {
-      throw new GoogleApiError(
-        403,
-        "The user does not have sufficient permissions for this file.",
-        "insufficientAdministratorPrivileges",
-      );
-    }
-    return true;
-  };
-
   router.add({
     method: "GET",
     path: "/drive/v3/drives",
     id: "drive.drives.list",
     scopes: READ_SCOPES,
     handler: (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
-      const asAdmin = domainAdmin(context.query, principal);
+      const viewer = caller(principal);
+      const asAdmin = domainAdminAccess(context.query, principal);
       const pageSize = intParam(context.query, "pageSize", { default: 10, min: 1, max: 100 });
       const all = store
         .allDrives()
@@ -863,8 +780,8 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     id: "drive.drives.get",
     scopes: READ_SCOPES,
     handler: (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
-      const asAdmin = domainAdmin(context.query, principal);
+      const viewer = caller(principal);
+      const asAdmin = domainAdminAccess(context.query, principal);
       const driveId = context.params.driveId ?? "";
       const sharedDrive = store.drive(driveId);
       const role = sharedDrive ? store.driveRole(sharedDrive, viewer) : undefined;
@@ -881,7 +798,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     id: "drive.drives.create",
     scopes: WRITE_SCOPES,
     handler: async (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
+      const viewer = caller(principal);
       if (!context.query.get("requestId")) throw required("requestId");
       const name = optionalString(await context.json(), "name");
       if (!name) throw required("name");
@@ -891,158 +808,21 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     },
   });
 
-  // -------------------------------------------------------------------------------------- permissions
-
-  router.add({
-    method: "GET",
-    path: "/drive/v3/files/:fileId/permissions",
-    id: "drive.permissions.list",
-    scopes: READ_SCOPES,
-    handler: (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
-      const { file } = visible(context.params.fileId ?? "", viewer, context.query);
-      const pageSize = intParam(context.query, "pageSize", { default: 100, min: 1, max: 100 });
-      const all = filePermissions(file, render(viewer));
-      const key = `permissions|${file.id}`;
-      const start = decodeOffsetToken(context.query.get("pageToken"), key);
-      const next = start + pageSize < all.length ? encodeOffsetToken(start + pageSize, key) : undefined;
-      const result = {
-        kind: "drive#permissionList",
-        ...(next ? { nextPageToken: next } : {}),
-        permissions: all.slice(start, start + pageSize),
-      };
-      return defaultFields(context, result, `kind,nextPageToken,permissions(${DEFAULT_PERMISSION_FIELDS})`);
-    },
-  });
-
-  router.add({
-    method: "GET",
-    path: "/drive/v3/files/:fileId/permissions/:permissionId",
-    id: "drive.permissions.get",
-    scopes: READ_SCOPES,
-    handler: (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
-      const { file } = visible(context.params.fileId ?? "", viewer, context.query);
-      const permissionId = context.params.permissionId ?? "";
-      const found = (filePermissions(file, render(viewer)) as { id: string }[]).find(
-        (p) => p.id === permissionId,
-      );
-      if (!found) {
-        throw new GoogleApiError(404, `Permission not found: ${permissionId}.`, "notFound", {
-          extra: { location: "permissionId", locationType: "parameter" },
-        });
-      }
-      return defaultFields(context, found, DEFAULT_PERMISSION_FIELDS);
-    },
-  });
-
-  router.add({
-    method: "POST",
-    path: "/drive/v3/files/:fileId/permissions",
-    id: "drive.permissions.create",
-    scopes: WRITE_SCOPES,
-    handler: async (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
-      const { file, access } = visible(context.params.fileId ?? "", viewer, context.query);
-      requireRole(access, "writer");
-      const body = await context.json();
-      const type = optionalString(body, "type");
-      const role = optionalString(body, "role");
-      if (!type) throw required("permission.type");
-      if (!role) throw required("permission.role");
-      if (!["user", "group", "domain", "anyone"].includes(type)) throw invalidValue("permission.type");
-      if (!(role in ROLE_RANK)) throw invalidValue("permission.role");
-      const emailAddress = optionalString(body, "emailAddress");
-      const domain = optionalString(body, "domain");
-      if ((type === "user" || type === "group") && !emailAddress) throw required("permission.emailAddress");
-      if (type === "domain" && !domain) throw required("permission.domain");
-      const transfer = boolParam(context.query, "transferOwnership");
-      if (role === "owner") {
-        if (file.driveId) {
-          throw new GoogleApiError(
-            403,
-            "Shared drive files cannot have the owner role.",
-            "teamDrivesOwnerRoleNotSupported",
-          );
-        }
-        if (!transfer) {
-          throw new GoogleApiError(
-            403,
-            "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
-            "forbidden",
-            { extra: { location: "transferOwnership", locationType: "parameter" } },
-          );
-        }
-        if (access.role !== "owner") throw insufficientFilePermissions();
-        const newOwner = type === "user" && emailAddress ? store.personByEmail(emailAddress) : undefined;
-        if (!newOwner || newOwner.customerId !== viewer.customerId) {
-          throw new GoogleApiError(
-            400,
-            'Bad Request. User message: "You can\'t change the owner of this item."',
-            "invalidSharingRequest",
-          );
-        }
-        store.transferOwnership(file.id, newOwner.id);
-        const ownerPermission = (
-          filePermissions(store.file(file.id) as StoredFile, render(viewer)) as { role: string }[]
-        )[0];
-        return defaultFields(context, ownerPermission, DEFAULT_PERMISSION_FIELDS);
-      }
-      if ((role === "organizer" || role === "fileOrganizer") && !file.driveId)
-        throw invalidValue("permission.role");
-      const input: PermissionInput = {
-        type: type as PermissionInput["type"],
-        role: role as Role,
-        ...(emailAddress ? { emailAddress } : {}),
-        ...(domain ? { domain } : {}),
-      };
-      const { id } = store.addPermission(file.id, input);
-      const stored = (store.file(file.id) as StoredFile).permissions.find(
-        (permission) => permission.id === id,
-      );
-      const details = file.driveId
-        ? { permissionDetails: [{ permissionType: "file", role, inherited: false }] }
-        : {};
-      return defaultFields(
-        context,
-        permissionJson(stored as NonNullable<typeof stored>, render(viewer), details),
-        DEFAULT_PERMISSION_FIELDS,
-      );
-    },
-  });
-
-  router.add({
-    method: "DELETE",
-    path: "/drive/v3/files/:fileId/permissions/:permissionId",
-    id: "drive.permissions.delete",
-    scopes: WRITE_SCOPES,
-    handler: (context, principal) => {
-      const viewer = viewerOf(emulator, principal);
-      const { file, access } = visible(context.params.fileId ?? "", viewer, context.query);
-      requireRole(access, "writer");
-      const permissionId = context.params.permissionId ?? "";
-      if (!store.removePermission(file.id, permissionId)) {
-        throw new GoogleApiError(404, `Permission not found: ${permissionId}.`, "notFound", {
-          extra: { location: "permissionId", locationType: "parameter" },
-        });
-      }
-      return undefined;
-    },
-  });
+  registerPermissionRoutes(routes);
 
   // ---------------------------------------------------------------------------------------- revisions
 
   const revisionsOf = (
     context: RequestContext,
     principal: Principal,
-  ): { file: StoredFile; viewer: DrivePerson } => {
-    const viewer = viewerOf(emulator, principal);
+  ): { file: StoredFile; viewer: DrivePerson; access: Access } => {
+    const viewer = caller(principal);
     const { file, access } = visible(context.params.fileId ?? "", viewer, context.query);
-    if (file.mimeType === GOOGLE_FOLDER) {
+    if (file.mimeType === GOOGLE_FOLDER || file.mimeType === GOOGLE_SHORTCUT) {
       throw new GoogleApiError(403, "The file does not support revisions.", "revisionsNotSupported");
     }
     requireRole(access, "writer");
-    return { file, viewer };
+    return { file, viewer, access };
   };
 
   const revisionNotFound = (revisionId: string): GoogleApiError =>
@@ -1082,7 +862,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     quotaId: (context) =>
       context.query.get("alt") === "media" ? "drive.revisions.download" : "drive.revisions.get",
     handler: (context, principal) => {
-      const { file, viewer } = revisionsOf(context, principal);
+      const { file, viewer, access } = revisionsOf(context, principal);
       const revisionId = context.params.revisionId ?? "";
       const revision =
         revisionId === "head" ? store.head(file) : file.revisions.find((item) => item.id === revisionId);
@@ -1090,16 +870,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       if (context.query.get("alt") !== "media") {
         return defaultFields(context, revisionJson(file, revision, render(viewer)), DEFAULT_REVISION_FIELDS);
       }
-      if (!hasContentScope(principal)) throw insufficientScopes();
-      if (isDocsEditorsType(file.mimeType)) throw fileNotDownloadable();
-      if (file.abusive && !boolParam(context.query, "acknowledgeAbuse")) {
-        throw new GoogleApiError(
-          403,
-          "This file has been identified as malware or spam and cannot be downloaded.",
-          "cannotDownloadAbusiveFile",
-        );
-      }
-      return sendMedia(context, revision.content, revision.mimeType);
+      return download(context, principal, file, access, revision);
     },
   });
 
@@ -1132,7 +903,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
           extra: { location: "fields", locationType: "parameter" },
         });
       }
-      const viewer = viewerOf(emulator, principal);
+      const viewer = caller(principal);
       let usage = 0;
       for (const file of store.allFiles()) {
         if (!file.driveId && file.ownerId === viewer.id) usage += store.head(file)?.size ?? 0;
@@ -1149,122 +920,12 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
         maxUploadSize: String(MAX_UPLOAD_BYTES),
         appInstalled: false,
         canCreateDrives: true,
-        exportFormats: Object.fromEntries(Object.entries(EXPORT_FORMATS)),
+        exportFormats: Object.fromEntries(Object.entries(ALL_EXPORT_FORMATS)),
         importFormats: Object.fromEntries(Object.entries(IMPORT_FORMATS)),
         folderColorPalette: ["#8f8f8f"],
       };
     },
   });
 
-  registerDriveAdminApi(emulator);
-}
-
-// ------------------------------------------------------------------------------------ emulator admin
-
-function contentOf(body: Record<string, unknown>): Buffer | undefined {
-  if (typeof body.content === "string") return Buffer.from(body.content, "base64");
-  if (typeof body.text === "string") return Buffer.from(body.text, "utf8");
-  if (body.content !== undefined || body.text !== undefined)
-    throw badRequest("content (base64) or text must be a string");
-  return undefined;
-}
-
-/** Drive state changes for tests: add, change or delete files; add shared drives, members, permissions. */
-function registerDriveAdminApi(emulator: WorkspaceEmulator): void {
-  const { router, drive: store } = emulator;
-  const add = (method: string, path: string, handler: (context: RequestContext) => unknown): void =>
-    router.add({ method, path: `${ADMIN_PREFIX}${path}`, id: `emulator${path}`, handler });
-  const adminView = (file: StoredFile): unknown => {
-    const owner = store.person(file.ownerId);
-    const viewer: DrivePerson = owner ?? {
-      id: file.ownerId,
-      email: "",
-      displayName: "",
-      domain: "",
-      customerId: "",
-    };
-    return fileJson(file, store.access(file, viewer) ?? { role: "owner", via: new Set(["owner"]) }, {
-      store,
-      baseUrl: emulator.baseUrl,
-      viewer,
-    });
-  };
-  const wrap = <T>(action: () => T): T => {
-    try {
-      return action();
-    } catch (error) {
-      if (error instanceof GoogleApiError) throw error;
-      throw badRequest(error instanceof Error ? error.message : String(error));
-    }
-  };
-  const existing = (context: RequestContext): StoredFile => {
-    const file = store.file(context.params.fileId ?? "");
-    if (!file) throw new GoogleApiError(404, `File not found: ${context.params.fileId ?? ""}.`, "notFound");
-    return file;
-  };
-
-  add("POST", "/users/:user/drive/files", async (context) => {
-    const user = pathUser(emulator, context);
-    const body = await context.json();
-    if (typeof body.name !== "string" || !body.name) throw badRequest("name is required");
-    const { id } = wrap(() =>
-      store.createFile({
-        userId: user.id,
-        name: body.name as string,
-        mimeType: typeof body.mimeType === "string" ? body.mimeType : "application/octet-stream",
-        content: contentOf(body),
-        ...(typeof body.parentId === "string" ? { parentId: body.parentId } : {}),
-        ...(typeof body.driveId === "string" ? { driveId: body.driveId } : {}),
-        ...(typeof body.createdTime === "string" ? { createdTime: body.createdTime } : {}),
-        ...(typeof body.modifiedTime === "string" ? { modifiedTime: body.modifiedTime } : {}),
-        ...(body.abusive === true ? { abusive: true } : {}),
-      }),
-    );
-    return adminView(store.file(id) as StoredFile);
-  });
-
-  add("POST", "/drive/files/:fileId/content", async (context) => {
-    const file = existing(context);
-    const body = await context.json();
-    const content = contentOf(body);
-    if (!content) throw badRequest("content (base64) or text is required");
-    const user = typeof body.user === "string" ? emulator.directory.user(body.user) : undefined;
-    wrap(() => store.addRevision(file.id, content, { userId: user?.id ?? file.ownerId }));
-    return adminView(file);
-  });
-
-  add("DELETE", "/drive/files/:fileId", (context) => {
-    store.deleteFile(existing(context).id);
-    return undefined;
-  });
-
-  add("POST", "/drive/files/:fileId/permissions", async (context) => {
-    const file = existing(context);
-    const body = await context.json();
-    return wrap(() => store.addPermission(file.id, body as unknown as PermissionInput));
-  });
-
-  add("POST", "/users/:user/drive/drives", async (context) => {
-    const user = pathUser(emulator, context);
-    const body = await context.json();
-    if (typeof body.name !== "string" || !body.name) throw badRequest("name is required");
-    const { id } = store.createSharedDrive({ name: body.name, creatorUserId: user.id });
-    return driveJson(store.drive(id) as NonNullable<ReturnType<typeof store.drive>>, "organizer");
-  });
-
-  add("POST", "/drive/drives/:driveId/members", async (context) => {
-    const body = await context.json();
-    const driveId = context.params.driveId ?? "";
-    if (!store.drive(driveId))
-      throw new GoogleApiError(404, `Shared drive not found: ${driveId}`, "notFound");
-    wrap(() =>
-      store.addDriveMember(driveId, {
-        type: (typeof body.type === "string" ? body.type : "user") as PermissionInput["type"],
-        role: (typeof body.role === "string" ? body.role : "reader") as Role,
-        ...(typeof body.emailAddress === "string" ? { emailAddress: body.emailAddress } : {}),
-        ...(typeof body.domain === "string" ? { domain: body.domain } : {}),
-      }),
-    );
-    return store.drive(driveId);
-  });
+  registerDriveAdminApi(routes);
 }

@@ -5,8 +5,22 @@
  * the same store. Users are referred to by their Directory id; emails, names and domains come from the
  * directory through `attachPeople` (the Drive routes attach it).
  */
-import { createHash } from "node:crypto";
-import { GOOGLE_FOLDER, isDocsEditorsType } from "./office";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import {
+  ContentSpool,
+  contentStream,
+  digestsOf,
+  type Digests,
+  type GeneratedContent,
+  type StreamedContent,
+} from "./content";
+import { GOOGLE_SHORTCUT, hasGoogleContent } from "./google-types";
+import { GOOGLE_FOLDER } from "./office";
 
 export interface CreateFileInput {
   /** Owner (My Drive files); for shared-drive files, the creator. */
@@ -18,8 +32,16 @@ export interface CreateFileInput {
   name: string;
   /** e.g. `application/pdf`, `application/vnd.google-apps.folder`, `application/vnd.google-apps.document`. */
   mimeType: string;
-  /** Blob bytes; for Google Docs/Sheets/Slides, the document's plain text (exports are generated from it). */
-  content?: Buffer;
+  /**
+   * Blob bytes; for Google Docs/Sheets/Slides, the document's plain text (exports are generated from it).
+   * Content kept on disk (a large upload) comes with its checksums.
+   */
+  content?: Buffer | { stream: StreamedContent; digests?: Digests };
+  /** Instead of `content`: blob bytes generated from a seed (files of many GiB that are never stored). */
+  generated?: GeneratedContent;
+  /** A shortcut's target (the file must be a shortcut, `application/vnd.google-apps.shortcut`). */
+  shortcutTargetId?: string;
+  restrictions?: FileRestrictions;
   createdTime?: string;
   modifiedTime?: string;
   description?: string;
@@ -28,6 +50,19 @@ export interface CreateFileInput {
   abusive?: boolean;
   properties?: Record<string, string>;
   appProperties?: Record<string, string>;
+}
+
+/** Per-file limits on reading the content, as Drive keeps them on the file. */
+export interface FileRestrictions {
+  /** Readers and commenters may not download, print or copy the file. */
+  copyRequiresWriterPermission?: boolean;
+  /** `downloadRestrictions.itemDownloadRestriction`, set by the owner or an organizer. */
+  downloadRestriction?: { restrictedForReaders: boolean; restrictedForWriters: boolean };
+  /**
+   * Downloads (`alt=media`) the file still serves before its download quota is exceeded; absent: no limit.
+   * Google answers `downloadQuotaExceeded` for files downloaded too often.
+   */
+  downloadsLeft?: number;
 }
 
 export type Role = "owner" | "organizer" | "fileOrganizer" | "writer" | "commenter" | "reader";
@@ -65,7 +100,10 @@ export interface StoredPermission {
 export interface StoredRevision {
   id: string;
   mimeType: string;
+  /** The bytes when held in memory; empty when `stream` describes them. */
   content: Buffer;
+  /** Bytes not held in memory (generated from a seed, or a file on disk); read with `DriveStore.read`. */
+  stream?: StreamedContent;
   size: number;
   md5: string;
   sha256: string;
@@ -99,6 +137,11 @@ export interface StoredFile {
   permissions: StoredPermission[];
   /** Counter for Docs Editors revision ids ("1", "2", ...). */
   revisionCounter: number;
+  /** Set on shortcuts: the target, and its MIME type when the shortcut was made (it may go stale). */
+  shortcutDetails?: { targetId: string; targetMimeType: string; targetResourceKey?: string };
+  copyRequiresWriterPermission?: boolean;
+  downloadRestriction?: FileRestrictions["downloadRestriction"];
+  downloadsLeft?: number;
 }
 
 export interface StoredDrive {
@@ -126,6 +169,7 @@ export interface Access {
   via: Set<"owner" | "user" | "domain" | "anyone" | "member">;
 }
 
+/** Streamed content is saved as its description (a seed, a file name), never as its bytes. */
 interface SerializedRevision extends Omit<StoredRevision, "content"> {
   content: string;
 }
@@ -140,6 +184,10 @@ export interface DriveSnapshot {
   tombstones?: SerializedFile[];
   drives?: StoredDrive[];
   changes?: ChangeRecord[];
+  /** People outside every customer who own files here (Gmail users, partners). */
+  externalPeople?: DrivePerson[];
+  /** Domains whose administrators turned Drive apps off (every Drive call answers `domainPolicy`). */
+  driveAppsDisabled?: string[];
 }
 
 export const ROLE_RANK: Record<Role, number> = {
@@ -174,7 +222,7 @@ export function rootIdFor(userId: string): string {
   return `0A${hash(`root:${userId}`).toString("base64url").replace(/[-_]/g, "x").slice(0, 11)}Uk9PVA`;
 }
 
-export function digest(content: Buffer): { md5: string; sha256: string } {
+export function digest(content: Buffer): Digests {
   return {
     md5: createHash("md5").update(content).digest("hex"),
     sha256: createHash("sha256").update(content).digest("hex"),
@@ -188,6 +236,11 @@ export class DriveStore {
   private changes: ChangeRecord[] = [];
   private counter = 0;
   private people: DrivePeople = { byId: () => undefined, byEmail: () => undefined };
+  private externalPeople = new Map<string, DrivePerson>();
+  private appsDisabled = new Set<string>();
+  /** Checksums of streamed content still being computed. */
+  private readonly pending = new Set<Promise<void>>();
+  private contentDirectory?: { path: string; temporary: boolean };
 
   /** Lets the store resolve users (emails, names, domains); the routes attach the directory. */
   attachPeople(people: DrivePeople): void {
@@ -195,11 +248,93 @@ export class DriveStore {
   }
 
   person(userId: string): DrivePerson | undefined {
-    return this.people.byId(userId);
+    return this.people.byId(userId) ?? this.externalPeople.get(userId);
   }
 
   personByEmail(email: string): DrivePerson | undefined {
-    return this.people.byEmail(email);
+    const lower = email.toLowerCase();
+    return (
+      this.people.byEmail(email) ?? [...this.externalPeople.values()].find((person) => person.email === lower)
+    );
+  }
+
+  /** A person outside every customer (a Gmail account, a partner) who can own and share files. */
+  addExternalPerson(input: { email: string; displayName?: string }): DrivePerson {
+    const email = input.email.toLowerCase();
+    const existing = [...this.externalPeople.values()].find((person) => person.email === email);
+    if (existing) return existing;
+    if (this.people.byEmail(email)) throw new Error(`${email} is a user of a customer, not an outsider`);
+    const person: DrivePerson = {
+      id: digits(`external:${email}`, 21).replace(/^0/, "1"),
+      email,
+      displayName: input.displayName ?? email.split("@")[0] ?? email,
+      domain: email.split("@")[1] ?? "",
+      customerId: "",
+    };
+    this.externalPeople.set(person.id, person);
+    return person;
+  }
+
+  /** Drive apps turned off for a domain by its administrators (Google answers 403 `domainPolicy`). */
+  setDriveAppsDisabled(domain: string, disabled: boolean): void {
+    if (disabled) this.appsDisabled.add(domain.toLowerCase());
+    else this.appsDisabled.delete(domain.toLowerCase());
+  }
+
+  driveAppsDisabled(domain: string): boolean {
+    return this.appsDisabled.has(domain.toLowerCase());
+  }
+
+  // ------------------------------------------------------------------------------- streamed content
+
+  /** Where large uploads are kept (`<data>/workspace/drive-content` on a server with a data folder). */
+  useContentDir(path: string): void {
+    mkdirSync(path, { recursive: true });
+    this.contentDirectory = { path, temporary: false };
+  }
+
+  /** The content folder; a temporary one until `useContentDir` names another. */
+  contentDir(): string {
+    this.contentDirectory ??= {
+      path: mkdtempSync(join(tmpdir(), "alpvault-drive-content-")),
+      temporary: true,
+    };
+    return this.contentDirectory.path;
+  }
+
+  /** Removes a temporary content folder (the emulator stops). */
+  dispose(): void {
+    if (this.contentDirectory?.temporary)
+      rmSync(this.contentDirectory.path, { recursive: true, force: true });
+    this.contentDirectory = undefined;
+  }
+
+  /** A new spool for a large upload, in the content folder. */
+  newSpool(): ContentSpool {
+    return new ContentSpool(this.contentDir(), `upload-${randomBytes(12).toString("hex")}`);
+  }
+
+  /** Resolves when every checksum of streamed content is known. */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  private computeDigests(revision: StoredRevision): void {
+    if (!revision.stream) return;
+    const job = digestsOf(revision.stream, this.contentDir()).then((sums) => {
+      revision.md5 = sums.md5;
+      revision.sha256 = sums.sha256;
+    });
+    const tracked = job.finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+
+  /** Bytes [start, end] of a revision as a stream (memory, generated or disk content alike). */
+  read(revision: StoredRevision, start = 0, end = revision.size - 1): Readable {
+    if (revision.stream) return contentStream(revision.stream, this.contentDir(), start, end);
+    return Readable.from(end < start ? [] : [revision.content.subarray(start, end + 1)], {
+      objectMode: false,
+    });
   }
 
   private nextId(kind: string): string {
@@ -255,6 +390,23 @@ export class DriveStore {
     this.record("drive", driveId, false);
   }
 
+  /** A member's new role; false when the drive has no such member. */
+  updateDriveMember(driveId: string, permissionId: string, role: Role): boolean {
+    const member = this.drives.get(driveId)?.members.find((item) => item.id === permissionId);
+    if (!member) return false;
+    member.role = role;
+    this.record("drive", driveId, false);
+    return true;
+  }
+
+  removeDriveMember(driveId: string, permissionId: string): boolean {
+    const drive = this.drives.get(driveId);
+    if (!drive || !drive.members.some((member) => member.id === permissionId)) return false;
+    drive.members = drive.members.filter((member) => member.id !== permissionId);
+    this.record("drive", driveId, false);
+    return true;
+  }
+
   drive(driveId: string): StoredDrive | undefined {
     return this.drives.get(driveId);
   }
@@ -292,28 +444,35 @@ export class DriveStore {
     };
   }
 
+  /**
+   * A new revision of `content`: bytes in memory, or streamed content whose checksums are given (a finished
+   * upload spool) or computed in the background (`settled()` waits for them).
+   */
   private newRevision(
     file: StoredFile,
-    content: Buffer,
+    content: Buffer | { stream: StreamedContent; digests?: Digests },
     userId: string,
     modifiedTime: string,
   ): StoredRevision {
-    const sums = digest(content);
     file.revisionCounter += 1;
-    const id = isDocsEditorsType(file.mimeType)
+    const id = hasGoogleContent(file.mimeType)
       ? String(file.revisionCounter)
       : `0B${hash(`revision:${file.id}:${file.revisionCounter}`).toString("base64url").slice(0, 40)}`;
-    return {
-      id,
-      mimeType: file.mimeType,
-      content,
-      size: content.length,
-      md5: sums.md5,
-      sha256: sums.sha256,
-      modifiedTime,
-      userId,
-      keepForever: false,
+    const base = { id, mimeType: file.mimeType, modifiedTime, userId, keepForever: false };
+    if (Buffer.isBuffer(content)) {
+      const sums = digest(content);
+      return { ...base, content, size: content.length, md5: sums.md5, sha256: sums.sha256 };
+    }
+    const revision: StoredRevision = {
+      ...base,
+      content: Buffer.alloc(0),
+      stream: { ...content.stream },
+      size: content.stream.size,
+      md5: content.digests?.md5 ?? "",
+      sha256: content.digests?.sha256 ?? "",
     };
+    if (!content.digests) this.computeDigests(revision);
+    return revision;
   }
 
   /** Creates a file or folder, recording a change for everyone who can see it. */
@@ -321,6 +480,11 @@ export class DriveStore {
     if (input.driveId && !this.drives.has(input.driveId)) throw new Error(`No shared drive ${input.driveId}`);
     const parent = input.parentId ?? input.driveId ?? rootIdFor(input.userId);
     const parentFile = this.files.get(parent);
+    const target = input.shortcutTargetId !== undefined ? this.files.get(input.shortcutTargetId) : undefined;
+    if ((input.mimeType === GOOGLE_SHORTCUT) !== (input.shortcutTargetId !== undefined))
+      throw new Error("A shortcut, and only a shortcut, has a target");
+    if (input.shortcutTargetId !== undefined && !target)
+      throw new Error("The shortcut's target does not exist");
     if (parentFile && parentFile.mimeType !== GOOGLE_FOLDER) throw new Error("The parent is not a folder");
     const driveId = input.driveId ?? parentFile?.driveId;
     const createdTime = input.createdTime ?? this.now();
@@ -347,11 +511,14 @@ export class DriveStore {
       revisions: [],
       permissions: [],
       revisionCounter: 0,
+      ...(target ? { shortcutDetails: { targetId: target.id, targetMimeType: target.mimeType } } : {}),
     };
-    if (input.mimeType !== GOOGLE_FOLDER) {
-      file.revisions.push(
-        this.newRevision(file, input.content ?? Buffer.alloc(0), input.userId, modifiedTime),
-      );
+    if (input.restrictions) this.applyRestrictions(file, input.restrictions);
+    if (input.mimeType !== GOOGLE_FOLDER && input.mimeType !== GOOGLE_SHORTCUT) {
+      const content = input.generated
+        ? { stream: { ...input.generated, kind: "generated" as const } }
+        : (input.content ?? Buffer.alloc(0));
+      file.revisions.push(this.newRevision(file, content, input.userId, modifiedTime));
     }
     this.files.set(id, file);
     this.record("file", id, false, modifiedTime);
@@ -375,11 +542,19 @@ export class DriveStore {
     return [...this.files.values()].filter((file) => file.parents.includes(folderId));
   }
 
-  /** New content for a file: a new head revision (the previous one stays in revisions.list). */
-  addRevision(fileId: string, content: Buffer, options: { userId: string; modifiedTime?: string }): void {
+  /**
+   * New content for a file: a new head revision (the previous one stays in revisions.list). Content is bytes,
+   * or streamed content (a generated description, or a finished upload spool with its checksums).
+   */
+  addRevision(
+    fileId: string,
+    content: Buffer | { stream: StreamedContent; digests?: Digests },
+    options: { userId: string; modifiedTime?: string },
+  ): void {
     const file = this.files.get(fileId);
     if (!file) throw new Error(`No file ${fileId}`);
-    if (file.mimeType === GOOGLE_FOLDER) throw new Error("Folders have no content");
+    if (file.mimeType === GOOGLE_FOLDER || file.mimeType === GOOGLE_SHORTCUT)
+      throw new Error("Folders and shortcuts have no content");
     const modifiedTime = options.modifiedTime ?? this.now();
     file.revisions.push(this.newRevision(file, content, options.userId, modifiedTime));
     file.modifiedTime = modifiedTime;
@@ -392,6 +567,36 @@ export class DriveStore {
     return file.revisions[file.revisions.length - 1];
   }
 
+  private applyRestrictions(file: StoredFile, restrictions: FileRestrictions): void {
+    if (restrictions.copyRequiresWriterPermission !== undefined)
+      file.copyRequiresWriterPermission = restrictions.copyRequiresWriterPermission;
+    if (restrictions.downloadRestriction !== undefined)
+      file.downloadRestriction = { ...restrictions.downloadRestriction };
+    if (restrictions.downloadsLeft !== undefined) {
+      if (!Number.isInteger(restrictions.downloadsLeft) || restrictions.downloadsLeft < 0)
+        throw new Error("downloadsLeft must be a whole number, 0 or more");
+      file.downloadsLeft = restrictions.downloadsLeft;
+    }
+  }
+
+  /** Changes a file's download and copy restrictions (a metadata change, recorded as one). */
+  setRestrictions(fileId: string, restrictions: FileRestrictions & { unlimitedDownloads?: boolean }): void {
+    const file = this.files.get(fileId);
+    if (!file) throw new Error(`No file ${fileId}`);
+    this.applyRestrictions(file, restrictions);
+    if (restrictions.unlimitedDownloads) delete file.downloadsLeft;
+    file.version += 1;
+    this.record("file", fileId, false);
+  }
+
+  /** Counts one download against the file's download quota; false when the quota is already used up. */
+  takeDownload(file: StoredFile): boolean {
+    if (file.downloadsLeft === undefined) return true;
+    if (file.downloadsLeft <= 0) return false;
+    file.downloadsLeft -= 1;
+    return true;
+  }
+
   addPermission(fileId: string, permission: PermissionInput): { id: string } {
     const file = this.files.get(fileId);
     if (!file) throw new Error(`No file ${fileId}`);
@@ -401,6 +606,17 @@ export class DriveStore {
     file.version += 1;
     this.record("file", fileId, false);
     return { id: stored.id };
+  }
+
+  /** A new role for an existing permission; false when the file has no such permission. */
+  updatePermission(fileId: string, permissionId: string, role: Role): boolean {
+    const file = this.files.get(fileId);
+    const permission = file?.permissions.find((item) => item.id === permissionId);
+    if (!file || !permission) return false;
+    permission.role = role;
+    file.version += 1;
+    this.record("file", fileId, false);
+    return true;
   }
 
   removePermission(fileId: string, permissionId: string): boolean {
@@ -530,6 +746,10 @@ export class DriveStore {
       this.files.delete(target.id);
       this.tombstones.set(target.id, { ...target, revisions: [] });
       this.record("file", target.id, true);
+      for (const revision of target.revisions) {
+        if (revision.stream?.kind === "disk")
+          void rm(join(this.contentDir(), revision.stream.name), { force: true });
+      }
     }
   }
 
@@ -592,6 +812,7 @@ export class DriveStore {
       revisions: file.revisions.map((revision) => ({
         ...revision,
         content: revision.content.toString("base64"),
+        ...(revision.stream ? { stream: { ...revision.stream } } : {}),
       })),
     });
     return {
@@ -604,6 +825,10 @@ export class DriveStore {
         members: drive.members.map((m) => ({ ...m })),
       })),
       changes: this.changes.map((change) => ({ ...change })),
+      ...(this.externalPeople.size > 0
+        ? { externalPeople: [...this.externalPeople.values()].map((person) => ({ ...person })) }
+        : {}),
+      ...(this.appsDisabled.size > 0 ? { driveAppsDisabled: [...this.appsDisabled] } : {}),
     };
   }
 
@@ -615,6 +840,7 @@ export class DriveStore {
       revisions: file.revisions.map((revision) => ({
         ...revision,
         content: Buffer.from(revision.content, "base64"),
+        ...(revision.stream ? { stream: { ...revision.stream } } : {}),
       })),
     });
     this.counter = snapshot.counter ?? 0;
@@ -627,6 +853,13 @@ export class DriveStore {
       ]),
     );
     this.changes = (snapshot.changes ?? []).map((change) => ({ ...change }));
+    this.externalPeople = new Map(
+      (snapshot.externalPeople ?? []).map((person) => [person.id, { ...person }]),
+    );
+    this.appsDisabled = new Set(snapshot.driveAppsDisabled ?? []);
+    for (const file of this.files.values())
+      for (const revision of file.revisions)
+        if (revision.stream && !revision.md5) this.computeDigests(revision);
   }
 
   /** Forgets a deleted user's My Drive. */

@@ -3,6 +3,7 @@
  * organisation (`planOrganisation`) and writes it into the emulator's directory, Gmail and Drive stores.
  */
 import type { WorkspaceEmulator } from "../emulator";
+import { withAwkwardDrive } from "./drive-tree";
 import { planMailbox } from "./mail";
 import { DEMO_DOMAIN, planOrganisation } from "./plan";
 import type { OrganisationPlan, PlanOptions, ProfileName } from "./types";
@@ -16,6 +17,7 @@ export {
   planMailboxes,
 } from "./plan";
 export { planMailbox } from "./mail";
+export { HUGE_FILE_BYTES, planAwkwardDrive, withAwkwardDrive } from "./drive-tree";
 export type { OrganisationPlan, PlanOptions, ProfileName } from "./types";
 
 /** The demo organisation (profile `demo`, default seed), as the README describes it. */
@@ -58,6 +60,8 @@ export function applyPlan(emulator: WorkspaceEmulator, plan: OrganisationPlan): 
     });
     ids.set(user.email, created.id);
   }
+  for (const person of plan.externalPeople ?? [])
+    ids.set(person.email, emulator.drive.addExternalPerson(person).id);
   const userId = (email: string): string => {
     const id = ids.get(email);
     if (!id) throw new Error(`No generated user ${email}`);
@@ -97,6 +101,9 @@ export function applyPlan(emulator: WorkspaceEmulator, plan: OrganisationPlan): 
       name: item.name,
       mimeType: item.mimeType,
       content: item.content,
+      ...(item.generated ? { generated: { kind: "generated" as const, ...item.generated } } : {}),
+      ...(item.shortcutTargetKey ? { shortcutTargetId: fileIds.get(item.shortcutTargetKey) } : {}),
+      ...(item.restrictions ? { restrictions: item.restrictions } : {}),
       createdTime: item.createdTime,
       modifiedTime: item.revisions.length > 0 ? item.createdTime : item.modifiedTime,
     });
@@ -122,5 +129,9 @@ export function generateOrganisation(
   emulator: WorkspaceEmulator,
   options: { profile: ProfileName; seed?: number } & Omit<PlanOptions, "profile" | "seed">,
 ): ApplyResult {
-  return applyPlan(emulator, planOrganisation(options));
+  const plan = planOrganisation(options);
+  return applyPlan(
+    emulator,
+    options.awkwardDrive ? withAwkwardDrive(plan, { hugeFileBytes: options.hugeFileBytes }) : plan,
+  );
 }

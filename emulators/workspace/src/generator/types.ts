@@ -2,7 +2,7 @@
  * The plan of a generated organisation as plain data: customer, users, mailboxes, Drive trees and shared
  * drives. `generateOrganisation` applies a plan to the emulator's stores; tests inspect it directly.
  */
-import type { PermissionInput } from "../drive/store";
+import type { FileRestrictions, PermissionInput } from "../drive/store";
 import type { ContentLanguage } from "./content";
 import type { Language } from "./names";
 
@@ -17,6 +17,14 @@ export interface PlanOptions {
   messagesPerUser?: number;
   /** Files per My Drive, folders included (demo: 12–20 each; bench: 40). */
   filesPerUser?: number;
+  /**
+   * Adds Drive's awkward cases (`planAwkwardDrive`): a shared drive without the super admin, a Form, a Site,
+   * a My Map, a Jamboard, a Drawing, an Apps Script project, a shortcut, a huge generated file, a file owned
+   * outside the domain and one whose download is restricted for readers. Off unless asked for.
+   */
+  awkwardDrive?: boolean;
+  /** Size of the awkward cases' huge generated file (default 3 GiB). */
+  hugeFileBytes?: number;
 }
 
 export interface PlannedUser {
@@ -83,6 +91,18 @@ export interface PlannedDriveItem {
   revisions: PlannedRevision[];
   /** Sharing with other people (besides the owner). */
   permissions: PermissionInput[];
+  /** Instead of `content`: bytes generated from a seed, never held in memory or saved (huge files). */
+  generated?: { seed: string; size: number };
+  /** For a shortcut: the key of its target (planned before it). */
+  shortcutTargetKey?: string;
+  /** Download and copy restrictions of the file. */
+  restrictions?: FileRestrictions;
+}
+
+/** Someone outside the organisation (a partner, a Gmail account) who owns files shared into it. */
+export interface PlannedExternalPerson {
+  email: string;
+  displayName: string;
 }
 
 export interface PlannedSharedDrive {
@@ -108,6 +128,8 @@ export interface OrganisationPlan {
   sharedDrives: PlannedSharedDrive[];
   /** My Drive and shared drive items, parents first. */
   driveItems: PlannedDriveItem[];
+  /** Owners of driveItems from outside the organisation (`ownerEmail` names them). */
+  externalPeople?: PlannedExternalPerson[];
   /** Per-mailbox messages besides broadcasts, and their size model. */
   mail: { ownMessages: Record<string, number>; attachmentScale: "demo" | "bench" };
 }
