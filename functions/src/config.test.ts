@@ -1,4 +1,10 @@
-import { loadEngineConfig, loadRuntimeConfig, parseKeyEncryptionKey, withoutEmulatorCors } from "./config";
+import {
+  loadEngineConfig,
+  loadQuotaConfig,
+  loadRuntimeConfig,
+  parseKeyEncryptionKey,
+  withoutEmulatorCors,
+} from "./config";
 
 describe("runtime configuration", () => {
   const saved = { ...process.env };
@@ -11,6 +17,23 @@ describe("runtime configuration", () => {
     process.env.FIREBASE_DEBUG_FEATURES = JSON.stringify({ skipTokenVerification: true, enableCors: true });
     withoutEmulatorCors();
     expect(JSON.parse(process.env.FIREBASE_DEBUG_FEATURES)).toEqual({ skipTokenVerification: true });
+  });
+
+  test("when no quota model is configured, then the 2026 model with its own limits is used", () => {
+    delete process.env.GOOGLE_QUOTA_MODEL;
+    delete process.env.GMAIL_PROJECT_UNITS_PER_MINUTE;
+    expect(loadQuotaConfig()).toEqual({ model: "2026", projectUnitsPerMinute: {} });
+  });
+
+  test("when the project keeps the legacy quotas with a raised Gmail limit, then that is the quota configuration", () => {
+    process.env.GOOGLE_QUOTA_MODEL = "legacy";
+    process.env.GMAIL_PROJECT_UNITS_PER_MINUTE = "2400000";
+    expect(loadQuotaConfig()).toEqual({ model: "legacy", projectUnitsPerMinute: { gmail: 2_400_000 } });
+  });
+
+  test("when the quota model is unknown, then the configuration is refused", () => {
+    process.env.GOOGLE_QUOTA_MODEL = "2019";
+    expect(() => loadQuotaConfig()).toThrow(/GOOGLE_QUOTA_MODEL must be/);
   });
 
   test("when APP_CHECK_MODE is not set, then production verification is used", () => {

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { defineInt, defineSecret, defineString } from "firebase-functions/params";
 import { LOCAL_REGION_API_PORTS, LOCAL_WEB_APP_ID, LOCAL_WEB_ORIGINS } from "@alpvault/contracts/local";
 import type { RegionId } from "@alpvault/contracts/regions";
+import type { QuotaModelName } from "./backup/google/costs";
 
 /**
  * How App Check tokens are checked: `verify` (production: `getAppCheck().verifyToken()`) or
@@ -240,6 +241,46 @@ const LOCAL_KEY_ENCRYPTION_KEY = createHash("sha256")
 /** The local stack's development key-encryption key (tests read local backups with it). */
 export function localKeyEncryptionKey(): Buffer {
   return Buffer.from(LOCAL_KEY_ENCRYPTION_KEY);
+}
+
+/**
+ * Google's quota model of this deployment's project: "2026" for projects created since Google's 2026
+ * model, "legacy" for projects active before it (they keep their quotas). Raised project limits (units per
+ * minute) over the model's; 0 keeps the model's.
+ */
+export const googleQuotaModelParam = defineString("GOOGLE_QUOTA_MODEL", {
+  default: "2026",
+  description: "Google quota model of the project: '2026' or 'legacy'",
+});
+export const gmailProjectUnitsParam = defineInt("GMAIL_PROJECT_UNITS_PER_MINUTE", {
+  default: 0,
+  description: "The project's Gmail units per minute when Google raised it (0: the model's)",
+});
+export const driveProjectUnitsParam = defineInt("DRIVE_PROJECT_UNITS_PER_MINUTE", {
+  default: 0,
+  description: "The project's Drive units per minute when Google raised it (0: the model's)",
+});
+
+export interface QuotaConfig {
+  model: QuotaModelName;
+  /** Project limits over the model's. */
+  projectUnitsPerMinute: { gmail?: number; drive?: number };
+}
+
+/** Reads the quota configuration; an unknown model is refused. */
+export function loadQuotaConfig(): QuotaConfig {
+  // Param defaults apply at deploy time; a runtime without the variable reads '' or 0: the defaults.
+  const model = googleQuotaModelParam.value() || "2026";
+  if (model !== "2026" && model !== "legacy") {
+    throw new Error(`GOOGLE_QUOTA_MODEL must be '2026' or 'legacy', got '${model}'`);
+  }
+  const raised = (value: number) => (Number.isInteger(value) && value > 0 ? value : undefined);
+  const gmail = raised(gmailProjectUnitsParam.value());
+  const drive = raised(driveProjectUnitsParam.value());
+  return {
+    model,
+    projectUnitsPerMinute: { ...(gmail ? { gmail } : {}), ...(drive ? { drive } : {}) },
+  };
 }
 
 export interface EngineConfig {

@@ -6,12 +6,13 @@
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
-import { loadEngineConfig, loadKmsConfig, loadWorkspaceConfig } from "../config";
+import { loadEngineConfig, loadKmsConfig, loadQuotaConfig, loadWorkspaceConfig } from "../config";
 import { kmsClient, kmsService, type Kms } from "../secrets/kms";
 import { delegatedJwt, workspaceRootUrl } from "../workspace/gateway";
 import { GcsBlobStore, regionBucketName } from "./blobstore/gcs-blob-store";
 import { cloudKmsKeyWrapper, defaultKeyWrapper } from "./format/keys";
 import { googleClientOptions } from "./google/client-options";
+import { QUOTA_MODELS } from "./google/costs";
 import { quotaAwareCaller } from "./google/quota-caller";
 import { enqueueBackup } from "./queue";
 import { DriveSource } from "./sources/drive-source";
@@ -34,8 +35,16 @@ export function workerDeps(): WorkerDeps {
   const root = rootUrl ? { rootUrl } : {};
   let kms: Kms | undefined;
   const stores = new Map<string, GcsBlobStore>();
+  const quota = loadQuotaConfig();
+  const raised = quota.projectUnitsPerMinute;
   built = {
-    caller: quotaAwareCaller(),
+    caller: quotaAwareCaller({
+      model: QUOTA_MODELS[quota.model],
+      limits: {
+        ...(raised.gmail ? { gmail: { perProjectPerMinute: raised.gmail } } : {}),
+        ...(raised.drive ? { drive: { perProjectPerMinute: raised.drive } } : {}),
+      },
+    }),
     streams: {
       gmail: (user, caller, signal) =>
         new GmailSource({

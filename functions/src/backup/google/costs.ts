@@ -93,3 +93,47 @@ export const GOOGLE_QUOTA_LIMITS: Readonly<Record<GoogleApi, QuotaLimits>> = {
   drive: { perUserPerMinute: 325_000, perProjectPerMinute: 1_000_000, concurrentPerUser: 10 },
   directory: { perUserPerMinute: 2_400, perProjectPerMinute: 150_000, concurrentPerUser: 10 },
 };
+
+/**
+ * The quota models Google applies: the 2026 one to projects created since, the earlier one ("legacy") to
+ * projects that were active before it (they keep their quotas). Which one a deployment's project has is
+ * configuration (`GOOGLE_QUOTA_MODEL`), as are raised limits; nothing else in the engine assumes a model.
+ */
+export type QuotaModelName = "2026" | "legacy";
+
+export interface QuotaModel {
+  limits: Readonly<Record<GoogleApi, QuotaLimits>>;
+  /** Unit costs that differ from `UNIT_COSTS`. */
+  costs: Readonly<Record<string, number>>;
+  /** What a method missing from `UNIT_COSTS` and `costs` costs, per API (legacy Drive: 1 per query). */
+  defaultCosts?: Partial<Record<GoogleApi, number>>;
+}
+
+/** Every Drive method costs one query in the legacy model. */
+const LEGACY_DRIVE_COSTS = Object.fromEntries(
+  Object.keys(UNIT_COSTS)
+    .filter((method) => method.startsWith("drive."))
+    .map((method) => [method, 1]),
+);
+
+export const QUOTA_MODELS: Readonly<Record<QuotaModelName, QuotaModel>> = {
+  "2026": { limits: GOOGLE_QUOTA_LIMITS, costs: {} },
+  legacy: {
+    limits: {
+      gmail: { perUserPerMinute: 15_000, perProjectPerMinute: 1_200_000, concurrentPerUser: 10 },
+      drive: { perUserPerMinute: 12_000, perProjectPerMinute: 12_000, concurrentPerUser: 10 },
+      directory: GOOGLE_QUOTA_LIMITS.directory,
+    },
+    costs: {
+      "gmail.users.messages.get": 5,
+      "gmail.users.messages.attachments.get": 5,
+      ...LEGACY_DRIVE_COSTS,
+    },
+    defaultCosts: { drive: 1 },
+  },
+};
+
+/** The unit cost of a method under a model. */
+export function modelCost(model: QuotaModel, method: string, api: GoogleApi = apiOfMethod(method)): number {
+  return model.costs[method] ?? UNIT_COSTS[method] ?? model.defaultCosts?.[api] ?? DEFAULT_UNIT_COST[api];
+}

@@ -26,6 +26,8 @@ export interface GoogleErrorClass {
    * connection): safe to repeat even when the request is not idempotent.
    */
   notExecuted?: boolean;
+  /** A rate limit whose message names the per-user limit ("Queries per minute per user", "User-rate"). */
+  perUserLimit?: boolean;
 }
 
 /** 403 reasons that mean "slow down", not "forbidden". */
@@ -96,6 +98,8 @@ export interface GoogleErrorFacts {
   networkCode?: string;
   /** What `Retry-After` (or Gmail's "Retry after <date>") asks for, in ms from `now`. */
   retryAfterMs?: number;
+  /** The message names a per-user limit. */
+  perUserLimit?: boolean;
 }
 
 interface ResponseLike {
@@ -171,6 +175,7 @@ export function googleErrorFacts(error: unknown, now: number = Date.now()): Goog
       if (isObject(first) && typeof first.reason === "string") facts.googleReason = first.reason;
       else if (typeof data.error.status === "string") facts.googleReason = data.error.status;
       const message = typeof data.error.message === "string" ? data.error.message : "";
+      if (/per\s+user|user-rate/i.test(message)) facts.perUserLimit = true;
       const match = /Retry after (\d{4}-\d{2}-\d{2}T[0-9:.]+Z)/.exec(message);
       if (match?.[1]) facts.retryAfterMs = Math.max(0, Date.parse(match[1]) - now);
     }
@@ -210,7 +215,13 @@ export function classifyFacts(facts: GoogleErrorFacts): GoogleErrorClass {
   }
   if (status === 429) return { kind: "retry", reason: "google-api-error", ...base, notExecuted: true };
   if (status === 403 && googleReason && RATE_LIMIT_REASONS.has(googleReason)) {
-    return { kind: "retry", reason: "google-api-error", ...base, notExecuted: true };
+    return {
+      kind: "retry",
+      reason: "google-api-error",
+      ...base,
+      notExecuted: true,
+      ...(facts.perUserLimit ? { perUserLimit: true } : {}),
+    };
   }
   if (RETRY_STATUSES.has(status)) return { kind: "retry", reason: "google-api-error", ...base };
   if (status === 401) return { kind: "fatal", reason: "google-api-error", ...base };

@@ -2,6 +2,7 @@ import { PassThrough } from "node:stream";
 import { meteredCaller } from "./caller";
 import { GoogleCallError, classifyGoogleError } from "./errors";
 import { FakeClock, flush } from "./fake-clock";
+import { QUOTA_MODELS } from "./costs";
 import { DEFAULT_RETRY_POLICY, backoffDelay, quotaAwareCaller } from "./quota-caller";
 
 const GET = { api: "gmail", user: "a@x.test", method: "gmail.users.messages.get", idempotent: true } as const;
@@ -154,6 +155,35 @@ describe("quotaAwareCaller", () => {
     expect(done).toBe(7);
   });
 
+  it("when the project keeps the legacy quota model, then the caller charges that model's costs", () => {
+    const legacy = quotaAwareCaller({ model: QUOTA_MODELS.legacy });
+    const current = quotaAwareCaller();
+    expect([legacy.cost("gmail.users.messages.get"), current.cost("gmail.users.messages.get")]).toEqual([
+      5, 20,
+    ]);
+    expect([legacy.cost("drive.files.download"), current.cost("drive.files.download")]).toEqual([1, 200]);
+    expect([legacy.cost("drive.some.newMethod"), current.cost("drive.some.newMethod")]).toEqual([1, 5]);
+  });
+
+  it("when the project keeps the legacy quota model, then its user's minute holds 15,000 units", async () => {
+    const clock = new FakeClock();
+    // Calls of 500 units (a cost override), so the bucket's size shows in a few calls: 30 of them.
+    const caller = quotaAwareCaller({
+      clock,
+      targetFraction: 1,
+      model: QUOTA_MODELS.legacy,
+      costs: { "gmail.users.messages.get": 500 },
+      concurrentPerUser: 10,
+    });
+    let done = 0;
+    const calls = Array.from({ length: 31 }, () => caller.call(GET, async () => (done += 1)));
+    for (let i = 0; i < 20; i += 1) await clock.advance(0);
+    expect(done).toBe(30);
+    await clock.advance(2_000);
+    await Promise.all(calls);
+    expect(done).toBe(31);
+  });
+
   it("when two users call, then each has their own per-user bucket", async () => {
     const clock = new FakeClock();
     const caller = quotaAwareCaller({
@@ -182,6 +212,55 @@ describe("quotaAwareCaller", () => {
     await clock.advance(0);
     expect(done).toBe(2);
   });
+
+  it.each([
+    [
+      "Gmail's per-user limit in its 403 form",
+      "Quota exceeded for quota metric 'Queries' and limit 'Queries per minute per user' of service 'gmail.googleapis.com' for consumer 'project_number:1'.",
+      "user",
+    ],
+    [
+      "the project's limit",
+      "Quota exceeded for quota metric 'Queries' and limit 'Queries per minute' of service 'gmail.googleapis.com' for consumer 'project_number:1'.",
+      "project",
+    ],
+  ] as const)(
+    "when Google answers 403 rateLimitExceeded naming %s, then that bucket alone is drained",
+    async (_case, message, drained) => {
+      const clock = new FakeClock();
+      const caller = quotaAwareCaller({
+        clock,
+        targetFraction: 1,
+        random: () => 0,
+        limits: { gmail: { perUserPerMinute: 60, perProjectPerMinute: 6_000 } },
+      });
+      const limited = Object.assign(new Error("status 403"), {
+        response: {
+          status: 403,
+          headers: new Headers(),
+          data: {
+            error: {
+              code: 403,
+              message,
+              errors: [{ reason: "rateLimitExceeded", domain: "usageLimits", message }],
+            },
+          },
+        },
+      });
+      const first = scripted([limited]);
+      const call = caller.call(GET, first.send);
+      await clock.advance(0);
+      // Another user of the project: slowed by a drained project bucket only.
+      let other = 0;
+      void caller.call({ ...GET, user: "b@x.test" }, async () => (other += 1));
+      await clock.advance(0);
+      expect(other).toBe(drained === "project" ? 0 : 1);
+      // The user who met the limit: slowed by a drained user bucket, and by a drained project bucket too.
+      expect(first.calls()).toBe(1);
+      await settle(clock, call);
+      expect(first.calls()).toBe(2);
+    },
+  );
 
   it("when more requests of one user are in flight than allowed, then the next waits for a slot", async () => {
     const clock = new FakeClock();

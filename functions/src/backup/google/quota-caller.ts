@@ -30,7 +30,7 @@ import {
   type GoogleCaller,
   type GoogleRequest,
 } from "./caller";
-import { GOOGLE_QUOTA_LIMITS, unitCost, type QuotaLimits } from "./costs";
+import { QUOTA_MODELS, modelCost, type QuotaLimits, type QuotaModel } from "./costs";
 import { GoogleCallError, classifyGoogleError, googleErrorFacts, type GoogleErrorClass } from "./errors";
 import { SYSTEM_CLOCK, Semaphore, TokenBucket, type Clock } from "./token-bucket";
 
@@ -79,7 +79,9 @@ export interface RetryEvent {
 }
 
 export interface QuotaCallerOptions {
-  /** Google's limits per API (defaults: `GOOGLE_QUOTA_LIMITS`), e.g. a raised project quota. */
+  /** The project's quota model (default: the 2026 one): its limits and unit costs. */
+  model?: QuotaModel;
+  /** Limits per API over the model's, e.g. a raised project quota. */
   limits?: Partial<Record<GoogleApi, Partial<QuotaLimits>>>;
   /** Fraction of the per-user and per-project limits to aim at (default 0.97). */
   targetFraction?: number;
@@ -194,8 +196,9 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   if (!(policy.maxAttempts >= 1)) throw new RangeError("retry.maxAttempts must be >= 1");
 
+  const model = options.model ?? QUOTA_MODELS["2026"];
   const limitsOf = (api: GoogleApi): QuotaLimits => ({
-    ...GOOGLE_QUOTA_LIMITS[api],
+    ...model.limits[api],
     ...options.limits?.[api],
   });
   const buckets = new Map<string, TokenBucket>();
@@ -224,7 +227,8 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
     }
     return found;
   };
-  const cost = (method: string, api?: GoogleApi): number => options.costs?.[method] ?? unitCost(method, api);
+  const cost = (method: string, api?: GoogleApi): number =>
+    options.costs?.[method] ?? modelCost(model, method, api);
 
   const count = (request: GoogleRequest, change: (stats: MethodStats) => void): void => {
     const perUser = (statistics.users[request.user] ??= {});
@@ -234,11 +238,18 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
     if (request.meter) change(request.meter);
   };
 
-  /** Google says a limit was hit: empty the bucket it names so every waiting request slows down. */
+  /**
+   * Google says a limit was hit: empty the bucket it names so every waiting request slows down. A 429 and
+   * Drive's `userRateLimitExceeded` are the user's limit; a 403 `rateLimitExceeded` is the project's unless
+   * its message names the per-user limit (Gmail answers its per-user limit in that form too: "Queries per
+   * minute per user").
+   */
   const drainFor = (request: GoogleRequest, classification: GoogleErrorClass): void => {
     if (!classification.notExecuted || classification.status === 0) return;
     const projectLimit =
-      classification.status === 403 && classification.googleReason !== "userRateLimitExceeded";
+      classification.status === 403 &&
+      classification.googleReason !== "userRateLimitExceeded" &&
+      classification.perUserLimit !== true;
     if (projectLimit) projectBucket(request.api).drain();
     else userBucket(request.api, request.user).drain();
   };
