@@ -94,6 +94,8 @@ export interface DriveSearchResult {
   googleId: string;
   currentVersion: string;
   deletedAtSource: string | null;
+  /** Google offers no export of it (a Form, a Site, a My Map, a Jamboard): its details are kept, no content. */
+  notExportable: boolean;
 }
 
 /** GET /v1/organizations/{id}/search?service&resource&keyword&date&page&pageSize */

@@ -5,7 +5,10 @@
  * - "Overwrite": a file that still exists where it was gets the backed-up content as a new revision, and
  *   its backed-up name; otherwise it is created in its former folder when that still exists, else at the
  *   top.
- * - Google Docs/Sheets/Slides are uploaded as their office export with conversion to the Google type.
+ * - Google Docs/Sheets/Slides are uploaded as their office export with conversion to the Google type; a
+ *   Google file Drive cannot recreate from its export (a Drawing, an Apps Script project) is restored as
+ *   its export (PDF, JSON); a shortcut is recreated pointing at its target; a file backed up without its
+ *   content (not exportable) is not restored.
  * - Sharing, when asked: the version's direct permissions (not inherited ones, not the owner) re-applied
  *   without notification emails; a permission Google refuses is skipped.
  * Every call goes through the quota-aware caller; uploads (POST) are retried only when Google did not
@@ -18,6 +21,47 @@ import type { DrivePermission, ItemMetadata } from "../backup/sources/source";
 import { SharedByKey } from "../lib/parallel";
 
 const FOLDER = "application/vnd.google-apps.folder";
+const SHORTCUT = "application/vnd.google-apps.shortcut";
+
+/** The Google types Drive recreates from an upload of their export (its `about.importFormats`). */
+const IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  "application/vnd.google-apps.document": [
+    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  ],
+  "application/vnd.google-apps.spreadsheet": [
+    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  ],
+  "application/vnd.google-apps.presentation": [
+    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  ],
+};
+
+/** The file extension of an export restored as a file of its own (a Drawing as PDF, a script as JSON). */
+const EXPORT_EXTENSIONS: Readonly<Record<string, string>> = {
+  "application/pdf": ".pdf",
+  "application/vnd.google-apps.script+json": ".json",
+  "image/svg+xml": ".svg",
+  "image/png": ".png",
+};
+
+/** The native info when Drive can convert the export back to its Google type, else undefined. */
+function convertible(native: ItemMetadata["native"]): ItemMetadata["native"] {
+  return native && IMPORTS[native.mimeType]?.includes(native.exportMimeType) ? native : undefined;
+}
+
+/** The type the content is uploaded as: the export's for a Google file, else the file's own. */
+function uploadType(metadata: ItemMetadata): string {
+  return metadata.native?.exportMimeType ?? metadata.mimeType ?? "application/octet-stream";
+}
+
+/** The restored file's name: a Google file that cannot be recreated as one is restored as its export. */
+export function restoredName(metadata: ItemMetadata): string {
+  const name = metadata.name ?? "Recovered file";
+  const native = metadata.native;
+  if (!native || convertible(native)) return name;
+  const extension = EXPORT_EXTENSIONS[native.exportMimeType] ?? "";
+  return extension && !name.toLowerCase().endsWith(extension) ? `${name}${extension}` : name;
+}
 
 export type DriveTarget =
   { kind: "user"; email: string } | { kind: "shared-drive"; driveId: string; adminEmail: string };
@@ -142,19 +186,42 @@ export class DriveRestorer {
     return this.root;
   }
 
-  /** Creates the file with the content in `parent`; Google files converted back to their type. */
-  async create(metadata: ItemMetadata, content: Buffer, parent: string): Promise<string> {
-    const native = metadata.native;
+  /**
+   * Recreates a shortcut in `parent`, pointing at the same target (the target is not copied: a shortcut
+   * restored next to its target's restored copy still points at the original, as Drive's own copy does).
+   */
+  async createShortcut(metadata: ItemMetadata, parent: string): Promise<string> {
+    const shortcut = metadata.shortcut;
+    if (!shortcut) throw new Error("Not a shortcut");
     const { data } = await this.call("drive.files.create", false, () =>
       this.drive.files.create({
         requestBody: {
-          name: metadata.name ?? "Recovered file",
-          mimeType: native?.mimeType ?? metadata.mimeType,
+          name: metadata.name ?? "Shortcut",
+          mimeType: SHORTCUT,
+          parents: [parent],
+          shortcutDetails: { targetId: shortcut.targetId },
+        },
+        fields: "id",
+        ...(this.target.kind === "shared-drive" ? { supportsAllDrives: true } : {}),
+      }),
+    );
+    if (!data.id) throw new Error("Drive created a shortcut without an id");
+    return data.id;
+  }
+
+  /** Creates the file with the content in `parent`; Google files converted back to their type. */
+  async create(metadata: ItemMetadata, content: Buffer, parent: string): Promise<string> {
+    const native = convertible(metadata.native);
+    const { data } = await this.call("drive.files.create", false, () =>
+      this.drive.files.create({
+        requestBody: {
+          name: restoredName(metadata),
+          mimeType: native?.mimeType ?? uploadType(metadata),
           parents: [parent],
           ...(metadata.description ? { description: metadata.description } : {}),
           ...(metadata.properties ? { properties: metadata.properties } : {}),
         },
-        media: { mimeType: native?.exportMimeType ?? metadata.mimeType, body: Readable.from([content]) },
+        media: { mimeType: uploadType(metadata), body: Readable.from([content]) },
         fields: "id",
         ...(this.target.kind === "shared-drive" ? { supportsAllDrives: true } : {}),
       }),
@@ -192,8 +259,8 @@ export class DriveRestorer {
   ): Promise<string> {
     if (!this.upload) throw new Error("Resumable uploads need upload access");
     const access = this.upload;
-    const native = metadata.native;
-    const contentType = native?.exportMimeType ?? metadata.mimeType ?? "application/octet-stream";
+    const native = convertible(metadata.native);
+    const contentType = uploadType(metadata);
     const isNew = "parent" in target;
     const url = `${access.rootUrl}upload/drive/v3/files${isNew ? "" : `/${encodeURIComponent(target.fileId)}`}?uploadType=resumable&supportsAllDrives=true&fields=id`;
     const token = await access.accessToken();
@@ -209,8 +276,8 @@ export class DriveRestorer {
         body: JSON.stringify(
           isNew
             ? {
-                name: metadata.name ?? "Recovered file",
-                mimeType: native?.mimeType ?? metadata.mimeType,
+                name: restoredName(metadata),
+                mimeType: native?.mimeType ?? contentType,
                 parents: [target.parent],
                 ...(metadata.description ? { description: metadata.description } : {}),
               }

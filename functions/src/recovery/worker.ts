@@ -27,7 +27,7 @@ import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/repo";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { DriveRestorer, RESUMABLE_UPLOAD_BYTES, type DriveTarget, type UploadAccess } from "./drive-restore";
+import { DriveRestorer, RESUMABLE_UPLOAD_BYTES, restoredName, type DriveTarget, type UploadAccess } from "./drive-restore";
 import { GmailRestorer, messageIdOf } from "./gmail-restore";
 import { inParallel } from "../lib/parallel";
 import {
@@ -143,11 +143,18 @@ export async function executeRecovery(
     const content = () => versionContent(blobStore, objects, item.current);
     const chunks = () => versionChunks(blobStore, objects, item.current);
     const metadata = item.current.metadata;
-    const name = metadata.name ?? "Recovered file";
+    const name = restoredName(metadata);
     const sameResource = recovery.targetResourceId === recovery.resourceId;
+    // Kept without content (Google offers no export of it): nothing to put back.
+    if (metadata.contentSkipped) {
+      progress.skipped += 1;
+      return;
+    }
     if (recovery.method === "overwrite" && sameResource && (await driveRestorer.exists(item.sourceId))) {
       await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
-      if (large) {
+      if (metadata.shortcut) {
+        // The shortcut is still there: it has nothing to overwrite.
+      } else if (large) {
         await driveRestorer.uploadResumable(metadata, chunks(), item.current.size, { fileId: item.sourceId });
       } else {
         await driveRestorer.overwrite(item.sourceId, metadata, await content());
@@ -166,6 +173,7 @@ export async function executeRecovery(
       existing ??
       (await (async () => {
         await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
+        if (metadata.shortcut) return driveRestorer.createShortcut(metadata, parent);
         return large
           ? driveRestorer.uploadResumable(metadata, chunks(), item.current.size, { parent })
           : driveRestorer.create(metadata, await content(), parent);

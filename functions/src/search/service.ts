@@ -149,6 +149,7 @@ function driveResult(item: SearchableItem): DriveSearchResult {
     googleId: text(search.googleId),
     currentVersion: text(item.current?.metadata?.version),
     deletedAtSource: item.deletedAtSource ?? null,
+    notExportable: item.current?.metadata?.contentSkipped === "not-exportable",
   };
 }
 

@@ -15,7 +15,9 @@
  *   stream from `files.get alt=media`, checked against the listed md5 and size (`ContentMismatchError`
  *   when the file changed after it was listed: fetch it again without the hint); Google Docs/Sheets/Slides/Drawings stream from their
  *   `exportLinks` (docx/xlsx/pptx/pdf: no 10 MB `files.export` limit), an authorised GET with the user's
- *   token; the version keeps the native metadata needed to recreate the Google file on restore.
+ *   token; the version keeps the native metadata needed to recreate the Google file on restore. Google files
+ *   Google offers no export of (Forms, Sites, My Maps, Jamboards) keep their metadata only, marked
+ *   `contentSkipped: "not-exportable"`; a shortcut keeps its target (`shortcut`), it has no content.
  * - Keys: `versionKey` is Drive's `version` (it grows with every change, permissions included);
  *   `contentKey` is `headRevisionId` for blob files and `version:modifiedTime` for Google files.
  *
@@ -66,6 +68,7 @@ export interface DriveSourceOptions {
 }
 
 export const GOOGLE_FOLDER = "application/vnd.google-apps.folder";
+export const GOOGLE_SHORTCUT = "application/vnd.google-apps.shortcut";
 const GOOGLE_PREFIX = "application/vnd.google-apps.";
 
 /** The office format each Google type is exported to. */
@@ -77,6 +80,7 @@ export const EXPORT_TYPES: Record<string, string> = {
   "application/vnd.google-apps.presentation":
     "application/vnd.openxmlformats-officedocument.presentationml.presentation",
   "application/vnd.google-apps.drawing": "application/pdf",
+  "application/vnd.google-apps.script": "application/vnd.google-apps.script+json",
 };
 
 const FILE_FIELDS = [
@@ -98,6 +102,7 @@ const FILE_FIELDS = [
   "ownedByMe",
   "owners(emailAddress)",
   "exportLinks",
+  "shortcutDetails",
 ].join(",");
 const PERMISSION_FIELDS =
   "nextPageToken,permissions(id,type,role,emailAddress,domain,displayName,allowFileDiscovery,permissionDetails)";
@@ -578,6 +583,9 @@ export class DriveSource implements Source {
           }
         : undefined;
     const size = google ? undefined : Number(file.size ?? 0);
+    const shortcut = mimeType === GOOGLE_SHORTCUT ? file.shortcutDetails : undefined;
+    // A Google file Google offers no export of (Form, Site, My Map, Jamboard): its details, no content.
+    const notExportable = google && !exportMimeType && mimeType !== GOOGLE_SHORTCUT;
     const metadata: ItemMetadata = {
       name,
       mimeType,
@@ -595,6 +603,16 @@ export class DriveSource implements Source {
       ...(file.appProperties ? { appProperties: file.appProperties } : {}),
       permissions,
       ...(native ? { native } : {}),
+      ...(shortcut?.targetId
+        ? {
+            shortcut: {
+              targetId: shortcut.targetId,
+              ...(shortcut.targetMimeType ? { targetMimeType: shortcut.targetMimeType } : {}),
+              ...(shortcut.targetResourceKey ? { targetResourceKey: shortcut.targetResourceKey } : {}),
+            },
+          }
+        : {}),
+      ...(notExportable ? { contentSkipped: "not-exportable" as const } : {}),
     };
     const search: DriveSearchFields = {
       kind: "drive",

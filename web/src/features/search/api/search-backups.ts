@@ -63,7 +63,8 @@ function decodeDrive(value: unknown): DriveSearchResult {
     isCount(v.size) &&
     isString(v.googleId) &&
     isString(v.currentVersion) &&
-    isNullableString(v.deletedAtSource)
+    isNullableString(v.deletedAtSource) &&
+    (v.notExportable === undefined || typeof v.notExportable === "boolean")
   ) {
     return {
       itemId: v.itemId,
@@ -78,6 +79,7 @@ function decodeDrive(value: unknown): DriveSearchResult {
       googleId: v.googleId,
       currentVersion: v.currentVersion,
       deletedAtSource: v.deletedAtSource,
+      notExportable: v.notExportable === true,
     };
   }
   return unexpectedAnswer();

@@ -18,7 +18,12 @@ function useDateFormat(): (iso: string) => string {
 }
 
 /** The first column: the item's title, and a chip when it is gone from Google (the backup keeps it). */
-function Title(props: { text: string; secondary?: string; deletedAtSource: string | null }) {
+function Title(props: {
+  text: string;
+  secondary?: string;
+  deletedAtSource: string | null;
+  notExportable?: boolean;
+}) {
   const { t } = useTranslation();
   const formatDate = useDateFormat();
   return (
@@ -41,6 +46,16 @@ function Title(props: { text: string; secondary?: string; deletedAtSource: strin
             variant="outlined"
             label={t("search.deletedAtSource")}
             data-testid="deleted-at-source"
+          />
+        </Tooltip>
+      )}
+      {props.notExportable && (
+        <Tooltip title={t("search.notExportableHint")}>
+          <Chip
+            size="small"
+            variant="outlined"
+            label={t("search.notExportable")}
+            data-testid="not-exportable"
           />
         </Tooltip>
       )}
@@ -94,6 +109,7 @@ export function useDriveColumns(): ResultColumn<DriveSearchResult>[] {
           text={file.name}
           secondary={file.path && file.path !== file.name ? file.path : undefined}
           deletedAtSource={file.deletedAtSource}
+          notExportable={file.notExportable}
         />
       ),
     },
