@@ -155,7 +155,6 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
         },
       }),
   };
-  const router = { add: routes.add };
   const caller = routes.caller;
   /** A file as the viewer sees it, limited to `fields` (or to Drive's default fields). */
   const fileAnswer = (context: RequestContext, file: StoredFile, viewer: DrivePerson): unknown =>
@@ -196,7 +195,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
 
   // --------------------------------------------------------------------------------------- files.list
 
-  router.add({
+  routes.add({
     method: "GET",
     path: "/drive/v3/files",
     id: "drive.files.list",
@@ -309,7 +308,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
 
   // ---------------------------------------------------------------------------------------- files.get
 
-  router.add({
+  routes.add({
     method: "GET",
     path: "/drive/v3/files/:fileId",
     id: "drive.files.get",
@@ -385,7 +384,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     { path: "/drive/v3/files/:fileId/exportLinks", id: "drive.files.exportLink", limit: undefined },
   ];
   for (const { path, id, limit } of exportRoutes) {
-    router.add({
+    routes.add({
       method: "GET",
       path,
       id,
@@ -488,7 +487,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     return fileAnswer(context, store.file(id) as StoredFile, viewer);
   };
 
-  router.add({
+  routes.add({
     method: "POST",
     path: "/drive/v3/files",
     id: "drive.files.create",
@@ -497,7 +496,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       createFromMetadata(context, caller(principal), await context.json(), undefined),
   });
 
-  router.add({
+  routes.add({
     method: "POST",
     path: "/upload/drive/v3/files",
     id: "drive.files.create",
@@ -590,7 +589,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     return fileAnswer(context, store.file(file.id) as StoredFile, viewer);
   };
 
-  router.add({
+  routes.add({
     method: "PATCH",
     path: "/drive/v3/files/:fileId",
     id: "drive.files.update",
@@ -599,7 +598,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       updateFile(context, caller(principal), context.params.fileId ?? "", await context.json(), undefined),
   });
 
-  router.add({
+  routes.add({
     method: "PATCH",
     path: "/upload/drive/v3/files/:fileId",
     id: "drive.files.update",
@@ -617,7 +616,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     },
   });
 
-  router.add({
+  routes.add({
     method: "DELETE",
     path: "/drive/v3/files/:fileId",
     id: "drive.files.delete",
@@ -651,7 +650,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     return driveId;
   };
 
-  router.add({
+  routes.add({
     method: "GET",
     path: "/drive/v3/changes/startPageToken",
     id: "drive.changes.getStartPageToken",
@@ -662,7 +661,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     },
   });
 
-  router.add({
+  routes.add({
     method: "GET",
     path: "/drive/v3/changes",
     id: "drive.changes.list",
@@ -746,7 +745,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
 
   // ------------------------------------------------------------------------------------ shared drives
 
-  router.add({
+  routes.add({
     method: "GET",
     path: "/drive/v3/drives",
     id: "drive.drives.list",
@@ -774,7 +773,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     },
   });
 
-  router.add({
+  routes.add({
     method: "GET",
     path: "/drive/v3/drives/:driveId",
     id: "drive.drives.get",
@@ -792,7 +791,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     },
   });
 
-  router.add({
+  routes.add({
     method: "POST",
     path: "/drive/v3/drives",
     id: "drive.drives.create",
@@ -830,7 +829,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
       extra: { location: "revisionId", locationType: "parameter" },
     });
 
-  router.add({
+  routes.add({
     method: "GET",
     path: "/drive/v3/files/:fileId/revisions",
     id: "drive.revisions.list",
@@ -854,7 +853,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     },
   });
 
-  router.add({
+  routes.add({
     method: "GET",
     path: "/drive/v3/files/:fileId/revisions/:revisionId",
     id: "drive.revisions.get",
@@ -874,7 +873,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     },
   });
 
-  router.add({
+  routes.add({
     method: "PATCH",
     path: "/drive/v3/files/:fileId/revisions/:revisionId",
     id: "drive.revisions.update",
@@ -892,7 +891,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
 
   // -------------------------------------------------------------------------------------------- about
 
-  router.add({
+  routes.add({
     method: "GET",
     path: "/drive/v3/about",
     id: "drive.about.get",
