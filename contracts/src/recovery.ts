@@ -16,6 +16,8 @@ export const RECOVERY_MESSAGES = {
   nothingToRecover: "There is nothing backed up to recover for this choice",
   resourceNotFound: "Resource not found",
   recoveryNotFound: "Recovery not found",
+  noDriveWriter:
+    "No member of the organisation may add files to this shared drive. Add one as a contributor or more, then try again.",
   itemNotFound: "Some of the selected items were not found. Search again and select them anew.",
 } as const;
 

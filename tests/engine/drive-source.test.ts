@@ -87,7 +87,7 @@ function source(
   resource: DriveResource,
   options: { caller?: GoogleCaller; pageSize?: number } = {},
 ): DriveSource {
-  const user = resource.kind === "user" ? resource.email : resource.adminEmail;
+  const user = resource.kind === "user" ? resource.email : resource.actAs;
   return new DriveSource({ ...client(user), resource, caller: options.caller ?? DIRECT_CALLER, ...options });
 }
 
@@ -499,7 +499,7 @@ describe("Drive source: shared drives", () => {
       driveId,
     });
     const myDriveFile = await addFile(member, "personal.txt");
-    const resource: DriveResource = { kind: "shared-drive", driveId, adminEmail: admin };
+    const resource: DriveResource = { kind: "shared-drive", driveId, actAs: admin };
 
     const batches = await collect(source(resource).listChanges(null));
 

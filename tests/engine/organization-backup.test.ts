@@ -67,7 +67,7 @@ function driveClient(user: string) {
 }
 
 function driveSource(resource: DriveResource, caller: ReturnType<typeof meteredCaller>): Source {
-  const user = resource.kind === "user" ? resource.email : resource.adminEmail;
+  const user = resource.kind === "user" ? resource.email : resource.actAs;
   return new DriveSource({ ...driveClient(user), resource, caller, pageSize: 5 });
 }
 
@@ -112,7 +112,7 @@ test("when every resource of a generated organisation is backed up under rate li
     ...drives.map((drive) => ({
       resourceId: `drive-${drive.id}`,
       streams: (metered: ReturnType<typeof meteredCaller>) => [
-        driveSource({ kind: "shared-drive", driveId: drive.id, adminEmail: admin.primaryEmail }, metered),
+        driveSource({ kind: "shared-drive", driveId: drive.id, actAs: admin.primaryEmail }, metered),
       ],
     })),
   ];

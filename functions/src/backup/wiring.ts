@@ -15,7 +15,7 @@ import { googleClientOptions } from "./google/client-options";
 import { QUOTA_MODELS } from "./google/costs";
 import { quotaAwareCaller } from "./google/quota-caller";
 import { enqueueBackup } from "./queue";
-import { DriveSource } from "./sources/drive-source";
+import { DriveSource, findDriveMember } from "./sources/drive-source";
 import { GmailSource } from "./sources/gmail-source";
 import type { WorkerDeps } from "./worker";
 
@@ -55,8 +55,19 @@ export function workerDeps(): WorkerDeps {
           caller,
           signal,
         }),
+      driveMember: ({ driveId, admin, domain }, caller, signal) =>
+        findDriveMember({
+          drive: new drive_v3.Drive(
+            googleClientOptions({ auth: delegatedJwt(workspace, admin, DRIVE_SCOPES), ...root }),
+          ),
+          caller,
+          admin,
+          driveId,
+          domain,
+          signal,
+        }),
       drive: (resource, caller, signal) => {
-        const subject = resource.kind === "user" ? resource.email : resource.adminEmail;
+        const subject = resource.kind === "user" ? resource.email : resource.actAs;
         const auth = delegatedJwt(workspace, subject, DRIVE_SCOPES);
         return new DriveSource({
           drive: new drive_v3.Drive(googleClientOptions({ auth, ...root })),

@@ -48,17 +48,23 @@ import {
 import type { BackupTask } from "./schema";
 import { FirestoreCatalog } from "./runner/repo";
 import { failureReasonOf, runBackup, type RunBackupResult } from "./runner/run-backup";
-import type { Source } from "./sources/source";
+import type { DriveResource } from "./sources/drive-source";
+import { NoAccessError, failingSource, type Source } from "./sources/source";
 import { ResourceSource } from "./sources/resource-source";
 
 /** Builds a resource's streams: Gmail for a mailbox, Drive for a mailbox's My Drive or a shared drive. */
 export interface StreamFactory {
   gmail(user: string, caller: GoogleCaller, signal: AbortSignal): Source;
-  drive(
-    resource: { kind: "user"; email: string } | { kind: "shared-drive"; driveId: string; adminEmail: string },
+  drive(resource: DriveResource, caller: GoogleCaller, signal: AbortSignal): Source;
+  /**
+   * A member of the shared drive of `domain` to read it as (`findDriveMember`, asked as the organisation's
+   * super admin `admin`), or undefined when it has none.
+   */
+  driveMember(
+    drive: { driveId: string; admin: string; domain: string },
     caller: GoogleCaller,
     signal: AbortSignal,
-  ): Source;
+  ): Promise<string | undefined>;
 }
 
 export interface WorkerDeps {
@@ -224,18 +230,33 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   } catch (error) {
     return failBeforeStart(failureReasonOf(error));
   }
-  const streams = kinds.map((kind) => {
-    if (kind === "gmail") return deps.streams.gmail(resource.email ?? "", metered, abort.signal);
-    const drive =
-      resource.type === "email"
-        ? { kind: "user" as const, email: resource.email ?? "" }
-        : {
-            kind: "shared-drive" as const,
-            driveId: resource.resourceId.replace(/^drive-/, ""),
-            adminEmail: organization.adminEmail,
-          };
-    return deps.streams.drive(drive, metered, abort.signal);
-  });
+  const streams: Source[] = [];
+  for (const kind of kinds) {
+    if (kind === "gmail") {
+      streams.push(deps.streams.gmail(resource.email ?? "", metered, abort.signal));
+    } else if (resource.type === "email") {
+      streams.push(deps.streams.drive({ kind: "user", email: resource.email ?? "" }, metered, abort.signal));
+    } else {
+      // A shared drive is read as one of its own members: the admin may not be one, and we add nobody.
+      const driveId = resource.resourceId.replace(/^drive-/, "");
+      let actAs: string | undefined;
+      try {
+        actAs = await deps.streams.driveMember(
+          { driveId, admin: organization.adminEmail, domain: organization.domain },
+          metered,
+          abort.signal,
+        );
+      } catch (error) {
+        streams.push(failingSource("drive", error instanceof Error ? error : new Error(String(error))));
+        continue;
+      }
+      streams.push(
+        actAs
+          ? deps.streams.drive({ kind: "shared-drive", driveId, actAs }, metered, abort.signal)
+          : failingSource("drive", new NoAccessError("no-drive-member")),
+      );
+    }
+  }
   // Calls in flight when the deadline comes are abandoned; the batch in hand is repeated next time.
   const timer = setTimeout(() => abort.abort(new Error("deadline")), Math.max(0, deadline - now() + 30_000));
   let result: RunBackupResult;

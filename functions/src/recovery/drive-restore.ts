@@ -63,8 +63,9 @@ export function restoredName(metadata: ItemMetadata): string {
   return extension && !name.toLowerCase().endsWith(extension) ? `${name}${extension}` : name;
 }
 
+/** Where files go: a user's My Drive, or a shared drive as one of its members who may add files. */
 export type DriveTarget =
-  { kind: "user"; email: string } | { kind: "shared-drive"; driveId: string; adminEmail: string };
+  { kind: "user"; email: string } | { kind: "shared-drive"; driveId: string; actAs: string };
 
 const quoted = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
@@ -104,7 +105,7 @@ export class DriveRestorer {
     private readonly caller: GoogleCaller,
     private readonly upload?: UploadAccess,
   ) {
-    this.user = target.kind === "user" ? target.email : target.adminEmail;
+    this.user = target.kind === "user" ? target.email : target.actAs;
   }
 
   private call<T>(method: string, idempotent: boolean, send: () => Promise<T>): Promise<T> {

@@ -27,7 +27,15 @@ import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/repo";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { DriveRestorer, RESUMABLE_UPLOAD_BYTES, restoredName, type DriveTarget, type UploadAccess } from "./drive-restore";
+import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
+import { findDriveMember } from "../backup/sources/drive-source";
+import {
+  DriveRestorer,
+  RESUMABLE_UPLOAD_BYTES,
+  restoredName,
+  type DriveTarget,
+  type UploadAccess,
+} from "./drive-restore";
 import { GmailRestorer, messageIdOf } from "./gmail-restore";
 import { inParallel } from "../lib/parallel";
 import {
@@ -115,15 +123,24 @@ export async function executeRecovery(
     return end({ state: "failed", failureReason: "The recovery's resources cannot receive this data" });
   }
   const kind = recovery.service === "gmail" ? "gmail-message" : "drive-file";
-  const driveTarget: DriveTarget =
-    target.type === "email"
-      ? { kind: "user", email: target.email ?? "" }
-      : {
-          kind: "shared-drive",
-          driveId: target.resourceId.replace(/^drive-/, ""),
-          adminEmail: organization.adminEmail,
-        };
-  const driveUser = driveTarget.kind === "user" ? driveTarget.email : driveTarget.adminEmail;
+  let driveTarget: DriveTarget;
+  if (target.type === "email") {
+    driveTarget = { kind: "user", email: target.email ?? "" };
+  } else {
+    // Files go into a shared drive as one of its members who may add files: the admin may not be one.
+    const driveId = target.resourceId.replace(/^drive-/, "");
+    const actAs = await findDriveMember({
+      drive: deps.drive(organization.adminEmail),
+      caller: deps.caller,
+      admin: organization.adminEmail,
+      driveId,
+      domain: organization.domain,
+      minimum: "writer",
+    });
+    if (!actAs) return end({ state: "failed", failureReason: RECOVERY_MESSAGES.noDriveWriter });
+    driveTarget = { kind: "shared-drive", driveId, actAs };
+  }
+  const driveUser = driveTarget.kind === "user" ? driveTarget.email : driveTarget.actAs;
   const restorer = new GmailRestorer(deps.gmail(target.email ?? ""), target.email ?? "", deps.caller);
   const driveRestorer = new DriveRestorer(
     deps.drive(driveUser),

@@ -42,6 +42,7 @@ import { googleStatus } from "../sources/google-errors";
 import {
   ContentMismatchError,
   ItemGoneError,
+  NoAccessError,
   StreamError,
   type Change,
   type ChangeBatch,
@@ -135,8 +136,16 @@ function isGoogleError(error: unknown): boolean {
   return error instanceof GoogleCallError || googleStatus(error) !== undefined;
 }
 
+/** What a service's failure says, for the screen: Google's reason, the HTTP status, or ours. */
+function detailOf(error: unknown): string | undefined {
+  if (error instanceof NoAccessError) return error.detail;
+  const classified = classifyGoogleError(error);
+  return classified.googleReason ?? (classified.status ? `http-${classified.status}` : undefined);
+}
+
 /** The run's failure reason for a fatal error (spec §8). */
 export function failureReasonOf(error: unknown): BackupFailureReason {
+  if (error instanceof NoAccessError) return "backup-not-completed";
   if (error instanceof BlobStoreError) {
     return error.kind === "unavailable" ? "object-storage-unavailable" : "unknown-error";
   }
@@ -532,7 +541,9 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   ): { stream: SourceKind; cause: unknown; unavailable: boolean } | undefined => {
     const cause = error instanceof StreamError ? error.cause : error;
     const kind = error instanceof StreamError ? error.stream : stream;
-    if (!kind || !source.cursorAfter || !isGoogleError(cause)) return undefined;
+    if (!kind || !source.cursorAfter) return undefined;
+    if (cause instanceof NoAccessError) return { stream: kind, cause, unavailable: false };
+    if (!isGoogleError(cause)) return undefined;
     return { stream: kind, cause, unavailable: failureScope(cause, false) === "unavailable" };
   };
 
@@ -543,10 +554,9 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
    */
   async function endStream(failure: { stream: SourceKind; cause: unknown; unavailable: boolean }) {
     const outcome = serviceOutcome(failure.stream);
-    const classified = classifyGoogleError(failure.cause);
     outcome.state = failure.unavailable ? "unavailable" : "failed";
     if (!failure.unavailable) outcome.failureReason = failureReasonOf(failure.cause);
-    const detail = classified.googleReason ?? (classified.status ? `http-${classified.status}` : undefined);
+    const detail = detailOf(failure.cause);
     if (detail) outcome.detail = detail;
     if (listing?.kind === kindOfStream(failure.stream)) listing = null;
     const after = (source.cursorAfter as NonNullable<Source["cursorAfter"]>)(cursor, failure.stream);

@@ -245,6 +245,29 @@ export class ContentMismatchError extends Error {
 }
 
 /**
+ * The resource cannot be read by anyone we may act as (a shared drive with no member of the organisation's
+ * domain): that service's part of the run fails with `detail`, the others go on.
+ */
+export class NoAccessError extends Error {
+  constructor(readonly detail: string) {
+    super(`No one may read this resource (${detail})`);
+    this.name = "NoAccessError";
+  }
+}
+
+/** A stream that cannot run: its listing fails at once with `error` (the runner ends that service). */
+export function failingSource(kind: SourceKind, error: Error): Source {
+  return {
+    kind,
+    // eslint-disable-next-line require-yield
+    async *listChanges() {
+      throw error;
+    },
+    fetch: () => Promise.reject(error),
+  };
+}
+
+/**
  * A stream of a source made of several (`ResourceSource`) failed while listing: the error, and which stream.
  * The runner ends that stream's part of the run and goes on with the next one.
  */
