@@ -1,14 +1,15 @@
 /**
- * The emulator-only admin API under `/emulator/v1`: the service-account key, quota settings and
- * statistics, faults, and state changes for tests (install or uninstall the app, revoke scopes, add,
- * suspend, rename or delete users). Gmail and Drive add their own state changes beside their routes.
- * No token is needed: it exists only on the emulator.
+ * The emulator-only admin API under `/emulator/v1`: the service-account key, quota settings (per project)
+ * and statistics, the latency model, faults, and state changes for tests (install or uninstall the app,
+ * revoke scopes, add, suspend, rename or delete users, turn a user's Gmail off). Gmail and Drive add their
+ * own state changes beside their routes. No token is needed: it exists only on the emulator.
  */
 import { DEFAULT_GRANTED_SCOPES } from "./auth";
 import type { WorkspaceEmulator } from "./emulator";
 import type { FaultRuleInput } from "./faults";
 import { GoogleApiError, badRequest, type RequestContext } from "./http";
-import type { QuotaModelName, QuotaSettings } from "./quota";
+import type { LatencySettingsChange } from "./latency";
+import type { QuotaSettingsChange } from "./quota";
 import type { DirectoryUser } from "./directory/store";
 
 export const ADMIN_PREFIX = "/emulator/v1";
@@ -53,23 +54,44 @@ export function registerAdminApi(emulator: WorkspaceEmulator): void {
   });
 
   add("GET", "/quota", () => emulator.quota.settings);
+  // {enabled?, model?, timeScale?, gmailUserLimit?, projects?: {<project id>: {model?, dailyUnits?,
+  // driveEgressBytesPerDay?} | null}}: `model` is the default of projects without their own.
   add("PATCH", "/quota", async (context) => {
     const body = await context.json();
-    const change: Partial<QuotaSettings> = {};
+    const change: QuotaSettingsChange = {};
     const enabled = optional<boolean>(body, "enabled", "boolean");
     if (enabled !== undefined) change.enabled = enabled;
     const model = optional<string>(body, "model", "string");
-    if (model !== undefined) {
-      if (model !== "2026" && model !== "legacy") throw badRequest("model must be '2026' or 'legacy'");
-      change.model = model as QuotaModelName;
-    }
+    if (model !== undefined) change.model = model as QuotaSettingsChange["model"];
     const timeScale = optional<number>(body, "timeScale", "number");
-    if (timeScale !== undefined) {
-      if (!(timeScale > 0)) throw badRequest("timeScale must be greater than 0");
-      change.timeScale = timeScale;
+    if (timeScale !== undefined) change.timeScale = timeScale;
+    const userLimit = optional<string>(body, "gmailUserLimit", "string");
+    if (userLimit !== undefined) change.gmailUserLimit = userLimit as QuotaSettingsChange["gmailUserLimit"];
+    if (body.projects !== undefined) {
+      if (typeof body.projects !== "object" || body.projects === null || Array.isArray(body.projects)) {
+        throw badRequest("projects must be an object of project ids");
+      }
+      change.projects = body.projects as QuotaSettingsChange["projects"];
     }
-    emulator.quota.configure(change);
+    try {
+      emulator.quota.configure(change);
+    } catch (error) {
+      throw badRequest(error instanceof Error ? error.message : String(error));
+    }
     return emulator.quota.settings;
+  });
+
+  // The latency model: its settings and every method's parameters.
+  add("GET", "/latency", () => emulator.latency.describe());
+  // {enabled?, scale?, seed?, methods?: {<method id, api.* or *>: {medianMs?, sigma?, perMiBMs?,
+  // downloadBytesPerSecond?, uploadBytesPerSecond?} | null}}
+  add("PATCH", "/latency", async (context) => {
+    try {
+      emulator.latency.configure((await context.json()) as LatencySettingsChange);
+    } catch (error) {
+      throw badRequest(error instanceof Error ? error.message : String(error));
+    }
+    return emulator.latency.describe();
   });
 
   add("GET", "/faults", () => ({ faults: emulator.faults.list() }));

@@ -1,7 +1,8 @@
 /**
- * The Workspace emulator's core: the state (directory, Gmail, Drive), OAuth, quotas and faults, and the
- * dispatcher every request goes through: route → token and scope check → faults → quota → handler →
- * `fields` partial response → Google's JSON or error body.
+ * The Workspace emulator's core: the state (directory, Gmail, Drive), OAuth, quotas, latency and faults,
+ * and the dispatcher every request goes through: route → latency model (the answer's time to the first
+ * byte and bandwidth) → token and scope check → faults → quota → handler → `fields` partial response →
+ * Google's JSON or error body.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -22,7 +23,9 @@ import {
   createContext,
   sendGoogleError,
   sendJson,
+  type RequestContext,
 } from "./http";
+import { LatencyModel, countResponseBytes, paceResponse, type LatencySettings } from "./latency";
 import { QuotaTracker, type QuotaSettings } from "./quota";
 import { UploadSessions, registerUploadSessions } from "./uploads";
 
@@ -42,10 +45,16 @@ export interface EmulatorSnapshot {
 export interface EmulatorOptions {
   /** The URL clients reach the emulator on (written into the key file's token_uri and media links). */
   baseUrl: string;
+  /** The Google Cloud project of the service account (its quotas). */
   projectId?: string;
   quota?: Partial<QuotaSettings>;
+  /** The latency model (on unless `enabled: false`). */
+  latency?: Partial<LatencySettings>;
   faultSeed?: number;
 }
+
+/** The project number of the emulator's project: our Marketplace application id. */
+const PROJECT_NUMBER = "104857600";
 
 export class WorkspaceEmulator {
   readonly baseUrl: string;
@@ -54,17 +63,22 @@ export class WorkspaceEmulator {
   readonly drive = new DriveStore();
   readonly oauth: OAuthServer;
   readonly quota: QuotaTracker;
+  readonly latency: LatencyModel;
   readonly faults: FaultInjector;
   readonly router = new Router<Principal>();
   readonly uploads: UploadSessions = new UploadSessions(this);
+  /** Resumable Drive upload sessions → who uploads (their bytes count toward the user's daily upload). */
+  private readonly uploadOwners = new Map<string, string>();
 
   constructor(options: EmulatorOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
-    this.oauth = new OAuthServer(this.directory, {
-      projectId: options.projectId ?? "demo-alpvault",
-      tokenUri: `${this.baseUrl}/token`,
+    const projectId = options.projectId ?? "demo-alpvault";
+    this.oauth = new OAuthServer(this.directory, { projectId, tokenUri: `${this.baseUrl}/token` });
+    this.quota = new QuotaTracker(options.quota, Date.now, {
+      defaultProject: projectId,
+      projectNumbers: { [projectId]: PROJECT_NUMBER },
     });
-    this.quota = new QuotaTracker(options.quota);
+    this.latency = new LatencyModel(options.latency);
     this.faults = new FaultInjector(options.faultSeed);
     registerAdminApi(this);
     registerDirectoryApi(this);
@@ -114,6 +128,8 @@ export class WorkspaceEmulator {
     }
     const { route, params } = found;
     const context = createContext(request, response, url, params);
+    const project = this.oauth.serviceAccount.project_id;
+    const pacing = this.pace(context, route.id, route.quotaId?.(context) ?? route.id, !!route.scopes);
     let release: (() => void) | undefined;
     let truncate = false;
     try {
@@ -126,10 +142,16 @@ export class WorkspaceEmulator {
       if (route.scopes) {
         const email = principal?.user?.primaryEmail;
         for (const action of this.faults.pick(methodId, email)) {
+          const started = Date.now();
           if (await this.applyFault(action, request)) return;
+          if (action.kind === "latency") pacing?.delay(Date.now() - started);
           if (action.kind === "truncate") truncate = true;
         }
-        release = this.quota.begin(methodId, email);
+        // New uploads and copies are refused once the user's daily Drive upload is used up.
+        const uploadsMedia = context.path.startsWith("/upload/");
+        const upload = uploadsMedia || methodId === "drive.files.copy";
+        release = this.quota.begin(methodId, email, { project, upload });
+        if (uploadsMedia && email && methodId.startsWith("drive.")) this.countDriveUpload(context, email);
       }
       const result = await route.handler(context, principal as Principal);
       if (result === RESPONDED) return;
@@ -161,6 +183,68 @@ export class WorkspaceEmulator {
       }
     }
   };
+
+  /**
+   * Makes a Google answer take the latency model's time (the token endpoint, API calls and upload session
+   * chunks; not the emulator's admin API), and counts Drive's bytes for its daily thresholds.
+   */
+  private pace(
+    context: RequestContext,
+    routeId: string,
+    methodId: string,
+    api: boolean,
+  ): { delay(ms: number): void } | undefined {
+    const session = routeId === "upload.session";
+    if (!api && !session && routeId !== "oauth2.token") return undefined;
+    const drive = session ? context.path.startsWith("/upload/drive/") : methodId.startsWith("drive.");
+    const timingId = session ? `${drive ? "drive" : "gmail"}.upload.session` : methodId;
+    const timing = this.latency.next(timingId);
+    const project = this.oauth.serviceAccount.project_id;
+    const onBytes = drive ? (bytes: number) => this.quota.countEgress(bytes, project) : undefined;
+    const uploadId = context.query.get("upload_id") ?? "";
+    const owner = session && drive ? this.uploadOwners.get(uploadId) : undefined;
+    if (timing || owner) {
+      context.inbound = {
+        bytesPerSecond: timing?.uploadBytesPerSecond ?? Infinity,
+        ...(owner ? { onBytes: (bytes: number) => this.quota.countUpload(owner, bytes) } : {}),
+      };
+    }
+    // The last chunk of a session (200 or 201) ends it: its owner is no longer needed.
+    const onHeaders = owner
+      ? (status: number) => {
+          if (status < 300) this.uploadOwners.delete(uploadId);
+        }
+      : undefined;
+    if (!timing) {
+      if (onBytes) countResponseBytes(context.response, onBytes);
+      if (onHeaders) context.response.once("finish", () => onHeaders(context.response.statusCode));
+      return undefined;
+    }
+    return paceResponse(context.response, {
+      firstByteAt: Date.now() + timing.firstByteMs,
+      perMiBMs: timing.perMiBMs,
+      bytesPerSecond: timing.downloadBytesPerSecond,
+      onBytes,
+      onHeaders,
+    });
+  }
+
+  /** A Drive upload's bytes count toward the user's daily upload, resumable sessions' later chunks too. */
+  private countDriveUpload(context: RequestContext, email: string): void {
+    context.inbound = {
+      bytesPerSecond: context.inbound?.bytesPerSecond ?? Infinity,
+      onBytes: (bytes) => this.quota.countUpload(email, bytes),
+    };
+    if (context.query.get("uploadType") !== "resumable") return;
+    const { response } = context;
+    const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => typeof response;
+    response.writeHead = ((...args: unknown[]) => {
+      const headers = args.find((arg) => typeof arg === "object" && arg !== null && !Array.isArray(arg));
+      const id = (headers as Record<string, unknown> | undefined)?.["x-guploader-uploadid"];
+      if (typeof id === "string" && (args[0] as number) < 300) this.uploadOwners.set(id, email);
+      return writeHead(...args);
+    }) as typeof response.writeHead;
+  }
 
   /** Applies one fault; true when the request is finished (reset). Errors are thrown. */
   private async applyFault(action: FaultAction, request: IncomingMessage): Promise<boolean> {

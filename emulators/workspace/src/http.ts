@@ -3,6 +3,7 @@
  * Google's method ids (`gmail.users.messages.get`), request bodies and `fields` partial responses.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { inboundPacer, type InboundPacing } from "./latency";
 
 /** One entry of Google's `error.errors[]`. */
 export interface GoogleErrorItem {
@@ -112,6 +113,13 @@ export interface RequestContext {
   path: string;
   params: Record<string, string>;
   query: URLSearchParams;
+  /**
+   * The largest body this call accepts and the error above it (default: 64 MiB, 413 uploadTooLarge). Set
+   * before the body is read.
+   */
+  bodyLimit?: BodyLimit;
+  /** Reads the body at the caller's upload bandwidth and counts it (the latency model). */
+  inbound?: InboundPacing;
   /** The raw body, read once and cached. */
   body(): Promise<Buffer>;
   /** The body as JSON (an empty body is `{}`); a malformed body is Google's 400 parse error. */
@@ -120,20 +128,42 @@ export interface RequestContext {
 
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
-export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+export interface BodyLimit {
+  maxBytes: number;
+  tooLarge: () => GoogleApiError;
+}
+
+const DEFAULT_BODY_LIMIT: BodyLimit = {
+  maxBytes: MAX_BODY_BYTES,
+  tooLarge: () => new GoogleApiError(413, "Request entity too large.", "uploadTooLarge"),
+};
+
+/**
+ * Reads a request body. Above the limit the rest is read and dropped, then the limit's error is thrown, so
+ * the caller still gets Google's answer instead of a dropped connection.
+ */
+export function readBody(
+  request: IncomingMessage,
+  limit: BodyLimit = DEFAULT_BODY_LIMIT,
+  pacing?: InboundPacing,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    const paced = inboundPacer(request, pacing);
     let size = 0;
     request.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        reject(new GoogleApiError(413, "Request entity too large.", "uploadTooLarge"));
-        request.destroy();
+      paced(chunk.length);
+      if (size > limit.maxBytes) {
+        chunks.length = 0;
         return;
       }
       chunks.push(chunk);
     });
-    request.on("end", () => resolve(Buffer.concat(chunks)));
+    request.on("end", () => {
+      if (size > limit.maxBytes) reject(limit.tooLarge());
+      else resolve(Buffer.concat(chunks));
+    });
     request.on("error", reject);
   });
 }
@@ -158,17 +188,17 @@ export function createContext(
   params: Record<string, string>,
 ): RequestContext {
   let cached: Promise<Buffer> | undefined;
-  const body = (): Promise<Buffer> => (cached ??= readBody(request));
-  return {
+  const context: RequestContext = {
     request,
     response,
     method: request.method ?? "GET",
     path: url.pathname,
     params,
     query: url.searchParams,
-    body,
-    json: async () => parseJsonBody(await body()),
+    body: () => (cached ??= readBody(request, context.bodyLimit, context.inbound)),
+    json: async () => parseJsonBody(await context.body()),
   };
+  return context;
 }
 
 export type Handler<P = unknown> = (context: RequestContext, principal: P) => Promise<unknown> | unknown;

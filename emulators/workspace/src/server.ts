@@ -12,6 +12,7 @@ import { dirname, join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { WorkspaceEmulator, type EmulatorSnapshot } from "./emulator";
 import { generateOrganisation, type ProfileName } from "./generator/generate";
+import type { LatencySettings } from "./latency";
 import type { QuotaSettings } from "./quota";
 
 export interface RunningWorkspaceEmulator {
@@ -33,9 +34,15 @@ export interface WorkspaceEmulatorOptions {
   seed?: number;
   /** Add the awkward Drive cases to the generated organisation (see `planAwkwardDrive`). */
   awkwardDrive?: boolean;
+  /** Add the awkward mail cases: a Drive-only user (Gmail off) and a large message (see `PlanOptions`). */
+  awkwardMail?: boolean;
   /** Write the service-account key JSON here. */
   keyFile?: string;
+  /** The Google Cloud project of the service account (default `demo-alpvault`). */
+  projectId?: string;
   quota?: Partial<QuotaSettings>;
+  /** The latency model: on by default, as Google's answers take time; `{ enabled: false }` for speed. */
+  latency?: Partial<LatencySettings>;
 }
 
 export function stateFile(dataDir: string): string {
@@ -74,7 +81,12 @@ export async function startWorkspaceEmulator(
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : options.port;
   const url = `http://${host}:${port}`;
-  const emulator = new WorkspaceEmulator({ baseUrl: url, quota: options.quota });
+  const emulator = new WorkspaceEmulator({
+    baseUrl: url,
+    quota: options.quota,
+    latency: options.latency,
+    projectId: options.projectId,
+  });
   // Large Drive uploads live on disk: beside the state with a data folder, else in a temporary folder.
   if (options.dataDir) emulator.drive.useContentDir(join(options.dataDir, "workspace", "drive-content"));
 

@@ -12,7 +12,8 @@ afterEach(() => harness.stop());
 
 describe("generateOrganisation applied to the emulator", () => {
   beforeEach(async () => {
-    harness = await startHarness({ quota: { enabled: false } });
+    // These tests check generated content, not timing: the latency model is off for this file.
+    harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
     generateOrganisation(harness.emulator, OPTIONS);
   });
 
@@ -143,7 +144,7 @@ describe("generateOrganisation applied to the emulator", () => {
 
 describe("generateOrganisation demo profile", () => {
   beforeEach(async () => {
-    harness = await startHarness({ quota: { enabled: false } });
+    harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
   });
 
   test("when the demo is generated, then the app is not installed, so delegation for its admin is refused", async () => {

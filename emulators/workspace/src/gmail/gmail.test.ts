@@ -16,7 +16,9 @@ let gmail: gmail_v1.Gmail;
 let userId: string;
 
 beforeAll(async () => {
-  harness = await startHarness({ quota: { enabled: false } });
+  // These tests check Gmail's answers, not timing: the latency model is off for this file's emulator
+  // (latency.test.ts checks the model).
+  harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
   // Delegation also grants the full-mailbox and metadata scopes, so both can be tested.
   await harness.admin("POST", `/customers/${TEST_DOMAIN}/app:install`, {
     scopes: [...DEFAULT_GRANTED_SCOPES, SCOPES.mail, SCOPES.gmailMetadata],

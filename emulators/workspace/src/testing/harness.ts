@@ -9,6 +9,7 @@ import type { JWT } from "google-auth-library";
 import { DEFAULT_GRANTED_SCOPES, SCOPES } from "../auth";
 import { emulatorJwt } from "../client";
 import type { WorkspaceEmulator } from "../emulator";
+import type { LatencySettings } from "../latency";
 import type { QuotaSettings } from "../quota";
 import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../server";
 
@@ -31,15 +32,24 @@ export interface Harness {
 
 /**
  * Starts an emulator with one customer (`example-test.test`, app installed with the default scopes), an
- * admin and a user, unless `empty` is set. Quotas are on (2026 model) unless `quota` says otherwise.
+ * admin and a user, unless `empty` is set. Quotas are on (2026 model) unless `quota` says otherwise, and
+ * answers take the latency model's time unless `latency` says `{ enabled: false }`: a test file that does
+ * not test timing turns it off explicitly, and says so.
  */
 export async function startHarness(
-  options: { quota?: Partial<QuotaSettings>; empty?: boolean } = {},
+  options: {
+    quota?: Partial<QuotaSettings>;
+    latency?: Partial<LatencySettings>;
+    projectId?: string;
+    empty?: boolean;
+  } = {},
 ): Promise<Harness> {
   const running: RunningWorkspaceEmulator = await startWorkspaceEmulator({
     port: 0,
     profile: "empty",
     quota: options.quota,
+    latency: options.latency,
+    projectId: options.projectId,
   });
   const { emulator, url } = running;
   if (!options.empty) {
