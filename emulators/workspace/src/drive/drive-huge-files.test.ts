@@ -15,7 +15,8 @@ let hugeId: string;
 let hugeMd5: string;
 
 beforeAll(async () => {
-  harness = await startHarness({ quota: { enabled: false } });
+  // Streaming 3 GiB tests memory, not Google's bandwidth: no latency model, no quota.
+  harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
   const created = await harness.admin<{ id: string; size: string; md5Checksum: string }>(
     "POST",
     `/users/${TEST_USER}/drive/files`,
@@ -105,7 +106,12 @@ describe("a 3 GiB file", () => {
   test("when the state is saved and loaded, then the file is kept as its description and reads the same", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "alpvault-drive-state-"));
     try {
-      const first = await startWorkspaceEmulator({ port: 0, dataDir, profile: "empty" });
+      const first = await startWorkspaceEmulator({
+        port: 0,
+        dataDir,
+        profile: "empty",
+        latency: { enabled: false },
+      });
       first.emulator.directory.addCustomer({ domain: "example-test.test", installed: true, scopes: [] });
       const owner = first.emulator.directory.addUser({
         email: TEST_USER,
@@ -123,7 +129,7 @@ describe("a 3 GiB file", () => {
       const state = join(dataDir, "workspace", "state.json.gz");
       expect(statSync(state).size).toBeLessThan(64 * 1024);
 
-      const second = await startWorkspaceEmulator({ port: 0, dataDir });
+      const second = await startWorkspaceEmulator({ port: 0, dataDir, latency: { enabled: false } });
       try {
         const revision = second.emulator.drive.head(second.emulator.drive.file(id) as never);
         expect(revision?.stream).toEqual({ kind: "generated", seed: "huge-file-test", size: HUGE });

@@ -5,8 +5,8 @@ let harness: Harness;
 let userId: string;
 
 beforeAll(async () => {
-  // A slow quota clock: buckets do not refill during the test.
-  harness = await startHarness({ quota: { timeScale: 0.0001 } });
+  // A slow quota clock: buckets do not refill during the test. No latency model: units are tested, not time.
+  harness = await startHarness({ quota: { timeScale: 0.0001 }, latency: { enabled: false } });
   userId = harness.emulator.directory.user(TEST_USER)?.id as string;
 });
 afterAll(() => harness.stop());

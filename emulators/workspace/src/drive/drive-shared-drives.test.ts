@@ -21,7 +21,8 @@ const SHARED = { supportsAllDrives: true } as const;
 const ALL = { supportsAllDrives: true, includeItemsFromAllDrives: true } as const;
 
 beforeAll(async () => {
-  harness = await startHarness();
+  // Not a timing test: answers come without the latency model.
+  harness = await startHarness({ latency: { enabled: false } });
   const { directory, drive } = harness.emulator;
   for (const email of [READER, WRITER, CONTENT_MANAGER, OUTSIDER])
     directory.addUser({ email, givenName: email.split("@")[0] ?? "", familyName: "Test" });
