@@ -164,6 +164,7 @@ export function registerAdminApi(emulator: WorkspaceEmulator): void {
         familyName: optional<string>(body, "familyName", "string") ?? "",
         isAdmin: optional<boolean>(body, "isAdmin", "boolean"),
         suspended: optional<boolean>(body, "suspended", "boolean"),
+        gmailEnabled: optional<boolean>(body, "gmailEnabled", "boolean"),
       });
     } catch (error) {
       throw badRequest(error instanceof Error ? error.message : String(error));
@@ -179,6 +180,7 @@ export function registerAdminApi(emulator: WorkspaceEmulator): void {
     const givenName = optional<string>(body, "givenName", "string");
     const familyName = optional<string>(body, "familyName", "string");
     const primaryEmail = optional<string>(body, "primaryEmail", "string");
+    const gmailEnabled = optional<boolean>(body, "gmailEnabled", "boolean");
     if (primaryEmail !== undefined && primaryEmail.toLowerCase() !== user.primaryEmail) {
       const target = directory.customerOfEmail(primaryEmail);
       if (!target || target.id !== user.customerId)
@@ -193,6 +195,9 @@ export function registerAdminApi(emulator: WorkspaceEmulator): void {
     if (isAdmin !== undefined) user.isAdmin = isAdmin;
     if (givenName !== undefined) user.givenName = givenName;
     if (familyName !== undefined) user.familyName = familyName;
+    // Gmail off (a Drive-only licence, or Gmail turned off for the user's org unit) keeps the mailbox;
+    // Gmail on again makes it reachable again.
+    if (gmailEnabled !== undefined) user.gmailEnabled = gmailEnabled;
     if (user.suspended) emulator.oauth.revoke((info) => info.userId === user.id);
     return user;
   });

@@ -146,6 +146,45 @@ describe("Directory users.get", () => {
   });
 });
 
+describe("users without Gmail", () => {
+  test("when a user is added with Gmail off through the admin API, then the Directory shows no mailbox for them; turned on, it does", async () => {
+    const added = await harness.admin<{ gmailEnabled: boolean }>("POST", "/users", {
+      email: `drive.only@${TEST_DOMAIN}`,
+      givenName: "Drive",
+      familyName: "Only",
+      gmailEnabled: false,
+    });
+    expect(added).toMatchObject({ status: 200, body: { gmailEnabled: false } });
+    const directory = harness.directory(TEST_ADMIN);
+    const { data } = await directory.users.get({ userKey: `drive.only@${TEST_DOMAIN}` });
+    expect(data.isMailboxSetup).toBe(false);
+    const { data: user } = await directory.users.get({ userKey: TEST_USER });
+    expect(user.isMailboxSetup).toBe(true);
+    const patched = await harness.admin("PATCH", `/users/drive.only@${TEST_DOMAIN}`, { gmailEnabled: true });
+    expect(patched).toMatchObject({ status: 200, body: { gmailEnabled: true } });
+    expect((await directory.users.get({ userKey: `drive.only@${TEST_DOMAIN}` })).data.isMailboxSetup).toBe(
+      true,
+    );
+    expect((await harness.admin("PATCH", `/users/${TEST_USER}`, { gmailEnabled: "no" })).status).toBe(400);
+  });
+
+  test("when the directory is saved and restored, then Gmail stays off; a state saved before the setting existed has Gmail on", () => {
+    const store = harness.emulator.directory;
+    const user = store.addUser({
+      email: `off@${TEST_DOMAIN}`,
+      givenName: "Off",
+      familyName: "Mail",
+      gmailEnabled: false,
+    });
+    const snapshot = JSON.parse(JSON.stringify(store.snapshot())) as ReturnType<typeof store.snapshot>;
+    store.restore(snapshot);
+    expect(store.user(user.id)?.gmailEnabled).toBe(false);
+    for (const saved of snapshot.users) delete (saved as Partial<typeof saved>).gmailEnabled;
+    store.restore(snapshot);
+    expect(store.user(user.id)?.gmailEnabled).toBe(true);
+  });
+});
+
 describe("Marketplace licence (appsmarket v2 customerLicense)", () => {
   const licence = (customer: string, applicationId = MARKETPLACE_APPLICATION_ID) =>
     harness

@@ -47,7 +47,7 @@ export function directoryUserJson(user: DirectoryUser, view: "admin_view" | "dom
     ...(user.aliases.length > 0 ? { aliases: user.aliases, nonEditableAliases: [] } : {}),
     customerId: user.customerId,
     orgUnitPath: user.orgUnitPath,
-    isMailboxSetup: true,
+    isMailboxSetup: user.gmailEnabled,
     isEnrolledIn2Sv: false,
     isEnforcedIn2Sv: false,
     includeInGlobalAddressList: true,

@@ -31,6 +31,11 @@ export interface DirectoryUser {
   creationTime: string;
   lastLoginTime: string;
   orgUnitPath: string;
+  /**
+   * Whether the user has Gmail: false for a Drive-only licence or an org unit with Gmail turned off. Their
+   * token and Drive work; every Gmail API call answers 400 failedPrecondition "Mail service not enabled".
+   */
+  gmailEnabled: boolean;
   thumbnailPhotoUrl?: string;
   /** Addresses this user has had before a rename: Google keeps them as aliases. */
   aliases: string[];
@@ -100,6 +105,8 @@ export class DirectoryStore {
     familyName: string;
     isAdmin?: boolean;
     suspended?: boolean;
+    /** Default true; false: a user without Gmail. */
+    gmailEnabled?: boolean;
     creationTime?: string;
   }): DirectoryUser {
     const email = input.email.toLowerCase();
@@ -119,6 +126,7 @@ export class DirectoryStore {
       creationTime: input.creationTime ?? "2021-03-01T09:00:00.000Z",
       lastLoginTime: "2026-11-01T08:00:00.000Z",
       orgUnitPath: "/",
+      gmailEnabled: input.gmailEnabled ?? true,
       aliases: [],
     };
     this.users.set(user.id, user);
@@ -165,6 +173,13 @@ export class DirectoryStore {
     this.customers.clear();
     this.users.clear();
     for (const customer of snapshot.customers) this.customers.set(customer.id, { ...customer });
-    for (const user of snapshot.users) this.users.set(user.id, { ...user, aliases: [...user.aliases] });
+    for (const user of snapshot.users) {
+      // States saved before users could be without Gmail: everyone had it.
+      this.users.set(user.id, {
+        ...user,
+        gmailEnabled: user.gmailEnabled ?? true,
+        aliases: [...user.aliases],
+      });
+    }
   }
 }

@@ -39,12 +39,23 @@ const INSERT = [SCOPES.mail, SCOPES.gmailModify, SCOPES.gmailInsert];
 const MODIFY = [SCOPES.mail, SCOPES.gmailModify];
 const DELETE = [SCOPES.mail];
 
-/** Gmail's limit for one message (import, insert, upload). */
+/** Gmail's limit for one message (import, insert, upload): 150 MB (the discovery document's 157286400). */
 export const MAX_MESSAGE_BYTES = 150 * 1024 * 1024;
+/**
+ * The largest body a Gmail request that is not an upload may carry (JSON `raw` included). Google does not
+ * document it; Gmail has answered 400 "Request payload size exceeds the limit: 1048576 bytes." above it.
+ * Larger messages go through the `/upload` URI.
+ */
+export const MAX_JSON_PAYLOAD_BYTES = 1024 * 1024;
+/** An upload body may carry the message base64-encoded in a multipart part: a third larger, plus headers. */
+const MAX_UPLOAD_BODY_BYTES = Math.ceil((MAX_MESSAGE_BYTES * 4) / 3) + 1024 * 1024;
 const BASE = "/gmail/v1/users/:userId";
 const ATTACHMENT_PREFIX = "ANGjdJ";
 
-/** The mailbox owner `userId` names: `me`, or the impersonated user's address or id; anyone else is 403. */
+/**
+ * The mailbox owner `userId` names: `me`, or the impersonated user's address or id; anyone else is 403. A
+ * user without Gmail (Drive-only licence, Gmail off for their org unit) is 400 "Mail service not enabled".
+ */
 function mailboxUser(context: RequestContext, principal: Principal): DirectoryUser {
   const user = principal.user;
   if (!user) {
@@ -53,8 +64,21 @@ function mailboxUser(context: RequestContext, principal: Principal): DirectoryUs
     });
   }
   const key = (context.params.userId ?? "").toLowerCase();
-  if (key === "me" || key === user.primaryEmail || key === user.id || user.aliases.includes(key)) return user;
-  throw forbidden(`Delegation denied for ${user.primaryEmail}`);
+  if (key !== "me" && key !== user.primaryEmail && key !== user.id && !user.aliases.includes(key)) {
+    throw forbidden(`Delegation denied for ${user.primaryEmail}`);
+  }
+  if (!user.gmailEnabled) throw mailServiceNotEnabled();
+  return user;
+}
+
+export function mailServiceNotEnabled(): GoogleApiError {
+  return new GoogleApiError(400, "Mail service not enabled", "failedPrecondition", {
+    status: "FAILED_PRECONDITION",
+  });
+}
+
+function payloadTooLarge(): GoogleApiError {
+  return badRequest(`Request payload size exceeds the limit: ${MAX_JSON_PAYLOAD_BYTES} bytes.`);
 }
 
 /** A token with gmail.metadata and no scope that reads content. */
@@ -212,6 +236,14 @@ function labelInput(body: Record<string, unknown>): Partial<Omit<GmailLabel, "id
   return input;
 }
 
+function messageTooLarge(): GoogleApiError {
+  return new GoogleApiError(
+    413,
+    `Media larger than the maximum allowed size of ${MAX_MESSAGE_BYTES} bytes.`,
+    "uploadTooLarge",
+  );
+}
+
 function decodeRaw(raw: string): Buffer {
   if (!/^[A-Za-z0-9+/_=\s-]*$/.test(raw)) throw invalidArgument("Invalid raw message");
   return Buffer.from(raw, "base64");
@@ -226,8 +258,13 @@ export function registerGmailApi(emulator: WorkspaceEmulator): void {
     scopes: readonly string[],
     handler: (context: RequestContext, user: DirectoryUser, principal: Principal) => unknown,
   ): void => {
-    const wrapped: Handler<Principal> = (context, principal) =>
-      handler(context, mailboxUser(context, principal), principal);
+    const upload = path.startsWith("/upload/");
+    const wrapped: Handler<Principal> = (context, principal) => {
+      context.bodyLimit = upload
+        ? { maxBytes: MAX_UPLOAD_BODY_BYTES, tooLarge: messageTooLarge }
+        : { maxBytes: MAX_JSON_PAYLOAD_BYTES, tooLarge: payloadTooLarge };
+      return handler(context, mailboxUser(context, principal), principal);
+    };
     emulator.router.add({ method, path, id, scopes, handler: wrapped });
   };
 
@@ -350,13 +387,7 @@ export function registerGmailApi(emulator: WorkspaceEmulator): void {
         "'raw' RFC822 payload message string or uploading message via /upload/* URL required",
       );
     }
-    if (raw.length > MAX_MESSAGE_BYTES) {
-      throw new GoogleApiError(
-        413,
-        `Message too large. The maximum size is ${MAX_MESSAGE_BYTES} bytes.`,
-        "uploadTooLarge",
-      );
-    }
+    if (raw.length > MAX_MESSAGE_BYTES) throw messageTooLarge();
     // Google's defaults: import takes the Date header, insert the time it arrives.
     const source =
       context.query.get("internalDateSource") ?? (kind === "import" ? "dateHeader" : "receivedTime");
@@ -574,6 +605,12 @@ function registerGmailAdmin(emulator: WorkspaceEmulator): void {
     const body = await context.json();
     if (typeof body.name !== "string") throw badRequest("name is required");
     return store.label(user.id, store.createLabel(user.id, body.name).id);
+  });
+  // {name?, messageListVisibility?, labelListVisibility?, color?}: a user label renamed or changed, as
+  // labels.patch does (the user renaming it in Gmail).
+  add("PATCH", "/users/:user/gmail/labels/:id", async (context) => {
+    const user = pathUser(emulator, context);
+    return store.updateLabel(user.id, context.params.id ?? "", labelInput(await context.json()), false);
   });
   add("POST", "/users/:user/gmail/history:expire", (context) => ({
     historyId: String(store.expireHistory(pathUser(emulator, context).id)),

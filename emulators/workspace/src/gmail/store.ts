@@ -141,6 +141,7 @@ const RESERVED_NAMES = new Set([
   "important",
   "chats",
   "bin",
+  "muted",
 ]);
 
 /** Gmail keeps history "at least a week"; the emulator keeps it a week unless told otherwise. */
@@ -467,7 +468,11 @@ export class GmailStore {
     return label;
   }
 
-  /** labels.patch (only given fields) and labels.update (everything given replaces). */
+  /**
+   * labels.patch (only given fields) and labels.update (everything given replaces). A rename keeps the
+   * label's id, so messages keep it; Gmail records no history for it (history has only message added or
+   * deleted and label added or removed on a message), so the mailbox's historyId does not move.
+   */
   updateLabel(
     userId: string,
     id: string,
@@ -507,9 +512,7 @@ export class GmailStore {
     }
     for (const label of mailbox.labels.values()) {
       if (label.id !== selfId && label.name.toLowerCase() === name.toLowerCase()) {
-        throw new GoogleApiError(409, "Label name exists or conflicts", "alreadyExists", {
-          status: "ALREADY_EXISTS",
-        });
+        throw new GoogleApiError(409, "Label name exists or conflicts", "aborted", { status: "ABORTED" });
       }
     }
     return name;
