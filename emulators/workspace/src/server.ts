@@ -97,6 +97,7 @@ export async function startWorkspaceEmulator(
       profile: options.profile ?? "demo",
       seed: options.seed,
       ...(options.awkwardDrive ? { awkwardDrive: true } : {}),
+      ...(options.awkwardMail ? { awkwardMail: true } : {}),
     });
   // Checksums of generated Drive content are known before the first request.
   await emulator.drive.settled();

@@ -12,6 +12,8 @@ export {
   DEMO_DOMAIN,
   BENCH_DOMAIN,
   DEFAULT_SEED,
+  DRIVE_ONLY_USER,
+  LARGE_MESSAGE_BYTES,
   REFERENCE_DATE,
   planOrganisation,
   planMailboxes,
@@ -56,6 +58,7 @@ export function applyPlan(emulator: WorkspaceEmulator, plan: OrganisationPlan): 
       familyName: user.familyName,
       isAdmin: user.isAdmin,
       suspended: user.suspended,
+      ...(user.gmailEnabled === false ? { gmailEnabled: false } : {}),
       creationTime: user.creationTime,
     });
     ids.set(user.email, created.id);
@@ -70,6 +73,7 @@ export function applyPlan(emulator: WorkspaceEmulator, plan: OrganisationPlan): 
   let messages = 0;
   let rawMailBytes = 0;
   for (const user of plan.users) {
+    if (user.gmailEnabled === false) continue;
     const id = userId(user.email);
     const labelIds = new Map<string, string>();
     for (const name of user.labels) labelIds.set(name, emulator.gmail.createLabel(id, name).id);

@@ -453,12 +453,14 @@ function labelsFor(
 export function* planMailbox(plan: OrganisationPlan, email: string): Generator<PlannedMessage> {
   const owner = plan.users.find((user) => user.email === email);
   if (!owner) throw new Error(`No planned user ${email}`);
+  // A user without Gmail has no mailbox.
+  if (owner.gmailEnabled === false) return;
   const random = Random.of("mailbox", plan.seed, email);
   const end = Date.parse(plan.referenceDate);
   const start = end - 730 * DAY_MS;
   const self = correspondentOf(owner);
   const colleagues = plan.users
-    .filter((user) => user.email !== email && !user.suspended)
+    .filter((user) => user.email !== email && !user.suspended && user.gmailEnabled !== false)
     .map(correspondentOf);
   const count = plan.mail.ownMessages[email] ?? 0;
   const scale = SIZES[plan.mail.attachmentScale];
@@ -528,6 +530,56 @@ export function* planMailbox(plan: OrganisationPlan, email: string): Generator<P
     yield renderMessage(plan, owner, skeleton, scale, index === largeAt && !skeleton.newsletter);
   }
   for (; next < broadcasts.length; next += 1) yield broadcastCopy(plan, owner, next);
+  if (plan.mail.largeMessage?.email === email) yield largeMessage(plan, owner, plan.mail.largeMessage.bytes);
+}
+
+/**
+ * One message of about `bytes`: a letter from an architect with a large PDF attached, two days before the
+ * reference date. Larger than Gmail takes in a JSON request, so it can only be imported by upload.
+ */
+function largeMessage(plan: OrganisationPlan, owner: PlannedUser, bytes: number): PlannedMessage {
+  const random = Random.of("large-message", plan.seed, owner.email);
+  const from = EXTERNAL.find((person) => person.language === "it") ?? (EXTERNAL[0] as Correspondent);
+  const date = Date.parse(plan.referenceDate) - 2 * DAY_MS + 9 * 3_600_000;
+  const id = messageId(random, from);
+  const title = "Planimetrie Ufficio Lugano";
+  // base64 makes the attachment a third larger on the wire; the text and headers add a few KB.
+  const attachment = {
+    name: `${title}.pdf`,
+    mimeType: "application/pdf",
+    content: pdf(
+      random,
+      title,
+      sentences(random, "it", 12),
+      Math.max(1_000, Math.floor((bytes * 3) / 4) - 4_000),
+    ),
+  };
+  const raw = buildMessage(
+    {
+      from,
+      to: [correspondentOf(owner)],
+      cc: [],
+      subject: `${title} – versione definitiva`,
+      date,
+      messageId: id,
+      references: [],
+      textLines: letter(random, "it", owner.givenName, signatureOf(from, undefined, plan.domain)),
+      html: true,
+      inlineImages: [],
+      attachments: [attachment],
+      textEncoding: "quoted-printable",
+      extraHeaders: [],
+    },
+    random,
+  );
+  return {
+    raw,
+    messageId: id,
+    references: [],
+    labelIds: ["INBOX", "UNREAD", "IMPORTANT"],
+    userLabels: [],
+    internalDate: date + 42_000,
+  };
 }
 
 /** A broadcast as it sits in one mailbox: same bytes; SENT for its sender, INBOX for everyone else. */
@@ -558,7 +610,7 @@ export function planBroadcasts(
 ): Array<PlannedMessage & { senderEmail: string }> {
   const random = Random.of("broadcasts", seed);
   const senders = users
-    .filter((user) => !user.suspended)
+    .filter((user) => !user.suspended && user.gmailEnabled !== false)
     .slice(0, 3)
     .map(correspondentOf);
   const everyone: Correspondent = {

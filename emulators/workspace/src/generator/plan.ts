@@ -44,6 +44,17 @@ function withParents(labels: string[]): string[] {
   return out;
 }
 
+/** The awkward mail cases' user without Gmail: a Drive licence only. */
+export const DRIVE_ONLY_USER = {
+  localPart: "noemi.frei",
+  givenName: "Noemi",
+  familyName: "Frei",
+  language: "de",
+  title: "Grafikerin (nur Drive)",
+} as const;
+/** Default size of the awkward mail cases' large message: 30 MB, within Gmail's 150 MB upload limit. */
+export const LARGE_MESSAGE_BYTES = 30_000_000;
+
 /** Files that appear, byte-identical, in several mailboxes and My Drives. */
 function planSharedBlobs(seed: number): Blob[] {
   const random = Random.of("shared-blobs", seed);
@@ -100,6 +111,27 @@ export function planOrganisation(options: PlanOptions): OrganisationPlan {
       messageCount: Math.max(0, total - broadcastCount) + broadcastCount,
     };
   });
+  if (options.awkwardMail) {
+    // After everyone else, so the other users' plans do not change; before Drive, so they have a My Drive.
+    users.push({
+      email: `${DRIVE_ONLY_USER.localPart}@${domain}`,
+      givenName: DRIVE_ONLY_USER.givenName,
+      familyName: DRIVE_ONLY_USER.familyName,
+      language: DRIVE_ONLY_USER.language,
+      title: DRIVE_ONLY_USER.title,
+      isAdmin: false,
+      suspended: false,
+      creationTime: new Date(end - 200 * DAY_MS).toISOString(),
+      labels: [],
+      messageCount: 0,
+      gmailEnabled: false,
+    });
+  }
+  const largeMessage =
+    options.awkwardMail && users[1]
+      ? { email: users[1].email, bytes: options.largeMessageBytes ?? LARGE_MESSAGE_BYTES }
+      : undefined;
+  if (largeMessage && users[1]) users[1].messageCount += 1;
   const sharedBlobs = planSharedBlobs(seed);
   const broadcasts = planBroadcasts(seed, domain, users, sharedBlobs, broadcastCount, end);
   const drive = planDrive({
@@ -123,7 +155,11 @@ export function planOrganisation(options: PlanOptions): OrganisationPlan {
     broadcasts,
     sharedDrives: drive.sharedDrives,
     driveItems: drive.items,
-    mail: { ownMessages, attachmentScale: demo ? "demo" : "bench" },
+    mail: {
+      ownMessages,
+      attachmentScale: demo ? "demo" : "bench",
+      ...(largeMessage ? { largeMessage } : {}),
+    },
   };
 }
 

@@ -25,6 +25,14 @@ export interface PlanOptions {
   awkwardDrive?: boolean;
   /** Size of the awkward cases' huge generated file (default 3 GiB). */
   hugeFileBytes?: number;
+  /**
+   * Adds Gmail's awkward cases: a Drive-only user (Gmail off: a Drive licence only, or Gmail turned off for
+   * their org unit; they have a My Drive and no mailbox) and one large message with a large attachment in
+   * the second user's mailbox (`largeMessageBytes`). Off unless asked for.
+   */
+  awkwardMail?: boolean;
+  /** Size of the awkward mail's large message (default 30 MB; Gmail takes up to 150 MB by upload). */
+  largeMessageBytes?: number;
 }
 
 export interface PlannedUser {
@@ -40,6 +48,8 @@ export interface PlannedUser {
   labels: string[];
   /** Messages this mailbox holds, organisation-wide announcements included. */
   messageCount: number;
+  /** false: a user without Gmail (no mailbox; Gmail calls answer failedPrecondition). Absent: Gmail on. */
+  gmailEnabled?: boolean;
 }
 
 /** A file that is byte-identical wherever it appears (several mailboxes, several My Drives). */
@@ -131,7 +141,12 @@ export interface OrganisationPlan {
   /** Owners of driveItems from outside the organisation (`ownerEmail` names them). */
   externalPeople?: PlannedExternalPerson[];
   /** Per-mailbox messages besides broadcasts, and their size model. */
-  mail: { ownMessages: Record<string, number>; attachmentScale: "demo" | "bench" };
+  mail: {
+    ownMessages: Record<string, number>;
+    attachmentScale: "demo" | "bench";
+    /** One message of about `bytes` (a large attachment) added to `email`'s mailbox, its newest. */
+    largeMessage?: { email: string; bytes: number };
+  };
 }
 
 export interface Correspondent {
