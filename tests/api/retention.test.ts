@@ -7,15 +7,19 @@
 import { randomBytes } from "node:crypto";
 import { deleteApp, getApps, initializeApp, type App } from "firebase-admin/app";
 import { getFirestore, type Firestore } from "firebase-admin/firestore";
+import { drive_v3 } from "@googleapis/drive";
+import { SCOPES } from "../../emulators/workspace/src/auth";
 import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import { chunkObjectName, type ObjectScope } from "../../functions/src/backup/format/chunk-codec";
 import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
 import { collectGarbage } from "../../functions/src/backup/retention/gc";
 import type { CatalogItem, CatalogVersion } from "../../functions/src/backup/runner/catalog";
-import { FirestoreCatalog, catalogDocId } from "../../functions/src/backup/runner/repo";
+import { FirestoreCatalog, catalogDocId, decodeRun } from "../../functions/src/backup/runner/repo";
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { Mailboxes, chunksOf, meter, restoreVersion } from "../support/backup";
+import { DriveSource } from "../../functions/src/backup/sources/drive-source";
+import { ResourceSource } from "../../functions/src/backup/sources/resource-source";
+import { CountingSource, Mailboxes, chunksOf, meter, restoreVersion } from "../support/backup";
 import { stackEnv } from "../support/stack-env";
 
 jest.setTimeout(120_000);
@@ -208,6 +212,94 @@ describe("retention and garbage collection", () => {
     const result = await setup.gc(T0 + 400 * DAY);
     expect(result).toMatchObject({ outcome: "done", versionsPruned: 1, itemsRemoved: 0, chunksDeleted: 0 });
     await setup.expectRestorable(new Map([...setup.sources, [setup.b, bBytes]]));
+  });
+
+  test("when a run stopped in the middle of a large file, then the collector keeps that file's partial chunk list and chunks, and the run ends it whole", async () => {
+    const organizationId = `org-partial-${randomBytes(5).toString("hex")}`;
+    const organization = db.collection("organizations").doc(organizationId);
+    const user = await mail.newUser(`partial-${randomBytes(3).toString("hex")}-`);
+    await organization.collection("resources").doc(user).set({ type: "email", name: user, email: user });
+    const size = 6 * 1024 * 1024 + 777;
+    const file = await harness.admin<{ id: string }>("POST", `/users/${user}/drive/files`, {
+      name: "large.bin",
+      mimeType: "application/octet-stream",
+      generated: { seed: organizationId, size },
+    });
+    expect(file.status).toBe(200);
+    await organization
+      .collection("backupRuns")
+      .doc("run-1")
+      .create({
+        resourceId: user,
+        state: "pending",
+        cursor: null,
+        progress: { items: 0, bytes: 0, storedBytes: 0 },
+        unitsUsed: 0,
+        itemErrors: [],
+        itemErrorCount: 0,
+      });
+    const scope = { organizationId, regionId: "ch" as const };
+    const blobStore = new MemoryBlobStore();
+    const dataKey = newDataKey();
+    const objects: ObjectScope = { organizationId, keys: deriveKeys(dataKey) };
+    const auth = harness.jwt(user, [SCOPES.drive]);
+    const drive = () =>
+      new DriveSource({
+        drive: new drive_v3.Drive({ auth, rootUrl: `${harness.url}/`, retry: false }),
+        accessToken: async () => (await auth.getAccessToken()).token ?? "",
+        resource: { kind: "user", email: user },
+        caller: meter(),
+      });
+    const deliver = (now: number, signal?: AbortSignal, source = new CountingSource(drive())) =>
+      runBackup({
+        run: { runId: "run-1", resourceId: user },
+        source: new ResourceSource([source]),
+        blobStore,
+        catalog: new FirestoreCatalog(scope),
+        dataKey,
+        organizationId,
+        resumableItemBytes: 1024 * 1024,
+        now: () => now,
+        ...(signal ? { signal } : {}),
+      });
+    // The deadline comes once 2 MiB of the file passed.
+    const controller = new AbortController();
+    const stopping = new CountingSource(drive(), { controller, after: 2 * 1024 * 1024 });
+    expect((await deliver(T0, controller.signal, stopping)).outcome).toBe("continue");
+    const partial = decodeRun(await organization.collection("backupRuns").doc("run-1").get())?.partial;
+    expect(partial?.offset).toBeGreaterThan(0);
+    expect(await blobStore.exists(partial!.manifestObject)).toBe(true);
+
+    // Days later (the grace of its chunks has passed): the collector keeps them.
+    const collected = await collectGarbage({
+      scope,
+      blobStore,
+      keys: () => Promise.resolve(objects.keys),
+      now: new Date(T0 + 3 * DAY),
+    });
+    expect(collected.outcome).toBe("done");
+    expect(await blobStore.exists(partial!.manifestObject)).toBe(true);
+
+    expect((await deliver(T0 + 3 * DAY)).outcome).toBe("succeeded");
+    const item = (
+      await organization.collection("resources").doc(user).collection("items").get()
+    ).docs[0]!.data() as CatalogItem;
+    const version = (
+      await organization
+        .collection("resources")
+        .doc(user)
+        .collection("items")
+        .doc(catalogDocId(item.itemKey))
+        .collection("versions")
+        .get()
+    ).docs[0]!.data() as CatalogVersion;
+    expect(version.size).toBe(size);
+    const restored = await restoreVersion(blobStore, objects, version);
+    const download = await new drive_v3.Drive({ auth, rootUrl: `${harness.url}/`, retry: false }).files.get(
+      { fileId: file.body.id, alt: "media" },
+      { responseType: "arraybuffer" },
+    );
+    expect(restored.equals(Buffer.from(download.data as ArrayBuffer))).toBe(true);
   });
 
   test("when an unreferenced chunk was referenced within the grace period, then it is kept", async () => {

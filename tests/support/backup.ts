@@ -13,6 +13,7 @@ import { meteredCaller, type GoogleCaller } from "../../functions/src/backup/goo
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import type { CatalogVersion } from "../../functions/src/backup/runner/catalog";
 import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
+import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/sources/source";
 import { chunkListOf, versionContent } from "../../functions/src/backup/restore/content";
 
 /** Mailboxes of the harness's Workspace: users, messages, and sources reading them. */
@@ -98,4 +99,57 @@ export function restoreVersion(
   version: CatalogVersion,
 ): Promise<Buffer> {
   return versionContent(blobStore, scope, version);
+}
+
+/**
+ * A source whose items' content is counted as it is handed over (`bytes`, the offsets of Range reads in
+ * `ranges`), and that aborts `stop.controller` once `stop.after` bytes passed: the runner's deadline
+ * coming in the middle of an item.
+ */
+export class CountingSource implements Source {
+  bytes = 0;
+  readonly ranges: number[] = [];
+  readonly kind: Source["kind"];
+
+  constructor(
+    private readonly inner: Source,
+    private readonly stop?: { controller: AbortController; after: number },
+  ) {
+    this.kind = inner.kind;
+  }
+
+  listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
+    return this.inner.listChanges(cursor);
+  }
+
+  private counted(source: AsyncIterable<Buffer>): AsyncIterable<Buffer> {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
+    const self = this;
+    return {
+      async *[Symbol.asyncIterator]() {
+        for await (const piece of source) {
+          self.bytes += piece.length;
+          if (self.stop && self.bytes >= self.stop.after) self.stop.controller.abort(new Error("deadline"));
+          yield piece;
+        }
+      },
+    };
+  }
+
+  async fetch(item: ItemRef): Promise<FetchedItem> {
+    const fetched = await this.inner.fetch(item);
+    const from = fetched.contentFrom;
+    return {
+      ...fetched,
+      content: this.counted(fetched.content),
+      ...(from
+        ? {
+            contentFrom: (offset: number) => {
+              this.ranges.push(offset);
+              return this.counted(from(offset));
+            },
+          }
+        : {}),
+    };
+  }
 }

@@ -399,6 +399,18 @@ export function describeCatalog(
           gmail: { state: "unavailable" as const, detail: "failedPrecondition", skipped: {} },
           drive: { skipped: { "not-exportable": 2, cannotDownloadFile: 1 } },
         };
+        const partial = {
+          kind: "drive-file" as const,
+          itemKey: "file-1",
+          versionKey: "7",
+          contentKey: "rev-7",
+          offset: 1_048_576,
+          manifestObject: "o/org/m/file-1@7~partial-1048576",
+          manifestVersionId: "file-1@7~partial-1048576",
+          dataKeyId: "key-1",
+          digestState: "c3RhdGU=",
+          md5State: "bWQ1",
+        };
         await catalog.saveCheckpoint(runId, "worker-1", {
           cursor: "12345",
           progress: { items: 3, bytes: 3000, storedBytes: 2100 },
@@ -406,6 +418,7 @@ export function describeCatalog(
           newItemErrors: [],
           listing: { kind: "drive-file", startedAt: T0 },
           services,
+          partial,
         });
 
         expect(await catalog.loadRun(runId)).toMatchObject({
@@ -414,6 +427,7 @@ export function describeCatalog(
           progress: { items: 3, bytes: 3000, storedBytes: 2100 },
           unitsUsed: 17,
           services,
+          partial,
           listing: { kind: "drive-file", startedAt: T0 },
         });
         await catalog.saveCheckpoint(runId, "worker-1", {
@@ -425,6 +439,7 @@ export function describeCatalog(
           services: {},
         });
         expect((await catalog.loadRun(runId))?.listing ?? null).toBeNull();
+        expect((await catalog.loadRun(runId))?.partial ?? null).toBeNull();
       });
 
       it("when a worker without the lease checkpoints or finishes, then it gets LeaseLostError and nothing changes", async () => {

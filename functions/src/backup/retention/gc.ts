@@ -11,7 +11,8 @@
  * 1. Prune, resource by resource, item by item (`prunableVersions`; a resource without a policy keeps
  *    everything): version documents, then the whole item when no version is left, then the pruned
  *    versions' manifest objects.
- * 2. Mark: the chunk ids of every version left (inline lists, and manifests read and decrypted with the
+ * 2. Mark: the chunk ids of every version left, and of the large item a pending or running run stopped in
+ *    the middle of (its partial chunk list), (inline lists, and manifests read and decrypted with the
  *    version's data key) and the names of their manifests. A manifest that cannot be read stops the
  *    collection before anything is swept.
  * 3. Sweep chunks (listing `o/<org>/c/`): an object not marked is deleted, index entry first, unless its
@@ -28,6 +29,7 @@ import type { ChunkList } from "../runner/catalog";
 import { gcLockRef } from "../runner/repo";
 import { prunableVersions, type RetentionRule } from "./prune";
 import { inParallel } from "../../lib/parallel";
+import { decodeRun } from "../runner/repo";
 
 export const GC_GRACE_MS = 24 * 3600 * 1000;
 const LOCK_MS = 15 * 60_000;
@@ -191,6 +193,24 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
       }
       // Long collections keep their lock.
       if (!(await takeLock(scope, holder, now))) throw new Error("The GC lock was taken over");
+    }
+    // A large item a run stopped in the middle of: its partial chunk list and chunks stay until it ends.
+    const stopped = await organizationRef(scope)
+      .collection("backupRuns")
+      .where("state", "in", ["pending", "running"])
+      .get();
+    for (const run of stopped.docs) {
+      const partial = decodeRun(run)?.partial;
+      if (!partial) continue;
+      liveManifests.add(partial.manifestObject);
+      try {
+        const body = await blobStore.get(partial.manifestObject);
+        const keys = await options.keys(partial.dataKeyId);
+        const manifest = await decodeManifest({ organizationId, keys }, partial.manifestVersionId, body);
+        for (const chunk of manifest.chunks) liveChunks.add(chunk.id);
+      } catch {
+        // Unreadable: the run reads that item from its start again; its chunks are spared by the grace.
+      }
     }
     result.liveChunks = liveChunks.size;
 

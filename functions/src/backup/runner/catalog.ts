@@ -135,6 +135,29 @@ export interface ServiceOutcome {
 
 export type ServiceOutcomes = Partial<Record<ServiceKind, ServiceOutcome>>;
 
+/**
+ * A large item a task delivery stopped in the middle of (its deadline came): what is stored of it, so the
+ * next delivery goes on from `offset` (a Range request) instead of reading it all again. `offset` is a chunk
+ * boundary: the chunks so far (in the partial manifest object) hold exactly its first `offset` bytes, and
+ * the hash states are those after them.
+ */
+export interface PartialItem {
+  kind: ItemKind;
+  itemKey: string;
+  versionKey: string;
+  contentKey: string;
+  offset: number;
+  /** The chunk list so far, sealed like a manifest under `manifestVersionId`. */
+  manifestObject: string;
+  manifestVersionId: string;
+  /** The data key the chunks and the partial manifest are under. */
+  dataKeyId: string;
+  /** The content digest's state (base64) after `offset` bytes. */
+  digestState: string;
+  /** The md5 check's state (base64) after `offset` bytes, when the content is checked against an md5. */
+  md5State?: string;
+}
+
 /** `backupRuns/{runId}` (docs/backup-format.md §5). */
 export interface RunRecord {
   runId: string;
@@ -160,6 +183,8 @@ export interface RunRecord {
   listing?: Listing | null;
   /** Each service's part of the run so far. */
   services?: ServiceOutcomes;
+  /** The large item a delivery stopped in the middle of, if any. */
+  partial?: PartialItem | null;
 }
 
 export interface Listing {
@@ -178,6 +203,8 @@ export interface Checkpoint {
   listing: Listing | null;
   /** Each service's part of the run so far (replaces the saved one). */
   services: ServiceOutcomes;
+  /** The large item stopped in the middle of (replaces the saved one; null: none). */
+  partial?: PartialItem | null;
 }
 
 export type RunOutcome = { state: "succeeded" } | { state: "failed"; failureReason: BackupFailureReason };

@@ -244,6 +244,7 @@ export class MemoryCatalog implements Catalog {
     run.itemErrorCount += checkpoint.newItemErrors.length;
     run.listing = checkpoint.listing ? copy(checkpoint.listing) : null;
     run.services = copy(checkpoint.services);
+    run.partial = checkpoint.partial ? copy(checkpoint.partial) : null;
   }
 
   async releaseLease(runId: string, holder: string): Promise<void> {

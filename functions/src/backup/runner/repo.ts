@@ -31,6 +31,7 @@ import {
   type RunOutcome,
   type RunRecord,
   type RunState,
+  type PartialItem,
   type ServiceOutcome,
   type ServiceOutcomes,
 } from "./catalog";
@@ -71,6 +72,36 @@ function text(value: unknown): string | undefined {
 
 function count(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+/** A run document's partial item (anything malformed: none, the item is then read from its start). */
+function decodePartial(value: unknown): PartialItem | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const strings = [
+    "itemKey",
+    "versionKey",
+    "contentKey",
+    "manifestObject",
+    "manifestVersionId",
+    "dataKeyId",
+    "digestState",
+  ];
+  if (!strings.every((key) => typeof v[key] === "string")) return undefined;
+  if ((v.kind !== "gmail-message" && v.kind !== "drive-file") || typeof v.offset !== "number")
+    return undefined;
+  return {
+    kind: v.kind,
+    itemKey: v.itemKey as string,
+    versionKey: v.versionKey as string,
+    contentKey: v.contentKey as string,
+    offset: v.offset,
+    manifestObject: v.manifestObject as string,
+    manifestVersionId: v.manifestVersionId as string,
+    dataKeyId: v.dataKeyId as string,
+    digestState: v.digestState as string,
+    ...(typeof v.md5State === "string" ? { md5State: v.md5State } : {}),
+  };
 }
 
 /** The services' outcomes of a run document (anything malformed left out). */
@@ -138,6 +169,8 @@ export function decodeRun(snapshot: DocumentSnapshot): RunRecord | undefined {
   }
   const services = decodeServices(data.services);
   if (services) record.services = services;
+  const partial = decodePartial(data.partial);
+  if (partial) record.partial = partial;
   const listing = data.listing as { kind?: unknown; startedAt?: unknown } | null | undefined;
   if (
     listing &&
@@ -402,6 +435,7 @@ export class FirestoreCatalog implements Catalog {
           itemErrorCount: run.itemErrorCount + checkpoint.newItemErrors.length,
           listing: checkpoint.listing,
           services: checkpoint.services,
+          partial: checkpoint.partial ?? null,
         }),
       );
     });

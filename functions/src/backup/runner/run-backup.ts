@@ -20,7 +20,7 @@
  *   other error ends the run "failed" with its failure reason (spec §8). The next run of the resource
  *   starts from the last saved cursor of this one, whatever its outcome.
  */
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import { BlobStoreError, type BlobStore } from "../blobstore/blob-store";
 import { chunkStream } from "../format/chunker";
@@ -68,12 +68,19 @@ import {
   type ItemKind,
   type Listing,
   type RunProgress,
+  type PartialItem,
   type ServiceOutcome,
   type ServiceOutcomes,
 } from "./catalog";
+import { resumableContentDigest, resumableMd5, type ResumableHash } from "./resumable";
 
 /** Items of a batch fetched and stored at once (each holds at most one chunk group). */
 export const ITEM_CONCURRENCY = 4;
+/**
+ * Items at least this large, from a source that can read from an offset, are stored so that a delivery
+ * whose deadline comes in their middle saves what it has and the next goes on from there.
+ */
+export const RESUMABLE_ITEM_BYTES = 64 * 1024 * 1024;
 /** Chunks looked up in the chunk index (and uploaded) together: at most this many (≤ 4 MiB held). */
 const CHUNK_GROUP = 16;
 /** Chunk ids remembered per run to spare index lookups (beyond it, the index is asked again). */
@@ -107,6 +114,8 @@ export interface RunBackupOptions {
   onCheckpoint?: (progress: RunProgress) => void;
   /** Items processed at once (default `ITEM_CONCURRENCY`). */
   itemConcurrency?: number;
+  /** From this size on, an item may stop in its middle and go on later (default `RESUMABLE_ITEM_BYTES`). */
+  resumableItemBytes?: number;
 }
 
 export type RunBackupResult =
@@ -197,6 +206,14 @@ class StopRequested extends Error {
   }
 }
 
+/** The deadline came in the middle of a large item: what is stored of it is in the batch's `partial`. */
+class PartialStop extends Error {
+  constructor() {
+    super("Stopped in the middle of a large item");
+    this.name = "PartialStop";
+  }
+}
+
 /** What one batch has stored so far and still has to record. */
 class BatchWork {
   /** Chunks this batch encoded and wrote (or found written), by id. */
@@ -206,6 +223,8 @@ class BatchWork {
   readonly versions: CatalogVersion[] = [];
   readonly deletes: string[] = [];
   readonly errors: ItemError[] = [];
+  /** The large item left in the middle (null: the one there was is done; undefined: unchanged). */
+  partial?: PartialItem | null;
 }
 
 export async function runBackup(options: RunBackupOptions): Promise<RunBackupResult> {
@@ -234,6 +253,8 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   /** Progress of what the catalog has recorded (what a failed run reports). */
   let committed: RunProgress = { ...progress };
   let itemErrorCount = record.itemErrorCount;
+  /** The large item a delivery stopped in the middle of (saved with every checkpoint). */
+  let partial: PartialItem | null = record.partial ?? null;
   const services: ServiceOutcomes = JSON.parse(JSON.stringify(record.services ?? {})) as ServiceOutcomes;
   const serviceOutcome = (kind: SourceKind): ServiceOutcome => (services[kind] ??= { skipped: {} });
   const skip = (kind: SourceKind, reason: string): void => {
@@ -348,16 +369,65 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     );
   }
 
-  /** Streams a fetched item's content into chunks and objects, then adds its version. */
+  /** The saved partial item `fetched` goes on from, with its chunks so far; undefined: from its start. */
+  async function resumePoint(
+    fetched: FetchedItem,
+  ): Promise<{ from: PartialItem; chunks: ChunkRef[] } | undefined> {
+    const from = partial;
+    if (
+      !from ||
+      !fetched.contentFrom ||
+      from.itemKey !== fetched.itemKey ||
+      from.versionKey !== fetched.versionKey ||
+      from.contentKey !== fetched.contentKey ||
+      from.dataKeyId !== keys.dataKeyId
+    ) {
+      return undefined;
+    }
+    try {
+      const body = await blobStore.get(from.manifestObject);
+      const { chunks } = await decodeManifest(scope, from.manifestVersionId, body);
+      const held = chunks.reduce((sum, chunk) => sum + chunk.size, 0);
+      return held === from.offset ? { from, chunks } : undefined;
+    } catch {
+      // Its partial list is gone or unreadable: the item is read from its start again.
+      return undefined;
+    }
+  }
+
+  /**
+   * Streams a fetched item's content into chunks and objects, checks it against what the source expects
+   * (md5, size), then adds its version. A large item from a source that reads from an offset may stop at a
+   * chunk boundary when the deadline comes (`PartialStop`), its chunks and hash states kept in the batch's
+   * `partial`; the next delivery goes on from there.
+   */
   async function storeContent(fetched: FetchedItem): Promise<void> {
     const versionId = versionIdOf(fetched.itemKey, fetched.versionKey);
-    const digester = createContentDigester(keys);
-    const chunks: ChunkRef[] = [];
-    let size = 0;
+    const expected = fetched.expected ?? {};
+    const resumable =
+      fetched.contentFrom !== undefined &&
+      (fetched.size ?? expected.size ?? 0) >= (options.resumableItemBytes ?? RESUMABLE_ITEM_BYTES);
+    const resume = resumable ? await resumePoint(fetched) : undefined;
+    const digester: ResumableHash | ReturnType<typeof createContentDigester> = resumable
+      ? await resumableContentDigest(keys, resume?.from.digestState)
+      : createContentDigester(keys);
+    const md5 =
+      expected.md5 === undefined
+        ? undefined
+        : resumable
+          ? await resumableMd5(resume?.from.md5State)
+          : createHash("md5");
+    const chunks: ChunkRef[] = resume ? [...resume.chunks] : [];
+    const start = resume?.from.offset ?? 0;
+    let size = start;
     let stored = 0;
     let group: { id: string; plaintext: Buffer }[] = [];
-    for await (const plaintext of chunkStream(fetched.content)) {
+    const content = resume
+      ? (fetched.contentFrom as (offset: number) => AsyncIterable<Buffer>)(start)
+      : fetched.content;
+    for await (const plaintext of chunkStream(content)) {
       digester.update(plaintext);
+      md5?.update(plaintext);
       size += plaintext.length;
       const id = chunkId(keys, plaintext);
       chunks.push({ id, size: plaintext.length });
@@ -365,12 +435,46 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
       if (group.length >= CHUNK_GROUP) {
         stored += await storeChunks(group);
         group = [];
+        if (resumable && shouldStop()) {
+          // Every chunk so far is written: keep the list and the hash states, and stop here.
+          const manifestVersionId = `${versionId}~partial-${size}`;
+          const manifest = await encodeManifest(scope, manifestVersionId, { chunks });
+          stored += (await blobStore.putIfAbsent(manifest.objectName, manifest.body))
+            ? manifest.body.length
+            : 0;
+          progress.bytes += size - start;
+          progress.storedBytes += stored;
+          work.partial = {
+            kind: kindOf(fetched.search),
+            itemKey: fetched.itemKey,
+            versionKey: fetched.versionKey,
+            contentKey: fetched.contentKey,
+            offset: size,
+            manifestObject: manifest.objectName,
+            manifestVersionId,
+            dataKeyId: keys.dataKeyId,
+            digestState: (digester as ResumableHash).save(),
+            ...(md5 ? { md5State: (md5 as ResumableHash).save() } : {}),
+          };
+          throw new PartialStop();
+        }
       }
     }
     if (group.length > 0) stored += await storeChunks(group);
+    const md5Hex = md5
+      ? await Promise.resolve((md5 as { digest(encoding?: "hex"): string | Promise<string> }).digest("hex"))
+      : undefined;
+    if (
+      (expected.md5 !== undefined && md5Hex !== expected.md5) ||
+      (expected.size !== undefined && size !== expected.size)
+    ) {
+      // Changed since it was listed, or cut short: nothing of it is recorded (its partial either).
+      if (partial?.itemKey === fetched.itemKey) work.partial = null;
+      throw new ContentMismatchError(fetched.itemKey);
+    }
     const [list, manifestBytes] = await chunkList(versionId, chunks);
     stored += manifestBytes;
-    progress.bytes += size;
+    progress.bytes += size - start;
     progress.storedBytes += stored;
     addVersion(
       {
@@ -380,12 +484,13 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         contentKey: fetched.contentKey,
         size,
         storedBytes: stored,
-        contentDigest: digester.digest(),
+        contentDigest: await Promise.resolve(digester.digest()),
         metadata: fetched.metadata,
         search: fetched.search,
       },
       list,
     );
+    if (partial?.itemKey === fetched.itemKey) work.partial = null;
   }
 
   const canReuse = (item: CatalogItem | undefined, contentKey: string | undefined): item is CatalogItem =>
@@ -412,6 +517,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         transientInARow = 0;
         return;
       } catch (error) {
+        if (error instanceof PartialStop) throw error;
         if (error instanceof ContentMismatchError && tries === 0) {
           attempt = { itemKey: ref.itemKey };
           continue;
@@ -472,6 +578,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     for (const slice of slices(unchanged, MAX_VERSIONS_PER_CALL))
       await catalog.touchItems(resourceId, slice, at);
     const errors = work.errors;
+    if (work.partial !== undefined) partial = work.partial;
     work = new BatchWork();
     committed = { ...progress };
     return errors;
@@ -485,6 +592,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
       newItemErrors,
       listing,
       services,
+      partial,
     });
     itemErrorCount += newItemErrors.length;
     options.onCheckpoint?.({ ...progress });
@@ -515,6 +623,10 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         try {
           await apply(change, items);
         } catch (error) {
+          if (error instanceof PartialStop) {
+            stopped = true;
+            return;
+          }
           failure ??= { error };
         }
       }
@@ -670,6 +782,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         newItemErrors: work.errors,
         listing,
         services,
+        partial,
       });
       itemErrorCount += work.errors.length;
       await catalog.finishRun(runId, holder, { state: "failed", failureReason }, iso());

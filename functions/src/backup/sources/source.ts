@@ -215,6 +215,16 @@ export interface FetchedItem {
    * `contentKey` reuses its chunk list and never iterates it. Iterate it at most once.
    */
   content: AsyncIterable<Buffer>;
+  /**
+   * The content from byte `offset` on (a Range request), for a large item a later task delivery goes on
+   * with; only sources that can ask for a range have it.
+   */
+  contentFrom?(offset: number): AsyncIterable<Buffer>;
+  /**
+   * What the whole content must match (Drive: the head revision's md5 and size): the runner checks it as the
+   * bytes pass and throws `ContentMismatchError` when they do not (nothing of the version is recorded).
+   */
+  expected?: { md5?: string; size?: number };
   /** Expected content size in bytes when the source knows it before streaming (exports: unknown). */
   size?: number;
   metadata: ItemMetadata;
