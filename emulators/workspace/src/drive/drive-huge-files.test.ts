@@ -59,7 +59,7 @@ describe("a 3 GiB file", () => {
       { start: 2 * GIB - 10, end: 2 * GIB + 9 },
       { start: HUGE - 100, end: HUGE - 1 },
     ];
-    const answers = [];
+    const answers: Buffer[] = [];
     for (const probe of probes) {
       const answer = await range(`bytes=${probe.start}-${probe.end}`);
       expect(answer.status).toBe(206);
