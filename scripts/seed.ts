@@ -62,7 +62,7 @@ async function writeSeedRecord(firestoreHost: string): Promise<void> {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "alpvault-seed-"));
-  const stack = await startStack({ dataDir, build: true, schedulerIntervalSeconds: 0 });
+  const stack = await startStack({ dataDir, build: true, schedulerIntervalSeconds: 0, googleLatency: false });
   try {
     await signInDemoUser();
     await writeSeedRecord(stack.env.FIRESTORE_EMULATOR_HOST ?? "");

@@ -27,6 +27,11 @@ export interface StackOptions {
   schedulerIntervalSeconds: number;
   /** Extra environment for every process (e.g. the test runner's network block). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether the Workspace emulator's answers take Google's time (its latency and bandwidth model).
+   * On for npm start, so the demo feels like Google; off where only behaviour is checked (tests, seeding).
+   */
+  googleLatency: boolean;
 }
 
 export interface RunningStack {
@@ -197,6 +202,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       dataDir: options.dataDir,
       profile: "demo",
       keyFile: WORKSPACE_KEY_FILE,
+      latency: { enabled: options.googleLatency },
     });
     started.push({ name: "workspace", stop: (save) => workspace.stop({ save }) });
 

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
       build: true,
       logFile: LOG_FILE,
       schedulerIntervalSeconds: SCHEDULER_INTERVAL_SECONDS,
+      googleLatency: true,
     });
   } catch (error) {
     console.error(`\nAlpvault could not start.\n${error instanceof Error ? error.message : String(error)}`);

@@ -184,7 +184,7 @@ describe("Backup runner with the Firestore catalog", () => {
   let mail: Mailboxes;
 
   beforeAll(async () => {
-    harness = await startHarness({ quota: { enabled: false } });
+    harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
     mail = new Mailboxes(harness);
   });
 

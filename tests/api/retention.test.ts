@@ -37,7 +37,7 @@ let mail: Mailboxes;
 beforeAll(async () => {
   app = initializeApp({ projectId: stackEnv.projectId }, `retention-${randomBytes(6).toString("hex")}`);
   db = getFirestore(app, "region-ch");
-  harness = await startHarness({ quota: { enabled: false } });
+  harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
   mail = new Mailboxes(harness);
 });
 

@@ -13,7 +13,7 @@ let harness: Harness;
 let mail: Mailboxes;
 
 beforeAll(async () => {
-  harness = await startHarness({ quota: { enabled: false } });
+  harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
   mail = new Mailboxes(harness);
 });
 

@@ -3,7 +3,7 @@
  * and shared drive listings, folder paths, blob and export content, permissions, changes, invalid page
  * tokens and streaming.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { drive_v3 } from "@googleapis/drive";
 import { SCOPES } from "../../emulators/workspace/src/auth";
 import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
@@ -22,7 +22,7 @@ const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 let harness: Harness;
 
 beforeAll(async () => {
-  harness = await startHarness({ quota: { enabled: false } });
+  harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
 });
 
 afterAll(async () => {
@@ -446,19 +446,22 @@ describe("Drive source: downloads that Drive refuses or breaks", () => {
     await expect(bytesOf(fetched.content)).rejects.toThrow();
   });
 
-  it("when a file changes between listing and download, then the read fails as a mismatch and a fetch without the hint gets the new bytes", async () => {
+  it("when a file changes between listing and download, then the fetch names the listed md5 and size for the runner to check, and a fetch without the hint gets the new bytes", async () => {
     const user = await newUser();
     const id = await addFile(user, "moving.txt", { text: "listed" });
     const drive = source({ kind: "user", email: user });
     const ref = upserts(await collect(drive.listChanges(null)))[0] as ItemRef;
     await harness.admin("POST", `/drive/files/${id}/content`, { text: "changed since" });
 
-    await expect(bytesOf((await drive.fetch(ref)).content)).rejects.toMatchObject({
-      name: "ContentMismatchError",
-      itemKey: id,
-    });
+    const hinted = await drive.fetch(ref);
+    expect(hinted.expected).toEqual({ md5: createHash("md5").update("listed").digest("hex"), size: 6 });
+    expect((await bytesOf(hinted.content)).toString()).toBe("changed since");
 
     const fresh = await drive.fetch({ itemKey: id });
+    expect(fresh.expected).toEqual({
+      md5: createHash("md5").update("changed since").digest("hex"),
+      size: "changed since".length,
+    });
     expect((await bytesOf(fresh.content)).toString()).toBe("changed since");
     expect(fresh.contentKey).not.toBe(ref.contentKey);
   });
@@ -552,7 +555,7 @@ describe("Drive source with quotas on", () => {
   let quotaHarness: Harness;
 
   beforeAll(async () => {
-    quotaHarness = await startHarness();
+    quotaHarness = await startHarness({ latency: { enabled: false } });
   });
 
   afterAll(async () => {

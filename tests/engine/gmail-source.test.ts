@@ -17,7 +17,7 @@ import type { Change, ChangeBatch, MailSearchFields } from "../../functions/src/
 let harness: Harness;
 
 beforeAll(async () => {
-  harness = await startHarness({ quota: { enabled: false } });
+  harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
 });
 
 afterAll(async () => {
@@ -371,7 +371,7 @@ describe("Gmail source with quotas on", () => {
   let quotaHarness: Harness;
 
   beforeAll(async () => {
-    quotaHarness = await startHarness();
+    quotaHarness = await startHarness({ latency: { enabled: false } });
   });
 
   afterAll(async () => {

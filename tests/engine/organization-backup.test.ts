@@ -37,7 +37,7 @@ const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 let harness: Harness;
 
 beforeAll(async () => {
-  harness = await startHarness({ quota: { enabled: false }, empty: true });
+  harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false }, empty: true });
   generateOrganisation(harness.emulator, {
     profile: "bench",
     seed: 11,

@@ -19,7 +19,7 @@ import { runBackup, type RunBackupResult } from "../../functions/src/backup/runn
 import { DriveSource } from "../../functions/src/backup/sources/drive-source";
 import type { GmailSource } from "../../functions/src/backup/sources/gmail-source";
 import { ResourceSource } from "../../functions/src/backup/sources/resource-source";
-import type { ChangeBatch, FetchedItem, Source } from "../../functions/src/backup/sources/source";
+import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/sources/source";
 import { Mailboxes, chunkObjectName, chunksOf, meter, restoreVersion } from "../support/backup";
 
 const ORG = "org-runner-test";
@@ -29,7 +29,7 @@ const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 let harness: Harness;
 
 beforeAll(async () => {
-  harness = await startHarness({ quota: { enabled: false } });
+  harness = await startHarness({ quota: { enabled: false }, latency: { enabled: false } });
 });
 
 afterAll(async () => {
@@ -690,16 +690,18 @@ describe("Backup runner: catalog outage", () => {
 });
 
 describe("Backup runner: Drive", () => {
-  function driveSource(user: string): DriveSource {
+  function driveSourceOptions(user: string): ConstructorParameters<typeof DriveSource>[0] {
     const auth = harness.jwt(user, [SCOPES.drive]);
-    return new DriveSource({
+    return {
       drive: new drive_v3.Drive({ auth, rootUrl: `${harness.url}/`, retry: false }),
       accessToken: async () => (await auth.getAccessToken()).token ?? "",
       resource: { kind: "user", email: user },
       caller: meter(),
       pageSize: 2,
-    });
+    };
   }
+
+  const driveSource = (user: string): DriveSource => new DriveSource(driveSourceOptions(user));
 
   async function addFile(
     user: string,
@@ -759,6 +761,36 @@ describe("Backup runner: Drive", () => {
     const again = await backups.backup(user, driveSource(user));
     expect(again.outcome).toBe("succeeded");
     expect(backups.catalog.versions(user)).toHaveLength(3);
+  });
+
+  it("when a file changes between its listing and its download, then the run backs up the new bytes whole, never the listed md5 over other bytes", async () => {
+    const user = await newUser("drive-runner");
+    const fileId = await addFile(user, "moving.txt", { mimeType: "text/plain", text: "as listed" });
+    const fetched: ItemRef[] = [];
+    // Drive changes the file after the listing, just before the first download.
+    class ChangingSource extends DriveSource {
+      override async fetch(ref: ItemRef): Promise<FetchedItem> {
+        fetched.push(ref);
+        if (fetched.length === 1) {
+          await harness.admin("POST", `/drive/files/${fileId}/content`, {
+            text: "changed since the listing",
+          });
+        }
+        return super.fetch(ref);
+      }
+    }
+    const backups = new Backups();
+
+    const result = await backups.backup(user, new ChangingSource(driveSourceOptions(user)));
+
+    expect(result).toMatchObject({ outcome: "succeeded", itemErrors: 0 });
+    expect(fetched).toHaveLength(2);
+    expect(fetched[1]).toEqual({ itemKey: fileId });
+    const version = backups.current(user, fileId);
+    expect((await backups.restore(version)).toString()).toBe("changed since the listing");
+    expect(version.contentKey).not.toBe(fetched[0]?.contentKey);
+    expect(backups.catalog.versions(user)).toHaveLength(1);
+    await backups.expectConsistent(user);
   });
 
   it("when a file has more chunks than fit inline and is then renamed, then its chunk list is a manifest object and the new version reuses its chunks", async () => {
