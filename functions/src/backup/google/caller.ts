@@ -22,6 +22,11 @@ export interface CallCounts {
   failures: number;
   /** Quota units spent (every attempt sent). */
   units: number;
+  /**
+   * Time (ms) attempts waited for the user's or the project's quota before being sent: a run whose calls
+   * barely wait is held back by Google's answer times, not by its quota (see `AdaptiveConcurrency`).
+   */
+  quotaWaitMs: number;
 }
 
 export interface GoogleRequest {
@@ -51,7 +56,14 @@ export const DIRECT_CALLER: GoogleCaller = {
   call: (_request, send) => send(),
 };
 
-export const emptyCounts = (): CallCounts => ({ calls: 0, attempts: 0, retries: 0, failures: 0, units: 0 });
+export const emptyCounts = (): CallCounts => ({
+  calls: 0,
+  attempts: 0,
+  retries: 0,
+  failures: 0,
+  units: 0,
+  quotaWaitMs: 0,
+});
 
 /**
  * A caller that passes every request to `inner` with `usage` as its meter, so one run knows the units it

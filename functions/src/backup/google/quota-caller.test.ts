@@ -78,6 +78,8 @@ describe("quotaAwareCaller", () => {
       retries: 4,
       failures: 0,
       units: 100,
+      // The backoffs after the 429 and the 403 rate limit: waits for quota (the 503's and the reset's are not).
+      quotaWaitMs: 500 + 1_000,
     });
     expect(clock.sleeps.filter((ms) => ms > 0).slice(0, 4)).toEqual([500, 1_000, 2_000, 4_000]);
   });
@@ -330,7 +332,15 @@ describe("quotaAwareCaller", () => {
     const run = meteredCaller(shared);
     await settle(clock, run.call(GET, scripted([googleFailure(429, "rateLimitExceeded")]).send));
     await shared.call(GET, async () => "another run");
-    expect(run.usage).toEqual({ calls: 1, attempts: 2, retries: 1, failures: 0, units: 40 });
+    expect(run.usage).toEqual({
+      calls: 1,
+      attempts: 2,
+      retries: 1,
+      failures: 0,
+      units: 40,
+      quotaWaitMs: expect.any(Number) as number,
+    });
+    expect(run.usage.quotaWaitMs).toBeGreaterThan(0);
     expect(shared.stats().total.units).toBe(60);
   });
 

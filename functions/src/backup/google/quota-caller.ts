@@ -17,8 +17,9 @@
  * - Errors: a call that fails for good throws a `GoogleCallError` with its classification (retries run
  *   out: "fatal"); per-item errors are for the engine to record, the run's fatal one to fail the run.
  *   An error that is neither Google's nor the network's (a bug in `send`) is rethrown as it is.
- * - Statistics: calls, attempts, retries, failures and units per method and per user, for run records and
- *   benchmarks (`stats()`). Units are counted for every attempt sent.
+ * - Statistics: calls, attempts, retries, failures, units and the time spent waiting for quota per method
+ *   and per user, for run records, benchmarks and the runner's concurrency (`stats()`). Units are counted
+ *   for every attempt sent.
  *
  * The official clients must not retry themselves (they would multiply attempts and retry POSTs after a
  * 5xx): build them with `googleClientOptions()`, see `client-options.ts`.
@@ -262,6 +263,7 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
       // The slot first, the units right before sending: units taken long before the request reaches
       // Google would let our bucket run ahead of Google's (whose refill is lost while it sits full).
       const release = await semaphore(request.api, request.user).acquire();
+      const waitFrom = clock.now();
       try {
         await userBucket(request.api, request.user).take(units);
         await projectBucket(request.api).take(units);
@@ -270,9 +272,11 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
         release();
         throw error;
       }
+      const waitedMs = clock.now() - waitFrom;
       count(request, (stats) => {
         stats.attempts += 1;
         stats.units += units;
+        stats.quotaWaitMs += waitedMs;
       });
       let error: unknown;
       try {
@@ -300,7 +304,11 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
       drainFor(request, classification);
       const retryAfter = Math.min(googleErrorFacts(error).retryAfterMs ?? 0, MAX_RETRY_AFTER_MS);
       const delayMs = Math.max(backoffDelay(attempt, policy, random), retryAfter);
-      count(request, (stats) => (stats.retries += 1));
+      count(request, (stats) => {
+        stats.retries += 1;
+        // Google said a limit was hit: the backoff is a wait for quota too.
+        if (classification.notExecuted && classification.status !== 0) stats.quotaWaitMs += delayMs;
+      });
       options.onRetry?.({
         method: request.method,
         user: request.user,

@@ -72,10 +72,13 @@ import {
   type ServiceOutcome,
   type ServiceOutcomes,
 } from "./catalog";
+import { AdaptiveConcurrency } from "./concurrency";
 import { resumableContentDigest, resumableMd5, type ResumableHash } from "./resumable";
 
-/** Items of a batch fetched and stored at once (each holds at most one chunk group). */
+/** Items of a batch fetched and stored at once to begin with (each holds at most one chunk group). */
 export const ITEM_CONCURRENCY = 4;
+/** The most items at once: the quota caller's requests in flight per user (Google's limit is about ten). */
+export const MAX_ITEM_CONCURRENCY = 8;
 /**
  * Items at least this large, from a source that can read from an offset, are stored so that a delivery
  * whose deadline comes in their middle saves what it has and the next goes on from there.
@@ -112,8 +115,13 @@ export interface RunBackupOptions {
   leaseMarginMs?: number;
   /** Told after every saved checkpoint (progress so far). */
   onCheckpoint?: (progress: RunProgress) => void;
-  /** Items processed at once (default `ITEM_CONCURRENCY`). */
+  /**
+   * Items processed at once to begin with (default `ITEM_CONCURRENCY`); with a `usage` meter it adapts
+   * to the run's quota waits between 2 and `maxItemConcurrency` (see `AdaptiveConcurrency`).
+   */
   itemConcurrency?: number;
+  /** The most items processed at once (default `MAX_ITEM_CONCURRENCY`). */
+  maxItemConcurrency?: number;
   /** From this size on, an item may stop in its middle and go on later (default `RESUMABLE_ITEM_BYTES`). */
   resumableItemBytes?: number;
 }
@@ -233,7 +241,13 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   const now = options.now ?? Date.now;
   const iso = (): string => new Date(now()).toISOString();
   const holder = options.holder ?? randomUUID();
-  const itemConcurrency = Math.max(1, options.itemConcurrency ?? ITEM_CONCURRENCY);
+  const initialConcurrency = Math.max(1, options.itemConcurrency ?? ITEM_CONCURRENCY);
+  const concurrency = new AdaptiveConcurrency({
+    initial: initialConcurrency,
+    min: Math.min(2, initialConcurrency),
+    max: Math.max(initialConcurrency, options.maxItemConcurrency ?? MAX_ITEM_CONCURRENCY),
+    usage: options.usage,
+  });
   const keys = deriveKeys(options.dataKey);
   const scope: ObjectScope = { organizationId, keys };
 
@@ -607,31 +621,38 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     for (const slice of slices(keysOfBatch, MAX_VERSIONS_PER_CALL)) {
       for (const [key, item] of await catalog.getItems(resourceId, slice)) items.set(key, item);
     }
-    // A few items at once: one item's fetch waits on Google's answer, so one at a time would leave the
-    // user's quota unspent. Every item finishes before the batch is recorded; after a failure or a stop no
-    // new item starts, and the first error is the batch's.
+    // Several items at once (as many as `concurrency` says now): one item's fetch waits on Google's
+    // answer, so one at a time would leave the user's quota unspent. Every item finishes before the batch
+    // is recorded; after a failure or a stop no new item starts, and the first error is the batch's.
     let next = 0;
+    let active = 0;
     let stopped = false;
     let failure: { error: unknown } | undefined;
-    const worker = async (): Promise<void> => {
-      while (next < batch.changes.length && !failure) {
-        if (shouldStop()) {
-          stopped = true;
-          return;
-        }
-        const change = batch.changes[next++] as Change;
-        try {
-          await apply(change, items);
-        } catch (error) {
-          if (error instanceof PartialStop) {
+    await new Promise<void>((resolve) => {
+      const launch = (): void => {
+        while (active < concurrency.limit && next < batch.changes.length && !failure && !stopped) {
+          if (shouldStop()) {
             stopped = true;
-            return;
+            break;
           }
-          failure ??= { error };
+          const change = batch.changes[next++] as Change;
+          const startedAt = performance.now();
+          active += 1;
+          apply(change, items)
+            .catch((error: unknown) => {
+              if (error instanceof PartialStop) stopped = true;
+              else failure ??= { error };
+            })
+            .finally(() => {
+              active -= 1;
+              concurrency.itemDone(performance.now() - startedAt);
+              launch();
+            });
         }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(itemConcurrency, batch.changes.length) }, worker));
+        if (active === 0) resolve();
+      };
+      launch();
+    });
     if (failure) throw failure.error;
     return !stopped;
   }
