@@ -153,6 +153,14 @@ class DyingCatalog implements Catalog {
     this.alive();
     return this.inner.markUnseenDeleted(...args);
   }
+  async mailLabelNames(...args: Parameters<Catalog["mailLabelNames"]>) {
+    this.alive();
+    return this.inner.mailLabelNames(...args);
+  }
+  async renameMailLabels(...args: Parameters<Catalog["renameMailLabels"]>) {
+    this.alive();
+    return this.inner.renameMailLabels(...args);
+  }
   async loadRun(...args: Parameters<Catalog["loadRun"]>) {
     this.alive();
     return this.inner.loadRun(...args);

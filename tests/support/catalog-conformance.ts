@@ -298,6 +298,44 @@ export function describeCatalog(
       });
     });
 
+    describe("Gmail label names", () => {
+      it("when a label is renamed, then the items carrying it take the new name in their search fields and current labels, their versions keep the old one, and the label names are kept", async () => {
+        expect(await catalog.mailLabelNames(resource)).toBeUndefined();
+        await catalog.writeVersions(resource, [
+          mailVersion("m1", "100", { labels: ["INBOX", "Label_1"] }),
+          mailVersion("m2", "101", { labels: ["Label_2"] }),
+          mailVersion("m3", "102", { labels: ["Label_1", "Label_2"] }),
+        ]);
+        // Swapped names: each item is renamed by label id, not by name.
+        const renames = [
+          { id: "Label_1", from: "label_1", to: "Label_2-Neu" },
+          { id: "Label_2", from: "label_2", to: "label_1" },
+        ];
+        const labels = { Label_1: "Label_2-Neu", Label_2: "label_1" };
+        await catalog.renameMailLabels(resource, renames, labels);
+        await catalog.renameMailLabels(resource, renames, labels);
+
+        const items = await catalog.getItems(resource, ["m1", "m2", "m3"]);
+        const searchLabels = (key: string) => {
+          const search = items.get(key)?.search;
+          return search?.kind === "mail" ? search.labels : undefined;
+        };
+        expect(searchLabels("m1")).toEqual(["inbox", "label_2-neu"]);
+        expect(searchLabels("m2")).toEqual(["label_1"]);
+        expect(searchLabels("m3")).toEqual(["label_2-neu", "label_1"]);
+        expect(items.get("m3")?.current.metadata.labels).toEqual([
+          { id: "Label_1", name: "Label_2-Neu" },
+          { id: "Label_2", name: "label_1" },
+        ]);
+        const [version] = await subject.versions(resource, "m3");
+        expect(version?.metadata.labels).toEqual([
+          { id: "Label_1", name: "label_1" },
+          { id: "Label_2", name: "label_2" },
+        ]);
+        expect(await catalog.mailLabelNames(resource)).toEqual(labels);
+      });
+    });
+
     describe("chunk index", () => {
       it("when chunks are recorded, then they are known, and recording them again refreshes them but keeps the first run", async () => {
         const stored = hex(unique("stored"));

@@ -1,7 +1,9 @@
 /**
  * Restoring messages into a mailbox (spec §2 recovery): `messages.import` (a media upload) of the backed-up bytes with
  * `internalDateSource=dateHeader` and `neverMarkSpam`, under the message's labels (system labels kept; user
- * labels found by name or created) plus, for "separate folder", a label named after the folder. Spam, trash,
+ * labels found by name or created) plus, for "separate folder", a label named after the folder. A user
+ * label is named as it is called now in the backed-up mailbox (`currentNames`, the resource's label names
+ * by id: a label renamed after the version was captured keeps its id), else as the version has it. Spam, trash,
  * draft and chat labels are not restored. Every call goes through the quota-aware caller; the import (a
  * POST) is retried only when Google did not execute it.
  */
@@ -65,13 +67,21 @@ export class GmailRestorer {
     return data.id;
   }
 
-  /** The target's label ids for a backed-up message's labels (and the folder's label). */
-  async labelIds(labels: readonly MailLabel[], folder: string | null): Promise<string[]> {
+  /**
+   * The target's label ids for a backed-up message's labels (and the folder's label); `currentNames`: the
+   * backed-up mailbox's label names now, by id (`mailLabelNames`).
+   */
+  async labelIds(
+    labels: readonly MailLabel[],
+    folder: string | null,
+    currentNames: Readonly<Record<string, string>> = {},
+  ): Promise<string[]> {
     const ids = new Set<string>();
     for (const label of labels) {
       if (DROPPED_SYSTEM_LABELS.has(label.id)) continue;
+      const name = currentNames[label.id] ?? label.name;
       if (SYSTEM_LABEL.test(label.id)) ids.add(label.id);
-      else if (label.name) ids.add(await this.labelId(label.name));
+      else if (name) ids.add(await this.labelId(name));
     }
     if (folder) ids.add(await this.labelId(folder));
     return [...ids];

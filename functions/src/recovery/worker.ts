@@ -21,7 +21,7 @@ import type { EnqueueRecovery, RecoveryTask } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
 import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
-import { itemAsOf, itemsAfter, itemsByKey } from "../backup/runner/repo";
+import { itemAsOf, itemsAfter, itemsByKey, mailLabelNames } from "../backup/runner/repo";
 import { googleStatus } from "../backup/sources/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
@@ -153,6 +153,9 @@ export async function executeRecovery(
   const progress = recovery.progress;
   const position = recovery.position;
 
+  /** The backed-up mailbox's label names now (by id), read once: restored labels take their current name. */
+  let labelNames: Promise<Record<string, string>> | undefined;
+
   /** A Drive file: into the recovery's folder, or over itself (see drive-restore.ts). */
   const restoreFile = async (itemKey: string, item: CatalogItem, importing: boolean) => {
     const objects = { organizationId: scope.organizationId, keys: await keys(item.current.dataKeyId) };
@@ -229,7 +232,12 @@ export async function executeRecovery(
         return;
       }
     }
-    const labelIds = await restorer.labelIds(current.metadata.labels ?? [], recovery.folderName);
+    labelNames ??= mailLabelNames(scope, recovery.resourceId).then((names) => names ?? {});
+    const labelIds = await restorer.labelIds(
+      current.metadata.labels ?? [],
+      recovery.folderName,
+      await labelNames,
+    );
     await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
     const targetId = await restorer.import(raw, labelIds);
     await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId });

@@ -25,7 +25,8 @@
  */
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import type { ChunkRef } from "../format/chunk-codec";
-import type { ItemMetadata, SearchFields } from "../sources/source";
+import { bounded } from "../sources/search-text";
+import type { ItemMetadata, LabelRename, MailLabel, SearchFields } from "../sources/source";
 
 /** Per call, at most this many versions (two writes each: Firestore's 500-write limit). */
 export const MAX_VERSIONS_PER_CALL = 200;
@@ -238,6 +239,22 @@ export class LeaseLostError extends Error {
   }
 }
 
+/**
+ * An item's current labels and label search field after `renames` (by id), or undefined when it carries
+ * none of them. Both catalogs rewrite items with it, so they agree.
+ */
+export function renamedItemLabels(
+  item: Pick<CatalogItem, "current" | "search">,
+  renames: LabelRename[],
+): { labels: MailLabel[]; search: string[] } | undefined {
+  const labels = item.current.metadata.labels;
+  if (item.search.kind !== "mail" || !labels) return undefined;
+  const to = new Map(renames.map((rename) => [rename.id, rename.to]));
+  if (!labels.some((label) => to.has(label.id) && label.name !== to.get(label.id))) return undefined;
+  const renamed = labels.map((label) => ({ id: label.id, name: to.get(label.id) ?? label.name }));
+  return { labels: renamed, search: renamed.map((label) => bounded(label.name)) };
+}
+
 export interface Catalog {
   /** Items of a resource by key (absent keys: never backed up). */
   getItems(resourceId: string, itemKeys: string[]): Promise<Map<string, CatalogItem>>;
@@ -259,6 +276,17 @@ export interface Catalog {
    * full listing that began then did not see them); returns how many.
    */
   markUnseenDeleted(resourceId: string, kind: ItemKind, before: string, at: string): Promise<number>;
+  /**
+   * The names of the mailbox's Gmail user labels (id → name) as the last run saw them; undefined before a
+   * run first recorded them.
+   */
+  mailLabelNames(resourceId: string): Promise<Record<string, string> | undefined>;
+  /**
+   * Gmail labels renamed (same id, new name): the items whose current version carries one of them get the
+   * new name in their search fields and current labels (their versions keep the names they were captured
+   * with), then `labels` become the resource's label names. Repeating it is harmless.
+   */
+  renameMailLabels(resourceId: string, renames: LabelRename[], labels: Record<string, string>): Promise<void>;
 
   loadRun(runId: string): Promise<RunRecord | undefined>;
   /**

@@ -7,6 +7,7 @@ import {
   CatalogUnavailableError,
   LeaseLostError,
   MAX_ITEM_ERRORS,
+  renamedItemLabels,
   type Catalog,
   type CatalogItem,
   type CatalogVersion,
@@ -17,6 +18,7 @@ import {
   type RunOutcome,
   type RunRecord,
 } from "./catalog";
+import type { LabelRename } from "../sources/source";
 
 export interface StoredChunkRef {
   size?: number;
@@ -33,6 +35,7 @@ export class MemoryCatalog implements Catalog {
   private readonly versionDocs = new Map<string, Map<string, CatalogVersion>>();
   private readonly chunkRefs = new Map<string, StoredChunkRef>();
   private readonly runs = new Map<string, RunRecord>();
+  private readonly labelNames = new Map<string, Record<string, string>>();
   private failures = 0;
 
   /** The next `count` calls fail (and change nothing). */
@@ -204,6 +207,26 @@ export class MemoryCatalog implements Catalog {
       changed += 1;
     }
     return changed;
+  }
+
+  async mailLabelNames(resourceId: string): Promise<Record<string, string> | undefined> {
+    this.enter();
+    return copy(this.labelNames.get(resourceId));
+  }
+
+  async renameMailLabels(
+    resourceId: string,
+    renames: LabelRename[],
+    labels: Record<string, string>,
+  ): Promise<void> {
+    this.enter();
+    for (const item of this.itemsOf(resourceId).values()) {
+      const renamed = renamedItemLabels(item, renames);
+      if (!renamed || item.search.kind !== "mail") continue;
+      item.current.metadata.labels = renamed.labels;
+      item.search.labels = renamed.search;
+    }
+    this.labelNames.set(resourceId, copy(labels));
   }
 
   async loadRun(runId: string): Promise<RunRecord | undefined> {

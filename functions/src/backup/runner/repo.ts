@@ -2,6 +2,7 @@
  * The catalog in Firestore (docs/backup-format.md §5, §6): the `Catalog` of `catalog.ts`, each call one
  * transaction or batch under `organizations/{organizationId}` in the organisation's region database:
  * `resources/{resourceId}/items/{itemDocId}`, `…/items/{itemDocId}/versions/{versionDocId}`,
+ * `resources/{resourceId}/backupState/mailLabels` (the mailbox's Gmail label names, `{labels: {id: name}}`),
  * `chunkRefs/{chunkId}` and `backupRuns/{runId}`.
  *
  * Document ids: an item key or version id made only of `[A-Za-z0-9_.@:+=~-]` (at most 400 characters, not
@@ -13,12 +14,19 @@
  * database's global settings are not changed).
  */
 import { createHash } from "node:crypto";
-import type { DocumentData, DocumentReference, DocumentSnapshot } from "firebase-admin/firestore";
+import {
+  FieldPath,
+  type DocumentData,
+  type DocumentReference,
+  type DocumentSnapshot,
+} from "firebase-admin/firestore";
 import { BACKUP_FAILURE_REASONS, type BackupFailureReason } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope } from "../../lib/tenancy";
+import { bounded } from "../sources/search-text";
 import {
   LeaseLostError,
   MAX_ITEM_ERRORS,
+  renamedItemLabels,
   type Catalog,
   type CatalogItem,
   type CatalogVersion,
@@ -35,6 +43,7 @@ import {
   type ServiceOutcome,
   type ServiceOutcomes,
 } from "./catalog";
+import type { LabelRename } from "../sources/source";
 
 export type { Scope };
 
@@ -280,6 +289,32 @@ export async function itemAsOf(
   return version ? { ...item, current: currentOf(version) } : undefined;
 }
 
+function mailLabelsRef(scope: Scope, resourceId: string): DocumentReference {
+  return organizationRef(scope)
+    .collection("resources")
+    .doc(resourceId)
+    .collection("backupState")
+    .doc("mailLabels");
+}
+
+/**
+ * The current names of a mailbox's Gmail user labels (id → name) as its last backup saw them: a version's
+ * labels are named with them on restore (a label renamed since the version was captured keeps its id).
+ * Undefined when no backup recorded them yet.
+ */
+export async function mailLabelNames(
+  scope: Scope,
+  resourceId: string,
+): Promise<Record<string, string> | undefined> {
+  const labels: unknown = (await mailLabelsRef(scope, resourceId).get()).get("labels");
+  if (typeof labels !== "object" || labels === null) return undefined;
+  return Object.fromEntries(
+    Object.entries(labels as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
+    ),
+  );
+}
+
 /**
  * The organisation's garbage-collection lock (`meta/gc`: `{holder, sweepingUntil}`): while it is live, no
  * run takes a lease (`retention/gc.ts`).
@@ -469,6 +504,52 @@ export class FirestoreCatalog implements Catalog {
       await batch.commit();
       changed += page.size;
     }
+  }
+
+  mailLabelNames(resourceId: string): Promise<Record<string, string> | undefined> {
+    return mailLabelNames(this.scope, resourceId);
+  }
+
+  /**
+   * The items carrying a renamed label are found by its old name (`search.labels`, array-contains-any, 30
+   * names a query) in pages, each page one batch; the label names are saved last, so a repeat after a
+   * crash finds the renames again (and the items already renamed no longer match).
+   */
+  async renameMailLabels(
+    resourceId: string,
+    renames: LabelRename[],
+    labels: Record<string, string>,
+  ): Promise<void> {
+    const items = organizationRef(this.scope).collection("resources").doc(resourceId).collection("items");
+    const oldNames = [...new Set(renames.map((rename) => bounded(rename.from)))];
+    for (let start = 0; start < oldNames.length; start += 30) {
+      const names = oldNames.slice(start, start + 30);
+      let after: string | undefined;
+      for (;;) {
+        let query = items
+          .where("search.labels", "array-contains-any", names)
+          .orderBy(FieldPath.documentId())
+          .limit(300);
+        if (after) query = query.startAfter(after);
+        const page = await query.get();
+        if (page.empty) break;
+        const batch = this.db.batch();
+        let writes = 0;
+        for (const doc of page.docs) {
+          const renamed = renamedItemLabels(doc.data() as CatalogItem, renames);
+          if (!renamed) continue;
+          batch.update(doc.ref, {
+            "current.metadata.labels": renamed.labels,
+            "search.labels": renamed.search,
+          });
+          writes += 1;
+        }
+        if (writes > 0) await batch.commit();
+        after = page.docs[page.docs.length - 1]?.id;
+        if (page.size < 300) break;
+      }
+    }
+    await mailLabelsRef(this.scope, resourceId).set({ labels, updatedAt: new Date().toISOString() });
   }
 
   async releaseLease(runId: string, holder: string): Promise<void> {

@@ -9,12 +9,24 @@
  *   full listing marked `resynced`.
  * - Fetch: `messages.get format=raw` (base64url → the RFC 822 bytes) with the labels (ids and names,
  *   names from `labels.list`, cached for the run) and the mail search fields parsed from the header block.
+ * - Label renames: Gmail keeps a renamed label's id and records no history for it, and the message's
+ *   historyId does not move, so neither listing can see one. With `labelNames` (the resource's label
+ *   names in the catalog), every listing starts with `labels.list` (1 unit, the run's label cache) and
+ *   compares the user labels' names with those the last run saw; renamed ones are renamed in the catalog
+ *   (`Catalog.renameMailLabels`) before the first batch. A rename is a change of the mailbox's label table,
+ *   not of any message: no message is fetched again and no version is added (a version keeps the names it
+ *   was captured with, as its content and metadata were then). The items' search fields and current labels
+ *   take the new name, and restore names a version's labels by id from the resource's label names, so
+ *   search and restore use the name the user sees now. A new version for every message under a renamed
+ *   label would cost a `messages.list` page per 500 of them plus each message's labels (`messages.get`,
+ *   as much quota as fetching it again) and would still leave older versions with the old name.
  *
  * Cursors: a historyId (decimal digits) for incremental runs; during a full listing a JSON object
  * `{"gmail":"full","historyId":…,"pageToken":…}` that resumes it.
  */
 import type { gmail_v1 } from "@googleapis/gmail";
 import type { GoogleCaller } from "../google/caller";
+import type { Catalog } from "../runner/catalog";
 import { readRawMessage } from "./gmail-raw";
 import { googleStatus } from "./google-errors";
 import { decodeEncodedWords, headerBlock, parseAddressList, parseHeaders } from "./mail-headers";
@@ -26,6 +38,7 @@ import {
   type ChangeBatch,
   type FetchedItem,
   type ItemRef,
+  type LabelRename,
   type MailLabel,
   type MailSearchFields,
   type Source,
@@ -41,6 +54,28 @@ export interface GmailSourceOptions {
   signal?: AbortSignal;
   /** Page size of messages.list and history.list (Gmail's maximum, 500, unless a test asks for less). */
   pageSize?: number;
+  /**
+   * Where the resource's label names are kept (the run's catalog and the resource): renames are noticed
+   * and recorded there at the start of every listing. Without it, renames go unnoticed.
+   */
+  labelNames?: {
+    catalog: Pick<Catalog, "mailLabelNames" | "renameMailLabels">;
+    resourceId: string;
+  };
+}
+
+/**
+ * The user labels whose name is not the one `previous` has (same id), from `labels.list`'s answer. System
+ * labels (INBOX, CATEGORY_…) cannot be renamed and are left out.
+ */
+export function labelRenames(
+  previous: Record<string, string>,
+  current: Record<string, string>,
+): LabelRename[] {
+  return Object.entries(current).flatMap(([id, to]) => {
+    const from = previous[id];
+    return from !== undefined && from !== to ? [{ id, from, to }] : [];
+  });
 }
 
 type Cursor =
@@ -123,6 +158,9 @@ export class GmailSource implements Source {
   private readonly signal?: AbortSignal;
   /** Label id → name, loaded once per run (and again when a label appears that it does not know). */
   private labelNames?: Map<string, string>;
+  /** The user labels' names as `labels.list` last answered (id → name). */
+  private userLabels: Record<string, string> = {};
+  private readonly labelStore?: GmailSourceOptions["labelNames"];
 
   constructor(options: GmailSourceOptions) {
     this.gmail = options.gmail;
@@ -130,6 +168,7 @@ export class GmailSource implements Source {
     this.caller = options.caller;
     this.signal = options.signal;
     this.pageSize = options.pageSize ?? 500;
+    this.labelStore = options.labelNames;
   }
 
   private call<T>(method: string, send: () => Promise<T>): Promise<T> {
@@ -146,6 +185,7 @@ export class GmailSource implements Source {
   }
 
   async *listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
+    await this.noticeRenames();
     const parsed = cursor === null ? undefined : parseCursor(cursor);
     if (parsed?.mode === "incremental") {
       const expired = yield* this.history(parsed.historyId);
@@ -306,7 +346,30 @@ export class GmailSource implements Source {
     this.labelNames = new Map(
       (labels ?? []).flatMap((label) => (label.id ? [[label.id, label.name ?? label.id] as const] : [])),
     );
+    this.userLabels = Object.fromEntries(
+      (labels ?? []).flatMap((label) =>
+        label.id && label.name && label.type !== "system" ? [[label.id, label.name] as const] : [],
+      ),
+    );
     return this.labelNames;
+  }
+
+  /**
+   * Compares the user labels' names with those the last run saw and records renames in the catalog (see
+   * the header). The names are saved only when they differ, so an unchanged mailbox writes nothing.
+   */
+  private async noticeRenames(): Promise<void> {
+    const store = this.labelStore;
+    if (!store) return;
+    await this.loadLabels();
+    const current = this.userLabels;
+    const previous = await store.catalog.mailLabelNames(store.resourceId);
+    const same =
+      previous !== undefined &&
+      Object.keys(previous).length === Object.keys(current).length &&
+      Object.entries(current).every(([id, name]) => previous[id] === name);
+    if (same) return;
+    await store.catalog.renameMailLabels(store.resourceId, labelRenames(previous ?? {}, current), current);
   }
 
   private async resolveLabels(ids: string[]): Promise<MailLabel[]> {

@@ -36,10 +36,21 @@ export interface ItemRef {
   hint?: unknown;
 }
 
-/** Gmail labels of a message as a version keeps them: ids and names. */
+/**
+ * Gmail labels of a message as a version keeps them: ids and names. The name is the label's name when the
+ * version was captured; a label renamed since keeps its id, and the resource's label names
+ * (`Catalog.mailLabelNames`) give its current name.
+ */
 export interface MailLabel {
   id: string;
   name: string;
+}
+
+/** A Gmail user label whose name changed since the last run saw it (same id). */
+export interface LabelRename {
+  id: string;
+  from: string;
+  to: string;
 }
 
 export type Change =
