@@ -60,6 +60,11 @@ export interface ServiceStatus {
   detail: string | null;
   /** Items not backed up, or kept without their content, by reason ("not-exportable", Google's reasons). */
   skipped: Record<string, number>;
+  /**
+   * Items that backup stored and people should know about, by note ("external-owner": files owned outside
+   * the organisation, shared with the user); see `serviceNoteText`.
+   */
+  notes: Record<string, number>;
   /** When that backup ended (ISO 8601). */
   at: string;
 }
@@ -84,6 +89,26 @@ const SKIP_REASON_TEXTS: Record<string, string> = {
 
 export function skipReasonText(reason: string): string {
   return SKIP_REASON_TEXTS[reason] ?? `Google refused them (${reason})`;
+}
+
+/** What each note means, for people, given its count. */
+const SERVICE_NOTE_TEXTS: Record<string, (count: number) => string> = {
+  "external-owner": (count) => `${count} ${count === 1 ? "file" : "files"} owned outside the organisation`,
+};
+
+/** What a note of a service's last backup says (`ServiceStatus.notes`). */
+export function serviceNoteText(note: string, count: number): string {
+  return SERVICE_NOTE_TEXTS[note]?.(count) ?? `${count} × ${note}`;
+}
+
+/** The tooltip of a note: what it means for the user's data. */
+const SERVICE_NOTE_DETAILS: Record<string, string> = {
+  "external-owner":
+    "Backed up from Shared with me: their owner can delete them or take them back at any time. A restore makes a copy owned by the user.",
+};
+
+export function serviceNoteDetail(note: string): string {
+  return SERVICE_NOTE_DETAILS[note] ?? "";
 }
 
 /** Why a service is unavailable, for people. */

@@ -65,6 +65,7 @@ test("when Gmail is off for a user and Google refuses one of their files, then t
       failureReason: null,
       detail: "failedPrecondition",
       skipped: {},
+      notes: {},
       at: expect.any(String),
     },
     drive: {
@@ -72,6 +73,7 @@ test("when Gmail is off for a user and Google refuses one of their files, then t
       failureReason: null,
       detail: null,
       skipped: { cannotDownloadFile: 1 },
+      notes: {},
       at: expect.any(String),
     },
   });

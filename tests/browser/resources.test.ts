@@ -447,7 +447,7 @@ describe("resources screen", () => {
     await waitForRows(5);
   });
 
-  it("when a mailbox's last backup left Gmail unavailable and Drive items skipped, then its row says so per service and names each reason", async () => {
+  it("when a mailbox's last backup left Gmail unavailable, Drive items skipped and files owned outside the organisation, then its row says so per service and names each reason", async () => {
     // The status a backup of this mailbox records (tests/api/service-status.test.ts runs such backups).
     const resourceId = `user-${await googleSubOf(people.user.email)}`;
     await withRegionDb("region-ch", (db) =>
@@ -471,6 +471,7 @@ describe("resources screen", () => {
             failureReason: null,
             detail: null,
             skipped: { "not-exportable": 2, cannotDownloadFile: 1 },
+            notes: { "external-owner": 4 },
             at: new Date().toISOString(),
           },
         },
@@ -480,8 +481,10 @@ describe("resources screen", () => {
     await waitForRows(6);
     const row = rows().filter({ hasText: people.user.email });
     const gmail = row.locator("[data-testid=service-status][data-service=gmail]");
-    const drive = row.locator("[data-testid=service-status][data-service=drive]");
+    const drive = row.locator("[data-testid=service-status][data-service=drive][data-state=skipped]");
+    const external = row.locator("[data-testid=service-status][data-service=drive][data-state=note]");
     expect(await gmail.innerText()).toBe("Gmail is not enabled for this user");
+    expect(await external.innerText()).toBe("Drive: 4 files owned outside the organisation");
     expect(await drive.innerText()).toBe("Drive: 3 items skipped");
     await drive.hover();
     const reasons = page.getByTestId("skip-reasons");

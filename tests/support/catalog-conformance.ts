@@ -435,7 +435,7 @@ export function describeCatalog(
 
         const services = {
           gmail: { state: "unavailable" as const, detail: "failedPrecondition", skipped: {} },
-          drive: { skipped: { "not-exportable": 2, cannotDownloadFile: 1 } },
+          drive: { skipped: { "not-exportable": 2, cannotDownloadFile: 1 }, notes: { "external-owner": 3 } },
         };
         const partial = {
           kind: "drive-file" as const,

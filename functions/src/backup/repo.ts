@@ -187,7 +187,8 @@ export async function recordRunEnd(scope: Scope, run: BackupRun): Promise<void> 
   };
   if (run.state === "succeeded" && run.finishedAt) update.lastBackupAt = run.finishedAt;
   // Each service the run reached: how it ended (a service the run failed before finishing ends with the
-  // run's reason) and what it skipped. A service the run did not reach keeps its last status.
+  // run's reason), what it skipped and what it points out. A service the run did not reach keeps its last
+  // status.
   for (const service of BACKED_UP_SERVICES) {
     const outcome = run.services?.[service];
     if (!outcome) continue;
@@ -198,6 +199,7 @@ export async function recordRunEnd(scope: Scope, run: BackupRun): Promise<void> 
         state === "failed" ? (outcome.failureReason ?? run.failureReason ?? "unknown-error") : null,
       detail: outcome.detail ?? null,
       skipped: outcome.skipped,
+      notes: outcome.notes ?? {},
       at: run.finishedAt ?? null,
     };
   }

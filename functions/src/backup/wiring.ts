@@ -46,7 +46,7 @@ export function workerDeps(): WorkerDeps {
       },
     }),
     streams: {
-      gmail: (user, caller, signal) =>
+      gmail: (user, caller, signal, labelNames) =>
         new GmailSource({
           gmail: new gmail_v1.Gmail(
             googleClientOptions({ auth: delegatedJwt(workspace, user, GMAIL_SCOPES), ...root }),
@@ -54,6 +54,7 @@ export function workerDeps(): WorkerDeps {
           user,
           caller,
           signal,
+          ...(labelNames ? { labelNames } : {}),
         }),
       driveMember: ({ driveId, admin, domain }, caller, signal) =>
         findDriveMember({

@@ -49,12 +49,19 @@ import type { BackupTask } from "./schema";
 import { FirestoreCatalog } from "./runner/repo";
 import { failureReasonOf, runBackup, type RunBackupResult } from "./runner/run-backup";
 import type { DriveResource } from "./sources/drive-source";
+import type { GmailSourceOptions } from "./sources/gmail-source";
 import { NoAccessError, failingSource, type Source } from "./sources/source";
 import { ResourceSource } from "./sources/resource-source";
 
 /** Builds a resource's streams: Gmail for a mailbox, Drive for a mailbox's My Drive or a shared drive. */
 export interface StreamFactory {
-  gmail(user: string, caller: GoogleCaller, signal: AbortSignal): Source;
+  /** `labelNames`: where the mailbox's label names are kept, so label renames are noticed. */
+  gmail(
+    user: string,
+    caller: GoogleCaller,
+    signal: AbortSignal,
+    labelNames?: GmailSourceOptions["labelNames"],
+  ): Source;
   drive(resource: DriveResource, caller: GoogleCaller, signal: AbortSignal): Source;
   /**
    * A member of the shared drive of `domain` to read it as (`findDriveMember`, asked as the organisation's
@@ -230,12 +237,25 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   } catch (error) {
     return failBeforeStart(failureReasonOf(error));
   }
+  const catalog = new FirestoreCatalog(scope);
   const streams: Source[] = [];
   for (const kind of kinds) {
     if (kind === "gmail") {
-      streams.push(deps.streams.gmail(resource.email ?? "", metered, abort.signal));
+      streams.push(
+        deps.streams.gmail(resource.email ?? "", metered, abort.signal, {
+          catalog,
+          resourceId: resource.resourceId,
+        }),
+      );
     } else if (resource.type === "email") {
-      streams.push(deps.streams.drive({ kind: "user", email: resource.email ?? "" }, metered, abort.signal));
+      // Files shared with the user by someone outside the organisation's domain are backed up too.
+      streams.push(
+        deps.streams.drive(
+          { kind: "user", email: resource.email ?? "", domains: [organization.domain] },
+          metered,
+          abort.signal,
+        ),
+      );
     } else {
       // A shared drive is read as one of its own members: the admin may not be one, and we add nobody.
       const driveId = resource.resourceId.replace(/^drive-/, "");
@@ -265,7 +285,7 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
       run: { runId: task.runId, resourceId: resource.resourceId },
       source: new ResourceSource(streams, retry),
       blobStore: deps.blobStore(scope.regionId),
-      catalog: new FirestoreCatalog(scope),
+      catalog,
       dataKey,
       organizationId: scope.organizationId,
       holder: randomUUID(),

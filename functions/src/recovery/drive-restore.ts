@@ -9,8 +9,13 @@
  *   Google file Drive cannot recreate from its export (a Drawing, an Apps Script project) is restored as
  *   its export (PDF, JSON); a shortcut is recreated pointing at its target; a file backed up without its
  *   content (not exportable) is not restored.
+ * - A file owned outside the organisation (`externalOwner`, backed up from Shared with me) is restored as a
+ *   new file owned by the target user, in the recovery's folder or at the top of the target: never over its
+ *   owner's file nor into its owner's folders, whatever the method (Drive cannot give a file to an owner
+ *   outside the organisation, and the copy must not be in the hands of the one who could delete it).
  * - Sharing, when asked: the version's direct permissions (not inherited ones, not the owner) re-applied
- *   without notification emails; a permission Google refuses is skipped.
+ *   without notification emails; a permission Google refuses is skipped. An external owner's "owner"
+ *   permission is not one of them: the copy is shared with the others the file was shared with.
  * Every call goes through the quota-aware caller; uploads (POST) are retried only when Google did not
  * execute them. `find` looks a file up by name in a folder, for a recovery resumed after a crash.
  */

@@ -170,7 +170,15 @@ export async function executeRecovery(
       progress.skipped += 1;
       return;
     }
-    if (recovery.method === "overwrite" && sameResource && (await driveRestorer.exists(item.sourceId))) {
+    // A file owned outside the organisation is restored as the user's own copy: never over the owner's
+    // file, never into the owner's folders (see drive-restore.ts).
+    const ownCopy = metadata.externalOwner !== undefined;
+    if (
+      recovery.method === "overwrite" &&
+      sameResource &&
+      !ownCopy &&
+      (await driveRestorer.exists(item.sourceId))
+    ) {
       await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
       if (metadata.shortcut) {
         // The shortcut is still there: it has nothing to overwrite.
@@ -187,7 +195,7 @@ export async function executeRecovery(
     const parent =
       recovery.method === "folder"
         ? await driveRestorer.folderFor(recovery.folderName ?? "Recovered", metadata.path)
-        : await driveRestorer.parentFor(sameResource ? metadata.parents : []);
+        : await driveRestorer.parentFor(sameResource && !ownCopy ? metadata.parents : []);
     const existing = importing ? await driveRestorer.find(name, parent) : undefined;
     const targetId =
       existing ??

@@ -38,12 +38,15 @@ function decodeServiceStatuses(value: unknown): Resource["services"] {
     if (typeof raw !== "object" || raw === null) continue;
     const entry = raw as Record<string, unknown>;
     if (entry.state !== "succeeded" && entry.state !== "failed" && entry.state !== "unavailable") continue;
-    const skipped: Record<string, number> = {};
-    if (typeof entry.skipped === "object" && entry.skipped !== null) {
-      for (const [reason, n] of Object.entries(entry.skipped as Record<string, unknown>)) {
-        if (count(n) > 0) skipped[reason] = count(n);
+    const counts = (field: unknown): Record<string, number> => {
+      const out: Record<string, number> = {};
+      if (typeof field !== "object" || field === null) return out;
+      for (const [reason, n] of Object.entries(field as Record<string, unknown>)) {
+        if (count(n) > 0) out[reason] = count(n);
       }
-    }
+      return out;
+    };
+    const skipped = counts(entry.skipped);
     const reason = entry.failureReason;
     out[service] = {
       state: entry.state,
@@ -55,6 +58,7 @@ function decodeServiceStatuses(value: unknown): Resource["services"] {
             : null,
       detail: text(entry.detail),
       skipped,
+      notes: counts(entry.notes),
       at: text(entry.at) ?? "",
     };
   }

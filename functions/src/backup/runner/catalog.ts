@@ -132,6 +132,11 @@ export interface ServiceOutcome {
    * (Google's reason of an item error, "http-<status>", "not-exportable"…).
    */
   skipped: Record<string, number>;
+  /**
+   * What else the people looking at the resource should know about the items this run backed up, by note
+   * ("external-owner": files owned outside the organisation, backed up from the user's Shared with me).
+   */
+  notes?: Record<string, number>;
 }
 
 export type ServiceOutcomes = Partial<Record<ServiceKind, ServiceOutcome>>;

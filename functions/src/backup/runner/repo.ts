@@ -121,13 +121,17 @@ export function decodeServices(value: unknown): ServiceOutcomes | undefined {
     const raw = (value as Record<string, unknown>)[kind];
     if (typeof raw !== "object" || raw === null) continue;
     const entry = raw as Record<string, unknown>;
-    const skipped: Record<string, number> = {};
-    if (typeof entry.skipped === "object" && entry.skipped !== null) {
-      for (const [reason, n] of Object.entries(entry.skipped as Record<string, unknown>)) {
-        if (typeof n === "number" && Number.isFinite(n) && n > 0) skipped[reason] = n;
+    const counts = (field: unknown): Record<string, number> => {
+      const out: Record<string, number> = {};
+      if (typeof field !== "object" || field === null) return out;
+      for (const [reason, n] of Object.entries(field as Record<string, unknown>)) {
+        if (typeof n === "number" && Number.isFinite(n) && n > 0) out[reason] = n;
       }
-    }
-    const outcome: ServiceOutcome = { skipped };
+      return out;
+    };
+    const outcome: ServiceOutcome = { skipped: counts(entry.skipped) };
+    const notes = counts(entry.notes);
+    if (Object.keys(notes).length > 0) outcome.notes = notes;
     if (entry.state === "succeeded" || entry.state === "failed" || entry.state === "unavailable") {
       outcome.state = entry.state;
     }

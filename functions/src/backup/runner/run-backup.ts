@@ -275,6 +275,11 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     const outcome = serviceOutcome(kind);
     outcome.skipped[reason] = (outcome.skipped[reason] ?? 0) + 1;
   };
+  /** Counts an item this run backed up that the screens point out (`ServiceOutcome.notes`). */
+  const note = (kind: SourceKind, what: string): void => {
+    const notes = (serviceOutcome(kind).notes ??= {});
+    notes[what] = (notes[what] ?? 0) + 1;
+  };
   /** Items whose fetch ended in a transient error (retries spent), in a row. */
   let transientInARow = 0;
   const usageAtStart = options.usage?.units ?? 0;
@@ -345,6 +350,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     list: ChunkList,
   ): void {
     if (fields.metadata.contentSkipped) skip(serviceOfSearch(fields.search), fields.metadata.contentSkipped);
+    if (fields.metadata.externalOwner) note(serviceOfSearch(fields.search), "external-owner");
     work.versions.push({
       ...fields,
       kind: kindOf(fields.search),

@@ -1,5 +1,6 @@
 /**
- * Drive as a backup source: one user's My Drive (files the user owns) or one shared drive.
+ * Drive as a backup source: one user's My Drive (files the user owns, and files shared with the user whose
+ * owner is outside the organisation) or one shared drive.
  *
  * - Full listing: `changes.getStartPageToken` first, then `files.list` page by page (trashed files
  *   included: they still exist and can come back); every file but folders is an upsert. The last batch's
@@ -20,6 +21,14 @@
  *   `contentSkipped: "not-exportable"`; a shortcut keeps its target (`shortcut`), it has no content.
  * - Keys: `versionKey` is Drive's `version` (it grows with every change, permissions included);
  *   `contentKey` is `headRevisionId` for blob files and `version:modifiedTime` for Google files.
+ *
+ * - Files owned outside the organisation: a file shared with the user (Shared with me) whose owner's address
+ *   is not of the organisation's domains is an item of the user's Drive, because its owner (a partner, a
+ *   former contractor) can delete it or take the user's access away at any time. Its version is marked
+ *   `externalOwner` (the owner's address) and its path is "Shared with me", followed by the folders above
+ *   it the user can see. A file shared by a colleague stays an item of its owner's Drive only (no
+ *   duplicates); the full listing asks for `'me' in owners or sharedWithMe = true` and keeps these two
+ *   kinds.
  *
  * Method ids given to the caller are Google's, except that a `files.get alt=media` is named
  * `drive.files.download` and an export-link GET `drive.files.exportLink` (they cost a download, see
@@ -54,7 +63,19 @@ import {
  * `findDriveMember`).
  */
 export type DriveResource =
-  { kind: "user"; email: string } | { kind: "shared-drive"; driveId: string; actAs: string };
+  | {
+      kind: "user";
+      email: string;
+      /**
+       * The organisation's domains: files shared with the user by an owner of another domain are backed
+       * up (the user's own domain is always one of them).
+       */
+      domains?: string[];
+    }
+  | { kind: "shared-drive"; driveId: string; actAs: string };
+
+/** The path root of files shared with the user (Drive's own name for them). */
+export const SHARED_WITH_ME = "Shared with me";
 
 /** Shared drive roles, most powerful first (Drive's "Shared drives roles"). */
 export const DRIVE_ROLES = ["organizer", "fileOrganizer", "writer", "commenter", "reader"] as const;
@@ -202,6 +223,10 @@ function invalidPageToken(error: unknown): boolean {
   return reason === "invalid" || /pageToken/i.test(message);
 }
 
+function domainOf(email: string): string {
+  return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
+}
+
 function isGoogleType(mimeType: string): boolean {
   return mimeType.startsWith(GOOGLE_PREFIX);
 }
@@ -256,6 +281,8 @@ export class DriveSource implements Source {
   private readonly folders = new Map<string, FolderInfo>();
   /** The root's id and display name ("My Drive", or the shared drive's name). */
   private root?: { id: string; name: string };
+  /** The organisation's domains, lower case (a user's Drive only). */
+  private readonly domains: Set<string>;
 
   constructor(options: DriveSourceOptions) {
     this.drive = options.drive;
@@ -265,6 +292,23 @@ export class DriveSource implements Source {
     this.signal = options.signal;
     this.pageSize = options.pageSize ?? 1000;
     this.user = options.resource.kind === "user" ? options.resource.email : options.resource.actAs;
+    this.domains = new Set(
+      options.resource.kind === "user"
+        ? [...(options.resource.domains ?? []), domainOf(options.resource.email)].map((domain) =>
+            domain.toLowerCase(),
+          )
+        : [],
+    );
+  }
+
+  /**
+   * The owner's address of a file shared with the user by someone outside the organisation; undefined for
+   * the user's own files, shared drives' files and files owned by a colleague.
+   */
+  private externalOwnerOf(file: drive_v3.Schema$File): string | undefined {
+    if (this.resource.kind !== "user" || file.driveId || file.ownedByMe !== false) return undefined;
+    const owner = file.owners?.[0]?.emailAddress?.toLowerCase();
+    return owner && !this.domains.has(domainOf(owner)) ? owner : undefined;
   }
 
   private call<T>(method: string, send: () => Promise<T>): Promise<T> {
@@ -349,7 +393,7 @@ export class DriveSource implements Source {
     }
     const mine =
       this.resource.kind === "user"
-        ? !file.driveId && file.ownedByMe !== false
+        ? (!file.driveId && file.ownedByMe !== false) || this.externalOwnerOf(file) !== undefined
         : file.driveId === this.driveId;
     if (file.mimeType === GOOGLE_FOLDER) {
       this.folders.set(fileId, { name: file.name ?? "", parents: file.parents ?? [] });
@@ -383,7 +427,7 @@ export class DriveSource implements Source {
               fields: `nextPageToken,files(${FILE_FIELDS})`,
               ...(this.driveId
                 ? { corpora: "drive", driveId: this.driveId, includeItemsFromAllDrives: true }
-                : { corpora: "user", q: "'me' in owners" }),
+                : { corpora: "user", q: "'me' in owners or sharedWithMe = true" }),
               ...(pageToken ? { pageToken } : {}),
             }),
           )
@@ -471,14 +515,18 @@ export class DriveSource implements Source {
     }
   }
 
-  /** The folder path of a file's parents, root first: "My Drive/Projects/2026". */
-  async pathOf(parents: string[]): Promise<string> {
+  /**
+   * The folder path of a file's parents, root first: "My Drive/Projects/2026". A file owned outside the
+   * organisation (`shared`) sits in its owner's folders: its path is "Shared with me" and the folders above
+   * it the user can see.
+   */
+  async pathOf(parents: string[], shared = false): Promise<string> {
     const root = await this.rootInfo();
     const names: string[] = [];
     const seen = new Set<string>();
     let parentId = parents[0];
     while (parentId && !seen.has(parentId) && names.length < 100) {
-      if (parentId === root.id) {
+      if (parentId === root.id && !shared) {
         names.push(root.name);
         break;
       }
@@ -488,6 +536,7 @@ export class DriveSource implements Source {
       names.push(info.name);
       parentId = info.parents[0];
     }
+    if (shared) names.push(SHARED_WITH_ME);
     return names.reverse().join("/");
   }
 
@@ -610,7 +659,11 @@ export class DriveSource implements Source {
     const fileId = item.itemKey;
     const mimeType = file.mimeType ?? "application/octet-stream";
     const parents = file.parents ?? [];
-    const [permissions, path] = await Promise.all([this.permissions(fileId), this.pathOf(parents)]);
+    const externalOwner = this.externalOwnerOf(file);
+    const [permissions, path] = await Promise.all([
+      this.permissions(fileId),
+      this.pathOf(parents, externalOwner !== undefined),
+    ]);
     const google = isGoogleType(mimeType);
     const links = file.exportLinks ?? {};
     const wanted = EXPORT_TYPES[mimeType];
@@ -661,6 +714,7 @@ export class DriveSource implements Source {
           }
         : {}),
       ...(notExportable ? { contentSkipped: "not-exportable" as const } : {}),
+      ...(externalOwner ? { externalOwner } : {}),
     };
     const search: DriveSearchFields = {
       kind: "drive",

@@ -178,6 +178,12 @@ export interface ItemMetadata {
    * shown and counted as such, never as a 0-byte backup.
    */
   contentSkipped?: "not-exportable";
+  /**
+   * A file of a user's My Drive view owned by someone outside the organisation and shared with the user:
+   * its owner's address. Backed up because its owner can take it away; a restore makes a copy owned by the
+   * user (it cannot be given back to its owner).
+   */
+  externalOwner?: string;
 }
 
 /**

@@ -40,12 +40,14 @@ function decodeServices(value: unknown): Resource["services"] | undefined {
     if (fields[service] === undefined) continue;
     const s = asFields(fields[service]);
     const skipped = asFields(s.skipped);
+    const notes = s.notes === undefined ? {} : asFields(s.notes);
     if (
       !(s.state === "succeeded" || s.state === "failed" || s.state === "unavailable") ||
       !isFailureReason(s.failureReason) ||
       !isNullableString(s.detail) ||
       !isString(s.at) ||
-      !Object.values(skipped).every(isCount)
+      !Object.values(skipped).every(isCount) ||
+      !Object.values(notes).every(isCount)
     ) {
       return undefined;
     }
@@ -54,6 +56,7 @@ function decodeServices(value: unknown): Resource["services"] | undefined {
       failureReason: s.failureReason,
       detail: s.detail,
       skipped: skipped as Record<string, number>,
+      notes: notes as Record<string, number>,
       at: s.at,
     };
   }

@@ -17,6 +17,8 @@ import {
   BACKED_UP_SERVICES,
   BACKUP_FAILURE_REASONS,
   SERVICE_LABELS,
+  serviceNoteDetail,
+  serviceNoteText,
   skipReasonText,
   unavailableText,
   type ActiveBackup,
@@ -57,8 +59,9 @@ const WRAPPING_CHIP = {
 
 /**
  * What each service's last backup left to say (issue: each service succeeds or fails on its own): a failed
- * service with its reason, a service that is not available for the resource, and the items a service did
- * not back up (or kept without content), with each reason and its count in the chip's tooltip.
+ * service with its reason, a service that is not available for the resource, the items a service did
+ * not back up (or kept without content), with each reason and its count in the chip's tooltip, and the
+ * items it backed up that people should know about (files owned outside the organisation).
  */
 function ServiceNotes({ resource }: { resource: Resource }) {
   const { t } = useTranslation();
@@ -121,6 +124,23 @@ function ServiceNotes({ resource }: { resource: Resource }) {
             variant="outlined"
             tabIndex={0}
             label={t("resources.table.serviceSkipped", { service: label, count: skipped })}
+            sx={WRAPPING_CHIP}
+          />
+        </Tooltip>,
+      );
+    }
+    for (const [note, count] of Object.entries(status.notes)) {
+      if (count <= 0) continue;
+      notes.push(
+        <Tooltip key={`${service}-note-${note}`} title={serviceNoteDetail(note)}>
+          <Chip
+            {...common}
+            data-state="note"
+            data-note={note}
+            color="info"
+            variant="outlined"
+            tabIndex={0}
+            label={t("resources.table.serviceNote", { service: label, note: serviceNoteText(note, count) })}
             sx={WRAPPING_CHIP}
           />
         </Tooltip>,
