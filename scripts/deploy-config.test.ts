@@ -100,3 +100,13 @@ test("when the functions are deployed, then every region has its API, dispatcher
   // Nothing else is deployed: no function of organisation data outside a region.
   expect(Object.keys(functions).sort()).toEqual(["api", ...REGION_IDS].sort());
 });
+
+test("when the functions are deployed, then each region's backup queue runs as many backups at once as its share of the project's Gmail quota holds", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const functions = require("../functions/src/index") as Record<string, Record<string, unknown>>;
+  const concurrencyOf = (trigger: unknown) =>
+    (trigger as { __endpoint?: { taskQueueTrigger?: { rateLimits?: { maxConcurrentDispatches?: number } } } })
+      .__endpoint?.taskQueueTrigger?.rateLimits?.maxConcurrentDispatches;
+  // 2026 model: 1,200,000 Gmail units a minute for the project, 6,000 per user: 200 runs, 66 per region.
+  for (const regionId of REGION_IDS) expect(concurrencyOf(functions[regionId]?.runBackup)).toBe(66);
+});

@@ -1,5 +1,6 @@
 import {
   loadEngineConfig,
+  deployTimeQuotaConfig,
   loadQuotaConfig,
   loadRuntimeConfig,
   parseKeyEncryptionKey,
@@ -88,5 +89,27 @@ describe("engine configuration", () => {
     expect(parseKeyEncryptionKey(good)).toEqual(Buffer.alloc(32, 7));
     expect(() => parseKeyEncryptionKey(Buffer.alloc(16).toString("base64"))).toThrow(/32 bytes/);
     expect(() => parseKeyEncryptionKey("not base64!")).toThrow(/32 bytes/);
+  });
+});
+
+describe("deployTimeQuotaConfig", () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it("when the deploy's environment names a model and a raised Gmail quota, then they are read from it", () => {
+    process.env.GOOGLE_QUOTA_MODEL = "legacy";
+    process.env.GMAIL_PROJECT_UNITS_PER_MINUTE = "2400000";
+    expect(deployTimeQuotaConfig()).toEqual({ model: "legacy", projectUnitsPerMinute: { gmail: 2_400_000 } });
+  });
+
+  it("when nothing is set, then the 2026 model applies; an unknown model is refused", () => {
+    delete process.env.GOOGLE_QUOTA_MODEL;
+    delete process.env.GMAIL_PROJECT_UNITS_PER_MINUTE;
+    delete process.env.DRIVE_PROJECT_UNITS_PER_MINUTE;
+    expect(deployTimeQuotaConfig()).toEqual({ model: "2026", projectUnitsPerMinute: {} });
+    process.env.GOOGLE_QUOTA_MODEL = "2019";
+    expect(() => deployTimeQuotaConfig()).toThrow(/GOOGLE_QUOTA_MODEL must be/);
   });
 });

@@ -267,20 +267,40 @@ export interface QuotaConfig {
   projectUnitsPerMinute: { gmail?: number; drive?: number };
 }
 
-/** Reads the quota configuration; an unknown model is refused. */
-export function loadQuotaConfig(): QuotaConfig {
-  // Param defaults apply at deploy time; a runtime without the variable reads '' or 0: the defaults.
-  const model = googleQuotaModelParam.value() || "2026";
+function quotaConfigOf(model: string, gmailUnits: number, driveUnits: number): QuotaConfig {
   if (model !== "2026" && model !== "legacy") {
     throw new Error(`GOOGLE_QUOTA_MODEL must be '2026' or 'legacy', got '${model}'`);
   }
   const raised = (value: number) => (Number.isInteger(value) && value > 0 ? value : undefined);
-  const gmail = raised(gmailProjectUnitsParam.value());
-  const drive = raised(driveProjectUnitsParam.value());
+  const gmail = raised(gmailUnits);
+  const drive = raised(driveUnits);
   return {
     model,
     projectUnitsPerMinute: { ...(gmail ? { gmail } : {}), ...(drive ? { drive } : {}) },
   };
+}
+
+/** Reads the quota configuration; an unknown model is refused. */
+export function loadQuotaConfig(): QuotaConfig {
+  // Param defaults apply at deploy time; a runtime without the variable reads '' or 0: the defaults.
+  return quotaConfigOf(
+    googleQuotaModelParam.value() || "2026",
+    gmailProjectUnitsParam.value(),
+    driveProjectUnitsParam.value(),
+  );
+}
+
+/**
+ * The quota configuration while the functions are being deployed (the queues' concurrency is fixed
+ * then): the same variables, read from the environment the deploy loads from the project's .env files,
+ * since parameters have no value before runtime.
+ */
+export function deployTimeQuotaConfig(): QuotaConfig {
+  return quotaConfigOf(
+    process.env.GOOGLE_QUOTA_MODEL || "2026",
+    Number(process.env.GMAIL_PROJECT_UNITS_PER_MINUTE ?? 0),
+    Number(process.env.DRIVE_PROJECT_UNITS_PER_MINUTE ?? 0),
+  );
 }
 
 export interface EngineConfig {

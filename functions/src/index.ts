@@ -12,10 +12,11 @@ import { setGlobalOptions } from "firebase-functions/v2";
 import { onRequest } from "firebase-functions/v2/https";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { onTaskDispatched } from "firebase-functions/v2/tasks";
-import { regionLocation, type RegionId } from "@alpvault/contracts/regions";
+import { REGION_IDS, regionLocation, type RegionId } from "@alpvault/contracts/regions";
 import {
   GLOBAL_REGION,
   apiSecrets,
+  deployTimeQuotaConfig,
   loadRuntimeConfig,
   webOrigins,
   withoutEmulatorCors,
@@ -27,6 +28,8 @@ import { runDispatcher } from "./backup/dispatcher";
 import { backupTaskHandler } from "./backup/task";
 import { gcTaskHandler } from "./backup/retention/task";
 import { recoveryTaskHandler } from "./recovery/task";
+import { QUOTA_MODELS } from "./backup/google/costs";
+import { backupRunSlots, backupRunsPerRegion } from "./backup/google/daily-budget";
 
 setGlobalOptions({ region: GLOBAL_REGION });
 withoutEmulatorCors();
@@ -47,6 +50,13 @@ function lazyApi(servingRegion: RegionId | null) {
     return app;
   };
 }
+
+const deployQuota = deployTimeQuotaConfig();
+/** Each region's backup queue: its share of the runs the project's Gmail quota holds at once. */
+const BACKUP_RUNS_PER_REGION = backupRunsPerRegion(
+  backupRunSlots(QUOTA_MODELS[deployQuota.model], deployQuota.projectUnitsPerMinute),
+  REGION_IDS.length,
+);
 
 const globalApi = lazyApi(null);
 
@@ -79,7 +89,9 @@ function regionalFunctions(regionId: RegionId) {
         timeoutSeconds: 540,
         memory: "1GiB",
         retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
-        rateLimits: { maxConcurrentDispatches: 20, maxDispatchesPerSecond: 5 },
+        // As many runs at once as the project's Gmail quota holds at their per-user ceiling, shared
+        // among the regions (one Google Cloud project serves them all).
+        rateLimits: { maxConcurrentDispatches: BACKUP_RUNS_PER_REGION, maxDispatchesPerSecond: 5 },
       },
       backupTaskHandler(regionId),
     ),

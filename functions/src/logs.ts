@@ -99,6 +99,22 @@ export function backupTaskEnded(entry: {
   logger.info("backup task ended", entry);
 }
 
+/** A backup delivery waits for the project's daily Google budget to allow it a share. */
+export function backupPacedByDailyBudget(entry: {
+  organizationId: string;
+  runId: string;
+  resumesAt: string;
+}): void {
+  logger.info("backup paced by the daily Google budget", entry);
+}
+
+export function dailyBudgetNotRecorded(entry: { organizationId: string; error: unknown }): void {
+  logger.warn("daily Google budget not recorded", {
+    organizationId: entry.organizationId,
+    errorName: entry.error instanceof Error ? entry.error.name : typeof entry.error,
+  });
+}
+
 export function backupDispatchFailed(entry: { organizationId: string; error: unknown }): void {
   const error = entry.error;
   logger.warn("backup dispatch failed", {

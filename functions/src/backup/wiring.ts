@@ -8,11 +8,13 @@ import { gmail_v1 } from "@googleapis/gmail";
 import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
 import { loadEngineConfig, loadKmsConfig, loadQuotaConfig, loadWorkspaceConfig } from "../config";
 import { kmsClient, kmsService, type Kms } from "../secrets/kms";
+import { addGoogleUnitsSpent, googleUnitsSpent } from "../system/repo";
 import { delegatedJwt, workspaceRootUrl } from "../workspace/gateway";
 import { GcsBlobStore, regionBucketName } from "./blobstore/gcs-blob-store";
 import { cloudKmsKeyWrapper, defaultKeyWrapper } from "./format/keys";
 import { googleClientOptions } from "./google/client-options";
 import { QUOTA_MODELS } from "./google/costs";
+import { backupRunSlots } from "./google/daily-budget";
 import { quotaAwareCaller } from "./google/quota-caller";
 import { enqueueBackup } from "./queue";
 import { DriveSource, findDriveMember } from "./sources/drive-source";
@@ -45,6 +47,12 @@ export function workerDeps(): WorkerDeps {
         ...(raised.drive ? { drive: { perProjectPerMinute: raised.drive } } : {}),
       },
     }),
+    dailyBudget: {
+      model: QUOTA_MODELS[quota.model],
+      runSlots: backupRunSlots(QUOTA_MODELS[quota.model], raised),
+      spent: googleUnitsSpent,
+      add: addGoogleUnitsSpent,
+    },
     streams: {
       gmail: (user, caller, signal, labelNames) =>
         new GmailSource({

@@ -35,6 +35,8 @@ import type { BlobStore } from "./blobstore/blob-store";
 import { activeDataKey, type KeyWrappers } from "./data-keys";
 import type { GoogleCaller } from "./google/caller";
 import { meteredCaller } from "./google/caller";
+import type { QuotaModel } from "./google/costs";
+import { dailyBudget, deliveryShare, quotaDayOf } from "./google/daily-budget";
 import type { EnqueueBackup } from "./queue";
 import {
   failIdleRun,
@@ -83,9 +85,49 @@ export interface WorkerDeps {
   enqueue: EnqueueBackup;
   /** How long one delivery may work before it checkpoints and re-enqueues (ms). */
   budgetMs: number;
+  /**
+   * The project's daily Google budget (`google/daily-budget.ts`): each delivery spends at most its share
+   * of what the pace leaves, and waits when there is none. Absent: no daily pacing.
+   */
+  dailyBudget?: DailyBudgetDeps;
   /** The region this worker runs in: tasks of another region's organisations are dropped. */
   servingRegion?: RegionId;
   now?: () => number;
+}
+
+export interface DailyBudgetDeps {
+  model: QuotaModel;
+  /** Runs the deployment's queues may run at once (`backupRunSlots`). */
+  runSlots: number;
+  /** What the project spent of an API on a quota day, and adding to it (every worker counts). */
+  spent(api: PacedApi, day: string): Promise<number>;
+  add(api: PacedApi, day: string, units: number): Promise<void>;
+}
+
+type PacedApi = "gmail" | "drive";
+
+/**
+ * What one delivery may spend per API with a daily threshold, or when it may start (the earliest time
+ * every API it needs allows a share).
+ */
+async function dailyShares(
+  budget: DailyBudgetDeps | undefined,
+  apis: PacedApi[],
+  instant: number,
+): Promise<{ units: Partial<Record<PacedApi, number>>; waitUntil?: number }> {
+  const units: Partial<Record<PacedApi, number>> = {};
+  let waitUntil: number | undefined;
+  if (!budget) return { units };
+  const day = quotaDayOf(instant).day;
+  for (const api of apis) {
+    const total = dailyBudget(budget.model, api);
+    if (total === undefined) continue;
+    const used = await budget.spent(api, day);
+    const share = deliveryShare({ budget: total, used, instant, runSlots: budget.runSlots });
+    if ("units" in share) units[api] = share.units;
+    else waitUntil = Math.max(waitUntil ?? 0, share.waitUntil);
+  }
+  return waitUntil === undefined ? { units } : { units, waitUntil };
 }
 
 export type WorkerOutcome =
@@ -228,9 +270,30 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   const kinds = streamsOf(resource, policy?.dataTypes ?? []);
   if (kinds.length === 0) return failBeforeStart("backup-not-completed");
 
+  // The project's daily budget: this delivery's share, or a later start when the pace leaves none.
+  const pacedApis = kinds.filter((kind): kind is PacedApi => kind === "gmail" || kind === "drive");
+  const startedAt = now();
+  const shares = await dailyShares(deps.dailyBudget, pacedApis, startedAt);
+  if (shares.waitUntil !== undefined) {
+    await deps.enqueue(scope.regionId, task, {
+      delaySeconds: Math.ceil((shares.waitUntil - startedAt) / 1000),
+    });
+    logs.backupPacedByDailyBudget({
+      organizationId: scope.organizationId,
+      runId: task.runId,
+      resumesAt: new Date(shares.waitUntil).toISOString(),
+    });
+    return "continued";
+  }
+
   const abort = new AbortController();
   const deadline = now() + deps.budgetMs;
   const metered = meteredCaller(deps.caller);
+  const overShare = (): boolean =>
+    pacedApis.some((api) => {
+      const share = shares.units[api];
+      return share !== undefined && metered.usageOf(api).units >= share;
+    });
   let dataKey;
   try {
     dataKey = await activeDataKey(scope, deps.wrappers, new Date(now()));
@@ -293,9 +356,18 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
       signal: abort.signal,
       now,
       usage: metered.usage,
+      stopWhen: overShare,
     });
   } finally {
     clearTimeout(timer);
+    const day = quotaDayOf(startedAt).day;
+    for (const api of pacedApis) {
+      await deps.dailyBudget
+        ?.add(api, day, metered.usageOf(api).units)
+        .catch((error: unknown) =>
+          logs.dailyBudgetNotRecorded({ organizationId: scope.organizationId, error }),
+        );
+    }
   }
   const outcome = outcomeOf(result);
   logs.backupTaskEnded({
@@ -305,7 +377,11 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
     ...(result.outcome !== "skipped" ? { items: result.progress.items, unitsUsed: result.unitsUsed } : {}),
   });
   if (result.outcome === "continue") {
-    await deps.enqueue(scope.regionId, task);
+    // A delivery that spent its share goes on when the pace allows the next one.
+    const next = overShare() ? await dailyShares(deps.dailyBudget, pacedApis, now()) : { units: {} };
+    const delaySeconds =
+      next.waitUntil !== undefined ? Math.ceil((next.waitUntil - now()) / 1000) : undefined;
+    await deps.enqueue(scope.regionId, task, delaySeconds !== undefined ? { delaySeconds } : undefined);
     return outcome;
   }
   if (outcome === "lease-held") throw new RunLeasedError(task.runId);

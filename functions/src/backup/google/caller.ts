@@ -42,8 +42,8 @@ export interface GoogleRequest {
    * and rejects with the signal's reason; a request already sent is not cancelled by it.
    */
   signal?: AbortSignal;
-  /** Also counts this call here (a run's usage); see `meteredCaller`. */
-  meter?: CallCounts;
+  /** Also counts this call here (a run's usage, and its usage of this API); see `meteredCaller`. */
+  meters?: CallCounts[];
 }
 
 export interface GoogleCaller {
@@ -66,13 +66,25 @@ export const emptyCounts = (): CallCounts => ({
 });
 
 /**
- * A caller that passes every request to `inner` with `usage` as its meter, so one run knows the units it
- * spent while sharing the process's buckets. Counts are filled by a quota-aware `inner`.
+ * A caller that passes every request to `inner` with `usage` (and its API's `usageOf`) as meters, so one
+ * run knows what it spent while sharing the process's buckets. Counts are filled by a quota-aware `inner`.
  */
-export function meteredCaller(inner: GoogleCaller): GoogleCaller & { readonly usage: CallCounts } {
+export function meteredCaller(inner: GoogleCaller): GoogleCaller & {
+  readonly usage: CallCounts;
+  /** What the run spent of one API (e.g. its Gmail units, for the project's daily budget). */
+  usageOf(api: GoogleApi): CallCounts;
+} {
   const usage = emptyCounts();
+  const byApi = new Map<GoogleApi, CallCounts>();
+  const usageOf = (api: GoogleApi): CallCounts => {
+    let found = byApi.get(api);
+    if (!found) byApi.set(api, (found = emptyCounts()));
+    return found;
+  };
   return {
     usage,
-    call: (request, send) => inner.call({ ...request, meter: usage }, send),
+    usageOf,
+    call: (request, send) =>
+      inner.call({ ...request, meters: [...(request.meters ?? []), usage, usageOf(request.api)] }, send),
   };
 }

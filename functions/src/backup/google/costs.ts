@@ -103,6 +103,11 @@ export type QuotaModelName = "2026" | "legacy";
 
 export interface QuotaModel {
   limits: Readonly<Record<GoogleApi, QuotaLimits>>;
+  /**
+   * Units the whole project may spend per quota day (midnight to midnight Pacific time), per API; absent:
+   * no daily threshold. Google answers 403 dailyLimitExceeded beyond it until the day ends.
+   */
+  dailyUnits: Readonly<Partial<Record<GoogleApi, number>>>;
   /** Unit costs that differ from `UNIT_COSTS`. */
   costs: Readonly<Record<string, number>>;
   /** What a method missing from `UNIT_COSTS` and `costs` costs, per API (legacy Drive: 1 per query). */
@@ -117,7 +122,12 @@ const LEGACY_DRIVE_COSTS = Object.fromEntries(
 );
 
 export const QUOTA_MODELS: Readonly<Record<QuotaModelName, QuotaModel>> = {
-  "2026": { limits: GOOGLE_QUOTA_LIMITS, costs: {} },
+  "2026": {
+    limits: GOOGLE_QUOTA_LIMITS,
+    costs: {},
+    // Gmail: 80,000,000 units a day per project; Drive: 400,000,000 (and 1 TB of egress).
+    dailyUnits: { gmail: 80_000_000, drive: 400_000_000 },
+  },
   legacy: {
     limits: {
       gmail: { perUserPerMinute: 15_000, perProjectPerMinute: 1_200_000, concurrentPerUser: 10 },
@@ -130,6 +140,8 @@ export const QUOTA_MODELS: Readonly<Record<QuotaModelName, QuotaModel>> = {
       ...LEGACY_DRIVE_COSTS,
     },
     defaultCosts: { drive: 1 },
+    // Projects active before the 2026 model keep their quotas, without its daily thresholds.
+    dailyUnits: {},
   },
 };
 

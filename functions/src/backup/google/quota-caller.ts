@@ -236,7 +236,7 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
     change((perUser[request.method] ??= emptyCounts()));
     change((statistics.methods[request.method] ??= emptyCounts()));
     change(statistics.total);
-    if (request.meter) change(request.meter);
+    for (const meter of request.meters ?? []) change(meter);
   };
 
   /**

@@ -107,6 +107,8 @@ export interface RunBackupOptions {
   deadline?: number;
   /** Stop (checkpoint, answer "continue") once aborted. */
   signal?: AbortSignal;
+  /** Stop (checkpoint, answer "continue") once this says so (e.g. the delivery spent its daily share). */
+  stopWhen?: () => boolean;
   /** Clock (ms since the epoch). */
   now?: () => number;
   /** The run's Google usage (`meteredCaller(…).usage` of the source's caller): `unitsUsed` on the run. */
@@ -285,7 +287,9 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
   const usageAtStart = options.usage?.units ?? 0;
   const unitsUsed = (): number => record.unitsUsed + (options.usage ? options.usage.units - usageAtStart : 0);
   const shouldStop = (): boolean =>
-    options.signal?.aborted === true || (options.deadline !== undefined && now() >= options.deadline);
+    options.signal?.aborted === true ||
+    (options.deadline !== undefined && now() >= options.deadline) ||
+    options.stopWhen?.() === true;
 
   /** Chunks known to be stored (written this run or in the index), to spare lookups. */
   const storedChunks = new Set<string>();
