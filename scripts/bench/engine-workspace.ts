@@ -3,10 +3,13 @@
  * (quotas on, 2026 model, time-scaled), and the engine's sources built the way the worker builds them
  * (`functions/src/backup/wiring.ts`: official clients without their own retries; Gmail's page size 500).
  */
+import { randomBytes } from "node:crypto";
+
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 
 import { SCOPES } from "../../emulators/workspace/src/auth";
+import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
 import {
   applyPlan,
   planOrganisation,
@@ -33,8 +36,22 @@ export class BenchWorkspace {
     readonly generated: ApplyResult,
   ) {}
 
-  static async start(timeScale: number, plan: Omit<PlanOptions, "profile">): Promise<BenchWorkspace> {
-    const harness = await startHarness({ quota: { enabled: true, model: "2026", timeScale }, empty: true });
+  /**
+   * Google's answers take the latency model's time divided by the time scale (`latency: false` for none):
+   * a quota minute and the answers within it are compressed together, so as many calls are in flight as
+   * at a real minute against Google. Only this process's own work is not compressed: at a time scale of
+   * 30 the engine has 1/30 of the CPU time per message it would have in production.
+   */
+  static async start(
+    timeScale: number,
+    plan: Omit<PlanOptions, "profile">,
+    options: { latency?: boolean } = {},
+  ): Promise<BenchWorkspace> {
+    const harness = await startHarness({
+      quota: { enabled: true, model: "2026", timeScale },
+      latency: { enabled: options.latency ?? true, scale: 1 / timeScale },
+      empty: true,
+    });
     try {
       const planned = planOrganisation({ profile: "bench", ...plan });
       const generated = applyPlan(harness.emulator, planned);
@@ -90,6 +107,32 @@ export class BenchWorkspace {
       ),
     );
     return calls;
+  }
+
+  /**
+   * Adds `sizes.length` large messages (a PDF-like attachment each) to `user`'s mailbox, their dates spread
+   * evenly over the mailbox's, so that a full backup meets them all along the run. Answers their bytes.
+   */
+  addLargeMessages(user: string, sizes: number[]): number {
+    const userId = this.harness.emulator.directory.user(user)?.id;
+    if (!userId) throw new Error(`no user ${user}`);
+    const dates = this.harness.emulator.gmail.messageDates(userId);
+    let bytes = 0;
+    sizes.forEach((size, index) => {
+      const date = dates[Math.floor(((index + 0.5) / sizes.length) * (dates.length - 1))] ?? Date.now();
+      const raw = testMessage({
+        subject: `Large attachment ${index + 1}`,
+        to: user,
+        date: new Date(date),
+        messageId: `large-${index + 1}@bench.test`,
+        attachments: [
+          { filename: `scan-${index + 1}.pdf`, contentType: "application/pdf", data: randomBytes(size) },
+        ],
+      });
+      this.harness.emulator.gmail.insertMessage(userId, raw, { internalDate: date });
+      bytes += raw.length;
+    });
+    return bytes;
   }
 
   /** What the emulator charged (Google's view) for an API: units, calls and refused calls. */

@@ -329,6 +329,12 @@ export class GmailStore {
     return undefined;
   }
 
+  /** The dates (internalDate, ms) of a mailbox's messages, oldest first. */
+  messageDates(userId: string): number[] {
+    const messages = this.mailboxes.get(userId)?.messages.values() ?? [];
+    return [...messages].map((message) => message.internalDate).sort((a, b) => a - b);
+  }
+
   message(userId: string, id: string): StoredMessage {
     const message = this.mailboxes.get(userId)?.messages.get(id);
     if (!message) throw notFound();
