@@ -12,9 +12,13 @@
  * each run (`spendFirstBucket`), and the labels are created before it, as the first messages of a real
  * recovery would. The caller aims at 97 % of the limit, so 0.970 is the most this can show.
  *
- * Time scale 10 (a quota minute lasts 6 s). One import at a time reaches the limit only while an import
- * takes less than 1/233 of a quota minute, the answer included: 26 ms here, 258 ms at a real minute
- * against Google, whose answer time this cannot measure (the emulator answers on the loopback).
+ * Time scale 10 (a quota minute lasts 6 s), under the emulator's latency and bandwidth model compressed by
+ * the same factor (`messages.import` about 450 ms plus 150 ms per MiB at a real minute, uploads at
+ * 8 MiB/s), so as many imports are in flight as against Google. One import at a time reaches the limit
+ * only while an import takes less than 1/233 of a quota minute (258 ms at a real minute): with Google's
+ * answer times it cannot (Little's law: 3.9 imports a second × about 0.5 s each needs two or more in
+ * flight), which is why the recovery worker restores several items at once; the sequential figure shows
+ * the difference.
  */
 import { gmail_v1 } from "@googleapis/gmail";
 
