@@ -93,7 +93,9 @@ export async function measureMailbox(): Promise<MeasuredFigure[]> {
     const before = workspace.charged("gmail");
     const full = meteredCaller(shared);
     const units = sampler(100, () => workspace.charged("gmail").units);
-    const inFlight = inFlightCounter(workspace.gmailSource(user, full));
+    // As the worker builds it: label renames are noticed in the catalog (labels.list, 1 unit a run).
+    const labelNames = { catalog: store.catalog, resourceId: user };
+    const inFlight = inFlightCounter(workspace.gmailSource(user, full, labelNames));
     const { value: run, busy } = await busyShare(() => store.backup(user, inFlight.source, full.usage));
     const steady = steadyRate(units.stop(), run, minuteMs);
     const after = workspace.charged("gmail");
@@ -103,7 +105,11 @@ export async function measureMailbox(): Promise<MeasuredFigure[]> {
 
     shared.resetStats();
     const incremental = meteredCaller(shared);
-    const second = await store.backup(user, workspace.gmailSource(user, incremental), incremental.usage);
+    const second = await store.backup(
+      user,
+      workspace.gmailSource(user, incremental, labelNames),
+      incremental.usage,
+    );
     const calls = Object.entries(shared.stats().methods)
       .map(([method, figures]) => `${method} ×${figures.calls} (${figures.units} units)`)
       .join(", ");

@@ -21,7 +21,7 @@ import type { GoogleCaller } from "../../functions/src/backup/google/caller";
 import { googleClientOptions } from "../../functions/src/backup/google/client-options";
 import { unitCost } from "../../functions/src/backup/google/costs";
 import { DriveSource } from "../../functions/src/backup/sources/drive-source";
-import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
+import { GmailSource, type GmailSourceOptions } from "../../functions/src/backup/sources/gmail-source";
 
 /** Real milliseconds of one quota minute at a time scale (the emulator's and the caller's clocks agree). */
 export const minuteMsAt = (timeScale: number): number => 60_000 / timeScale;
@@ -67,12 +67,18 @@ export class BenchWorkspace {
     return minuteMsAt(this.timeScale);
   }
 
-  gmailSource(user: string, caller: GoogleCaller): GmailSource {
+  /** A user's Gmail as the worker builds it (with `labelNames`, the catalog where renames are noticed). */
+  gmailSource(
+    user: string,
+    caller: GoogleCaller,
+    labelNames?: GmailSourceOptions["labelNames"],
+  ): GmailSource {
     const auth = this.harness.jwt(user, [SCOPES.gmailReadonly]);
     return new GmailSource({
       gmail: new gmail_v1.Gmail(googleClientOptions({ auth, rootUrl: `${this.harness.url}/` })),
       user,
       caller,
+      ...(labelNames ? { labelNames } : {}),
     });
   }
 
