@@ -157,6 +157,10 @@ class DyingCatalog implements Catalog {
     this.alive();
     return this.inner.mailLabelNames(...args);
   }
+  async mailLabelsCheckedAt(...args: Parameters<Catalog["mailLabelsCheckedAt"]>) {
+    this.alive();
+    return this.inner.mailLabelsCheckedAt(...args);
+  }
   async renameMailLabels(...args: Parameters<Catalog["renameMailLabels"]>) {
     this.alive();
     return this.inner.renameMailLabels(...args);

@@ -11,7 +11,7 @@ import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
 import type { GoogleCaller } from "../../functions/src/backup/google/caller";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
+import { GmailSource, LABEL_CHECK_MS } from "../../functions/src/backup/sources/gmail-source";
 import { GmailRestorer } from "../../functions/src/recovery/gmail-restore";
 import { Mailboxes, meter, restoreVersion } from "../support/backup";
 
@@ -69,7 +69,7 @@ test("when a label is renamed in Gmail, then the next run renames it in the item
   const dataKey = newDataKey();
   let runs = 0;
   let cursor: string | null = null;
-  const backup = async (options: { noticeRenames: boolean }) => {
+  const backup = async (options: { noticeRenames: boolean; now?: () => number }) => {
     runs += 1;
     const runId = `run-${runs}`;
     const { caller, methods } = recording();
@@ -84,6 +84,7 @@ test("when a label is renamed in Gmail, then the next run renames it in the item
       caller,
       pageSize: 2,
       ...(options.noticeRenames ? { labelNames: { catalog, resourceId: user } } : {}),
+      ...(options.now ? { now: options.now } : {}),
     });
     const result = await runBackup({
       run: { runId, resourceId: user },
@@ -117,7 +118,12 @@ test("when a label is renamed in Gmail, then the next run renames it in the item
   expect(searchLabels(tagged)).toContain("projekte");
   expect(searchLabels(tagged)).not.toContain("projekte 2026");
 
-  const methods = await backup({ noticeRenames: true });
+  // Nothing changed in the mailbox and the labels were checked just now: not checked again yet.
+  await backup({ noticeRenames: true });
+  expect(searchLabels(tagged)).toContain("projekte");
+
+  // Once the check is due, the run notices the rename.
+  const methods = await backup({ noticeRenames: true, now: () => Date.now() + LABEL_CHECK_MS });
   expect(searchLabels(tagged)).toContain("projekte 2026");
   expect(searchLabels(tagged)).not.toContain("projekte");
   expect(catalog.item(user, tagged)?.current.metadata.labels).toContainEqual({
@@ -126,8 +132,8 @@ test("when a label is renamed in Gmail, then the next run renames it in the item
   });
   expect(searchLabels(other)).not.toContain("projekte 2026");
   expect(await catalog.mailLabelNames(user)).toMatchObject({ [labelId]: "Projekte 2026" });
-  // One labels.list and the history; no message fetched again, no new version.
-  expect(methods).toEqual(["gmail.users.labels.list", "gmail.users.history.list"]);
+  // The history and one labels.list; no message fetched again, no new version.
+  expect(methods).toEqual(["gmail.users.history.list", "gmail.users.labels.list"]);
   expect(catalog.versions(user)).toEqual(versionsBefore);
   const [version] = catalog.versions(user, tagged);
   expect(version?.metadata.labels).toContainEqual({ id: labelId, name: "Projekte" });
@@ -157,7 +163,7 @@ test("when a label is renamed in Gmail, then the next run renames it in the item
   expect(message.labelIds).toContain(newLabel?.id);
 });
 
-test("when nothing was renamed, then a run reads the labels once and writes no label names", async () => {
+test("when nothing was renamed, then the first run reads the labels, an unchanged mailbox's next runs read them only once the check is due, and the items are left alone", async () => {
   const user = await mail.newUser("labels-same");
   await mail.addMessage(user, "Hello");
   const catalog = new MemoryCatalog();
@@ -165,18 +171,26 @@ test("when nothing was renamed, then a run reads the labels once and writes no l
   const dataKey = newDataKey();
   let cursor: string | null = null;
   let renames = 0;
+  const renameCalls: Parameters<MemoryCatalog["renameMailLabels"]>[] = [];
   const counted = {
     mailLabelNames: (resourceId: string) => catalog.mailLabelNames(resourceId),
+    mailLabelsCheckedAt: (resourceId: string) => catalog.mailLabelsCheckedAt(resourceId),
     renameMailLabels: (...args: Parameters<MemoryCatalog["renameMailLabels"]>) => {
       renames += 1;
+      renameCalls.push(args);
       return catalog.renameMailLabels(...args);
     },
   };
-  for (const runId of ["run-1", "run-2"]) {
-    catalog.createRun({ runId, resourceId: user, cursor });
+  const runs: { runId: string; now: number; labelLists: number; renamesAfter: number }[] = [
+    { runId: "run-1", now: Date.now(), labelLists: 1, renamesAfter: 1 },
+    { runId: "run-2", now: Date.now(), labelLists: 0, renamesAfter: 1 },
+    { runId: "run-3", now: Date.now() + LABEL_CHECK_MS, labelLists: 1, renamesAfter: 2 },
+  ];
+  for (const run of runs) {
+    catalog.createRun({ runId: run.runId, resourceId: user, cursor });
     const { caller, methods } = recording();
     await runBackup({
-      run: { runId, resourceId: user },
+      run: { runId: run.runId, resourceId: user },
       source: new GmailSource({
         gmail: new gmail_v1.Gmail({
           auth: harness.jwt(user, [SCOPES.gmailReadonly]),
@@ -186,15 +200,18 @@ test("when nothing was renamed, then a run reads the labels once and writes no l
         user,
         caller,
         labelNames: { catalog: counted, resourceId: user },
+        now: () => run.now,
       }),
       blobStore,
       catalog,
       dataKey,
       organizationId: ORG,
     });
-    cursor = catalog.run(runId)?.cursor ?? null;
-    expect(methods.filter((method) => method === "gmail.users.labels.list")).toHaveLength(1);
+    cursor = catalog.run(run.runId)?.cursor ?? null;
+    expect(methods.filter((method) => method === "gmail.users.labels.list")).toHaveLength(run.labelLists);
+    // The first check records the names; a later one records only that it checked (nothing renamed).
+    expect(renames).toBe(run.renamesAfter);
+    expect(renameCalls.at(-1)?.[1]).toEqual([]);
   }
-  // The first run records the names; the second finds them unchanged.
-  expect(renames).toBe(1);
+  expect(await catalog.mailLabelsCheckedAt(user)).toBe(new Date(runs[2]?.now ?? 0).toISOString());
 });

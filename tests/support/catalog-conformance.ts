@@ -312,8 +312,10 @@ export function describeCatalog(
           { id: "Label_2", from: "label_2", to: "label_1" },
         ];
         const labels = { Label_1: "Label_2-Neu", Label_2: "label_1" };
+        expect(await catalog.mailLabelsCheckedAt(resource)).toBeUndefined();
         await catalog.renameMailLabels(resource, renames, labels);
-        await catalog.renameMailLabels(resource, renames, labels);
+        await catalog.renameMailLabels(resource, renames, labels, T1);
+        expect(await catalog.mailLabelsCheckedAt(resource)).toBe(T1);
 
         const items = await catalog.getItems(resource, ["m1", "m2", "m3"]);
         const searchLabels = (key: string) => {

@@ -291,7 +291,14 @@ export interface Catalog {
    * new name in their search fields and current labels (their versions keep the names they were captured
    * with), then `labels` become the resource's label names. Repeating it is harmless.
    */
-  renameMailLabels(resourceId: string, renames: LabelRename[], labels: Record<string, string>): Promise<void>;
+  renameMailLabels(
+    resourceId: string,
+    renames: LabelRename[],
+    labels: Record<string, string>,
+    checkedAt?: string,
+  ): Promise<void>;
+  /** When a run last compared the mailbox's label names with Gmail's (`renameMailLabels`'s `checkedAt`). */
+  mailLabelsCheckedAt(resourceId: string): Promise<string | undefined>;
 
   loadRun(runId: string): Promise<RunRecord | undefined>;
   /**

@@ -36,6 +36,7 @@ export class MemoryCatalog implements Catalog {
   private readonly chunkRefs = new Map<string, StoredChunkRef>();
   private readonly runs = new Map<string, RunRecord>();
   private readonly labelNames = new Map<string, Record<string, string>>();
+  private readonly labelsCheckedAt = new Map<string, string>();
   private failures = 0;
 
   /** The next `count` calls fail (and change nothing). */
@@ -214,10 +215,16 @@ export class MemoryCatalog implements Catalog {
     return copy(this.labelNames.get(resourceId));
   }
 
+  async mailLabelsCheckedAt(resourceId: string): Promise<string | undefined> {
+    this.enter();
+    return this.labelsCheckedAt.get(resourceId);
+  }
+
   async renameMailLabels(
     resourceId: string,
     renames: LabelRename[],
     labels: Record<string, string>,
+    checkedAt?: string,
   ): Promise<void> {
     this.enter();
     for (const item of this.itemsOf(resourceId).values()) {
@@ -226,6 +233,7 @@ export class MemoryCatalog implements Catalog {
       item.current.metadata.labels = renamed.labels;
       item.search.labels = renamed.search;
     }
+    if (checkedAt) this.labelsCheckedAt.set(resourceId, checkedAt);
     this.labelNames.set(resourceId, copy(labels));
   }
 

@@ -519,10 +519,16 @@ export class FirestoreCatalog implements Catalog {
    * names a query) in pages, each page one batch; the label names are saved last, so a repeat after a
    * crash finds the renames again (and the items already renamed no longer match).
    */
+  async mailLabelsCheckedAt(resourceId: string): Promise<string | undefined> {
+    const at: unknown = (await mailLabelsRef(this.scope, resourceId).get()).get("checkedAt");
+    return typeof at === "string" ? at : undefined;
+  }
+
   async renameMailLabels(
     resourceId: string,
     renames: LabelRename[],
     labels: Record<string, string>,
+    checkedAt?: string,
   ): Promise<void> {
     const items = organizationRef(this.scope).collection("resources").doc(resourceId).collection("items");
     const oldNames = [...new Set(renames.map((rename) => bounded(rename.from)))];
@@ -553,7 +559,11 @@ export class FirestoreCatalog implements Catalog {
         if (page.size < 300) break;
       }
     }
-    await mailLabelsRef(this.scope, resourceId).set({ labels, updatedAt: new Date().toISOString() });
+    await mailLabelsRef(this.scope, resourceId).set({
+      labels,
+      updatedAt: new Date().toISOString(),
+      ...(checkedAt ? { checkedAt } : {}),
+    });
   }
 
   async releaseLease(runId: string, holder: string): Promise<void> {

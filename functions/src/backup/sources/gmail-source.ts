@@ -11,9 +11,12 @@
  *   names from `labels.list`, cached for the run) and the mail search fields parsed from the header block.
  * - Label renames: Gmail keeps a renamed label's id and records no history for it, and the message's
  *   historyId does not move, so neither listing can see one. With `labelNames` (the resource's label
- *   names in the catalog), every listing starts with `labels.list` (1 unit, the run's label cache) and
- *   compares the user labels' names with those the last run saw; renamed ones are renamed in the catalog
- *   (`Catalog.renameMailLabels`) before the first batch. A rename is a change of the mailbox's label table,
+ *   names in the catalog), a run reads `labels.list` (1 unit, the run's label cache) and compares the user
+ *   labels' names with those the last run saw; renamed ones are renamed in the catalog
+ *   (`Catalog.renameMailLabels`) before the first batch is stored. It checks at every full listing, at
+ *   every incremental run that has changes, and otherwise once `LABEL_CHECK_MS` has passed since the last
+ *   check: an unchanged mailbox's run then costs its `history.list` alone (2 units) nearly always, and a
+ *   rename shows within hours even in a mailbox that receives nothing. A rename is a change of the mailbox's label table,
  *   not of any message: no message is fetched again and no version is added (a version keeps the names it
  *   was captured with, as its content and metadata were then). The items' search fields and current labels
  *   take the new name, and restore names a version's labels by id from the resource's label names, so
@@ -59,10 +62,15 @@ export interface GmailSourceOptions {
    * and recorded there at the start of every listing. Without it, renames go unnoticed.
    */
   labelNames?: {
-    catalog: Pick<Catalog, "mailLabelNames" | "renameMailLabels">;
+    catalog: Pick<Catalog, "mailLabelNames" | "renameMailLabels" | "mailLabelsCheckedAt">;
     resourceId: string;
   };
+  /** Clock for the label check's interval (default Date.now). */
+  now?: () => number;
 }
+
+/** An unchanged mailbox's labels are compared with Gmail's at most this often (see the header). */
+export const LABEL_CHECK_MS = 6 * 60 * 60_000;
 
 /**
  * The user labels whose name is not the one `previous` has (same id), from `labels.list`'s answer. System
@@ -161,6 +169,7 @@ export class GmailSource implements Source {
   /** The user labels' names as `labels.list` last answered (id → name). */
   private userLabels: Record<string, string> = {};
   private readonly labelStore?: GmailSourceOptions["labelNames"];
+  private readonly now: () => number;
 
   constructor(options: GmailSourceOptions) {
     this.gmail = options.gmail;
@@ -169,6 +178,7 @@ export class GmailSource implements Source {
     this.signal = options.signal;
     this.pageSize = options.pageSize ?? 500;
     this.labelStore = options.labelNames;
+    this.now = options.now ?? Date.now;
   }
 
   private call<T>(method: string, send: () => Promise<T>): Promise<T> {
@@ -185,13 +195,29 @@ export class GmailSource implements Source {
   }
 
   async *listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
-    await this.noticeRenames();
     const parsed = cursor === null ? undefined : parseCursor(cursor);
     if (parsed?.mode === "incremental") {
-      const expired = yield* this.history(parsed.historyId);
-      if (expired) yield* this.fullListing(undefined, true);
+      // The labels are checked before the first batch with changes, or at the end when they are due.
+      let checked = false;
+      const history = this.history(parsed.historyId);
+      for (;;) {
+        const next = await history.next();
+        if (next.done) {
+          if (next.value) {
+            yield* this.fullListing(undefined, true);
+            return;
+          }
+          break;
+        }
+        if (!checked && (next.value.changes.length > 0 || (await this.labelCheckDue()))) {
+          await this.noticeRenames();
+          checked = true;
+        }
+        yield next.value;
+      }
       return;
     }
+    await this.noticeRenames();
     if (parsed?.mode === "full") {
       yield* this.fullListing(parsed, false);
       return;
@@ -368,8 +394,22 @@ export class GmailSource implements Source {
       previous !== undefined &&
       Object.keys(previous).length === Object.keys(current).length &&
       Object.entries(current).every(([id, name]) => previous[id] === name);
-    if (same) return;
-    await store.catalog.renameMailLabels(store.resourceId, labelRenames(previous ?? {}, current), current);
+    const checkedAt = new Date(this.now()).toISOString();
+    // Unchanged names are written again only to record the check (once per LABEL_CHECK_MS at most).
+    await store.catalog.renameMailLabels(
+      store.resourceId,
+      same ? [] : labelRenames(previous ?? {}, current),
+      current,
+      checkedAt,
+    );
+  }
+
+  /** True when the mailbox's labels were never checked, or not for `LABEL_CHECK_MS`. */
+  private async labelCheckDue(): Promise<boolean> {
+    const store = this.labelStore;
+    if (!store) return false;
+    const at = await store.catalog.mailLabelsCheckedAt(store.resourceId);
+    return at === undefined || this.now() - Date.parse(at) >= LABEL_CHECK_MS;
   }
 
   private async resolveLabels(ids: string[]): Promise<MailLabel[]> {
