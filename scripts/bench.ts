@@ -4,8 +4,9 @@
  * "pass"/"miss", plus one `BENCH_JSON {…}` line per bench for scripts to grep. No threshold is asserted
  * here: a miss is reported, it does not fail the run.
  *
- *   npm run bench                  every bench
- *   npm run bench -- engine        only the named benches (firestore, workspace, engine, recovery)
+ *   npm run bench                        every bench
+ *   npm run bench -- engine              only the named benches (firestore, workspace, engine, recovery)
+ *   npm run bench -- engine:large-file   only the named sections of a bench made of sections
  */
 import { availableParallelism, totalmem } from "node:os";
 
@@ -70,14 +71,22 @@ function notes(figures: BenchFigure[]): string {
 }
 
 async function main(): Promise<void> {
-  const only = process.argv.slice(2);
-  const unknown = only.filter((id) => !benches.some((bench) => bench.id === id));
+  // "engine" selects a bench, "engine:large-file" one of its sections.
+  const only = process.argv.slice(2).map((arg) => {
+    const [id = "", section] = arg.split(":");
+    return { id, section };
+  });
+  const unknown = only.filter(({ id }) => !benches.some((bench) => bench.id === id)).map(({ id }) => id);
   if (unknown.length > 0) {
     throw new Error(`Unknown bench ${unknown.join(", ")} (known: ${benches.map((b) => b.id).join(", ")})`);
   }
-  for (const bench of benches.filter((b) => only.length === 0 || only.includes(b.id))) {
+  for (const bench of benches.filter((b) => only.length === 0 || only.some(({ id }) => id === b.id))) {
     console.log(`\n${bench.title}\n`);
-    const output = await bench.run();
+    const chosen = only.filter(({ id }) => id === bench.id);
+    const sections = chosen.some(({ section }) => section === undefined)
+      ? undefined
+      : chosen.flatMap(({ section }) => (section === undefined ? [] : [section]));
+    const output = await bench.run(sections);
     const { results, figures } = Array.isArray(output) ? { results: output, figures: [] } : output;
     if (results.length > 0) console.log(resultsTable(results));
     if (figures.length === 0) continue;

@@ -1,14 +1,20 @@
 /**
  * The engine bench's backup store and measuring tools: a blob store that counts the object bytes written
- * (over the memory store, or over one that keeps no bodies, for memory figures), a backup store (blob
+ * (over the memory store, over one that keeps no bodies, for memory figures, or over one that keeps them in
+ * a folder on disk, for memory figures of a backup that is restored afterwards), a backup store (blob
  * store + memory catalog + data key) that runs `runBackup` per resource from its last cursor, and samplers
  * for quota units, event-loop load and resident memory. Nothing here imports the Workspace emulator, so a
  * process measuring its memory holds the engine alone.
  */
+import { constants as fsConstants } from "node:fs";
+import { mkdir, open, readdir, readFile, rm, stat } from "node:fs/promises";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 
 import {
   BlobStoreError,
+  checkBlobName,
+  checkRange,
   type BlobStore,
   type ByteRange,
   type ListOptions,
@@ -61,6 +67,111 @@ export class DiscardingBlobStore implements BlobStore {
 
   async delete(name: string): Promise<void> {
     this.sizes.delete(name);
+  }
+}
+
+/**
+ * A blob store whose objects are files in one folder (the name URI-encoded), so that gigabytes of objects
+ * neither sit in the measured process's memory nor are lost: write-once, ranges, name-ordered pages.
+ */
+export class DiskBlobStore implements BlobStore {
+  private ready: Promise<unknown> | undefined;
+
+  constructor(private readonly folder: string) {}
+
+  private path(name: string): string {
+    checkBlobName(name);
+    const file = encodeURIComponent(name);
+    if (file.length > 255) throw new BlobStoreError("invalid", "The object name is too long for this store");
+    return join(this.folder, file);
+  }
+
+  private notFound(error: unknown): never {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new BlobStoreError("not-found", "No such object");
+    }
+    throw error;
+  }
+
+  async putIfAbsent(name: string, body: Buffer): Promise<boolean> {
+    const path = this.path(name);
+    await (this.ready ??= mkdir(this.folder, { recursive: true }));
+    let file;
+    try {
+      file = await open(path, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw error;
+    }
+    try {
+      await file.writeFile(body);
+    } finally {
+      await file.close();
+    }
+    return true;
+  }
+
+  async get(name: string, range?: ByteRange): Promise<Buffer> {
+    checkRange(range);
+    const path = this.path(name);
+    if (!range) return readFile(path).catch((error: unknown) => this.notFound(error));
+    const file = await open(path).catch((error: unknown) => this.notFound(error));
+    try {
+      const { size } = await file.stat();
+      if (size === 0) return Buffer.alloc(0);
+      if (range.offset >= size) {
+        throw new BlobStoreError("invalid", "The range starts past the end of the object");
+      }
+      const end = range.length === undefined ? size : Math.min(size, range.offset + range.length);
+      const data = Buffer.alloc(end - range.offset);
+      await file.read(data, 0, data.length, range.offset);
+      return data;
+    } finally {
+      await file.close();
+    }
+  }
+
+  createReadStream(name: string, range?: ByteRange): Readable {
+    const get = () => this.get(name, range);
+    let started = false;
+    return new Readable({
+      read(this: Readable) {
+        if (started) return;
+        started = true;
+        get().then(
+          (data) => {
+            if (data.length > 0) this.push(data);
+            this.push(null);
+          },
+          (error: Error) => this.destroy(error),
+        );
+      },
+    });
+  }
+
+  async exists(name: string): Promise<boolean> {
+    return stat(this.path(name)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListPage> {
+    const files = await readdir(this.folder).catch(() => [] as string[]);
+    const names = files
+      .map((file) => decodeURIComponent(file))
+      .filter((name) => name.startsWith(prefix))
+      .sort();
+    const after = options.pageToken ? Buffer.from(options.pageToken, "base64url").toString("utf8") : "";
+    const page = names.filter((name) => name > after).slice(0, options.maxResults ?? 1000);
+    const last = page[page.length - 1];
+    return page.length > 0 && last !== names[names.length - 1]
+      ? { names: page, nextPageToken: Buffer.from(last as string).toString("base64url") }
+      : { names: page };
+  }
+
+  async delete(name: string): Promise<void> {
+    await rm(this.path(name), { force: true });
   }
 }
 
@@ -218,16 +329,40 @@ export async function busyShare<T>(work: () => Promise<T>): Promise<{ value: T; 
   return { value, busy: performance.eventLoopUtilization(before).utilization };
 }
 
+/** Where resident memory was when it peaked: V8's heap, and memory outside it (Buffers). */
+export interface MemoryAtPeak {
+  heapUsedBytes: number;
+  heapTotalBytes: number;
+  arrayBuffersBytes: number;
+}
+
 /**
- * Peak and baseline of the process's resident set size, sampled every `everyMs` while `work` runs. The
- * timer runs on this event loop: `longestGapMs` says how late a sample could come.
+ * Peak and baseline of the process's resident set size, sampled every `everyMs` while `work` runs, with
+ * the heap and Buffer figures at the peak. The timer runs on this event loop: `longestGapMs` says how late
+ * a sample could come.
  */
 export async function peakRss<T>(
   everyMs: number,
   work: () => Promise<T>,
-): Promise<{ value: T; baselineBytes: number; peakBytes: number; samples: number; longestGapMs: number }> {
+): Promise<{
+  value: T;
+  baselineBytes: number;
+  peakBytes: number;
+  atPeak: MemoryAtPeak;
+  samples: number;
+  longestGapMs: number;
+}> {
+  const breakdown = (): MemoryAtPeak => {
+    const usage = process.memoryUsage();
+    return {
+      heapUsedBytes: usage.heapUsed,
+      heapTotalBytes: usage.heapTotal,
+      arrayBuffersBytes: usage.arrayBuffers,
+    };
+  };
   const baselineBytes = process.memoryUsage.rss();
   let peakBytes = baselineBytes;
+  let atPeak = breakdown();
   let samples = 0;
   let last = performance.now();
   let longestGapMs = 0;
@@ -236,13 +371,17 @@ export async function peakRss<T>(
     longestGapMs = Math.max(longestGapMs, now - last);
     last = now;
     samples += 1;
-    peakBytes = Math.max(peakBytes, process.memoryUsage.rss());
+    const rss = process.memoryUsage.rss();
+    if (rss > peakBytes) {
+      peakBytes = rss;
+      atPeak = breakdown();
+    }
   };
   const timer = setInterval(sample, everyMs);
   try {
     const value = await work();
     sample();
-    return { value, baselineBytes, peakBytes, samples, longestGapMs };
+    return { value, baselineBytes, peakBytes, atPeak, samples, longestGapMs };
   } finally {
     clearInterval(timer);
   }

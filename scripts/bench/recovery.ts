@@ -55,7 +55,7 @@ export const recoveryBench: Bench = {
   id: "recovery",
   title:
     "Recovery and search: GmailRestorer against the Workspace emulator (quotas on, time-scaled); searchBackups on a Firestore emulator",
-  run(): Promise<BenchReport> {
-    return runSections("recovery", "recovery-child.ts", SECTIONS);
+  run(only): Promise<BenchReport> {
+    return runSections("recovery", "recovery-child.ts", SECTIONS, only);
   },
 };

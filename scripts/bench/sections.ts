@@ -41,15 +41,22 @@ function runSection(childScript: string, name: string): Promise<SectionReport> {
   });
 }
 
-/** Runs every section in turn and gathers their figures and results. */
+/** Runs every section (or only those named) in turn and gathers their figures and results. */
 export async function runSections<Name extends string>(
   bench: string,
   childScript: string,
   sections: readonly Section<Name>[],
+  only?: readonly string[],
 ): Promise<BenchReport> {
+  const unknown = (only ?? []).filter((name) => !sections.some((section) => section.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `Unknown ${bench} section ${unknown.join(", ")} (known: ${sections.map((s) => s.name).join(", ")})`,
+    );
+  }
   const figures: BenchFigure[] = [];
   const results: BenchResult[] = [];
-  for (const section of sections) {
+  for (const section of sections.filter((s) => !only || only.length === 0 || only.includes(s.name))) {
     const started = performance.now();
     console.log(`${bench} bench: section "${section.name}"…`);
     let report: SectionReport;

@@ -35,7 +35,8 @@ export interface Bench {
   /** Selects the bench on the command line (`npm run bench -- <id> …`). */
   id: string;
   title: string;
-  run(): Promise<BenchResult[] | BenchReport>;
+  /** `sections`: only these of a bench made of sections (`npm run bench -- engine:large-file`). */
+  run(sections?: readonly string[]): Promise<BenchResult[] | BenchReport>;
 }
 
 /** Runs `fn` and returns its duration in milliseconds. */
