@@ -36,6 +36,8 @@ export interface WorkspaceEmulatorOptions {
   awkwardDrive?: boolean;
   /** Add the awkward mail cases: a Drive-only user (Gmail off) and a large message (see `PlanOptions`). */
   awkwardMail?: boolean;
+  /** Size of the awkward Drive cases' huge generated file (default 3 GiB). */
+  hugeFileBytes?: number;
   /** Write the service-account key JSON here. */
   keyFile?: string;
   /** The Google Cloud project of the service account (default `demo-alpvault`). */
@@ -98,6 +100,7 @@ export async function startWorkspaceEmulator(
       seed: options.seed,
       ...(options.awkwardDrive ? { awkwardDrive: true } : {}),
       ...(options.awkwardMail ? { awkwardMail: true } : {}),
+      ...(options.hugeFileBytes !== undefined ? { hugeFileBytes: options.hugeFileBytes } : {}),
     });
   // Checksums of generated Drive content are known before the first request.
   await emulator.drive.settled();
