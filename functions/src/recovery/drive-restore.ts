@@ -300,9 +300,13 @@ export class DriveRestorer {
     let pendingBytes = 0;
     let fileId: string | undefined;
     const sendPiece = async (last: boolean): Promise<void> => {
-      const piece = Buffer.concat(pending);
+      // The piece holds the chunks' bytes now: the chunks go, and what is left over is copied out, so
+      // that only the piece in flight stays in memory while Drive takes it.
+      const piece = Buffer.concat(pending, pendingBytes);
+      pending = [];
       const sendBytes = last ? piece.length : piece.length - (piece.length % UPLOAD_PIECE_BYTES);
       const body = piece.subarray(0, sendBytes);
+      const rest = Buffer.from(piece.subarray(sendBytes));
       const range =
         body.length > 0 ? `bytes ${offset}-${offset + body.length - 1}/${size}` : `bytes */${size}`;
       const answer = await this.call(isNew ? "drive.files.create" : "drive.files.update", false, async () => {
@@ -316,8 +320,8 @@ export class DriveRestorer {
         return ((await response.json()) as { id?: string }).id;
       });
       offset += body.length;
-      pending = [piece.subarray(sendBytes)];
-      pendingBytes = pending[0]!.length;
+      pending = rest.length > 0 ? [rest] : [];
+      pendingBytes = rest.length;
       if (answer) fileId = answer;
     };
     for await (const chunk of content) {
