@@ -2,7 +2,7 @@
  * One section of the engine bench in a process of its own, forked by `engine.ts` (with the tsconfig the
  * engine's imports need): `engine-child.ts <section>` runs the section and sends its figures to the parent.
  */
-export type SectionName = "mailbox" | "parallel" | "corpus" | "large-file";
+export type SectionName = "mailbox" | "parallel" | "scale" | "corpus" | "large-file";
 
 /** A figure's value (by the id `engine.ts` gives it) and how it was measured. */
 export interface MeasuredFigure {
@@ -21,6 +21,7 @@ export interface SectionReport {
 const SECTIONS: Record<SectionName, () => Promise<MeasuredFigure[]>> = {
   mailbox: async () => (await import("./engine-mailbox")).measureMailbox(),
   parallel: async () => (await import("./engine-parallel")).measureParallel(),
+  scale: async () => (await import("./engine-scale")).measureScale(),
   corpus: async () => (await import("./engine-corpus")).measureCorpus(),
   "large-file": async () => (await import("./engine-large-file")).measureLargeFile(),
 };

@@ -53,6 +53,39 @@ const SECTIONS: { name: SectionName; figures: Omit<BenchFigure, "value" | "note"
     ],
   },
   {
+    name: "scale",
+    figures: [
+      {
+        id: "scale-ceiling-fraction",
+        name: "200 mailboxes at once under the daily budget: units per quota minute ÷ min(200 × per-user, project limit)",
+        unit: "",
+        digits: 3,
+        target: { comparison: ">=", value: 0.9 },
+      },
+      {
+        id: "scale-refused-units",
+        name: "200 mailboxes at once: Gmail units of the calls the emulator refused (429, 403)",
+        unit: "units",
+        digits: 0,
+        target: { comparison: "<=", value: 0 },
+      },
+      {
+        id: "scale-failed-calls",
+        name: "200 mailboxes at once: calls that failed for good",
+        unit: "",
+        digits: 0,
+        target: { comparison: "<=", value: 0 },
+      },
+      {
+        id: "scale-daily-threshold-fraction",
+        name: "200 mailboxes at once: Gmail units charged that quota day ÷ the project's daily threshold",
+        unit: "",
+        digits: 3,
+        target: { comparison: "<=", value: 1 },
+      },
+    ],
+  },
+  {
     name: "corpus",
     figures: [
       {
