@@ -17,7 +17,7 @@ import { googleClientOptions } from "../../functions/src/backup/google/client-op
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import { versionChunks } from "../../functions/src/backup/restore/content";
 import type { CurrentVersion } from "../../functions/src/backup/runner/catalog";
-import { DriveRestorer } from "../../functions/src/recovery/drive-restore";
+import { DriveRestorer } from "../../functions/src/backup/services/drive/restorer";
 import { DiskBlobStore, ORGANIZATION_ID, peakRss, type MemoryAtPeak } from "./engine-store";
 
 const DRIVE_SCOPE = "https://www.googleapis.com/auth/drive";

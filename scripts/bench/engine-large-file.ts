@@ -36,8 +36,8 @@ import { googleClientOptions } from "../../functions/src/backup/google/client-op
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/sources/drive-source";
-import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/sources/source";
+import { DriveSource } from "../../functions/src/backup/services/drive/source";
+import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/services/source";
 import type { MeasuredFigure } from "./engine-child";
 import type { LargeFileEmulator } from "./engine-large-file-emulator";
 import type { RestoreOrder, RestoreReport } from "./engine-large-file-restore";

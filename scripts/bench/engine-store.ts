@@ -25,7 +25,7 @@ import { newDataKey, type DataKey } from "../../functions/src/backup/format/keys
 import type { CallCounts } from "../../functions/src/backup/google/caller";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { runBackup, type RunBackupResult } from "../../functions/src/backup/runner/run-backup";
-import type { Source } from "../../functions/src/backup/sources/source";
+import type { Source } from "../../functions/src/backup/services/source";
 
 export const ORGANIZATION_ID = "org-engine-bench";
 

@@ -20,8 +20,8 @@ import { startHarness, type Harness } from "../../emulators/workspace/src/testin
 import type { GoogleCaller } from "../../functions/src/backup/google/caller";
 import { googleClientOptions } from "../../functions/src/backup/google/client-options";
 import { unitCost } from "../../functions/src/backup/google/costs";
-import { DriveSource } from "../../functions/src/backup/sources/drive-source";
-import { GmailSource, type GmailSourceOptions } from "../../functions/src/backup/sources/gmail-source";
+import { DriveSource } from "../../functions/src/backup/services/drive/source";
+import { GmailSource, type GmailSourceOptions } from "../../functions/src/backup/services/gmail/source";
 
 /** Real milliseconds of one quota minute at a time scale (the emulator's and the caller's clocks agree). */
 export const minuteMsAt = (timeScale: number): number => 60_000 / timeScale;

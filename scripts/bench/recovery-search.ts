@@ -88,7 +88,7 @@ interface Catalog {
 }
 
 async function catalog(): Promise<Catalog> {
-  const { mailSearchFields } = await import("../../functions/src/backup/sources/gmail-source");
+  const { mailSearchFields } = await import("../../functions/src/backup/services/gmail/source");
   // mulberry32, seeded: the same catalog on every run.
   const next = seededRandom(7_002);
   const pick = zipf(VOCABULARY, next);

@@ -17,8 +17,8 @@ import { collectGarbage } from "../../functions/src/backup/retention/gc";
 import type { CatalogItem, CatalogVersion } from "../../functions/src/backup/runner/catalog";
 import { FirestoreCatalog, catalogDocId, decodeRun } from "../../functions/src/backup/runner/repo";
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/sources/drive-source";
-import { ResourceSource } from "../../functions/src/backup/sources/resource-source";
+import { DriveSource } from "../../functions/src/backup/services/drive/source";
+import { ResourceSource } from "../../functions/src/backup/services/resource-source";
 import { CountingSource, Mailboxes, chunksOf, meter, restoreVersion } from "../support/backup";
 import { stackEnv } from "../support/stack-env";
 

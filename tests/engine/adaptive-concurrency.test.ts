@@ -15,8 +15,8 @@ import {
   MAX_ITEM_CONCURRENCY,
   runBackup,
 } from "../../functions/src/backup/runner/run-backup";
-import type { GmailSource } from "../../functions/src/backup/sources/gmail-source";
-import type { FetchedItem, ItemRef, Source } from "../../functions/src/backup/sources/source";
+import type { GmailSource } from "../../functions/src/backup/services/gmail/source";
+import type { FetchedItem, ItemRef, Source } from "../../functions/src/backup/services/source";
 import { Mailboxes } from "../support/backup";
 
 const MESSAGES = 150;

@@ -12,8 +12,8 @@ import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blo
 import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/sources/drive-source";
-import { DriveRestorer } from "../../functions/src/recovery/drive-restore";
+import { DriveSource } from "../../functions/src/backup/services/drive/source";
+import { DriveRestorer } from "../../functions/src/backup/services/drive/restorer";
 import { Mailboxes, meter, restoreVersion } from "../support/backup";
 
 jest.setTimeout(60_000);

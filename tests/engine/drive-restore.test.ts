@@ -6,7 +6,7 @@
 import { drive_v3 } from "@googleapis/drive";
 import { SCOPES } from "../../emulators/workspace/src/auth";
 import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
-import { DriveRestorer } from "../../functions/src/recovery/drive-restore";
+import { DriveRestorer } from "../../functions/src/backup/services/drive/restorer";
 import { Mailboxes, meter } from "../support/backup";
 
 let harness: Harness;

@@ -12,8 +12,8 @@ import {
   type GoogleCaller,
   type GoogleRequest,
 } from "../../functions/src/backup/google/caller";
-import { DriveSource, type DriveResource } from "../../functions/src/backup/sources/drive-source";
-import type { ChangeBatch, DriveSearchFields, ItemRef } from "../../functions/src/backup/sources/source";
+import { DriveSource, type DriveResource } from "../../functions/src/backup/services/drive/source";
+import type { ChangeBatch, DriveSearchFields, ItemRef } from "../../functions/src/backup/services/source";
 
 const DOC = "application/vnd.google-apps.document";
 const FOLDER = "application/vnd.google-apps.folder";

@@ -5,7 +5,7 @@
 import { gmail_v1 } from "@googleapis/gmail";
 import { SCOPES } from "../../emulators/workspace/src/auth";
 import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
-import { GmailRestorer } from "../../functions/src/recovery/gmail-restore";
+import { GmailRestorer } from "../../functions/src/backup/services/gmail/restorer";
 import { Mailboxes, meter } from "../support/backup";
 
 jest.setTimeout(60_000);

@@ -11,8 +11,8 @@ import {
   type GoogleCaller,
   type GoogleRequest,
 } from "../../functions/src/backup/google/caller";
-import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
-import type { Change, ChangeBatch, MailSearchFields } from "../../functions/src/backup/sources/source";
+import { GmailSource } from "../../functions/src/backup/services/gmail/source";
+import type { Change, ChangeBatch, MailSearchFields } from "../../functions/src/backup/services/source";
 
 let harness: Harness;
 

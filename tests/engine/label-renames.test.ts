@@ -11,8 +11,8 @@ import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
 import type { GoogleCaller } from "../../functions/src/backup/google/caller";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { GmailSource, LABEL_CHECK_MS } from "../../functions/src/backup/sources/gmail-source";
-import { GmailRestorer } from "../../functions/src/recovery/gmail-restore";
+import { GmailSource, LABEL_CHECK_MS } from "../../functions/src/backup/services/gmail/source";
+import { GmailRestorer } from "../../functions/src/backup/services/gmail/restorer";
 import { Mailboxes, meter, restoreVersion } from "../support/backup";
 
 jest.setTimeout(60_000);

@@ -23,10 +23,10 @@ import {
   EXPORT_TYPES,
   GOOGLE_FOLDER,
   type DriveResource,
-} from "../../functions/src/backup/sources/drive-source";
-import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
-import { ResourceSource } from "../../functions/src/backup/sources/resource-source";
-import type { Source } from "../../functions/src/backup/sources/source";
+} from "../../functions/src/backup/services/drive/source";
+import { GmailSource } from "../../functions/src/backup/services/gmail/source";
+import { ResourceSource } from "../../functions/src/backup/services/resource-source";
+import type { Source } from "../../functions/src/backup/services/source";
 import { restoreVersion } from "../support/backup";
 
 jest.setTimeout(240_000);

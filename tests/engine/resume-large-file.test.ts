@@ -12,8 +12,8 @@ import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blo
 import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { RESUMABLE_ITEM_BYTES, runBackup } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/sources/drive-source";
-import { ResourceSource } from "../../functions/src/backup/sources/resource-source";
+import { DriveSource } from "../../functions/src/backup/services/drive/source";
+import { ResourceSource } from "../../functions/src/backup/services/resource-source";
 import { CountingSource, Mailboxes, meter, restoreVersion } from "../support/backup";
 
 jest.setTimeout(180_000);

@@ -16,10 +16,10 @@ import type { GoogleCaller } from "../../functions/src/backup/google/caller";
 import type { CatalogVersion, Checkpoint } from "../../functions/src/backup/runner/catalog";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { runBackup, type RunBackupResult } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/sources/drive-source";
-import type { GmailSource } from "../../functions/src/backup/sources/gmail-source";
-import { ResourceSource } from "../../functions/src/backup/sources/resource-source";
-import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/sources/source";
+import { DriveSource } from "../../functions/src/backup/services/drive/source";
+import type { GmailSource } from "../../functions/src/backup/services/gmail/source";
+import { ResourceSource } from "../../functions/src/backup/services/resource-source";
+import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/services/source";
 import { Mailboxes, chunkObjectName, chunksOf, meter, restoreVersion } from "../support/backup";
 
 const ORG = "org-runner-test";

@@ -10,8 +10,8 @@ import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blo
 import { newDataKey } from "../../functions/src/backup/format/keys";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { runBackup, type RunBackupResult } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/sources/drive-source";
-import { ResourceSource, parseResourceCursor } from "../../functions/src/backup/sources/resource-source";
+import { DriveSource } from "../../functions/src/backup/services/drive/source";
+import { ResourceSource, parseResourceCursor } from "../../functions/src/backup/services/resource-source";
 import { meteredCaller } from "../../functions/src/backup/google/caller";
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import { Mailboxes } from "../support/backup";

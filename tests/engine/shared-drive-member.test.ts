@@ -15,9 +15,9 @@ import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blo
 import { newDataKey } from "../../functions/src/backup/format/keys";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource, findDriveMember } from "../../functions/src/backup/sources/drive-source";
-import { ResourceSource } from "../../functions/src/backup/sources/resource-source";
-import { NoAccessError, failingSource } from "../../functions/src/backup/sources/source";
+import { DriveSource, findDriveMember } from "../../functions/src/backup/services/drive/source";
+import { ResourceSource } from "../../functions/src/backup/services/resource-source";
+import { NoAccessError, failingSource } from "../../functions/src/backup/services/source";
 import { Mailboxes, meter } from "../support/backup";
 
 let harness: Harness;

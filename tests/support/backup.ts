@@ -12,8 +12,8 @@ import { seededText } from "../../functions/src/backup/format/testing";
 import { meteredCaller, type GoogleCaller } from "../../functions/src/backup/google/caller";
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import type { CatalogVersion } from "../../functions/src/backup/runner/catalog";
-import { GmailSource } from "../../functions/src/backup/sources/gmail-source";
-import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/sources/source";
+import { GmailSource } from "../../functions/src/backup/services/gmail/source";
+import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/services/source";
 import { chunkListOf, versionContent } from "../../functions/src/backup/restore/content";
 
 /** Mailboxes of the harness's Workspace: users, messages, and sources reading them. */

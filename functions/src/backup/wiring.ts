@@ -17,8 +17,8 @@ import { QUOTA_MODELS } from "./google/costs";
 import { backupRunSlots } from "./google/daily-budget";
 import { quotaAwareCaller } from "./google/quota-caller";
 import { enqueueBackup } from "./queue";
-import { DriveSource, findDriveMember } from "./sources/drive-source";
-import { GmailSource } from "./sources/gmail-source";
+import { DriveSource, findDriveMember } from "./services/drive/source";
+import { GmailSource } from "./services/gmail/source";
 import type { WorkerDeps } from "./worker";
 
 const GMAIL_SCOPES = ["https://www.googleapis.com/auth/gmail.readonly"];

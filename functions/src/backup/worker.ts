@@ -50,10 +50,10 @@ import {
 import type { BackupTask } from "./schema";
 import { FirestoreCatalog } from "./runner/repo";
 import { failureReasonOf, runBackup, type RunBackupResult } from "./runner/run-backup";
-import type { DriveResource } from "./sources/drive-source";
-import type { GmailSourceOptions } from "./sources/gmail-source";
-import { NoAccessError, failingSource, type Source } from "./sources/source";
-import { ResourceSource } from "./sources/resource-source";
+import type { DriveResource } from "./services/drive/source";
+import type { GmailSourceOptions } from "./services/gmail/source";
+import { NoAccessError, failingSource, type Source } from "./services/source";
+import { ResourceSource } from "./services/resource-source";
 
 /** Builds a resource's streams: Gmail for a mailbox, Drive for a mailbox's My Drive or a shared drive. */
 export interface StreamFactory {

@@ -18,7 +18,7 @@ import type { BlobStore } from "../backup/blobstore/blob-store";
 import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
 import { itemAsOf, itemsAfter, itemsByKey } from "../backup/runner/repo";
-import type { ItemMetadata } from "../backup/sources/source";
+import type { ItemMetadata } from "../backup/services/source";
 import { mboxEntry } from "./mbox";
 import { ZipWriter } from "./zip";
 

@@ -22,21 +22,21 @@ import { readBackupResource } from "../backup/repo";
 import { versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
 import { itemAsOf, itemsAfter, itemsByKey, mailLabelNames } from "../backup/runner/repo";
-import { googleStatus } from "../backup/sources/google-errors";
+import { googleStatus } from "../backup/services/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/repo";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
-import { findDriveMember } from "../backup/sources/drive-source";
+import { findDriveMember } from "../backup/services/drive/source";
 import {
   DriveRestorer,
   RESUMABLE_UPLOAD_BYTES,
   restoredName,
   type DriveTarget,
   type UploadAccess,
-} from "./drive-restore";
-import { GmailRestorer, messageIdOf } from "./gmail-restore";
+} from "../backup/services/drive/restorer";
+import { GmailRestorer, messageIdOf } from "../backup/services/gmail/restorer";
 import { inParallel } from "../lib/parallel";
 import {
   finishRecovery,
@@ -156,7 +156,7 @@ export async function executeRecovery(
   /** The backed-up mailbox's label names now (by id), read once: restored labels take their current name. */
   let labelNames: Promise<Record<string, string>> | undefined;
 
-  /** A Drive file: into the recovery's folder, or over itself (see drive-restore.ts). */
+  /** A Drive file: into the recovery's folder, or over itself (see backup/services/drive/restorer.ts). */
   const restoreFile = async (itemKey: string, item: CatalogItem, importing: boolean) => {
     const objects = { organizationId: scope.organizationId, keys: await keys(item.current.dataKeyId) };
     const large = item.current.size > RESUMABLE_UPLOAD_BYTES;
@@ -171,7 +171,7 @@ export async function executeRecovery(
       return;
     }
     // A file owned outside the organisation is restored as the user's own copy: never over the owner's
-    // file, never into the owner's folders (see drive-restore.ts).
+    // file, never into the owner's folders (see backup/services/drive/restorer.ts).
     const ownCopy = metadata.externalOwner !== undefined;
     if (
       recovery.method === "overwrite" &&

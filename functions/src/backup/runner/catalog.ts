@@ -25,8 +25,8 @@
  */
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import type { ChunkRef } from "../format/chunk-codec";
-import { bounded } from "../sources/search-text";
-import type { ItemMetadata, LabelRename, MailLabel, SearchFields } from "../sources/source";
+import { bounded } from "../services/search-text";
+import type { ItemMetadata, LabelRename, MailLabel, SearchFields } from "../services/source";
 
 /** Per call, at most this many versions (two writes each: Firestore's 500-write limit). */
 export const MAX_VERSIONS_PER_CALL = 200;

@@ -18,7 +18,7 @@ import {
   type RunOutcome,
   type RunRecord,
 } from "./catalog";
-import type { LabelRename } from "../sources/source";
+import type { LabelRename } from "../services/source";
 
 export interface StoredChunkRef {
   size?: number;

@@ -22,7 +22,7 @@ import {
 } from "firebase-admin/firestore";
 import { BACKUP_FAILURE_REASONS, type BackupFailureReason } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope } from "../../lib/tenancy";
-import { bounded } from "../sources/search-text";
+import { bounded } from "../services/search-text";
 import {
   LeaseLostError,
   MAX_ITEM_ERRORS,
@@ -43,7 +43,7 @@ import {
   type ServiceOutcome,
   type ServiceOutcomes,
 } from "./catalog";
-import type { LabelRename } from "../sources/source";
+import type { LabelRename } from "../services/source";
 
 export type { Scope };
 

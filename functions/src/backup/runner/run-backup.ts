@@ -38,7 +38,7 @@ import { EncryptionError, EncryptionKeyError, FormatError } from "../format/erro
 import { deriveKeys, type DataKey } from "../format/keys";
 import type { CallCounts } from "../google/caller";
 import { GoogleCallError, classifyGoogleError, failureScope, isTransient } from "../google/errors";
-import { googleStatus } from "../sources/google-errors";
+import { googleStatus } from "../services/google-errors";
 import {
   ContentMismatchError,
   ItemGoneError,
@@ -52,7 +52,7 @@ import {
   type SearchFields,
   type Source,
   type SourceKind,
-} from "../sources/source";
+} from "../services/source";
 import {
   LeaseLostError,
   MAX_CHUNK_REFS_PER_CALL,

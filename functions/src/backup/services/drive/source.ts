@@ -40,12 +40,12 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { drive_v3 } from "@googleapis/drive";
-import type { GoogleCaller } from "../google/caller";
-import { googleReason, googleStatus } from "./google-errors";
-import { bounded, displayText, keywordsOf } from "./search-text";
+import type { GoogleCaller } from "../../google/caller";
+import { googleReason, googleStatus } from "../google-errors";
+import { listChanges, type ServiceListing } from "../listing";
+import { bounded, displayText, keywordsOf } from "../search-text";
 import {
   ItemGoneError,
-  fullListingBatch,
   type Change,
   type ChangeBatch,
   type DriveNativeInfo,
@@ -55,7 +55,7 @@ import {
   type ItemMetadata,
   type ItemRef,
   type Source,
-} from "./source";
+} from "../source";
 
 /**
  * A backed-up Drive: a user's My Drive, or a shared drive read as one of its own members (`actAs`: a super
@@ -188,31 +188,6 @@ const FILE_FIELDS = [
 const PERMISSION_FIELDS =
   "nextPageToken,permissions(id,type,role,emailAddress,domain,displayName,allowFileDiscovery,permissionDetails)";
 
-type Cursor =
-  { mode: "incremental"; pageToken: string } | { mode: "full"; startPageToken: string; pageToken?: string };
-
-function parseCursor(cursor: string): Cursor {
-  if (cursor.startsWith("{")) {
-    try {
-      const value = JSON.parse(cursor) as { drive?: unknown; startPageToken?: unknown; pageToken?: unknown };
-      if (value.drive === "full" && typeof value.startPageToken === "string") {
-        return {
-          mode: "full",
-          startPageToken: value.startPageToken,
-          ...(typeof value.pageToken === "string" ? { pageToken: value.pageToken } : {}),
-        };
-      }
-    } catch {
-      // a page token that happens to start with "{": Drive answers whether it is valid
-    }
-  }
-  return { mode: "incremental", pageToken: cursor };
-}
-
-function fullCursor(startPageToken: string, pageToken: string): string {
-  return JSON.stringify({ drive: "full", startPageToken, pageToken });
-}
-
 /** Drive's answer to a page token it does not accept: 404 "not valid", or 400 naming `pageToken`. */
 function invalidPageToken(error: unknown): boolean {
   const status = googleStatus(error);
@@ -330,14 +305,19 @@ export class DriveSource implements Source {
 
   // ------------------------------------------------------------------------------------------ listing
 
-  async *listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
-    const parsed = cursor === null ? undefined : parseCursor(cursor);
-    if (parsed?.mode === "incremental") {
-      const invalid = yield* this.changes(parsed.pageToken);
-      if (invalid) yield* this.fullListing(undefined, true);
-      return;
-    }
-    yield* this.fullListing(parsed, false);
+  /** What the shared cursor and resync loop needs from Drive (see `../listing.ts`). */
+  private readonly listing: ServiceListing = {
+    service: "drive",
+    tokenField: "startPageToken",
+    // Any other cursor is a page token: Drive answers whether it is valid.
+    parseIncremental: (cursor) => ({ mode: "incremental", token: cursor }),
+    startToken: () => this.startPageToken(),
+    listPage: (pageToken) => this.listPage(pageToken),
+    incremental: (pageToken) => this.changes(pageToken),
+  };
+
+  listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
+    return listChanges(this.listing, cursor);
   }
 
   /** changes.list pages; returns true when Drive no longer accepts the page token. */
@@ -407,62 +387,30 @@ export class DriveSource implements Source {
     return { itemKey: file.id as string, ...keysOf(file), hint: file };
   }
 
-  private async *fullListing(
-    resume: { startPageToken: string; pageToken?: string } | undefined,
-    resynced: boolean,
-  ): AsyncGenerator<ChangeBatch, void> {
-    let startPageToken = resume?.startPageToken;
-    let pageToken = resume?.pageToken;
-    let first = !resume;
-    let resyncedFlag = resynced;
-    if (!startPageToken) startPageToken = await this.startPageToken();
-    for (;;) {
-      let page: drive_v3.Schema$FileList;
-      try {
-        page = (
-          await this.call("drive.files.list", () =>
-            this.drive.files.list({
-              pageSize: this.pageSize,
-              supportsAllDrives: true,
-              fields: `nextPageToken,files(${FILE_FIELDS})`,
-              ...(this.driveId
-                ? { corpora: "drive", driveId: this.driveId, includeItemsFromAllDrives: true }
-                : { corpora: "user", q: "'me' in owners or sharedWithMe = true" }),
-              ...(pageToken ? { pageToken } : {}),
-            }),
-          )
-        ).data;
-      } catch (error) {
-        // A resumed listing whose page token is no longer accepted starts over.
-        if (pageToken && googleStatus(error) === 400) {
-          startPageToken = await this.startPageToken();
-          pageToken = undefined;
-          first = true;
-          resyncedFlag = true;
-          continue;
-        }
-        throw error;
-      }
-      const changes: Change[] = [];
-      for (const file of page.files ?? []) {
-        if (!file.id) continue;
-        const change = this.changeOf(file.id, file);
-        // In a full listing only the resource's own files are items; nothing is deleted.
-        if (change?.type === "upsert") changes.push(change);
-      }
-      pageToken = page.nextPageToken ?? undefined;
-      const incrementalCursor: string = startPageToken;
-      yield fullListingBatch(changes, {
-        nextPageToken: pageToken,
-        resumeAt: (token) => fullCursor(incrementalCursor, token),
-        incrementalCursor,
-        first,
-        resynced: resyncedFlag,
-      });
-      first = false;
-      resyncedFlag = false;
-      if (!pageToken) return;
+  /** One page of `files.list`: in a full listing only the resource's own files are items; nothing is deleted. */
+  private async listPage(
+    pageToken: string | undefined,
+  ): Promise<{ changes: Change[]; nextPageToken?: string }> {
+    const page = (
+      await this.call("drive.files.list", () =>
+        this.drive.files.list({
+          pageSize: this.pageSize,
+          supportsAllDrives: true,
+          fields: `nextPageToken,files(${FILE_FIELDS})`,
+          ...(this.driveId
+            ? { corpora: "drive", driveId: this.driveId, includeItemsFromAllDrives: true }
+            : { corpora: "user", q: "'me' in owners or sharedWithMe = true" }),
+          ...(pageToken ? { pageToken } : {}),
+        }),
+      )
+    ).data;
+    const changes: Change[] = [];
+    for (const file of page.files ?? []) {
+      if (!file.id) continue;
+      const change = this.changeOf(file.id, file);
+      if (change?.type === "upsert") changes.push(change);
     }
+    return { changes, ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
   }
 
   private async startPageToken(): Promise<string> {

@@ -9,10 +9,10 @@
  */
 import { Readable } from "node:stream";
 import type { gmail_v1 } from "@googleapis/gmail";
-import type { GoogleCaller } from "../backup/google/caller";
-import { headerBlock, parseHeaders } from "../backup/sources/mail-headers";
-import type { MailLabel } from "../backup/sources/source";
-import { SharedByKey } from "../lib/parallel";
+import type { GoogleCaller } from "../../google/caller";
+import { headerBlock, parseHeaders } from "./mail-headers";
+import type { MailLabel } from "../source";
+import { SharedByKey } from "../../../lib/parallel";
 
 const DROPPED_SYSTEM_LABELS = new Set(["SPAM", "TRASH", "DRAFT", "CHAT"]);
 const SYSTEM_LABEL = /^(INBOX|SENT|UNREAD|STARRED|IMPORTANT|CATEGORY_[A-Z]+)$/;

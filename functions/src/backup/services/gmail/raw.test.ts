@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readRawMessage } from "./gmail-raw";
+import { readRawMessage } from "./raw";
 
 async function* pieces(text: string, size: number): AsyncGenerator<Buffer> {
   const bytes = Buffer.from(text);

@@ -21,9 +21,9 @@
  */
 import { Readable } from "node:stream";
 import type { drive_v3 } from "@googleapis/drive";
-import type { GoogleCaller } from "../backup/google/caller";
-import type { DrivePermission, ItemMetadata } from "../backup/sources/source";
-import { SharedByKey } from "../lib/parallel";
+import type { GoogleCaller } from "../../google/caller";
+import type { DrivePermission, ItemMetadata } from "../source";
+import { SharedByKey } from "../../../lib/parallel";
 
 const FOLDER = "application/vnd.google-apps.folder";
 const SHORTCUT = "application/vnd.google-apps.shortcut";

@@ -1,6 +1,6 @@
 import { decodeEncodedWords, headerBlock, parseAddressList, parseHeaders } from "./mail-headers";
-import { mailSearchFields } from "./gmail-source";
-import { keywordsOf, MAX_KEYWORDS } from "./search-text";
+import { mailSearchFields } from "./source";
+import { keywordsOf, MAX_KEYWORDS } from "../search-text";
 
 describe("mail headers", () => {
   it("when a message has a body, then only the header block is read", () => {

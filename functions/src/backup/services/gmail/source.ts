@@ -28,15 +28,15 @@
  * `{"gmail":"full","historyId":…,"pageToken":…}` that resumes it.
  */
 import type { gmail_v1 } from "@googleapis/gmail";
-import type { GoogleCaller } from "../google/caller";
-import type { Catalog } from "../runner/catalog";
-import { readRawMessage } from "./gmail-raw";
-import { googleStatus } from "./google-errors";
+import type { GoogleCaller } from "../../google/caller";
+import type { Catalog } from "../../runner/catalog";
+import { readRawMessage } from "./raw";
+import { googleStatus } from "../google-errors";
+import { listChanges, type ServiceListing } from "../listing";
 import { decodeEncodedWords, headerBlock, parseAddressList, parseHeaders } from "./mail-headers";
-import { MAX_RECIPIENTS, bounded, displayText, keywordsOf } from "./search-text";
+import { MAX_RECIPIENTS, bounded, displayText, keywordsOf } from "../search-text";
 import {
   ItemGoneError,
-  fullListingBatch,
   type Change,
   type ChangeBatch,
   type FetchedItem,
@@ -45,7 +45,7 @@ import {
   type MailLabel,
   type MailSearchFields,
   type Source,
-} from "./source";
+} from "../source";
 
 export interface GmailSourceOptions {
   /** The mailbox's client (delegated to `user`). */
@@ -86,33 +86,9 @@ export function labelRenames(
   });
 }
 
-type Cursor =
-  | { mode: "incremental"; historyId: string }
-  | { mode: "full"; historyId: string; pageToken?: string }
-  | { mode: "invalid" };
-
 const HISTORY_TYPES = ["messageAdded", "messageDeleted", "labelAdded", "labelRemoved"];
 
-function parseCursor(cursor: string): Cursor {
-  if (/^\d+$/.test(cursor)) return { mode: "incremental", historyId: cursor };
-  try {
-    const value = JSON.parse(cursor) as { gmail?: unknown; historyId?: unknown; pageToken?: unknown };
-    if (value.gmail === "full" && typeof value.historyId === "string" && /^\d+$/.test(value.historyId)) {
-      return {
-        mode: "full",
-        historyId: value.historyId,
-        ...(typeof value.pageToken === "string" ? { pageToken: value.pageToken } : {}),
-      };
-    }
-  } catch {
-    // answered below
-  }
-  return { mode: "invalid" };
-}
-
-function fullCursor(historyId: string, pageToken: string): string {
-  return JSON.stringify({ gmail: "full", historyId, pageToken });
-}
+const HISTORY_ID = /^\d+$/;
 
 /** The mail search fields of a raw message, from its header block only. */
 export function mailSearchFields(
@@ -194,35 +170,39 @@ export class GmailSource implements Source {
     );
   }
 
-  async *listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
-    const parsed = cursor === null ? undefined : parseCursor(cursor);
-    if (parsed?.mode === "incremental") {
-      // The labels are checked before the first batch with changes, or at the end when they are due.
-      let checked = false;
-      const history = this.history(parsed.historyId);
-      for (;;) {
-        const next = await history.next();
-        if (next.done) {
-          if (next.value) {
-            yield* this.fullListing(undefined, true);
-            return;
-          }
-          break;
-        }
-        if (!checked && (next.value.changes.length > 0 || (await this.labelCheckDue()))) {
-          await this.noticeRenames();
-          checked = true;
-        }
-        yield next.value;
+  /** What the shared cursor and resync loop needs from Gmail (see `../listing.ts`). */
+  private readonly listing: ServiceListing = {
+    service: "gmail",
+    tokenField: "historyId",
+    isToken: (token) => HISTORY_ID.test(token),
+    parseIncremental: (cursor) =>
+      HISTORY_ID.test(cursor) ? { mode: "incremental", token: cursor } : { mode: "invalid" },
+    startToken: () => this.startHistoryId(),
+    listPage: (pageToken) => this.listPage(pageToken),
+    incremental: (historyId) => this.incremental(historyId),
+    beforeFullListing: () => this.noticeRenames(),
+  };
+
+  listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
+    return listChanges(this.listing, cursor);
+  }
+
+  /**
+   * The history from `historyId`; returns true when it has expired. The labels are checked before the
+   * first batch with changes, or before any batch once they are due.
+   */
+  private async *incremental(historyId: string): AsyncGenerator<ChangeBatch, boolean> {
+    let checked = false;
+    const history = this.history(historyId);
+    for (;;) {
+      const next = await history.next();
+      if (next.done) return next.value;
+      if (!checked && (next.value.changes.length > 0 || (await this.labelCheckDue()))) {
+        await this.noticeRenames();
+        checked = true;
       }
-      return;
+      yield next.value;
     }
-    await this.noticeRenames();
-    if (parsed?.mode === "full") {
-      yield* this.fullListing(parsed, false);
-      return;
-    }
-    yield* this.fullListing(undefined, parsed?.mode === "invalid");
   }
 
   /** history.list pages from `startHistoryId`; returns true when the history is gone (404). */
@@ -306,55 +286,26 @@ export class GmailSource implements Source {
     return changes;
   }
 
-  private async *fullListing(
-    resume: { historyId: string; pageToken?: string } | undefined,
-    resynced: boolean,
-  ): AsyncGenerator<ChangeBatch, void> {
-    let historyId = resume?.historyId;
-    let pageToken = resume?.pageToken;
-    let first = !resume;
-    let resyncedFlag = resynced;
-    if (!historyId) historyId = await this.startHistoryId();
-    for (;;) {
-      let page: gmail_v1.Schema$ListMessagesResponse;
-      try {
-        page = (
-          await this.call("gmail.users.messages.list", () =>
-            this.gmail.users.messages.list({
-              userId: "me",
-              includeSpamTrash: true,
-              maxResults: this.pageSize,
-              ...(pageToken ? { pageToken } : {}),
-            }),
-          )
-        ).data;
-      } catch (error) {
-        // A resumed listing whose page token is no longer accepted starts over.
-        if (pageToken && googleStatus(error) === 400) {
-          historyId = await this.startHistoryId();
-          pageToken = undefined;
-          first = true;
-          resyncedFlag = true;
-          continue;
-        }
-        throw error;
-      }
-      const changes: Change[] = (page.messages ?? [])
+  /** One page of `messages.list` (spam and trash included): every message is an upsert. */
+  private async listPage(
+    pageToken: string | undefined,
+  ): Promise<{ changes: Change[]; nextPageToken?: string }> {
+    const page = (
+      await this.call("gmail.users.messages.list", () =>
+        this.gmail.users.messages.list({
+          userId: "me",
+          includeSpamTrash: true,
+          maxResults: this.pageSize,
+          ...(pageToken ? { pageToken } : {}),
+        }),
+      )
+    ).data;
+    return {
+      changes: (page.messages ?? [])
         .filter((message): message is { id: string } => typeof message.id === "string")
-        .map((message) => ({ type: "upsert", item: { itemKey: message.id } }));
-      pageToken = page.nextPageToken ?? undefined;
-      const incrementalCursor: string = historyId;
-      yield fullListingBatch(changes, {
-        nextPageToken: pageToken,
-        resumeAt: (token) => fullCursor(incrementalCursor, token),
-        incrementalCursor,
-        first,
-        resynced: resyncedFlag,
-      });
-      first = false;
-      resyncedFlag = false;
-      if (!pageToken) return;
-    }
+        .map((message) => ({ type: "upsert", item: { itemKey: message.id } })),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    };
   }
 
   private async startHistoryId(): Promise<string> {
