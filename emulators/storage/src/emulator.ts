@@ -7,8 +7,13 @@
  *
  * Paths are served with and without the `/storage/v1` prefix: the client puts it in front of `/b/...` when
  * given `apiEndpoint`, but not when it reads `STORAGE_EMULATOR_HOST`.
+ *
+ * Object bytes stay on disk (see `store.ts`): downloads stream from the object's file, resumable chunks
+ * stream into the session's file.
  */
+import { createReadStream, openSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { pipeline } from "node:stream/promises";
 import { Faults, type FaultRuleInput } from "./faults";
 import {
   MAX_BODY_BYTES,
@@ -28,11 +33,13 @@ import {
   MAX_LIST_RESULTS,
   StorageStore,
   preconditionsFrom,
+  type StagedBlob,
   type StoredBucket,
   type StoredObject,
 } from "./store";
 import {
   UploadSessions,
+  checksumsOf,
   decodeMultipart,
   parseGoogHash,
   verifyChecksums,
@@ -63,6 +70,8 @@ interface Route {
 export interface StorageEmulatorOptions {
   /** Create a bucket the first time a request names it instead of answering 404 (the local stack). */
   autoCreateBuckets?: boolean;
+  /** Where object files live, kept across restarts; omitted: a temporary directory (see `StorageStore`). */
+  blobDir?: string;
 }
 
 export class StorageEmulator {
@@ -76,14 +85,17 @@ export class StorageEmulator {
   readonly stats = new Map<string, number>();
 
   constructor(options: StorageEmulatorOptions = {}) {
-    this.store = new StorageStore(options.autoCreateBuckets ?? false);
-    this.uploads = new UploadSessions((request, data) =>
-      this.store.insert(request.bucket, request.name, data, {
-        contentType: request.contentType,
-        metadata: request.metadata,
-        preconditions: request.preconditions,
-      }),
-    );
+    this.store = new StorageStore({ autoCreateBuckets: options.autoCreateBuckets, blobDir: options.blobDir });
+    this.uploads = new UploadSessions({
+      uploadFile: () => this.store.uploadFile(),
+      finish: (request, staged) => this.finishInsert(request, staged),
+    });
+  }
+
+  /** Drops upload sessions and removes a temporary blob directory (the server's `stop`). */
+  close(): void {
+    this.uploads.clear();
+    this.store.close();
   }
 
   readonly handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -303,9 +315,9 @@ export class StorageEmulator {
     return objectJson(this.liveObject(call), call.base);
   }
 
-  private media(call: Call): unknown {
+  private async media(call: Call): Promise<unknown> {
     const stored = this.liveObject(call);
-    const size = stored.data.length;
+    const size = stored.size;
     const headers: Record<string, string> = {
       "content-type": stored.contentType,
       "accept-ranges": "bytes",
@@ -317,18 +329,20 @@ export class StorageEmulator {
       "x-goog-stored-content-length": String(size),
     };
     const range = parseRange(call.request.headers.range, size);
+    // Opened now, while `stored` is live: a later overwrite or delete cannot take the file from this read.
+    const path = this.store.blobPath(stored);
+    const fd = openSync(path, "r");
+    const body = createReadStream(path, range ? { fd, start: range.start, end: range.end } : { fd });
     if (range) {
-      const body = stored.data.subarray(range.start, range.end + 1);
       call.response.writeHead(206, {
         ...headers,
         "content-range": `bytes ${range.start}-${range.end}/${size}`,
-        "content-length": String(body.length),
+        "content-length": String(range.end - range.start + 1),
       });
-      call.response.end(body);
     } else {
       call.response.writeHead(200, { ...headers, "content-length": String(size) });
-      call.response.end(stored.data);
     }
+    await pipeline(body, call.response);
     return RESPONDED;
   }
 
@@ -398,18 +412,19 @@ export class StorageEmulator {
     if (uploadType === "media") {
       const insert = request({}, headerType);
       const data = await readBody(call.request, MAX_BODY_BYTES);
-      verifyChecksums(data, parseGoogHash(header(call.request, "x-goog-hash")));
-      return objectJson(this.finishInsert(insert, data), call.base);
+      const sums = checksumsOf(data);
+      verifyChecksums(sums, parseGoogHash(header(call.request, "x-goog-hash")));
+      this.store.insertable(insert.bucket, insert.name, insert.preconditions); // before writing the file
+      return objectJson(this.finishInsert(insert, await this.store.stage(data, sums)), call.base);
     }
     if (uploadType === "multipart") {
       const body = await readBody(call.request, MAX_BODY_BYTES);
       const decoded = decodeMultipart(body, headerType ?? "");
       const insert = request(decoded.metadata, decoded.contentType);
-      verifyChecksums(decoded.data, {
-        ...insert.expected,
-        ...parseGoogHash(header(call.request, "x-goog-hash")),
-      });
-      return objectJson(this.finishInsert(insert, decoded.data), call.base);
+      const sums = checksumsOf(decoded.data);
+      verifyChecksums(sums, { ...insert.expected, ...parseGoogHash(header(call.request, "x-goog-hash")) });
+      this.store.insertable(insert.bucket, insert.name, insert.preconditions);
+      return objectJson(this.finishInsert(insert, await this.store.stage(decoded.data, sums)), call.base);
     }
     if (uploadType === "resumable") {
       const metadata = parseJsonObject(await readBody(call.request));
@@ -440,8 +455,9 @@ export class StorageEmulator {
     );
   }
 
-  private finishInsert(insert: InsertRequest, data: Buffer): StoredObject {
-    return this.store.insert(insert.bucket, insert.name, data, {
+  /** Makes a staged file the object (the store owns the file from here, even when this throws). */
+  private finishInsert(insert: InsertRequest, staged: StagedBlob): StoredObject {
+    return this.store.insert(insert.bucket, insert.name, staged, {
       contentType: insert.contentType,
       metadata: insert.metadata,
       preconditions: insert.preconditions,
@@ -451,11 +467,11 @@ export class StorageEmulator {
   private async uploadChunk(call: Call): Promise<unknown> {
     const id = call.query.get("upload_id");
     if (!id) throw required("upload_id");
-    const data = await readBody(call.request, MAX_BODY_BYTES);
-    const answer = this.uploads.put(
+    // The body streams to the session's file: a chunk of any size, never read whole into memory.
+    const answer = await this.uploads.put(
       id,
       header(call.request, "content-range"),
-      data,
+      call.request,
       header(call.request, "x-goog-hash"),
     );
     if ("incomplete" in answer) {
@@ -558,7 +574,7 @@ export function objectJson(stored: StoredObject, base: string): Record<string, u
     metageneration: String(stored.metageneration),
     contentType: stored.contentType,
     storageClass: "STANDARD",
-    size: String(stored.data.length),
+    size: String(stored.size),
     md5Hash: stored.md5Hash,
     crc32c: stored.crc32c,
     etag: etag(stored),

@@ -81,7 +81,10 @@ export function sendError(response: ServerResponse, error: StorageApiError): voi
   sendJson(response, error.code, error.body());
 }
 
-/** The largest body one request may carry (a whole simple upload, or one resumable chunk). */
+/**
+ * The largest body read into memory: a whole media or multipart upload, or a JSON body. Resumable session
+ * PUTs stream to disk and have no such limit.
+ */
 export const MAX_BODY_BYTES = 512 * 1024 * 1024;
 
 export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {

@@ -1,8 +1,32 @@
 /**
- * The emulator's state: buckets and their objects, each object with its bytes, generation, metageneration,
- * checksums and metadata. Only the live generation of an object is kept (buckets without versioning).
+ * The emulator's state: buckets and their objects, each object with its generation, metageneration,
+ * checksums, metadata and size. Only the live generation of an object is kept (buckets without versioning).
  * Preconditions, listing (prefix, delimiter, pages) and snapshots live here; HTTP lives in `emulator.ts`.
+ *
+ * Object bytes live in files, never in memory: one file per object in the blob directory, named after the
+ * object's generation (unique across the store). Uploads are written to `uploads/` inside it first (a whole
+ * media body, or a resumable session appending chunk by chunk) and renamed into place when they complete.
+ *
+ * A persistent store (given a blob directory: the one next to a state file) keeps the file of an
+ * overwritten or deleted object until the next save (`saved()`), because the state file on disk may still
+ * name it; `removeOrphanBlobs()` at start removes files the restored state does not name. A temporary store
+ * (no blob directory: tests) works in a fresh directory under the OS temp dir, deletes files at once, and
+ * removes the directory on `close()` (and empties it on `reset()`).
  */
+import { randomBytes } from "node:crypto";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { conditionNotMet, conflict, invalid, notFound } from "./http";
 import { crc32cBase64, md5Base64 } from "./crc32c";
 
@@ -13,11 +37,22 @@ export interface StoredObject {
   metageneration: number;
   contentType: string;
   metadata: Record<string, string>;
-  data: Buffer;
+  /** Bytes in the object's blob file. */
+  size: number;
+  /** The blob file's name inside the blob directory (the generation). */
+  blob: string;
   md5Hash: string;
   crc32c: string;
   timeCreated: string;
   updated: string;
+}
+
+/** Bytes written to a file under the blob directory's `uploads/`, with their checksums; no object's yet. */
+export interface StagedBlob {
+  file: string;
+  size: number;
+  md5Hash: string;
+  crc32c: string;
 }
 
 export interface StoredBucket {
@@ -52,14 +87,31 @@ export interface ListResult {
   nextPageToken?: string;
 }
 
+/** An object as state files written before the blob directory hold it: the bytes inline, in base64. */
+export type LegacySavedObject = Omit<StoredObject, "size" | "blob"> & { data: string };
+
+/** The saved state: metadata only; each object names its blob file. Older files carry inline bytes. */
 export interface StorageSnapshot {
   buckets: {
     name: string;
     location: string;
     timeCreated: string;
-    objects: (Omit<StoredObject, "data"> & { data: string })[];
+    objects: (StoredObject | LegacySavedObject)[];
   }[];
 }
+
+export interface StorageStoreOptions {
+  /** Creates buckets on first use instead of answering 404 (the local stack's mode). */
+  autoCreateBuckets?: boolean;
+  /**
+   * Where object files live, kept across restarts (next to a state file). Omitted: a fresh temporary
+   * directory, removed by `close()`.
+   */
+  blobDir?: string;
+}
+
+/** The folder inside the blob directory for uploads in progress. */
+const UPLOADS = "uploads";
 
 const BUCKET_NAME = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/;
 const MAX_OBJECT_NAME_BYTES = 1024;
@@ -126,9 +178,20 @@ function decodeToken(token: string): { kind: "n" | "p"; after: string } {
 export class StorageStore {
   private readonly buckets = new Map<string, StoredBucket>();
   private lastGeneration = 0;
+  private readonly autoCreateBuckets: boolean;
+  /** Where object files live. */
+  readonly blobDir: string;
+  /** Whether the blob directory is the store's own temporary one (no state file). */
+  readonly temporary: boolean;
+  /** Blob files no live object names any more, kept until the next save (a persistent store only). */
+  private readonly unlinkAfterSave = new Set<string>();
 
-  /** Creates buckets on first use instead of answering 404 (the local stack's mode). */
-  constructor(private readonly autoCreateBuckets = false) {}
+  constructor(options: StorageStoreOptions = {}) {
+    this.autoCreateBuckets = options.autoCreateBuckets ?? false;
+    this.temporary = options.blobDir === undefined;
+    this.blobDir = options.blobDir ?? mkdtempSync(join(tmpdir(), "alpvault-storage-"));
+    mkdirSync(join(this.blobDir, UPLOADS), { recursive: true });
+  }
 
   private nextGeneration(): number {
     // Like Cloud Storage: microseconds since the epoch, strictly increasing.
@@ -183,33 +246,87 @@ export class StorageStore {
     checkPreconditions(this.bucket(bucketName).objects.get(name), pre);
   }
 
-  /** Writes a new generation of an object (the preconditions are checked against the live one). */
+  /** The path of an object's blob file. */
+  blobPath(stored: StoredObject): string {
+    return join(this.blobDir, stored.blob);
+  }
+
+  /** An object's bytes, read from its file (tests and tools; the emulator streams downloads instead). */
+  bytes(bucketName: string, name: string): Buffer {
+    return readFileSync(this.blobPath(this.object(bucketName, name)));
+  }
+
+  /** A fresh path under `uploads/` for bytes on their way in (a resumable session's file). */
+  uploadFile(): string {
+    return join(this.blobDir, UPLOADS, randomBytes(12).toString("hex"));
+  }
+
+  /** Writes a body (a media or multipart upload) to a fresh upload file, ready for `insert`. */
+  async stage(data: Buffer, sums?: { md5Hash: string; crc32c: string }): Promise<StagedBlob> {
+    const file = this.uploadFile();
+    await writeFile(file, data, { mode: 0o600 });
+    return {
+      file,
+      size: data.length,
+      md5Hash: sums?.md5Hash ?? md5Base64(data),
+      crc32c: sums?.crc32c ?? crc32cBase64(data),
+    };
+  }
+
+  /** Removes an upload file that will not become an object. */
+  discard(file: string): void {
+    rmSync(file, { force: true });
+  }
+
+  /**
+   * Writes a new generation of an object from a staged file (the preconditions are checked against the
+   * live one). The staged file becomes the store's: moved into place, or removed when the insert throws.
+   */
   insert(
     bucketName: string,
     name: string,
-    data: Buffer,
+    staged: StagedBlob,
     options: { contentType?: string; metadata?: Record<string, string>; preconditions?: Preconditions },
   ): StoredObject {
-    checkObjectName(name);
-    const bucket = this.bucket(bucketName);
-    checkPreconditions(bucket.objects.get(name), options.preconditions ?? {});
+    let bucket: StoredBucket;
+    let previous: StoredObject | undefined;
+    try {
+      checkObjectName(name);
+      bucket = this.bucket(bucketName);
+      previous = bucket.objects.get(name);
+      checkPreconditions(previous, options.preconditions ?? {});
+    } catch (error) {
+      this.discard(staged.file);
+      throw error;
+    }
+    const generation = this.nextGeneration();
+    const blob = String(generation);
+    renameSync(staged.file, join(this.blobDir, blob));
     const now = new Date().toISOString();
     const stored: StoredObject = {
       bucket: bucketName,
       name,
-      generation: this.nextGeneration(),
+      generation,
       metageneration: 1,
       contentType: options.contentType ?? "application/octet-stream",
       metadata: options.metadata ?? {},
-      data,
-      md5Hash: md5Base64(data),
-      crc32c: crc32cBase64(data),
+      size: staged.size,
+      blob,
+      md5Hash: staged.md5Hash,
+      crc32c: staged.crc32c,
       timeCreated: now,
       updated: now,
     };
-    if (!bucket.objects.has(name)) bucket.sorted = undefined;
+    if (!previous) bucket.sorted = undefined;
     bucket.objects.set(name, stored);
+    if (previous) this.release(previous);
     return stored;
+  }
+
+  /** An object's file is no longer live: gone now (temporary store) or after the next save. */
+  private release(stored: StoredObject): void {
+    if (this.temporary) rmSync(this.blobPath(stored), { force: true });
+    else this.unlinkAfterSave.add(stored.blob);
   }
 
   /** A metadata change: same generation, next metageneration. */
@@ -234,9 +351,10 @@ export class StorageStore {
 
   delete(bucketName: string, name: string, pre: Preconditions): void {
     const bucket = this.bucket(bucketName);
-    this.object(bucketName, name, pre);
+    const stored = this.object(bucketName, name, pre);
     bucket.objects.delete(name);
     bucket.sorted = undefined;
+    this.release(stored);
   }
 
   /** Objects in name order; with a delimiter, names past it collapse into `prefixes`. */
@@ -279,10 +397,28 @@ export class StorageStore {
     return { items, prefixes };
   }
 
+  /**
+   * Forgets every bucket and object. A temporary store empties its directory; a persistent one keeps the
+   * files until the next save (the state file on disk still names them).
+   */
   reset(): void {
+    for (const bucket of this.buckets.values()) {
+      for (const stored of bucket.objects.values()) this.unlinkAfterSave.add(stored.blob);
+    }
     this.buckets.clear();
+    if (this.temporary) {
+      this.unlinkAfterSave.clear();
+      rmSync(this.blobDir, { recursive: true, force: true });
+      mkdirSync(join(this.blobDir, UPLOADS), { recursive: true });
+    }
   }
 
+  /** Removes a temporary store's directory (a persistent store's files stay). */
+  close(): void {
+    if (this.temporary) rmSync(this.blobDir, { recursive: true, force: true });
+  }
+
+  /** The state to save: metadata only, each object naming its blob file. */
   snapshot(): StorageSnapshot {
     return {
       buckets: this.listBuckets().map((bucket) => ({
@@ -291,19 +427,45 @@ export class StorageStore {
         timeCreated: bucket.timeCreated,
         objects: [...bucket.objects.values()].map((object) => ({
           ...object,
-          data: object.data.toString("base64"),
+          metadata: { ...object.metadata },
         })),
       })),
     };
   }
 
+  /** Called once a snapshot is safely on disk: the files it no longer names can go. */
+  saved(): void {
+    for (const blob of this.unlinkAfterSave) rmSync(join(this.blobDir, blob), { force: true });
+    this.unlinkAfterSave.clear();
+  }
+
+  /**
+   * Restores saved state. Objects of older state files carry their bytes inline: they are written to blob
+   * files. An object whose blob file is missing is left out, with a warning.
+   */
   restore(snapshot: StorageSnapshot): void {
     this.buckets.clear();
     for (const saved of snapshot.buckets) {
       const objects = new Map<string, StoredObject>();
       for (const object of saved.objects) {
-        objects.set(object.name, { ...object, data: Buffer.from(object.data, "base64") });
-        this.lastGeneration = Math.max(this.lastGeneration, object.generation);
+        let stored: StoredObject;
+        if ("data" in object) {
+          const { data, ...rest } = object;
+          const bytes = Buffer.from(data, "base64");
+          const blob = String(object.generation);
+          writeFileSync(join(this.blobDir, blob), bytes, { mode: 0o600 });
+          stored = { ...rest, size: bytes.length, blob };
+        } else {
+          stored = { ...object };
+          if (!/^\w+$/.test(stored.blob) || !existsFile(join(this.blobDir, stored.blob))) {
+            console.warn(
+              `Storage emulator: ${saved.name}/${stored.name} left out: its file ${stored.blob} is missing`,
+            );
+            continue;
+          }
+        }
+        objects.set(stored.name, stored);
+        this.lastGeneration = Math.max(this.lastGeneration, stored.generation);
       }
       this.buckets.set(saved.name, {
         name: saved.name,
@@ -313,5 +475,39 @@ export class StorageStore {
         objects,
       });
     }
+  }
+
+  /**
+   * Removes what no live object names from the blob directory: files of objects written or replaced after
+   * the last save, and leftovers of uploads in progress. Run at start, after `restore`. Answers how many
+   * files went.
+   */
+  removeOrphanBlobs(): number {
+    const live = new Set<string>();
+    for (const bucket of this.buckets.values()) {
+      for (const stored of bucket.objects.values()) live.add(stored.blob);
+    }
+    let removed = 0;
+    for (const entry of readdirSync(this.blobDir, { withFileTypes: true })) {
+      if (entry.name === UPLOADS && entry.isDirectory()) {
+        for (const upload of readdirSync(join(this.blobDir, UPLOADS))) {
+          rmSync(join(this.blobDir, UPLOADS, upload), { recursive: true, force: true });
+          removed += 1;
+        }
+      } else if (!live.has(entry.name)) {
+        rmSync(join(this.blobDir, entry.name), { recursive: true, force: true });
+        removed += 1;
+      }
+    }
+    this.unlinkAfterSave.clear();
+    return removed;
+  }
+}
+
+function existsFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
