@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { DEMO_GOOGLE_USER } from "../contracts/src/local";
 import { HOST, PORTS, ROOT } from "./ports";
-import { PROJECT_ID, startStack } from "./stack";
+import { PROJECT_ID, TEST_HUGE_FILE_BYTES, startStack } from "./stack";
 
 async function signInDemoUser(): Promise<void> {
   const idToken = JSON.stringify({
@@ -62,7 +62,13 @@ async function writeSeedRecord(firestoreHost: string): Promise<void> {
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "alpvault-seed-"));
-  const stack = await startStack({ dataDir, build: true, schedulerIntervalSeconds: 0, googleLatency: false });
+  const stack = await startStack({
+    dataDir,
+    build: true,
+    schedulerIntervalSeconds: 0,
+    googleLatency: false,
+    hugeFileBytes: TEST_HUGE_FILE_BYTES,
+  });
   try {
     await signInDemoUser();
     await writeSeedRecord(stack.env.FIRESTORE_EMULATOR_HOST ?? "");

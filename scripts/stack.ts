@@ -32,6 +32,12 @@ export interface StackOptions {
    * On for npm start, so the demo feels like Google; off where only behaviour is checked (tests, seeding).
    */
   googleLatency: boolean;
+  /**
+   * The size of the demo organisation's huge Drive file (a generated video; its bytes are never stored).
+   * npm start uses 3 GiB, like the tenants' largest files; tests and seeding keep it small
+   * (`TEST_HUGE_FILE_BYTES`) so they stay fast.
+   */
+  hugeFileBytes: number;
 }
 
 export interface RunningStack {
@@ -44,12 +50,13 @@ export interface RunningStack {
 const FIREBASE_BIN = join(ROOT, "node_modules", "firebase-tools", "lib", "bin", "firebase.js");
 const TSX_CLI = require.resolve("tsx/cli");
 const READY_TIMEOUT_MS = 180_000;
+/** The demo's huge Drive file on npm start: 3 GiB (the Storage emulator keeps object bytes on disk). */
+export const DEMO_HUGE_FILE_BYTES = 3 * 1024 ** 3;
 /**
- * The demo's huge Drive file: above the engine's resumable size (64 MiB), so the local product resumes it
- * by Range across task deliveries, but not 3 GiB: the Storage emulator keeps its objects in one gzipped
- * JSON state file, which cannot hold a 3 GiB backup (the engine bench backs up the 3 GiB file).
+ * The huge Drive file for tests and seeding: above the engine's resumable size (64 MiB), so the local
+ * product still resumes it by Range across task deliveries, but quick to back up.
  */
-const LOCAL_HUGE_FILE_BYTES = 96 * 1024 * 1024;
+export const TEST_HUGE_FILE_BYTES = 96 * 1024 * 1024;
 
 export function buildAll(): void {
   for (const workspace of ["functions", "web"]) {
@@ -213,7 +220,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       // user, Forms, Sites, shortcuts, a file owned outside the organisation, a large message, a huge file).
       awkwardDrive: true,
       awkwardMail: true,
-      hugeFileBytes: LOCAL_HUGE_FILE_BYTES,
+      hugeFileBytes: options.hugeFileBytes,
     });
     started.push({ name: "workspace", stop: (save) => workspace.stop({ save }) });
 
@@ -221,8 +228,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const kms = await startKmsEmulator({ port: PORTS.kms, host: HOST, dataDir: options.dataDir });
     started.push({ name: "kms", stop: (save) => kms.stop({ save }) });
 
-    // Buckets are created on first use (the functions name their region's bucket); objects are kept in
-    // <dataDir>/storage/state.json.gz.
+    // Buckets are created on first use (the functions name their region's bucket); object metadata is kept
+    // in <dataDir>/storage/state.json.gz, object bytes in files under <dataDir>/storage/objects/.
     const storage = await startStorageEmulator({
       port: PORTS.storage,
       host: HOST,

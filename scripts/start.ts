@@ -4,7 +4,7 @@
  */
 import { resolve } from "node:path";
 import { ROOT } from "./ports";
-import { startStack, type RunningStack } from "./stack";
+import { DEMO_HUGE_FILE_BYTES, startStack, type RunningStack } from "./stack";
 
 const DATA_DIR = resolve(ROOT, "emulator-data");
 const LOG_FILE = resolve(ROOT, ".tmp", "logs", "stack.log");
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
       logFile: LOG_FILE,
       schedulerIntervalSeconds: SCHEDULER_INTERVAL_SECONDS,
       googleLatency: true,
+      hugeFileBytes: DEMO_HUGE_FILE_BYTES,
     });
   } catch (error) {
     console.error(`\nAlpvault could not start.\n${error instanceof Error ? error.message : String(error)}`);

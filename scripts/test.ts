@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { ROOT } from "./ports";
-import { buildAll, startStack, type RunningStack } from "./stack";
+import { TEST_HUGE_FILE_BYTES, buildAll, startStack, type RunningStack } from "./stack";
 
 const ARTIFACTS = resolve(ROOT, "tests", "artifacts");
 const BLOCK_NETWORK = resolve(ROOT, "tests", "support", "block-network.cjs");
@@ -109,6 +109,8 @@ async function withStack<T>(
       env: { NODE_OPTIONS: `--require ${BLOCK_NETWORK}` },
       // Tests check behaviour, never time; the benchmarks run with Google's latency.
       googleLatency: false,
+      // 96 MiB: still resumed by Range across deliveries, quick to back up.
+      hugeFileBytes: TEST_HUGE_FILE_BYTES,
     });
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
