@@ -65,6 +65,14 @@ module.exports = {
       testMatch: ["<rootDir>/tests/browser/**/*.test.ts"],
     },
     {
+      // Tests that change what the whole deployment shares (the daily Google budget's ledger): run alone,
+      // after the API and browser tests.
+      ...common,
+      displayName: "exclusive",
+      roots: ["<rootDir>/tests"],
+      testMatch: ["<rootDir>/tests/exclusive/**/*.test.ts"],
+    },
+    {
       ...common,
       displayName: "before-restart",
       roots: ["<rootDir>/tests"],

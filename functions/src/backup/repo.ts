@@ -6,7 +6,12 @@
  * A resource has at most one active run (pending or running): asking again returns that one. The
  * resource document keeps `backupCursor`, the cursor the last run ended with, which seeds the next run.
  */
-import { AggregateField, FieldValue, type DocumentReference } from "firebase-admin/firestore";
+import {
+  AggregateField,
+  FieldValue,
+  type DocumentReference,
+  type DocumentSnapshot,
+} from "firebase-admin/firestore";
 import { BACKED_UP_SERVICES, type BackupFailureReason } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeRun } from "./runner/repo";
@@ -14,8 +19,23 @@ import type { RunRecord } from "./runner/catalog";
 
 export type RunTrigger = NonNullable<RunRecord["trigger"]>;
 
-/** A run as the worker and the screens read it: the runner's record plus the product's fields. */
-export type BackupRun = RunRecord & { requestedBy?: string };
+/**
+ * A run as the worker and the screens read it: the runner's record plus the product's fields.
+ * `resumesAt`: the run waits for the project's daily Google budget; its task is enqueued for then.
+ */
+export type BackupRun = RunRecord & { requestedBy?: string; resumesAt?: string };
+
+function runOf(snapshot: DocumentSnapshot): BackupRun | undefined {
+  const record = decodeRun(snapshot);
+  if (!record) return undefined;
+  const requestedBy = snapshot.get("requestedBy") as unknown;
+  const resumesAt = snapshot.get("resumesAt") as unknown;
+  return {
+    ...record,
+    ...(typeof requestedBy === "string" ? { requestedBy } : {}),
+    ...(typeof resumesAt === "string" && !Number.isNaN(Date.parse(resumesAt)) ? { resumesAt } : {}),
+  };
+}
 
 function runs(scope: Scope) {
   return organizationRef(scope).collection("backupRuns");
@@ -63,11 +83,19 @@ export async function requestRun(
 }
 
 export async function readRun(scope: Scope, runId: string): Promise<BackupRun | undefined> {
-  const snapshot = await runs(scope).doc(runId).get();
-  const record = decodeRun(snapshot);
-  if (!record) return undefined;
-  const requestedBy = snapshot.get("requestedBy") as unknown;
-  return typeof requestedBy === "string" ? { ...record, requestedBy } : record;
+  return runOf(await runs(scope).doc(runId).get());
+}
+
+/**
+ * Records when a run paced by the daily budget goes on (the dispatcher leaves it alone until then) and
+ * when the delivery that paced it ran.
+ */
+export async function setRunResumesAt(
+  scope: Scope,
+  runId: string,
+  times: { resumesAt: string; pacedAt: string },
+): Promise<void> {
+  await runs(scope).doc(runId).update(times);
 }
 
 /** What the worker needs of the resource it backs up. */
@@ -222,19 +250,25 @@ export async function recordRunEnd(scope: Scope, run: BackupRun): Promise<void> 
 /** The organisation's active runs (pending or running), for the screens' progress. */
 export async function activeRuns(scope: Scope): Promise<BackupRun[]> {
   const snapshot = await runs(scope).where("state", "in", ["pending", "running"]).get();
-  return snapshot.docs.flatMap((doc) => decodeRun(doc) ?? []);
+  return snapshot.docs.flatMap((doc) => runOf(doc) ?? []);
 }
 
 /**
  * Active runs whose task seems lost: pending for longer than `PENDING_REDISPATCH_MS`, or running with an
- * expired lease (its worker died). The dispatcher enqueues them again; the lease makes that safe.
+ * expired lease (its worker died). The dispatcher enqueues them again; the lease makes that safe. A run
+ * paced by the daily budget waits for `resumesAt` with no task: the dispatcher enqueues it once that time
+ * has passed, never before.
  */
 export async function strandedRuns(scope: Scope, now: Date): Promise<BackupRun[]> {
-  return (await activeRuns(scope)).filter((run) =>
-    run.state === "pending"
+  const leaseGone = (run: BackupRun) => !run.lease || Date.parse(run.lease.until) <= now.getTime();
+  return (await activeRuns(scope)).filter((run) => {
+    if (run.resumesAt) {
+      return Date.parse(run.resumesAt) <= now.getTime() && (run.state === "pending" || leaseGone(run));
+    }
+    return run.state === "pending"
       ? Date.parse(run.requestedAt ?? "") <= now.getTime() - PENDING_REDISPATCH_MS
-      : !run.lease || Date.parse(run.lease.until) <= now.getTime(),
-  );
+      : leaseGone(run);
+  });
 }
 
 /** Protected resources whose next scheduled backup is due at `now`. */

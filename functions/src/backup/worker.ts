@@ -36,7 +36,7 @@ import { activeDataKey, type KeyWrappers } from "./data-keys";
 import type { GoogleCaller } from "./google/caller";
 import { meteredCaller } from "./google/caller";
 import type { QuotaModel } from "./google/costs";
-import { dailyBudget, deliveryShare, quotaDayOf } from "./google/daily-budget";
+import { dailyBudget, deliveryShare, quotaDayOf, type PacedApi } from "./google/daily-budget";
 import type { EnqueueBackup } from "./queue";
 import {
   failIdleRun,
@@ -44,6 +44,7 @@ import {
   readRun,
   recordRunEnd,
   seedRun,
+  setRunResumesAt,
   type BackupResource,
   type BackupRun,
 } from "./repo";
@@ -103,8 +104,6 @@ export interface DailyBudgetDeps {
   spent(api: PacedApi, day: string): Promise<number>;
   add(api: PacedApi, day: string, units: number): Promise<void>;
 }
-
-type PacedApi = "gmail" | "drive";
 
 /**
  * What one delivery may spend per API with a daily threshold, or when it may start (the earliest time
@@ -270,19 +269,23 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   const kinds = streamsOf(resource, policy?.dataTypes ?? []);
   if (kinds.length === 0) return failBeforeStart("backup-not-completed");
 
+  /**
+   * The run goes on when the daily budget allows: the run records the time, and the dispatcher enqueues it
+   * once that time has passed (a wait of hours is not a task's delay: the local Cloud Tasks emulator
+   * delivers delayed tasks at once, and the dispatcher's next tick is soon enough after a paced start).
+   */
+  const resumeLater = async (at: number): Promise<void> => {
+    const resumesAt = new Date(at).toISOString();
+    await setRunResumesAt(scope, task.runId, { resumesAt, pacedAt: new Date(now()).toISOString() });
+    logs.backupPacedByDailyBudget({ organizationId: scope.organizationId, runId: task.runId, resumesAt });
+  };
+
   // The project's daily budget: this delivery's share, or a later start when the pace leaves none.
   const pacedApis = kinds.filter((kind): kind is PacedApi => kind === "gmail" || kind === "drive");
   const startedAt = now();
   const shares = await dailyShares(deps.dailyBudget, pacedApis, startedAt);
   if (shares.waitUntil !== undefined) {
-    await deps.enqueue(scope.regionId, task, {
-      delaySeconds: Math.ceil((shares.waitUntil - startedAt) / 1000),
-    });
-    logs.backupPacedByDailyBudget({
-      organizationId: scope.organizationId,
-      runId: task.runId,
-      resumesAt: new Date(shares.waitUntil).toISOString(),
-    });
+    await resumeLater(shares.waitUntil);
     return "continued";
   }
 
@@ -379,9 +382,8 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   if (result.outcome === "continue") {
     // A delivery that spent its share goes on when the pace allows the next one.
     const next = overShare() ? await dailyShares(deps.dailyBudget, pacedApis, now()) : { units: {} };
-    const delaySeconds =
-      next.waitUntil !== undefined ? Math.ceil((next.waitUntil - now()) / 1000) : undefined;
-    await deps.enqueue(scope.regionId, task, delaySeconds !== undefined ? { delaySeconds } : undefined);
+    if (next.waitUntil !== undefined) await resumeLater(next.waitUntil);
+    else await deps.enqueue(scope.regionId, task);
     return outcome;
   }
   if (outcome === "lease-held") throw new RunLeasedError(task.runId);

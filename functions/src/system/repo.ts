@@ -1,5 +1,6 @@
 import { FieldValue } from "firebase-admin/firestore";
 import type { RegionId } from "@alpvault/contracts/regions";
+import type { PacedApi } from "../backup/google/daily-budget";
 import { globalDb } from "../lib/firebase";
 
 /** Reads one small document to prove the database answers; resolves false after `timeoutMs`. */
@@ -54,16 +55,16 @@ export async function recordDispatcherRun(
  * What the deployment's Google Cloud project spent of one Google API on one quota day (YYYY-MM-DD,
  * Pacific time), counted by every worker: the daily budget's ledger (`backup/google/daily-budget.ts`).
  */
-const googleDayRef = (api: "gmail" | "drive", day: string) =>
+const googleDayRef = (api: PacedApi, day: string) =>
   globalDb().collection("googleQuotaDays").doc(`${api}-${day}`);
 
-export async function googleUnitsSpent(api: "gmail" | "drive", day: string): Promise<number> {
+export async function googleUnitsSpent(api: PacedApi, day: string): Promise<number> {
   const units = (await googleDayRef(api, day).get()).get("units") as unknown;
   return typeof units === "number" ? units : 0;
 }
 
 /** Adds units spent (atomically: workers add at the same time). */
-export async function addGoogleUnitsSpent(api: "gmail" | "drive", day: string, units: number): Promise<void> {
+export async function addGoogleUnitsSpent(api: PacedApi, day: string, units: number): Promise<void> {
   if (!(units > 0)) return;
   await googleDayRef(api, day).set({ api, day, units: FieldValue.increment(units) }, { merge: true });
 }

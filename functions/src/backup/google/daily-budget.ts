@@ -21,6 +21,9 @@ import type { GoogleApi } from "./caller";
 import { QUOTA_MODELS, type QuotaModel } from "./costs";
 
 /** How far ahead of an even spread the pace lets the project spend: one hour of the day's budget. */
+/** The APIs with a daily threshold the budget paces (the ledger `googleQuotaDays/{api}-{day}` counts them). */
+export type PacedApi = Extract<GoogleApi, "gmail" | "drive">;
+
 export const PACE_LEAD_MS = 60 * 60_000;
 /** The share of Google's daily threshold backups may spend. */
 export const BUDGET_FRACTION = 0.9;

@@ -1,0 +1,105 @@
+/**
+ * The project's daily Google budget, through the whole stack: when the ledger says the quota day is spent,
+ * a backup's delivery starts nothing and records when the run goes on; the dispatcher leaves the run alone
+ * until then instead of taking it for stranded, and delivers it once that time has passed.
+ *
+ * The ledger is the deployment's (every organisation's backups read it), so this file runs alone, after the
+ * other stack tests (the `exclusive` project).
+ */
+import { quotaDayOf } from "../../functions/src/backup/google/daily-budget";
+import {
+  assignDefaultPolicy,
+  finishedRun,
+  itemsOf,
+  organizationDoc,
+  organizationWithData,
+  regionDbOf,
+  runsOf,
+  type StoredRun,
+} from "../support/backup-runs";
+import { withRegionDb } from "../support/organizations";
+
+jest.setTimeout(180_000);
+
+const DAY_MS = 24 * 3600_000;
+
+/** The ledger's documents for today's quota day and the next (a run near midnight Pacific stays paced). */
+function ledgerDocs(): string[] {
+  const today = quotaDayOf(Date.now());
+  const next = quotaDayOf(today.endsAt + 1);
+  return ["gmail", "drive"].flatMap((api) => [`${api}-${today.day}`, `${api}-${next.day}`]);
+}
+
+async function setLedger(units: number | undefined): Promise<void> {
+  await withRegionDb("(default)", async (db) => {
+    for (const id of ledgerDocs()) {
+      const ref = db.collection("googleQuotaDays").doc(id);
+      if (units === undefined) await ref.delete();
+      else await ref.set({ api: id.split("-")[0], day: id.slice(id.indexOf("-") + 1), units });
+    }
+  });
+}
+
+type PacedRun = StoredRun & { resumesAt?: string; pacedAt?: string };
+
+async function pacedRun(setup: Awaited<ReturnType<typeof organizationWithData>>): Promise<PacedRun> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const [run] = (await runsOf(setup.organization, setup.resource.resourceId)) as PacedRun[];
+    if (run?.resumesAt && run.pacedAt) return run;
+    if (Date.now() > until) throw new Error(`The run was not paced: ${JSON.stringify(run)}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+describe("a backup while the project's daily Google budget is spent", () => {
+  let setup: Awaited<ReturnType<typeof organizationWithData>>;
+  let paced: PacedRun;
+
+  beforeAll(async () => {
+    setup = await organizationWithData(4);
+    // Far past any model's daily threshold: nothing is left to share today.
+    await setLedger(1e12);
+    await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
+    paced = await pacedRun(setup);
+  });
+
+  afterAll(async () => {
+    await setLedger(undefined);
+  });
+
+  test("when its delivery runs, then it backs up nothing and the run says it goes on at the quota day's end", async () => {
+    const dayEnd = quotaDayOf(Date.parse(paced.pacedAt as string)).endsAt;
+    expect(Date.parse(paced.resumesAt as string)).toBe(dayEnd);
+    expect(Date.parse(paced.resumesAt as string)).toBeLessThanOrEqual(Date.now() + DAY_MS);
+    expect(paced.state === "pending" || paced.state === "running").toBe(true);
+    expect(await itemsOf(setup.organization, setup.resource.resourceId)).toEqual([]);
+  });
+
+  test("when the dispatcher runs meanwhile, then it does not deliver the paced run again", async () => {
+    // The test stack's dispatcher runs every 2 seconds; a run it took for stranded would be delivered and
+    // paced again, with a new pacedAt (and so would a delayed task, which the Cloud Tasks emulator delivers
+    // at once: a paced run has none).
+    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    const [run] = (await runsOf(setup.organization, setup.resource.resourceId)) as PacedRun[];
+    expect(run?.runId).toBe(paced.runId);
+    expect(run?.pacedAt).toBe(paced.pacedAt);
+    expect(run?.resumesAt).toBe(paced.resumesAt);
+  });
+
+  test("when the budget allows again and its time has come, then the dispatcher delivers it and the same run backs everything up", async () => {
+    await setLedger(undefined);
+    await withRegionDb(regionDbOf(setup.organization), async (db) => {
+      await organizationDoc(setup.organization)(db)
+        .collection("backupRuns")
+        .doc(paced.runId)
+        .update({ resumesAt: new Date(Date.now() - 1000).toISOString() });
+    });
+    const run = await finishedRun(setup.organization, setup.resource.resourceId, paced.runId);
+    expect(run.state).toBe("succeeded");
+    const items = await itemsOf(setup.organization, setup.resource.resourceId);
+    expect(items.filter((item) => item.kind === "gmail-message")).toHaveLength(4);
+    expect(items.filter((item) => item.kind === "drive-file")).toHaveLength(1);
+    expect(await runsOf(setup.organization, setup.resource.resourceId)).toHaveLength(1);
+  });
+});
