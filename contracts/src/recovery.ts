@@ -21,6 +21,16 @@ export const RECOVERY_MESSAGES = {
   itemNotFound: "Some of the selected items were not found. Search again and select them anew.",
 } as const;
 
+/** Why an item of a recovery was skipped or failed (the progress card and the report show it). */
+export const RECOVERY_ITEM_REASONS = {
+  integrity: "integrity check failed",
+  notExportable: "Google offers no export of this file: only its details were backed up",
+  notBackedUp: "Not in the backups at the recovery's date",
+  alreadyThere: "Already in the target: left as it is",
+  googleRefused: (reason: string) => `Google refused the item (${reason})`,
+  stopped: "The recovery stopped before this item",
+} as const;
+
 export const RECOVERY_SERVICES = ["gmail", "drive"] as const;
 export type RecoveryService = (typeof RECOVERY_SERVICES)[number];
 
@@ -102,6 +112,20 @@ export interface Recovery {
   asOf: string | null;
   requestedAt: string;
   finishedAt: string | null;
+  /** When the recovery ends, total = restored + skipped + failed. */
   progress: { total: number; restored: number; skipped: number; failed: number };
   failureReason: string | null;
+  /**
+   * The first items (at most 20) that were skipped or failed, with why; every item's outcome is in the
+   * report (`GET …/recoveries/{recoveryId}/report`, CSV).
+   */
+  problems: RecoveryProblem[];
+}
+
+export interface RecoveryProblem {
+  itemKey: string;
+  /** The message's subject or the file's name, as backed up. */
+  name: string;
+  outcome: "skipped" | "failed";
+  reason: string;
 }

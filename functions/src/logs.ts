@@ -163,3 +163,8 @@ export function recoveryFailed(entry: { organizationId: string; recoveryId: stri
 export function searchTruncated(entry: { organizationId: string; candidates: number }): void {
   logger.warn("search truncated", entry);
 }
+
+/** An export left an item out: its stored objects are damaged or missing (ids only, never content). */
+export function exportItemUnreadable(entry: { organizationId: string; itemKey: string }): void {
+  logger.error("export left out an item whose backup is damaged", entry);
+}

@@ -11,11 +11,13 @@ import type { Response } from "express";
 import { isId } from "@alpvault/contracts/ids";
 import { SEARCH_MESSAGES, searchDateEnd } from "@alpvault/contracts/search";
 import { AppError } from "../http/app-error";
+import { csvField } from "../lib/csv";
 import type { Scope } from "../lib/tenancy";
+import * as logs from "../logs";
 import { readBackupResource } from "../backup/repo";
 import { dataKeyResolver, type KeyWrappers } from "../backup/data-keys";
 import type { BlobStore } from "../backup/blobstore/blob-store";
-import { versionChunks, versionContent } from "../backup/restore/content";
+import { isIntegrityError, versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
 import { itemAsOf, itemsAfter, itemsByKey } from "../backup/runner/repo";
 import type { ItemMetadata } from "../backup/services/source";
@@ -97,6 +99,29 @@ async function forEachItem(
   }
 }
 
+/** Drive files up to this size are read whole, and checked, before their entry starts. */
+const CHECKED_WHOLE_BYTES = 8 * 1024 * 1024;
+/** The ZIP entry that lists the files left out because their backup is damaged. */
+export const EXPORT_REPORT_NAME = "Alpvault export report.csv";
+
+/**
+ * An item's content, or undefined when its stored objects are damaged or missing: the export goes on
+ * without it (logged without content; the report names it where the format allows).
+ */
+async function readable(
+  scope: Scope,
+  item: CatalogItem,
+  read: () => Promise<Buffer>,
+): Promise<Buffer | undefined> {
+  try {
+    return await read();
+  } catch (error) {
+    if (!isIntegrityError(error)) throw error;
+    logs.exportItemUnreadable({ organizationId: scope.organizationId, itemKey: item.itemKey });
+    return undefined;
+  }
+}
+
 interface ExportDeps {
   blobStore: (regionId: Scope["regionId"]) => BlobStore;
   wrappers: KeyWrappers;
@@ -166,13 +191,9 @@ export function exportMailbox(
       forEachItem(scope, request, "gmail-message", async (item) => {
         const search = item.search as { fromEmail?: string; date?: string };
         const date = new Date(search.date ?? 0);
-        await send(
-          mboxEntry(
-            await read.content(item),
-            search.fromEmail ?? "",
-            Number.isNaN(date.getTime()) ? new Date(0) : date,
-          ),
-        );
+        const raw = await readable(scope, item, () => read.content(item));
+        if (!raw) return;
+        await send(mboxEntry(raw, search.fromEmail ?? "", Number.isNaN(date.getTime()) ? new Date(0) : date));
       }),
   );
 }
@@ -219,19 +240,39 @@ export function exportDrive(
     async (request, read, send) => {
       const zip = new ZipWriter();
       const taken = new Set<string>();
+      const unreadable: CatalogItem[] = [];
       await forEachItem(scope, request, "drive-file", async (item) => {
         const metadata = item.current.metadata;
         const modified = new Date(metadata.modifiedTime ?? 0);
-        // Each decrypted chunk is deflated and sent before the next is read; the backed-up size decides
-        // whether the entry needs ZIP64.
+        // A file small enough is read (and checked) whole first, so a damaged one is left out; a larger one
+        // streams: each decrypted chunk is deflated and sent before the next is read, and damage found
+        // midway cuts the download short. The backed-up size decides whether the entry needs ZIP64.
+        let content: AsyncIterable<Buffer> | Buffer[] = read.chunks(item);
+        if (item.current.size <= CHECKED_WHOLE_BYTES) {
+          const whole = await readable(scope, item, () => read.content(item));
+          if (!whole) {
+            unreadable.push(item);
+            return;
+          }
+          content = [whole];
+        }
         const pieces = zip.entry(
           archivePath(metadata, taken),
-          read.chunks(item),
+          content,
           Number.isNaN(modified.getTime()) ? new Date(0) : modified,
           item.current.size,
         );
         for await (const piece of pieces) await send(piece);
       });
+      if (unreadable.length > 0) {
+        const lines = unreadable.map(
+          (item) =>
+            `${csvField(item.current.metadata.path ?? "")},${csvField(item.current.metadata.name ?? "")},integrity check failed`,
+        );
+        const report = Buffer.from(["folder,name,reason", ...lines, ""].join("\r\n"));
+        for await (const piece of zip.entry(EXPORT_REPORT_NAME, [report], new Date(), report.length))
+          await send(piece);
+      }
       for (const piece of zip.finish()) await send(piece);
     },
   );

@@ -4,6 +4,7 @@
  * was restored where: a retried or resumed recovery never restores an item twice) and
  * `recoveryLocks/{targetResourceId}` (one recovery per target resource at a time).
  */
+import { FieldPath } from "firebase-admin/firestore";
 import type { Recovery, RecoveryRequest } from "@alpvault/contracts/recovery";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import { catalogDocId } from "../backup/runner/repo";
@@ -73,6 +74,7 @@ export async function createRecovery(
       requestedBy,
       finishedAt: null,
       progress: { total: request.itemIds?.length ?? 0, restored: 0, skipped: 0, failed: 0 },
+      problems: [],
       failureReason: null,
       position: { index: 0, lastItemKey: null },
       lease: null,
@@ -104,14 +106,18 @@ export async function takeRecoveryLease(
 /** Saves progress and position (only while `holder` holds the lease). */
 export async function saveRecoveryProgress(
   scope: Scope,
-  recovery: Pick<StoredRecovery, "recoveryId" | "progress" | "position">,
+  recovery: Pick<StoredRecovery, "recoveryId" | "progress" | "position" | "problems">,
   holder: string,
 ): Promise<boolean> {
   const ref = recoveries(scope).doc(recovery.recoveryId);
   return ref.firestore.runTransaction(async (transaction) => {
     const current = decodeRecovery(recovery.recoveryId, (await transaction.get(ref)).data());
     if (current?.lease?.holder !== holder || current.state !== "running") return false;
-    transaction.update(ref, { progress: recovery.progress, position: recovery.position });
+    transaction.update(ref, {
+      progress: recovery.progress,
+      position: recovery.position,
+      problems: recovery.problems ?? [],
+    });
     return true;
   });
 }
@@ -142,14 +148,22 @@ export async function finishRecovery(
       lease: null,
       progress: recovery.progress,
       position: recovery.position,
+      problems: recovery.problems ?? [],
     });
     if (lock.get("recoveryId") === recovery.recoveryId) transaction.delete(lock.ref);
   });
 }
 
+/**
+ * One item of a recovery: "importing" before the import, "done" after it (with `reason` when the item was
+ * already there and left as it was), or "skipped"/"failed" with why. The report lists them all.
+ */
 export interface LedgerEntry {
-  state: "importing" | "done";
+  state: "importing" | "done" | "skipped" | "failed";
   targetId?: string;
+  reason?: string;
+  /** The message's subject or the file's name, for the report. */
+  name?: string;
 }
 
 function ledger(scope: Scope, recoveryId: string) {
@@ -175,4 +189,25 @@ export async function writeLedger(
   await ledger(scope, recoveryId)
     .doc(ledgerDocId(itemKey))
     .set({ itemKey, ...entry });
+}
+
+/** Every ledger entry of a recovery, in pages (for the report). */
+export async function* ledgerEntries(
+  scope: Scope,
+  recoveryId: string,
+  pageSize = 500,
+): AsyncGenerator<LedgerEntry & { itemKey: string }> {
+  let after: string | undefined;
+  for (;;) {
+    let query = ledger(scope, recoveryId).orderBy(FieldPath.documentId()).limit(pageSize);
+    if (after) query = query.startAfter(after);
+    const page = await query.get();
+    for (const doc of page.docs) {
+      const data = doc.data() as Partial<LedgerEntry> & { itemKey?: unknown };
+      if (typeof data.itemKey !== "string" || typeof data.state !== "string") continue;
+      yield { ...(data as LedgerEntry), itemKey: data.itemKey };
+    }
+    if (page.size < pageSize) return;
+    after = page.docs[page.docs.length - 1]!.id;
+  }
 }

@@ -2,7 +2,7 @@ import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
-import { getRecovery, startRecovery } from "./service";
+import { getRecovery, recoveryReport, startRecovery } from "./service";
 
 /** Recoveries (spec §2 recovery modal): start one (202) and follow it, for the organisation's admins. */
 export function recoveryRoutes(organizations: () => OrganizationService): Router {
@@ -19,6 +19,24 @@ export function recoveryRoutes(organizations: () => OrganizationService): Router
       request.params.organizationId,
     );
     response.json(await getRecovery(organization, request.params.recoveryId));
+  });
+  router.get(`${base}/:recoveryId/report`, async (request, response) => {
+    const organization = await organizations().requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    const lines = await recoveryReport(organization, request.params.recoveryId);
+    response.status(200);
+    response.setHeader("Content-Type", "text/csv; charset=utf-8");
+    response.setHeader(
+      "Content-Disposition",
+      `attachment; filename="recovery-${request.params.recoveryId}.csv"`,
+    );
+    response.setHeader("Cache-Control", "no-store");
+    for await (const line of lines) {
+      if (!response.write(line)) await new Promise((resolve) => response.once("drain", resolve));
+    }
+    response.end();
   });
   return router;
 }

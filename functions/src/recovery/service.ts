@@ -15,9 +15,10 @@ import {
 import { enqueueRecovery, type EnqueueRecovery } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
 import { AppError } from "../http/app-error";
+import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";
-import { createRecovery, finishRecovery, readRecovery, type StoredRecovery } from "./repo";
+import { createRecovery, finishRecovery, ledgerEntries, readRecovery, type StoredRecovery } from "./repo";
 
 function parseRequest(body: unknown): RecoveryRequest {
   const mismatch = typeMismatch(recoveryRequestSchema, body);
@@ -46,6 +47,7 @@ export function toRecovery(stored: StoredRecovery): Recovery {
     finishedAt: stored.finishedAt,
     progress: stored.progress,
     failureReason: stored.failureReason,
+    problems: stored.problems ?? [],
   };
 }
 
@@ -90,4 +92,30 @@ export async function getRecovery(scope: Scope, recoveryId: string): Promise<Rec
   const stored = await readRecovery(scope, recoveryId);
   if (!stored) throw AppError.notFound(RECOVERY_MESSAGES.recoveryNotFound);
   return toRecovery(stored);
+}
+
+export const REPORT_HEADER = "item,name,outcome,reason";
+
+/**
+ * The recovery's report: one CSV line per item it settled (restored, skipped or failed, and why), read
+ * page by page from its ledger. An item still being restored shows as "in progress".
+ */
+export async function recoveryReport(scope: Scope, recoveryId: string): Promise<AsyncIterable<string>> {
+  const stored = await readRecovery(scope, recoveryId);
+  if (!stored) throw AppError.notFound(RECOVERY_MESSAGES.recoveryNotFound);
+  return (async function* () {
+    yield `${REPORT_HEADER}\r\n`;
+    for await (const entry of ledgerEntries(scope, recoveryId)) {
+      const outcome =
+        entry.state === "done"
+          ? entry.reason
+            ? "skipped"
+            : "restored"
+          : entry.state === "importing"
+            ? "in progress"
+            : entry.state;
+      const fields = [entry.itemKey, entry.name ?? "", outcome, entry.reason ?? ""];
+      yield `${fields.map(csvField).join(",")}\r\n`;
+    }
+  })();
 }

@@ -19,7 +19,7 @@ import type { GoogleCaller } from "../backup/google/caller";
 import { classifyGoogleError, GoogleCallError } from "../backup/google/errors";
 import type { EnqueueRecovery, RecoveryTask } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
-import { versionChunks, versionContent } from "../backup/restore/content";
+import { isIntegrityError, versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
 import { itemAsOf, itemsAfter, itemsByKey, mailLabelNames } from "../backup/runner/repo";
 import { googleStatus } from "../backup/services/google-errors";
@@ -27,7 +27,7 @@ import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/repo";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
+import { RECOVERY_ITEM_REASONS, RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { findDriveMember } from "../backup/services/drive/source";
 import {
   DriveRestorer,
@@ -45,6 +45,7 @@ import {
   saveRecoveryProgress,
   takeRecoveryLease,
   writeLedger,
+  type LedgerEntry,
 } from "./repo";
 
 export interface RecoveryDeps {
@@ -63,13 +64,32 @@ export interface RecoveryDeps {
 }
 
 const PAGE = 50;
+/** Items not restored that the recovery itself lists (the report has every one). */
+const MAX_LISTED_PROBLEMS = 20;
 /** Items restored at once. */
 const ITEM_CONCURRENCY = 4;
 
-/** A Google error about this item only (the recovery goes on without it). */
-function isItemError(error: unknown): boolean {
-  if (!(error instanceof GoogleCallError) && googleStatus(error) === undefined) return false;
-  return classifyGoogleError(error).kind === "item";
+/**
+ * Why one item could not be restored, when the error concerns that item only (the recovery goes on
+ * without it): its stored objects are damaged or missing, or Google refused the item. Anything else stops
+ * the recovery.
+ */
+export function itemFailureReason(error: unknown): string | undefined {
+  if (isIntegrityError(error)) return RECOVERY_ITEM_REASONS.integrity;
+  if (!(error instanceof GoogleCallError) && googleStatus(error) === undefined) return undefined;
+  const google = classifyGoogleError(error);
+  if (google.kind !== "item") return undefined;
+  return RECOVERY_ITEM_REASONS.googleRefused(google.googleReason ?? String(google.status));
+}
+
+/** What became of one item. */
+type ItemOutcome = { outcome: "restored" } | { outcome: "skipped" | "failed"; reason: string };
+
+/** The name a report shows for an item: the message's subject or the file's name. */
+function itemName(item: CatalogItem | undefined): string {
+  if (!item) return "";
+  const display = item.search.display as { subject?: string; name?: string } | undefined;
+  return display?.subject ?? display?.name ?? item.current.metadata.name ?? "";
 }
 
 export async function executeRecovery(
@@ -106,6 +126,10 @@ export async function executeRecovery(
   await audit("recovery.started");
 
   const end = async (outcome: { state: "succeeded" } | { state: "failed"; failureReason: string }) => {
+    // The counts add up at the end: chosen items a failed recovery never reached count as failed.
+    const settled = recovery.progress.restored + recovery.progress.skipped + recovery.progress.failed;
+    if (recovery.itemIds) recovery.progress.failed += Math.max(0, recovery.progress.total - settled);
+    else recovery.progress.total = settled;
     await finishRecovery(scope, recovery, outcome, new Date(now()));
     await audit(
       outcome.state === "succeeded" ? "recovery.finished" : "recovery.failed",
@@ -152,12 +176,22 @@ export async function executeRecovery(
   const blobStore = deps.blobStore(scope.regionId);
   const progress = recovery.progress;
   const position = recovery.position;
+  /** Each settled item's name (subject or file name), kept in its ledger entry for the report. */
+  const names = new Map<string, string>();
+  const record = (itemKey: string, entry: LedgerEntry) =>
+    writeLedger(scope, recovery.recoveryId, itemKey, { ...entry, name: names.get(itemKey) ?? "" });
+  /** The first items not restored, with why (the progress card names them; the report lists all). */
+  const problems = (recovery.problems ??= []);
 
   /** The backed-up mailbox's label names now (by id), read once: restored labels take their current name. */
   let labelNames: Promise<Record<string, string>> | undefined;
 
   /** A Drive file: into the recovery's folder, or over itself (see backup/services/drive/restorer.ts). */
-  const restoreFile = async (itemKey: string, item: CatalogItem, importing: boolean) => {
+  const restoreFile = async (
+    itemKey: string,
+    item: CatalogItem,
+    importing: boolean,
+  ): Promise<ItemOutcome> => {
     const objects = { organizationId: scope.organizationId, keys: await keys(item.current.dataKeyId) };
     const large = item.current.size > RESUMABLE_UPLOAD_BYTES;
     const content = () => versionContent(blobStore, objects, item.current);
@@ -166,10 +200,7 @@ export async function executeRecovery(
     const name = restoredName(metadata);
     const sameResource = recovery.targetResourceId === recovery.resourceId;
     // Kept without content (Google offers no export of it): nothing to put back.
-    if (metadata.contentSkipped) {
-      progress.skipped += 1;
-      return;
-    }
+    if (metadata.contentSkipped) return { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.notExportable };
     // A file owned outside the organisation is restored as the user's own copy: never over the owner's
     // file, never into the owner's folders (see backup/services/drive/restorer.ts).
     const ownCopy = metadata.externalOwner !== undefined;
@@ -179,7 +210,7 @@ export async function executeRecovery(
       !ownCopy &&
       (await driveRestorer.exists(item.sourceId))
     ) {
-      await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
+      await record(itemKey, { state: "importing" });
       if (metadata.shortcut) {
         // The shortcut is still there: it has nothing to overwrite.
       } else if (large) {
@@ -188,9 +219,8 @@ export async function executeRecovery(
         await driveRestorer.overwrite(item.sourceId, metadata, await content());
       }
       if (recovery.permissions) await driveRestorer.share(item.sourceId, metadata.permissions);
-      await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId: item.sourceId });
-      progress.restored += 1;
-      return;
+      await record(itemKey, { state: "done", targetId: item.sourceId });
+      return { outcome: "restored" };
     }
     const parent =
       recovery.method === "folder"
@@ -200,29 +230,28 @@ export async function executeRecovery(
     const targetId =
       existing ??
       (await (async () => {
-        await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
+        await record(itemKey, { state: "importing" });
         if (metadata.shortcut) return driveRestorer.createShortcut(metadata, parent);
         return large
           ? driveRestorer.uploadResumable(metadata, chunks(), item.current.size, { parent })
           : driveRestorer.create(metadata, await content(), parent);
       })());
     if (recovery.permissions && !existing) await driveRestorer.share(targetId, metadata.permissions);
-    await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId });
-    progress.restored += 1;
+    await record(itemKey, { state: "done", targetId });
+    return { outcome: "restored" };
   };
 
   /** The item as the backups held it at the recovery's date, if it has one (see `itemAsOf`). */
   const heldAt = async (item: CatalogItem | undefined): Promise<CatalogItem | undefined> =>
     item && recovery.asOf ? itemAsOf(scope, recovery.resourceId, item, recovery.asOf) : item;
 
-  const restoreOne = async (itemKey: string, catalogItem: CatalogItem | undefined): Promise<void> => {
-    const item = await heldAt(catalogItem);
-    if (!item || item.kind !== kind) {
-      progress.skipped += 1;
-      return;
-    }
+  const restoreOne = async (item: CatalogItem | undefined, itemKey: string): Promise<ItemOutcome> => {
+    if (!item || item.kind !== kind) return { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.notBackedUp };
     const ledger = await readLedger(scope, recovery.recoveryId, itemKey);
-    if (ledger?.state === "done") return;
+    // Done by a delivery that stopped before the page's progress was saved: counted now.
+    if (ledger?.state === "done") {
+      return ledger.reason ? { outcome: "skipped", reason: ledger.reason } : { outcome: "restored" };
+    }
     if (kind === "drive-file") return restoreFile(itemKey, item, ledger?.state === "importing");
     const current = item.current;
     const raw = await versionContent(
@@ -234,10 +263,13 @@ export async function executeRecovery(
     if (messageId && (ledger?.state === "importing" || recovery.method === "overwrite")) {
       const existing = await restorer.find(messageId);
       if (existing) {
-        await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId: existing });
-        if (ledger?.state === "importing") progress.restored += 1;
-        else progress.skipped += 1;
-        return;
+        if (ledger?.state === "importing") {
+          await record(itemKey, { state: "done", targetId: existing });
+          return { outcome: "restored" };
+        }
+        const reason = RECOVERY_ITEM_REASONS.alreadyThere;
+        await record(itemKey, { state: "done", targetId: existing, reason });
+        return { outcome: "skipped", reason };
       }
     }
     labelNames ??= mailLabelNames(scope, recovery.resourceId).then((names) => names ?? {});
@@ -246,10 +278,38 @@ export async function executeRecovery(
       recovery.folderName,
       await labelNames,
     );
-    await writeLedger(scope, recovery.recoveryId, itemKey, { state: "importing" });
+    await record(itemKey, { state: "importing" });
     const targetId = await restorer.import(raw, labelIds);
-    await writeLedger(scope, recovery.recoveryId, itemKey, { state: "done", targetId });
-    progress.restored += 1;
+    await record(itemKey, { state: "done", targetId });
+    return { outcome: "restored" };
+  };
+
+  /** Restores one item and counts it; an item that cannot be restored is recorded with its reason. */
+  const settle = async (itemKey: string, catalogItem: CatalogItem | undefined): Promise<void> => {
+    const item = await heldAt(catalogItem);
+    names.set(itemKey, itemName(item ?? catalogItem));
+    let result: ItemOutcome;
+    try {
+      result = await restoreOne(item, itemKey);
+    } catch (error) {
+      const reason = itemFailureReason(error);
+      if (reason === undefined) throw error;
+      result = { outcome: "failed", reason };
+    }
+    progress[result.outcome] += 1;
+    if (result.outcome === "restored") return;
+    const problem = {
+      itemKey,
+      name: itemName(item ?? catalogItem),
+      outcome: result.outcome,
+      reason: result.reason,
+    };
+    if (problems.length < MAX_LISTED_PROBLEMS) problems.push(problem);
+    await record(itemKey, {
+      state: result.outcome,
+      reason: result.reason,
+      name: problem.name,
+    });
   };
 
   try {
@@ -265,7 +325,11 @@ export async function executeRecovery(
       }
       if (batch.length === 0) break;
       if (now() >= deadline) {
-        await saveRecoveryProgress(scope, { recoveryId: recovery.recoveryId, progress, position }, holder);
+        await saveRecoveryProgress(
+          scope,
+          { recoveryId: recovery.recoveryId, progress, position, problems },
+          holder,
+        );
         await releaseRecoveryLease(scope, recovery.recoveryId, holder);
         await deps.enqueue(scope.regionId, {
           organizationId: scope.organizationId,
@@ -275,19 +339,16 @@ export async function executeRecovery(
       }
       // A page's items are restored a few at once (each waits on Google); the position moves past the
       // page only once all of them are done, so a stop repeats the page and the ledger skips what is done.
-      await inParallel(batch, ITEM_CONCURRENCY, async ({ itemKey, item }) => {
-        try {
-          await restoreOne(itemKey, item);
-        } catch (error) {
-          if (!isItemError(error)) throw error;
-          progress.failed += 1;
-        }
-      });
+      await inParallel(batch, ITEM_CONCURRENCY, ({ itemKey, item }) => settle(itemKey, item));
       position.index += batch.length;
       position.lastItemKey = batch[batch.length - 1]!.itemKey;
       if (!recovery.itemIds) progress.total = progress.restored + progress.skipped + progress.failed;
       if (
-        !(await saveRecoveryProgress(scope, { recoveryId: recovery.recoveryId, progress, position }, holder))
+        !(await saveRecoveryProgress(
+          scope,
+          { recoveryId: recovery.recoveryId, progress, position, problems },
+          holder,
+        ))
       ) {
         return "dropped";
       }

@@ -105,19 +105,20 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
 }
 
 /**
- * A download from the API (a POST with a JSON body answering a file), read as a stream so `onProgress`
- * hears the bytes received; failures become `ApiError`s like every other call.
+ * A download from the API (a POST with a JSON body answering a file, or a GET without a body), read as a
+ * stream so `onProgress` hears the bytes received; failures become `ApiError`s like every other call.
  */
 export async function apiDownload(
   path: string,
   body: unknown,
   onProgress?: (bytes: number) => void,
 ): Promise<Blob> {
-  const response = await send(buildUrl(apiBaseFor(path), path), {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  const response = await send(
+    buildUrl(apiBaseFor(path), path),
+    body === undefined
+      ? { method: "GET", headers: {} }
+      : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
+  );
   if (!response.ok || !response.body) throw new ApiError(toApiError(await readJson(response)));
   const reader = response.body.getReader();
   const parts: Uint8Array[] = [];

@@ -3,7 +3,8 @@
  * manifest object), each chunk read, authenticated and decrypted, in order. Any tampering or a missing
  * object fails the read; nothing partial is returned.
  */
-import type { BlobStore } from "../blobstore/blob-store";
+import { isBlobStoreError, type BlobStore } from "../blobstore/blob-store";
+import { EncryptionError, FormatError } from "../format/errors";
 import {
   chunkObjectName,
   decodeChunk,
@@ -48,4 +49,14 @@ export async function* versionChunks(
     const body = await blobStore.get(chunkObjectName(scope.organizationId, chunk.id));
     yield await decodeChunk(scope, chunk.id, body);
   }
+}
+
+/**
+ * Whether reading a version failed because its stored objects are damaged or missing (altered, truncated,
+ * deleted, or another organisation's): that item cannot be read, the others can.
+ */
+export function isIntegrityError(error: unknown): boolean {
+  return (
+    error instanceof FormatError || error instanceof EncryptionError || isBlobStoreError(error, "not-found")
+  );
 }

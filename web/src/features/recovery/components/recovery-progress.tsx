@@ -1,24 +1,78 @@
 import CloseOutlined from "@mui/icons-material/CloseOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
 import LinearProgress from "@mui/material/LinearProgress";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
+import { apiDownload } from "@/lib/api-client";
+import { saveFile } from "@/lib/save-file";
+import { recoveryReportPath } from "../api/get-recovery";
 import { isRecoveryOver, useRecoveryProgress } from "../hooks/use-recovery-progress";
 import "../i18n/register";
 
-/** What a finished recovery also skipped (already there) or could not restore, if anything. */
-function Remarks({ recovery }: { recovery: Recovery }) {
+/** Items named in the card; the report lists every one. */
+const NAMED_PROBLEMS = 5;
+
+/**
+ * What a finished recovery also skipped or could not restore, if anything: the counts, the first items
+ * with why, and the report of every item.
+ */
+function Remarks({ organizationId, recovery }: { organizationId: string; recovery: Recovery }) {
   const { t } = useTranslation();
+  const [reportError, setReportError] = useState<string | null>(null);
   const { skipped, failed } = recovery.progress;
   const remarks = [
     skipped > 0 ? t("recovery.progress.skipped", { count: skipped }) : null,
     failed > 0 ? t("recovery.progress.failedItems", { count: failed }) : null,
   ].filter((remark) => remark !== null);
-  return remarks.length > 0 ? <Typography variant="body2">{remarks.join(" · ")}</Typography> : null;
+  if (remarks.length === 0) return null;
+  const named = recovery.problems.slice(0, NAMED_PROBLEMS);
+  const more = skipped + failed - named.length;
+  const download = () => {
+    setReportError(null);
+    apiDownload(recoveryReportPath(organizationId, recovery.recoveryId), undefined)
+      .then((blob) => saveFile(blob, `recovery-${recovery.recoveryId}.csv`))
+      .catch((error: unknown) =>
+        setReportError(
+          t("recovery.progress.reportFailed", {
+            reason: error instanceof Error && error.message ? error.message : RECOVERY_MESSAGES.failed,
+          }),
+        ),
+      );
+  };
+  return (
+    <Box data-testid="recovery-problems">
+      <Typography variant="body2">{remarks.join(" · ")}</Typography>
+      {named.length > 0 && (
+        <Box component="ul" sx={{ m: 0, pl: 2.5 }} aria-label={t("recovery.progress.problems")}>
+          {named.map((problem) => (
+            <Typography component="li" variant="body2" key={problem.itemKey} data-testid="recovery-problem">
+              {t("recovery.progress.problem", {
+                name: problem.name || t("recovery.progress.unnamed"),
+                reason: problem.reason,
+              })}
+            </Typography>
+          ))}
+        </Box>
+      )}
+      {more > 0 && named.length > 0 && (
+        <Typography variant="body2">{t("recovery.progress.more", { count: more })}</Typography>
+      )}
+      <Button size="small" color="inherit" variant="outlined" onClick={download} sx={{ mt: 0.5 }}>
+        {t("recovery.progress.report")}
+      </Button>
+      {reportError && (
+        <Typography variant="body2" role="alert">
+          {reportError}
+        </Typography>
+      )}
+    </Box>
+  );
 }
 
 /**
@@ -62,7 +116,7 @@ export function RecoveryProgress({
       <Alert severity="success" variant="filled" action={dismiss} {...common}>
         {title}
         <Box data-testid="recovery-progress-text">{t("recovery.progress.finished", { count: restored })}</Box>
-        <Remarks recovery={recovery} />
+        <Remarks organizationId={organizationId} recovery={recovery} />
       </Alert>
     ) : (
       <Alert severity="error" variant="filled" action={dismiss} {...common}>
@@ -70,7 +124,7 @@ export function RecoveryProgress({
         <Box data-testid="recovery-progress-text">
           {t("recovery.progress.failed", { reason: recovery.failureReason ?? RECOVERY_MESSAGES.failed })}
         </Box>
-        <Remarks recovery={recovery} />
+        <Remarks organizationId={organizationId} recovery={recovery} />
       </Alert>
     );
   }

@@ -18,15 +18,3 @@ export function exportBackups(
     onProgress,
   );
 }
-
-/** Hands a downloaded file to the browser as a download. */
-export function saveFile(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = fileName;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

@@ -23,7 +23,8 @@ import {
 import { RetryableError } from "@/components/ui/notices";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
-import { exportBackups, saveFile } from "../api/export-backups";
+import { saveFile } from "@/lib/save-file";
+import { exportBackups } from "../api/export-backups";
 import { useSearchBackups } from "../api/search-backups";
 import "../i18n/register";
 import { useDriveColumns, useMailColumns } from "./result-columns";
