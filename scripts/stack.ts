@@ -3,6 +3,7 @@
  * (Auth, Functions, Hosting, Cloud Tasks) and the local scheduler. Used by `npm start` and by `npm test`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { RecentOutput, Supervisor, type ChildDeath } from "./supervise";
 import { createWriteStream, existsSync, mkdirSync, type WriteStream } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { startFirestore, type RunningFirestore } from "../emulators/firestore/src/launcher";
@@ -44,6 +45,8 @@ export interface RunningStack {
   webUrl: string;
   env: NodeJS.ProcessEnv;
   firestoreKind: RunningFirestore["kind"];
+  /** Resolves when a child process of the stack (the Firebase emulators, the scheduler) dies on its own. */
+  died: Promise<ChildDeath>;
   stop(options: { save: boolean }): Promise<void>;
 }
 
@@ -117,6 +120,7 @@ function startFirebase(
   options: StackOptions,
   env: NodeJS.ProcessEnv,
   sink: NodeJS.WritableStream,
+  recentOutput: RecentOutput,
 ): Promise<ChildProcess> {
   const args = [
     FIREBASE_BIN,
@@ -150,6 +154,7 @@ function startFirebase(
     const onData = (chunk: Buffer): void => {
       const text = chunk.toString();
       sink.write(text);
+      recentOutput.add(text);
       recent.push(text);
       if (recent.length > 40) recent.shift();
       if (text.includes("All emulators ready")) {
@@ -170,6 +175,7 @@ function startScheduler(
   intervalSeconds: number,
   env: NodeJS.ProcessEnv,
   sink: NodeJS.WritableStream,
+  recent: RecentOutput,
 ): ChildProcess {
   const child = spawn(process.execPath, [TSX_CLI, resolve(ROOT, "scripts", "local-scheduler.ts")], {
     cwd: ROOT,
@@ -182,8 +188,12 @@ function startScheduler(
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  child.stdout?.on("data", (chunk: Buffer) => sink.write(chunk));
-  child.stderr?.on("data", (chunk: Buffer) => sink.write(chunk));
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.on("data", (chunk: Buffer) => {
+      sink.write(chunk);
+      recent.add(chunk);
+    });
+  }
   return child;
 }
 
@@ -194,7 +204,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const out = output(options.logFile);
 
   const started: { name: string; stop(save: boolean): Promise<void> }[] = [];
+  const supervisor = new Supervisor();
   const stopAll = async (save: boolean): Promise<void> => {
+    supervisor.stop();
     for (const service of started.reverse()) await service.stop(save);
     started.length = 0;
     out.close();
@@ -238,16 +250,30 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     });
     started.push({ name: "storage", stop: (save) => storage.stop({ save }) });
 
-    const firebase = await startFirebase(options, env, out.stream);
+    const firebaseOutput = new RecentOutput();
+    const firebase = await startFirebase(options, env, out.stream, firebaseOutput);
     // firebase-tools exports on exit only when asked to (--export-on-exit); a throw-away stack has none.
     started.push({ name: "firebase", stop: () => stopChild(firebase, 60_000) });
+    supervisor.watch(
+      "The Firebase emulators (Auth, Functions, Hosting, Cloud Tasks)",
+      firebase,
+      firebaseOutput,
+    );
 
     if (options.schedulerIntervalSeconds > 0) {
-      const scheduler = startScheduler(options.schedulerIntervalSeconds, env, out.stream);
+      const schedulerOutput = new RecentOutput();
+      const scheduler = startScheduler(options.schedulerIntervalSeconds, env, out.stream, schedulerOutput);
       started.push({ name: "scheduler", stop: () => stopChild(scheduler, 10_000) });
+      supervisor.watch("The local scheduler", scheduler, schedulerOutput);
     }
 
-    return { webUrl: WEB_URL, env, firestoreKind: firestore.kind, stop: ({ save }) => stopAll(save) };
+    return {
+      webUrl: WEB_URL,
+      env,
+      firestoreKind: firestore.kind,
+      died: supervisor.died,
+      stop: ({ save }) => stopAll(save),
+    };
   } catch (error) {
     await stopAll(false);
     throw error;

@@ -43,6 +43,18 @@ async function main(): Promise<void> {
   };
   process.on("SIGINT", () => void stop());
   process.on("SIGTERM", () => void stop());
+
+  // Half a stack helps nobody: when a part of it dies, say which and why, save what the others hold, stop.
+  void stack.died.then(async (death) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(
+      `\nAlpvault stopped: ${death.message}\n\nStopping the rest and saving state to emulator-data/ ...`,
+    );
+    await stack.stop({ save: true });
+    console.error(`Stopped. The whole output is in ${LOG_FILE}.`);
+    process.exit(1);
+  });
 }
 
 void main();

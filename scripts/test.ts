@@ -17,6 +17,7 @@ import { join, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { ROOT } from "./ports";
 import { TEST_HUGE_FILE_BYTES, buildAll, startStack, type RunningStack } from "./stack";
+import type { ChildDeath } from "./supervise";
 
 const ARTIFACTS = resolve(ROOT, "tests", "artifacts");
 const BLOCK_NETWORK = resolve(ROOT, "tests", "support", "block-network.cjs");
@@ -118,10 +119,20 @@ async function withStack<T>(
     totals.failed += 1;
     return undefined;
   }
+  // A part of the stack that dies fails the run, named with its cause (the tests after it would only time out).
+  let death: ChildDeath | undefined;
+  void stack.died.then((dead) => {
+    death = dead;
+    console.error(`\n── the local stack (${label}) broke ──\n${dead.message}`);
+  });
   try {
     return await body(stack);
   } finally {
     await stack.stop({ save: true });
+    if (death) {
+      results.push({ name: `the local stack (${label}): ${death.name} died`, ok: false });
+      totals.failed += 1;
+    }
   }
 }
 
@@ -153,6 +164,8 @@ async function main(): Promise<void> {
         ["firestore-conformance", "api", "browser"],
         env,
       );
+      // Alone: these change what the whole deployment shares (the daily Google budget's ledger).
+      await jest("tests that run alone", ["exclusive"], env);
       await jest("state before restart", ["before-restart"], { ...env, RESTART_MARKER: marker });
     });
     await withStack(dataDir, "restarted", async (stack) => {
@@ -174,7 +187,12 @@ async function focused(patterns: string[]): Promise<void> {
   try {
     await withStack(dataDir, "focused", async (stack) => {
       const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
-      await jest("focused tests", ["firestore-conformance", "api", "browser"], env, patterns);
+      // A file of either group may be named: each run passes when it finds none of them.
+      await jest("focused tests", ["firestore-conformance", "api", "browser"], env, [
+        "--passWithNoTests",
+        ...patterns,
+      ]);
+      await jest("focused tests that run alone", ["exclusive"], env, ["--passWithNoTests", ...patterns]);
     });
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
