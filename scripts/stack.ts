@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { RecentOutput, Supervisor, type ChildDeath } from "./supervise";
-import { createWriteStream, existsSync, mkdirSync, type WriteStream } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { startFirestore, type RunningFirestore } from "../emulators/firestore/src/launcher";
 import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../emulators/workspace/src/server";
@@ -247,6 +247,15 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       host: HOST,
       stateFile: options.dataDir ? storageStateFile(options.dataDir) : undefined,
       autoCreateBuckets: true,
+      // Export download links are signed with the local service-account key (production: the runtime's
+      // service account); read on each signed request, as the Workspace emulator writes a new key per start.
+      signingAccounts: () => {
+        const key = JSON.parse(readFileSync(WORKSPACE_KEY_FILE, "utf8")) as {
+          client_email: string;
+          private_key: string;
+        };
+        return [{ clientEmail: key.client_email, key: key.private_key }];
+      },
     });
     started.push({ name: "storage", stop: (save) => storage.stop({ save }) });
 

@@ -4,8 +4,8 @@
  * Data residency: an organisation's data is processed where it is stored. The global `api` (in
  * GLOBAL_REGION) serves only what belongs to no organisation (sign-in checks, regions, plans) and sends an
  * organisation's calls to its region. Each region has a group of its own, deployed in the region's location
- * (`ch-api`, `ch-dispatchBackups`, `ch-runBackup`, `ch-collectBackupGarbage`, `ch-runRecovery` in
- * europe-west6…): its API (its own Hosting site and host, `<region>.api.<API_BASE_DOMAIN>`), its scheduled
+ * (`ch-api`, `ch-dispatchBackups`, `ch-runBackup`, `ch-collectBackupGarbage`, `ch-runRecovery`,
+ * `ch-runExport` in europe-west6…): its API (its own Hosting site and host, `<region>.api.<API_BASE_DOMAIN>`), its scheduled
  * dispatcher and its task queues. See docs/residency.md.
  */
 import { setGlobalOptions } from "firebase-functions/v2";
@@ -28,6 +28,7 @@ import { runDispatcher } from "./backup/dispatcher";
 import { backupTaskHandler } from "./backup/task";
 import { gcTaskHandler } from "./backup/retention/task";
 import { recoveryTaskHandler } from "./recovery/task";
+import { exportTaskHandler } from "./export/task";
 import { QUOTA_MODELS } from "./backup/google/costs";
 import { backupRunSlots, backupRunsPerRegion } from "./backup/google/daily-budget";
 
@@ -120,6 +121,19 @@ function regionalFunctions(regionId: RegionId) {
         rateLimits: { maxConcurrentDispatches: 10 },
       },
       recoveryTaskHandler(regionId),
+    ),
+
+    /** One stretch of one export job (it re-enqueues itself until the export's file is complete). */
+    runExport: onTaskDispatched(
+      {
+        region,
+        secrets: workerSecrets(),
+        timeoutSeconds: 540,
+        memory: "512MiB",
+        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
+        rateLimits: { maxConcurrentDispatches: 10 },
+      },
+      exportTaskHandler(regionId),
     ),
   };
 }

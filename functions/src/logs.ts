@@ -168,3 +168,35 @@ export function searchTruncated(entry: { organizationId: string; candidates: num
 export function exportItemUnreadable(entry: { organizationId: string; itemKey: string }): void {
   logger.error("export left out an item whose backup is damaged", entry);
 }
+
+/** An export job ended (ids and counts only). */
+export function exportEnded(entry: {
+  organizationId: string;
+  exportId: string;
+  state: "succeeded" | "failed";
+  total: number;
+  exported: number;
+  failed: number;
+  bytes: number;
+}): void {
+  logger.info("export ended", entry);
+}
+
+/** An export found its upload session ahead of its checkpoint (a crash between the two) and starts anew. */
+export function exportRestarted(entry: { organizationId: string; exportId: string }): void {
+  logger.warn("export restarted its file", entry);
+}
+
+/** A delivery of an export job failed; the task is retried. */
+export function exportFailed(entry: { organizationId: string; exportId: string; error: unknown }): void {
+  logger.warn("export delivery failed", {
+    organizationId: entry.organizationId,
+    exportId: entry.exportId,
+    ...errorFields(entry.error),
+  });
+}
+
+/** Expired exports were deleted (counts only). */
+export function exportsExpired(entry: { organizationId: string; deleted: number }): void {
+  logger.info("expired exports deleted", entry);
+}

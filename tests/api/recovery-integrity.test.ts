@@ -3,7 +3,9 @@
  * message's stored chunk (a flipped byte, a truncated object, a deleted object, the chunk of another
  * organisation put in its place) makes that message fail with "integrity check failed", named in the
  * recovery's answer and in its report, while every good message is restored and the counts add up.
- * Exports complete without the damaged items (the Drive archive's report names the damaged file).
+ * Exports complete without the damaged items: streamed ones leave them out (the Drive archive's report names
+ * the damaged file); export jobs complete with the good items, name the damaged ones in their problems and
+ * report, and their file, downloaded through a signed link, holds every good item byte for byte.
  */
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
 import { unzip } from "../../emulators/workspace/src/drive/unzip";
@@ -21,6 +23,10 @@ import {
   type StoredItem,
 } from "../support/backup-runs";
 import { recoveriesOf } from "../support/recoveries";
+import { exportsOf } from "../support/exports";
+import { readMbox } from "../support/mbox-reader";
+import { EXPORT_ITEM_REASONS, EXPORT_MESSAGES, type ExportJob } from "@alpvault/contracts/exports";
+import { Readable } from "node:stream";
 
 jest.setTimeout(240_000);
 
@@ -166,4 +172,139 @@ test("when the drive is exported, then the archive completes and its report name
   expect(entries.get(EXPORT_REPORT_NAME)?.toString("utf8")).toMatch(
     /^folder,name,reason\r\n[^\r\n]*,budget\.txt,integrity check failed\r\n$/,
   );
+});
+
+describe("export jobs", () => {
+  const jobs = () => exportsOf(setup.call, setup.organization);
+  const items = () => backedUp(setup);
+
+  async function finishedJob(body: Record<string, unknown>): Promise<ExportJob> {
+    const started = await jobs().start(body);
+    expect(started.status).toBe(202);
+    const job = started.body as ExportJob;
+    expect(["pending", "running"]).toContain(job.state);
+    return jobs().finished(job.exportId);
+  }
+
+  function expectDamagedNamed(job: ExportJob, good: number, bad: number) {
+    expect(job.state).toBe("succeeded");
+    expect(job.progress).toMatchObject({ total: good + bad, exported: good, failed: bad });
+    expect(job.progress.bytes).toBeGreaterThan(0);
+    expect(job.expiresAt! > job.finishedAt!).toBe(true);
+    expect(job.problems.map((problem) => problem.itemKey).sort()).toEqual(
+      bad === damaged.size ? [...damaged.keys()].sort() : expect.any(Array),
+    );
+    for (const problem of job.problems) expect(problem.reason).toBe(EXPORT_ITEM_REASONS.integrity);
+  }
+
+  test("when the mailbox is exported as a job, then the MBOX in the bucket holds every good message byte for byte and the damaged four are named", async () => {
+    const job = await finishedJob({
+      resourceId: setup.resource.resourceId,
+      service: "gmail",
+      format: "mbox",
+    });
+    expectDamagedNamed(job, MESSAGES - damaged.size, damaged.size);
+    for (const problem of job.problems) expect(problem.name).toMatch(/^Quarterly figures \d /);
+    expect(job.fileName).toMatch(/\.mbox$/);
+
+    const { bytes, link, disposition } = await jobs().download(job.exportId);
+    expect(new URL(link.url).searchParams.get("X-Goog-Signature")).toMatch(/^[0-9a-f]+$/);
+    expect(disposition).toBe(`attachment; filename="${job.fileName}"`);
+    expect(bytes.length).toBe(job.progress.bytes);
+    const messages: Buffer[] = [];
+    for await (const message of readMbox(Readable.from([bytes]))) messages.push(message);
+    expect(messages).toHaveLength(MESSAGES - damaged.size);
+    for (const item of await items()) {
+      const raw = setup.raws.get(item.sourceId)!;
+      expect(messages.some((message) => message.equals(raw))).toBe(!damaged.has(item.itemKey));
+    }
+
+    const report = await setup.call(`${jobs().base}/${job.exportId}/report`);
+    expect(report.status).toBe(200);
+    const rows = report.bytes.toString("utf8").trim().split("\r\n");
+    expect(rows[0]).toBe("item,name,reason");
+    expect(
+      rows
+        .slice(1)
+        .map((row) => row.split(",")[0])
+        .sort(),
+    ).toEqual([...damaged.keys()].sort());
+    for (const row of rows.slice(1)) expect(row.endsWith(`,${EXPORT_ITEM_REASONS.integrity}`)).toBe(true);
+
+    const after = (await setup.call(`${jobs().base}/${job.exportId}`)).body as ExportJob;
+    expect(after.downloads).toBe(1);
+    expect(after.lastDownloadedAt).not.toBeNull();
+    const listed = (await setup.call(jobs().base)).body as { exports: ExportJob[] };
+    expect(listed.exports.map((entry) => entry.exportId)).toContain(job.exportId);
+  });
+
+  test("when chosen messages are exported as .eml files, then the archive holds the good ones and a report entry naming the damaged ones", async () => {
+    const all = await items();
+    const chosen = all.slice(0, 3).map((item) => item.itemKey); // flipped, truncated, and a deleted chunk
+    const job = await finishedJob({
+      resourceId: setup.resource.resourceId,
+      service: "gmail",
+      format: "eml",
+      itemIds: [...chosen, all[5]!.itemKey],
+    });
+    expect(job.state).toBe("succeeded");
+    expect(job.progress).toMatchObject({ total: 4, exported: 1, failed: 3 });
+    const { bytes } = await jobs().download(job.exportId);
+    const entries = unzip(bytes);
+    const emls = [...entries.keys()].filter((name) => name.endsWith(".eml"));
+    expect(emls).toHaveLength(1);
+    expect(entries.get(emls[0]!)!.equals(setup.raws.get(all[5]!.sourceId)!)).toBe(true);
+    const report = entries.get(EXPORT_REPORT_NAME)!.toString("utf8");
+    for (const itemKey of chosen) expect(report).toContain(`${itemKey},`);
+    expect(report).not.toContain(all[5]!.itemKey);
+  });
+
+  test("when the drive is exported as a job, then the ZIP leaves the damaged file out and its report entry names it", async () => {
+    const job = await finishedJob({ resourceId: setup.resource.resourceId, service: "drive" });
+    expect(job.state).toBe("succeeded");
+    expect(job.format).toBe("zip");
+    expect(job.progress.failed).toBe(1);
+    expect(job.problems[0]).toMatchObject({ name: "budget.txt", reason: EXPORT_ITEM_REASONS.integrity });
+    const { bytes } = await jobs().download(job.exportId);
+    const entries = unzip(bytes);
+    expect([...entries.keys()].some((name) => name.endsWith("budget.txt"))).toBe(false);
+    expect(entries.size).toBe(job.progress.exported + 1);
+    expect(entries.get(EXPORT_REPORT_NAME)?.toString("utf8")).toMatch(
+      /budget\.txt,integrity check failed\r\n$/,
+    );
+  });
+
+  test("when an export asks for a format its service does not offer, or names a bad id, then 400 with the reason", async () => {
+    for (const body of [
+      { resourceId: setup.resource.resourceId, service: "drive", format: "mbox" },
+      { resourceId: setup.resource.resourceId, service: "gmail", format: "zip" },
+      { resourceId: "../x", service: "gmail" },
+      { resourceId: setup.resource.resourceId, service: "gmail", itemIds: ["a/b"] },
+      { resourceId: setup.resource.resourceId, service: "gmail", surprise: true },
+    ]) {
+      const answer = await jobs().start(body);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ message: EXPORT_MESSAGES.invalid });
+    }
+    const missing = await setup.call(`${jobs().base}/nosuchexport`);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ message: EXPORT_MESSAGES.exportNotFound });
+  });
+
+  test("when another organisation's admin asks for an export, its report or its link, then it is refused and nothing is revealed", async () => {
+    const job = (await jobs().start({ resourceId: setup.resource.resourceId, service: "gmail" }))
+      .body as ExportJob;
+    await jobs().finished(job.exportId);
+    const stranger = await organizationWithData(0);
+    for (const [path, method] of [
+      [`${jobs().base}/${job.exportId}`, "GET"],
+      [`${jobs().base}/${job.exportId}/report`, "GET"],
+      [`${jobs().base}/${job.exportId}/download`, "POST"],
+      [jobs().base, "GET"],
+    ] as const) {
+      const answer = await stranger.call(path, { method });
+      expect([403, 404]).toContain(answer.status);
+      expect(answer.bytes.toString("utf8")).not.toMatch(/Quarterly|X-Goog-Signature/);
+    }
+  });
 });

@@ -45,8 +45,17 @@ import {
   verifyChecksums,
   type InsertRequest,
 } from "./uploads";
+import { SignedUrlError, isSignedUrl, verifySignedUrl, type SigningAccount } from "./signed-urls";
 
 export const ADMIN_PREFIX = "/emulator/v1";
+
+/** A path of the XML API (`/<bucket>/<object>`), not of the JSON API or the admin API. */
+function isXmlApiPath(pathname: string): boolean {
+  return (
+    !/^\/(storage\/v1|upload\/storage\/v1|download\/storage\/v1|b|emulator\/v1)(\/|$)/.test(pathname) &&
+    /^\/[^/]+\/.+/.test(pathname)
+  );
+}
 
 interface Call {
   request: IncomingMessage;
@@ -72,6 +81,8 @@ export interface StorageEmulatorOptions {
   autoCreateBuckets?: boolean;
   /** Where object files live, kept across restarts; omitted: a temporary directory (see `StorageStore`). */
   blobDir?: string;
+  /** Service accounts whose V4 signed URLs are accepted (read on each signed request). None: every signed URL is refused. */
+  signingAccounts?: () => SigningAccount[];
 }
 
 export class StorageEmulator {
@@ -84,7 +95,10 @@ export class StorageEmulator {
    */
   readonly stats = new Map<string, number>();
 
+  private readonly signingAccounts: () => SigningAccount[];
+
   constructor(options: StorageEmulatorOptions = {}) {
+    this.signingAccounts = options.signingAccounts ?? (() => []);
     this.store = new StorageStore({ autoCreateBuckets: options.autoCreateBuckets, blobDir: options.blobDir });
     this.uploads = new UploadSessions({
       uploadFile: () => this.store.uploadFile(),
@@ -107,6 +121,10 @@ export class StorageEmulator {
       query: url.searchParams,
       base: `http://${request.headers.host ?? "127.0.0.1"}`,
     };
+    if (isXmlApiPath(url.pathname)) {
+      await this.signedDownload(call, method, url);
+      return;
+    }
     try {
       const route = this.route(method, url.pathname, call);
       if (!route) throw notFound(`Not Found: ${method} ${url.pathname}`);
@@ -143,6 +161,58 @@ export class StorageEmulator {
       }
     }
   };
+
+  /**
+   * The XML API's path-style object read (`GET /<bucket>/<object>`), served only to a valid V4 signed URL
+   * (anonymous reads of a private bucket are refused, as Cloud Storage does). `response-content-disposition`
+   * and `response-content-type` set the answer's headers.
+   */
+  private async signedDownload(call: Call, method: string, url: URL): Promise<void> {
+    const sendXml = (error: SignedUrlError) => {
+      call.response.writeHead(error.status, { "content-type": "application/xml; charset=UTF-8" });
+      call.response.end(error.xml());
+    };
+    try {
+      if (method !== "GET" || !isSignedUrl(call.query)) {
+        throw new SignedUrlError(
+          403,
+          "AccessDenied",
+          "Access denied.",
+          "Anonymous caller does not have storage.objects.get access to the Google Cloud Storage object.",
+        );
+      }
+      verifySignedUrl(call.request, url.pathname, call.query, this.signingAccounts);
+      const [bucket, ...object] = url.pathname.slice(1).split("/");
+      call.bucket = decodeURIComponent(bucket ?? "");
+      call.object = decodeURIComponent(object.join("/"));
+      this.count("storage.objects.get:signed");
+      const disposition = call.query.get("response-content-disposition");
+      const contentType = call.query.get("response-content-type");
+      if (disposition) call.response.setHeader("content-disposition", disposition);
+      try {
+        await this.media(call, contentType ?? undefined);
+      } catch (error) {
+        if (error instanceof StorageApiError && error.code === 404) {
+          throw new SignedUrlError(404, "NoSuchKey", "The specified key does not exist.");
+        }
+        throw error;
+      }
+    } catch (error) {
+      if (call.response.headersSent) {
+        call.response.destroy();
+        return;
+      }
+      if (error instanceof SignedUrlError) sendXml(error);
+      else if (error instanceof URIError)
+        sendXml(new SignedUrlError(400, "InvalidURI", "Couldn't parse the specified URI."));
+      else {
+        console.error("Storage emulator: signed download failed", error);
+        sendXml(
+          new SignedUrlError(500, "InternalError", "We encountered an internal error. Please try again."),
+        );
+      }
+    }
+  }
 
   private count(key: string): void {
     this.stats.set(key, (this.stats.get(key) ?? 0) + 1);
@@ -315,11 +385,11 @@ export class StorageEmulator {
     return objectJson(this.liveObject(call), call.base);
   }
 
-  private async media(call: Call): Promise<unknown> {
+  private async media(call: Call, contentType?: string): Promise<unknown> {
     const stored = this.liveObject(call);
     const size = stored.size;
     const headers: Record<string, string> = {
-      "content-type": stored.contentType,
+      "content-type": contentType ?? stored.contentType,
       "accept-ranges": "bytes",
       etag: etag(stored),
       "x-goog-generation": String(stored.generation),

@@ -7,6 +7,7 @@
  * not name), and `stop({ save: true })` writes the metadata back (an emulator without buckets leaves no
  * file). Without one, the files go to a temporary directory removed at `stop()`.
  */
+import type { SigningAccount } from "./signed-urls";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { dirname, join } from "node:path";
@@ -32,6 +33,8 @@ export interface StartStorageEmulatorOptions {
   stateFile?: string;
   /** Create buckets the first time a request names them instead of answering 404 (the local stack). */
   autoCreateBuckets?: boolean;
+  /** Service accounts whose V4 signed URLs are accepted (see signed-urls.ts). */
+  signingAccounts?: () => SigningAccount[];
 }
 
 /** Where the local stack keeps the emulator's state inside its data folder. */
@@ -68,6 +71,7 @@ export async function startStorageEmulator(
   const file = options.stateFile;
   const emulator = new StorageEmulator({
     autoCreateBuckets: options.autoCreateBuckets,
+    signingAccounts: options.signingAccounts,
     blobDir: file ? storageBlobDir(file) : undefined,
   });
   if (file) {

@@ -6,13 +6,16 @@ import { organizationsIn } from "../organizations/repo";
 import { resyncDueOrganizations } from "../resources/service";
 import { workspaceGateway } from "../workspace/gateway";
 import * as logs from "../logs";
+import { deleteExpiredExports } from "../export/jobs";
+import { exportStorage } from "../export/task";
 import { dispatchOrganization } from "./service";
 
 /**
  * A region's scheduled dispatcher (Cloud Scheduler every 10 minutes in production, one job per region,
  * each running in its region; the local scheduler calls them on a timer). For the region's organisations
  * only: it records the run, re-syncs resources that are due, advances graceful periods, then starts the
- * backups that are due and enqueues stranded runs again, into the region's queues.
+ * backups that are due and enqueues stranded runs again, into the region's queues, and deletes the exports
+ * whose week is over.
  */
 export async function runDispatcher(regionId: RegionId, scheduledTime: string): Promise<void> {
   const state = await recordDispatcherRun(regionId, scheduledTime);
@@ -36,6 +39,11 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
       const dispatched = await dispatchOrganization(organization, new Date(scheduledTime));
       scheduled += dispatched.scheduled;
       redispatched += dispatched.redispatched;
+    } catch (error) {
+      logs.backupDispatchFailed({ organizationId: organization.organizationId, error });
+    }
+    try {
+      await deleteExpiredExports(organization, exportStorage, new Date(scheduledTime));
     } catch (error) {
       logs.backupDispatchFailed({ organizationId: organization.organizationId, error });
     }

@@ -1,5 +1,5 @@
 /**
- * Enqueues `runBackup`, `collectBackupGarbage` and `runRecovery` tasks (Cloud Tasks through firebase-admin;
+ * Enqueues `runBackup`, `collectBackupGarbage`, `runRecovery` and `runExport` tasks (Cloud Tasks through firebase-admin;
  * locally the Cloud Tasks emulator, which firebase-admin finds through `CLOUD_TASKS_EMULATOR_HOST`). Every
  * queue is a region's: `<region>-runBackup` in the region's location, next to the region's data, so an
  * organisation's work is only ever done in its region.
@@ -68,3 +68,18 @@ export type EnqueueRecovery = (
 
 export const enqueueRecovery: EnqueueRecovery = (regionId, task, options = {}) =>
   enqueue(regionalQueue(regionId, "runRecovery"), task, options);
+
+/** Payload of a `runExport` task: one export job, which says everything else. */
+export interface ExportTask {
+  organizationId: string;
+  exportId: string;
+}
+
+export type EnqueueExport = (
+  regionId: RegionId,
+  task: ExportTask,
+  options?: { id?: string },
+) => Promise<void>;
+
+export const enqueueExport: EnqueueExport = (regionId, task, options = {}) =>
+  enqueue(regionalQueue(regionId, "runExport"), task, options);

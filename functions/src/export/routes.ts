@@ -1,21 +1,68 @@
 import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
 import { workerDeps } from "../backup/wiring";
+import { enqueueExport } from "../backup/queue";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
+import { exportDownload, exportList, exportReport, getExport, startExport } from "./jobs";
 import { exportDrive, exportMailbox } from "./service";
+import { exportStorage } from "./task";
 
-/** Export (beyond the spec): mail as MBOX, Drive files as ZIP, streamed, for the organisation's admins. */
+/**
+ * Exports, for the organisation's admins: export jobs (start one, 202; list; follow one; its report; a
+ * download link), and the direct streamed MBOX/ZIP downloads of a few items.
+ */
 export function exportRoutes(organizations: () => OrganizationService): Router {
   const router = apiRouter();
-  router.post("/organizations/:organizationId/exports/mbox", async (request, response) => {
+  const base = "/organizations/:organizationId/exports";
+  router.post(base, async (request, response) => {
+    const caller = callerOf(response);
+    const organization = await organizations().requireAdmin(caller, request.params.organizationId);
+    response.status(202).json(await startExport(organization, request.body, caller.email, enqueueExport));
+  });
+  router.get(base, async (request, response) => {
+    const organization = await organizations().requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await exportList(organization));
+  });
+  router.get(`${base}/:exportId`, async (request, response) => {
+    const organization = await organizations().requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await getExport(organization, request.params.exportId));
+  });
+  router.get(`${base}/:exportId/report`, async (request, response) => {
+    const organization = await organizations().requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    const lines = await exportReport(organization, request.params.exportId);
+    response.status(200);
+    response.setHeader("Content-Type", "text/csv; charset=utf-8");
+    response.setHeader("Content-Disposition", `attachment; filename="export-${request.params.exportId}.csv"`);
+    response.setHeader("Cache-Control", "no-store");
+    for await (const line of lines) {
+      if (!response.write(line)) await new Promise((resolve) => response.once("drain", resolve));
+    }
+    response.end();
+  });
+  router.post(`${base}/:exportId/download`, async (request, response) => {
+    const caller = callerOf(response);
+    const organization = await organizations().requireAdmin(caller, request.params.organizationId);
+    response.setHeader("Cache-Control", "no-store");
+    response.json(await exportDownload(organization, request.params.exportId, caller.email, exportStorage));
+  });
+  router.post(`${base}/mbox`, async (request, response) => {
     const organization = await organizations().requireAdmin(
       callerOf(response),
       request.params.organizationId,
     );
     await exportMailbox(organization, request.body, response, workerDeps());
   });
-  router.post("/organizations/:organizationId/exports/zip", async (request, response) => {
+  router.post(`${base}/zip`, async (request, response) => {
     const organization = await organizations().requireAdmin(
       callerOf(response),
       request.params.organizationId,

@@ -31,6 +31,17 @@ export interface ZipWriterOptions {
    * lower them to check the ZIP64 structures without writing 4 GiB.
    */
   limits?: { bytes: number; entries: number };
+  /** Where the first entry starts in the archive (an archive written in several stretches). */
+  offset?: number;
+}
+
+/** The central directory's place and size, for its end records. */
+export interface DirectoryExtent {
+  /** Entries in the archive. */
+  count: number;
+  /** Where the directory starts, and its bytes. */
+  start: number;
+  size: number;
 }
 
 interface Entry {
@@ -90,6 +101,24 @@ export class ZipWriter {
 
   constructor(options: ZipWriterOptions = {}) {
     this.limits = options.limits ?? { bytes: MARK32 - 1, entries: MARK16 - 1 };
+    this.offset = options.offset ?? 0;
+  }
+
+  /** Where the next entry would start. */
+  get position(): number {
+    return this.offset;
+  }
+
+  /**
+   * The central directory records of the entries written since the last call (an archive written in
+   * stretches keeps them aside and joins them at the end, before `endRecords`).
+   */
+  takeDirectory(): { records: Buffer; count: number } {
+    if (this.writing) throw new Error("The last entry is not written yet");
+    const records = Buffer.concat(this.entries.map((entry) => this.directoryRecord(entry)));
+    const count = this.entries.length;
+    this.entries.length = 0;
+    return { records, count };
   }
 
   /**
@@ -173,6 +202,7 @@ export class ZipWriter {
   *finish(): Generator<Buffer> {
     if (this.writing) throw new Error("The last entry is not written yet");
     const start = this.offset;
+    const count = this.entries.length;
     let batch: Buffer[] = [];
     let batchBytes = 0;
     for (const entry of this.entries) {
@@ -186,8 +216,17 @@ export class ZipWriter {
         batchBytes = 0;
       }
     }
-    const size = this.offset - start;
-    const count = this.entries.length;
+    batch.push(this.endRecords({ count, start, size: this.offset - start }));
+    yield Buffer.concat(batch);
+  }
+
+  /**
+   * The end of central directory record, preceded by the ZIP64 end record and its locator when the
+   * archive needs them: the archive's last bytes, right after its directory.
+   */
+  endRecords(directory: DirectoryExtent): Buffer {
+    const { count, start, size } = directory;
+    const parts: Buffer[] = [];
     const zip64 = count > this.limits.entries || size > this.limits.bytes || start > this.limits.bytes;
     if (zip64) {
       const record = Buffer.alloc(56);
@@ -202,9 +241,9 @@ export class ZipWriter {
       record.writeBigUInt64LE(BigInt(start), 48);
       const locator = Buffer.alloc(20);
       locator.writeUInt32LE(0x07064b50, 0);
-      locator.writeBigUInt64LE(BigInt(this.offset), 8);
+      locator.writeBigUInt64LE(BigInt(start + size), 8);
       locator.writeUInt32LE(1, 16); // disks in all
-      batch.push(record, locator);
+      parts.push(record, locator);
     }
     const end = Buffer.alloc(22);
     end.writeUInt32LE(0x06054b50, 0);
@@ -213,8 +252,8 @@ export class ZipWriter {
     end.writeUInt16LE(entries, 10);
     end.writeUInt32LE(size > this.limits.bytes ? MARK32 : size, 12);
     end.writeUInt32LE(start > this.limits.bytes ? MARK32 : start, 16);
-    batch.push(end);
-    yield Buffer.concat(batch);
+    parts.push(end);
+    return Buffer.concat(parts);
   }
 
   /** An entry's central directory record, with a ZIP64 extra field for what 32 bits cannot hold. */

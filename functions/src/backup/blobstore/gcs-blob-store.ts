@@ -46,15 +46,24 @@ export interface GcsBlobStoreOptions {
   /** The Cloud Storage emulator's URL (`http://127.0.0.1:8092`); omitted in production. */
   apiEndpoint?: string;
   retry?: GcsRetryOptions;
+  /**
+   * The key that signs download links against the emulator (the emulator checks the signature with its
+   * public half). Production signs as the runtime's service account (IAM signBlob), with no key here.
+   */
+  signer?: { client_email: string; private_key: string };
 }
 
 export class GcsBlobStore implements BlobStore {
   readonly bucket: Bucket;
+  private readonly storage: Storage;
+  private readonly emulated: boolean;
 
   constructor(options: GcsBlobStoreOptions) {
+    this.emulated = options.apiEndpoint !== undefined;
     const storage = new Storage({
       projectId: options.projectId,
       ...(options.apiEndpoint ? { apiEndpoint: options.apiEndpoint, useAuthWithCustomEndpoint: false } : {}),
+      ...(options.signer ? { credentials: options.signer } : {}),
       retryOptions: {
         autoRetry: options.retry?.maxRetries !== 0,
         ...(options.retry?.maxRetries ? { maxRetries: options.retry.maxRetries } : {}),
@@ -66,7 +75,34 @@ export class GcsBlobStore implements BlobStore {
           : {}),
       },
     });
+    this.storage = storage;
     this.bucket = storage.bucket(options.bucket);
+  }
+
+  /** Where resumable uploads of this bucket go, with the runtime's token (none against the emulator). */
+  uploadTarget(): { endpoint: string; bucket: string; token(): Promise<string | undefined> } {
+    return {
+      endpoint: this.storage.apiEndpoint.replace(/\/+$/, ""),
+      bucket: this.bucket.name,
+      token: async () =>
+        this.emulated ? undefined : ((await this.storage.authClient.getAccessToken()) ?? undefined),
+    };
+  }
+
+  /** A V4 signed link that reads `name` until `expires`, saved under `fileName`. */
+  async signedReadUrl(name: string, expires: Date, fileName: string): Promise<string> {
+    checkBlobName(name);
+    try {
+      const [url] = await this.bucket.file(name).getSignedUrl({
+        version: "v4",
+        action: "read",
+        expires,
+        responseDisposition: `attachment; filename="${fileName.replace(/["\\]/g, "_")}"`,
+      });
+      return url;
+    } catch (error) {
+      throw toBlobStoreError(error);
+    }
   }
 
   async putIfAbsent(name: string, body: Buffer): Promise<boolean> {

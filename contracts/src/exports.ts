@@ -1,0 +1,131 @@
+/**
+ * Export jobs: a resource's backed-up mail (MBOX, or one .eml file per message in a ZIP) or Drive files
+ * (ZIP), written by a background job into the organisation's regional bucket and downloaded from there.
+ * The request's rules and texts are shared by the browser and the API.
+ */
+import * as yup from "yup";
+import { isId } from "./ids";
+import { SEARCH_MESSAGES, parseSearchDate } from "./search";
+
+export const EXPORT_MESSAGES = {
+  started: "Export started",
+  invalid:
+    "An export names a resource, the service (gmail or drive), a format it offers (mbox or eml for gmail, zip for drive) and optionally up to 1000 item ids",
+  resourceNotFound: "Resource not found",
+  exportNotFound: "Export not found",
+  notReady: "The export is not finished yet",
+  expired: "The export has expired and was deleted. Start a new one.",
+  nothingToExport: "There is nothing backed up to export for this choice",
+} as const;
+
+/** Why an item was left out of an export (the job's problems and its report). */
+export const EXPORT_ITEM_REASONS = {
+  integrity: "integrity check failed",
+  notBackedUp: "Not in the backups at the export's date",
+  notFound: "Not in the backups",
+} as const;
+
+export const EXPORT_FORMATS = {
+  gmail: ["mbox", "eml"],
+  drive: ["zip"],
+} as const;
+export type ExportService = keyof typeof EXPORT_FORMATS;
+export type ExportFormat = "mbox" | "eml" | "zip";
+
+/** How long a finished export stays downloadable before it is deleted. */
+export const EXPORT_LIFETIME_DAYS = 7;
+/** How long a download link works. */
+export const EXPORT_LINK_MINUTES = 15;
+
+export const exportRequestSchema = yup
+  .object({
+    resourceId: yup
+      .string()
+      .required(EXPORT_MESSAGES.invalid)
+      .test("id", EXPORT_MESSAGES.invalid, (value) => isId(value)),
+    service: yup
+      .string()
+      .oneOf(["gmail", "drive"] as const, EXPORT_MESSAGES.invalid)
+      .required(EXPORT_MESSAGES.invalid),
+    format: yup
+      .string()
+      .oneOf(["mbox", "eml", "zip"] as const, EXPORT_MESSAGES.invalid)
+      .optional()
+      .test(
+        "format",
+        EXPORT_MESSAGES.invalid,
+        (value, context) =>
+          value === undefined ||
+          (
+            EXPORT_FORMATS[context.parent.service as ExportService] as readonly string[] | undefined
+          )?.includes(value) === true,
+      ),
+    itemIds: yup
+      .array(
+        yup
+          .string()
+          .required()
+          .test("id", EXPORT_MESSAGES.invalid, (value) => isId(value)),
+      )
+      .max(1000, EXPORT_MESSAGES.invalid)
+      .optional(),
+    /** MM-DD-YYYY: the items as the backups held them at the end of that day (UTC). */
+    date: yup
+      .string()
+      .trim()
+      .optional()
+      .test("date", SEARCH_MESSAGES.invalidDate, (value) => !value || parseSearchDate(value) !== undefined),
+  })
+  .noUnknown(EXPORT_MESSAGES.invalid);
+
+export type ExportRequest = yup.InferType<typeof exportRequestSchema>;
+
+export type ExportState = "pending" | "running" | "succeeded" | "failed" | "expired";
+
+export interface ExportProblem {
+  itemKey: string;
+  /** The message's subject or the file's name, as backed up. */
+  name: string;
+  reason: string;
+}
+
+/** GET /v1/organizations/{id}/exports/{exportId}; POST …/exports answers it with 202. */
+export interface ExportJob {
+  exportId: string;
+  state: ExportState;
+  service: ExportService;
+  format: ExportFormat;
+  resourceId: string;
+  /** The mailbox's address or the drive's name, as when the export was asked for. */
+  resourceName: string;
+  /** The file the download saves as. */
+  fileName: string;
+  /** Items exported as held at this instant (the end of the request's date), or null: as backed up last. */
+  asOf: string | null;
+  requestedAt: string;
+  requestedBy: string;
+  finishedAt: string | null;
+  /** When the export's file is deleted (a week after it finished); null until it finishes. */
+  expiresAt: string | null;
+  /**
+   * total: the items chosen (for a whole resource, counted as they are reached; final at the end, when
+   * total = exported + failed). bytes: the export file's size so far.
+   */
+  progress: { total: number; exported: number; failed: number; bytes: number };
+  failureReason: string | null;
+  /** The first items (at most 20) left out, with why; the report (`…/report`, CSV) lists every one. */
+  problems: ExportProblem[];
+  /** How often a download link was handed out, and the last time. */
+  downloads: number;
+  lastDownloadedAt: string | null;
+}
+
+export interface ExportList {
+  exports: ExportJob[];
+}
+
+/** POST …/exports/{exportId}/download: a short-lived link to the file. */
+export interface ExportDownload {
+  url: string;
+  expiresAt: string;
+}

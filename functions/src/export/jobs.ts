@@ -1,0 +1,206 @@
+/**
+ * Export jobs (docs/api.md "Exports"): starting one (checked, written, its task enqueued), following it,
+ * its report, a short-lived download link (audited), and the deletion of exports a week after they
+ * finished.
+ */
+import { ValidationError } from "yup";
+import {
+  EXPORT_FORMATS,
+  EXPORT_LINK_MINUTES,
+  EXPORT_MESSAGES,
+  exportRequestSchema,
+  type ExportDownload,
+  type ExportFormat,
+  type ExportJob,
+  type ExportList,
+  type ExportRequest,
+} from "@alpvault/contracts/exports";
+import { isId } from "@alpvault/contracts/ids";
+import { searchDateEnd } from "@alpvault/contracts/search";
+import type { RegionId } from "@alpvault/contracts/regions";
+import { appendAudit } from "../audit/repo";
+import { readBackupResource } from "../backup/repo";
+import { AppError } from "../http/app-error";
+import { csvField } from "../lib/csv";
+import { typeMismatch } from "../lib/json-types";
+import type { Scope } from "../lib/tenancy";
+import * as logs from "../logs";
+import type { EnqueueExport } from "../backup/queue";
+import { directoryPartName } from "./job";
+import {
+  createExport,
+  expiredExports,
+  exportProblems,
+  finishExport,
+  listExports,
+  markExportExpired,
+  newExportId,
+  readExport,
+  recordExportDownload,
+  type StoredExport,
+} from "./repo";
+
+/** What the jobs need of the region's bucket. */
+export interface ExportStorage {
+  signedReadUrl(regionId: RegionId, name: string, expires: Date, fileName: string): Promise<string>;
+  delete(regionId: RegionId, name: string): Promise<void>;
+}
+
+function parseRequest(body: unknown): ExportRequest {
+  const mismatch = typeMismatch(exportRequestSchema, body);
+  if (mismatch) throw AppError.badRequest(mismatch);
+  try {
+    return exportRequestSchema.validateSync(body, { abortEarly: true, stripUnknown: false });
+  } catch (error) {
+    if (error instanceof ValidationError)
+      throw AppError.badRequest(error.errors[0] ?? EXPORT_MESSAGES.invalid);
+    throw error;
+  }
+}
+
+const EXTENSIONS: Record<ExportFormat, string> = { mbox: "mbox", eml: "zip", zip: "zip" };
+
+/** What the API shows of a stored export. */
+export function toExportJob(stored: StoredExport): ExportJob {
+  return {
+    exportId: stored.exportId,
+    state: stored.state,
+    service: stored.service,
+    format: stored.format,
+    resourceId: stored.resourceId,
+    resourceName: stored.resourceName,
+    fileName: stored.fileName,
+    asOf: stored.asOf,
+    requestedAt: stored.requestedAt,
+    requestedBy: stored.requestedBy,
+    finishedAt: stored.finishedAt,
+    expiresAt: stored.expiresAt,
+    progress: stored.progress,
+    failureReason: stored.failureReason,
+    problems: stored.problems ?? [],
+    downloads: stored.downloads ?? 0,
+    lastDownloadedAt: stored.lastDownloadedAt ?? null,
+  };
+}
+
+export async function startExport(
+  scope: Scope,
+  body: unknown,
+  actor: string,
+  enqueue: EnqueueExport,
+  now = new Date(),
+): Promise<ExportJob> {
+  const request = parseRequest(body);
+  const service = request.service as keyof typeof EXPORT_FORMATS;
+  const format = (request.format ?? EXPORT_FORMATS[service][0]) as ExportFormat;
+  const resource = await readBackupResource(scope, request.resourceId);
+  if (!resource) throw AppError.notFound(EXPORT_MESSAGES.resourceNotFound);
+  if (service === "gmail" && !resource.email) throw AppError.badRequest(EXPORT_MESSAGES.nothingToExport);
+  const exportId = newExportId(scope);
+  const resourceName = resource.email ?? resource.name;
+  const base = resourceName.replace(/[^A-Za-z0-9@._-]/g, "_");
+  const day = now.toISOString().slice(0, 10);
+  const fileName = `${base}-${service === "gmail" ? "mail" : "drive"}-${day}.${EXTENSIONS[format]}`;
+  const stored = await createExport(
+    scope,
+    {
+      exportId,
+      service,
+      format,
+      resourceId: request.resourceId,
+      resourceName,
+      fileName,
+      objectName: `o/${scope.organizationId}/x/${exportId}/${fileName}`,
+      itemIds: request.itemIds ?? null,
+      asOf: request.date ? (searchDateEnd(request.date) ?? null) : null,
+      requestedBy: actor,
+    },
+    now,
+  );
+  try {
+    await enqueue(scope.regionId, { organizationId: scope.organizationId, exportId }, { id: exportId });
+  } catch (error) {
+    await finishExport(
+      scope,
+      stored,
+      { state: "failed", failureReason: "The export could not be started", expiresAt: now.toISOString() },
+      now,
+    );
+    throw AppError.unavailable("The export could not be started", error);
+  }
+  return toExportJob(stored);
+}
+
+async function requireExport(scope: Scope, exportId: string): Promise<StoredExport> {
+  if (!isId(exportId)) throw AppError.notFound(EXPORT_MESSAGES.exportNotFound);
+  const stored = await readExport(scope, exportId);
+  if (!stored) throw AppError.notFound(EXPORT_MESSAGES.exportNotFound);
+  return stored;
+}
+
+export async function getExport(scope: Scope, exportId: string): Promise<ExportJob> {
+  return toExportJob(await requireExport(scope, exportId));
+}
+
+export async function exportList(scope: Scope): Promise<ExportList> {
+  return { exports: (await listExports(scope, 50)).map(toExportJob) };
+}
+
+export const EXPORT_REPORT_HEADER = "item,name,reason";
+
+/** The export's report: one CSV line per item it left out, and why. */
+export async function exportReport(scope: Scope, exportId: string): Promise<AsyncIterable<string>> {
+  await requireExport(scope, exportId);
+  return (async function* () {
+    yield `${EXPORT_REPORT_HEADER}\r\n`;
+    for await (const problem of exportProblems(scope, exportId)) {
+      yield `${[problem.itemKey, problem.name, problem.reason].map(csvField).join(",")}\r\n`;
+    }
+  })();
+}
+
+/** A link that downloads the finished export for a few minutes; each one handed out is counted and audited. */
+export async function exportDownload(
+  scope: Scope,
+  exportId: string,
+  actor: string,
+  storage: ExportStorage,
+  now = new Date(),
+): Promise<ExportDownload> {
+  const stored = await requireExport(scope, exportId);
+  if (stored.state === "expired") throw AppError.conflict(EXPORT_MESSAGES.expired);
+  if (stored.state !== "succeeded") throw AppError.conflict(EXPORT_MESSAGES.notReady);
+  const expires = new Date(now.getTime() + EXPORT_LINK_MINUTES * 60_000);
+  const url = await storage.signedReadUrl(scope.regionId, stored.objectName, expires, stored.fileName);
+  await recordExportDownload(scope, exportId, now);
+  await appendAudit(scope, {
+    operation: "export.downloaded",
+    actor,
+    object: `${stored.resourceName} (${stored.format.toUpperCase()})`,
+    date: now,
+  });
+  return { url, expiresAt: expires.toISOString() };
+}
+
+/** Deletes the files of exports whose week is over and marks them expired. */
+export async function deleteExpiredExports(
+  scope: Scope,
+  storage: ExportStorage,
+  now = new Date(),
+): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const expired = await expiredExports(scope, now.toISOString(), 50);
+    if (expired.length === 0) break;
+    for (const job of expired) {
+      await storage.delete(scope.regionId, job.objectName);
+      for (let part = 0; part < (job.checkpoint?.directoryParts ?? 0); part++) {
+        await storage.delete(scope.regionId, directoryPartName(job.objectName, part));
+      }
+      await markExportExpired(scope, job.exportId);
+      deleted += 1;
+    }
+  }
+  if (deleted > 0) logs.exportsExpired({ organizationId: scope.organizationId, deleted });
+  return deleted;
+}
