@@ -7,12 +7,13 @@ import { resyncDueOrganizations } from "../resources/service";
 import { workspaceGateway } from "../workspace/gateway";
 import * as logs from "../logs";
 import { dispatchOrganization } from "./service";
+import { dispatchDrill } from "../drills/service";
 
 /**
  * A region's scheduled dispatcher (Cloud Scheduler every 10 minutes in production, one job per region,
  * each running in its region; the local scheduler calls them on a timer). For the region's organisations
  * only: it records the run, re-syncs resources that are due, advances graceful periods, then starts the
- * backups that are due and enqueues stranded runs again, into the region's queues.
+ * backups and restore drills that are due and enqueues stranded runs again, into the region's queues.
  */
 export async function runDispatcher(regionId: RegionId, scheduledTime: string): Promise<void> {
   const state = await recordDispatcherRun(regionId, scheduledTime);
@@ -31,6 +32,7 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
   if (graceful.stopped > 0) logs.backupsStoppedAfterGracefulPeriod({ organizations: graceful.stopped });
   let scheduled = 0;
   let redispatched = 0;
+  let drills = 0;
   for await (const organization of organizationsIn(regionId)) {
     try {
       const dispatched = await dispatchOrganization(organization, new Date(scheduledTime));
@@ -38,6 +40,12 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
       redispatched += dispatched.redispatched;
     } catch (error) {
       logs.backupDispatchFailed({ organizationId: organization.organizationId, error });
+    }
+    try {
+      const drill = await dispatchDrill(organization, new Date(scheduledTime));
+      if (drill.started) drills += 1;
+    } catch (error) {
+      logs.drillDispatchFailed({ organizationId: organization.organizationId, error });
     }
   }
   logs.dispatcherRan({
@@ -48,5 +56,6 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
     resyncFailed: resync.failed,
     backupsScheduled: scheduled,
     backupsRedispatched: redispatched,
+    drillsStarted: drills,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Enqueues `runBackup`, `collectBackupGarbage` and `runRecovery` tasks (Cloud Tasks through firebase-admin;
+ * Enqueues `runBackup`, `collectBackupGarbage`, `runRecovery` and `runDrill` tasks (Cloud Tasks through firebase-admin;
  * locally the Cloud Tasks emulator, which firebase-admin finds through `CLOUD_TASKS_EMULATOR_HOST`). Every
  * queue is a region's: `<region>-runBackup` in the region's location, next to the region's data, so an
  * organisation's work is only ever done in its region.
@@ -68,3 +68,14 @@ export type EnqueueRecovery = (
 
 export const enqueueRecovery: EnqueueRecovery = (regionId, task, options = {}) =>
   enqueue(regionalQueue(regionId, "runRecovery"), task, options);
+
+/** Payload of a `runDrill` task: one restore drill, which says everything else. */
+export interface DrillTask {
+  organizationId: string;
+  drillRunId: string;
+}
+
+export type EnqueueDrill = (regionId: RegionId, task: DrillTask, options?: { id?: string }) => Promise<void>;
+
+export const enqueueDrill: EnqueueDrill = (regionId, task, options = {}) =>
+  enqueue(regionalQueue(regionId, "runDrill"), task, options);
