@@ -6,6 +6,7 @@
  */
 import { ValidationError } from "yup";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
+import { BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import {
   DRILL_MESSAGES,
   DRILL_RUNS_MAX_PAGE_SIZE,
@@ -90,10 +91,14 @@ export async function getDrillSettings(scope: Scope): Promise<DrillSettings> {
   return toSettings(await readSettings(scope));
 }
 
-/** The sandbox must be an active mailbox of the organisation: the drill imports mail into it. */
+/**
+ * The sandbox must be an active mailbox of the organisation (the drill imports mail into it): 404 for a
+ * resource the organisation does not have, 400 for a shared drive or a suspended or deleted mailbox.
+ */
 async function sandboxEmail(scope: Scope, resourceId: string): Promise<string> {
   const resource = await readBackupResource(scope, resourceId);
-  if (!resource || resource.type !== "email" || !resource.email || resource.status !== "active") {
+  if (!resource) throw AppError.notFound(BACKUP_MESSAGES.resourceNotFound);
+  if (resource.type !== "email" || !resource.email || resource.status !== "active") {
     throw AppError.badRequest(DRILL_MESSAGES.sandboxInvalid);
   }
   return resource.email;
