@@ -139,7 +139,7 @@ describe("route table", () => {
       await railNav
         .getByRole("link")
         .evaluateAll((links) => links.map((link) => link.getAttribute("aria-label"))),
-    ).toEqual(["Resources", "Backup Policies", "Search Backups", "Audit Logs"]);
+    ).toEqual(["Resources", "Backup Policies", "Search Backups", "Audit Logs", "Restore Drills"]);
     expect(await railNav.getByRole("link", { name: "Backup Policies" }).getAttribute("aria-current")).toBe(
       "page",
     );
