@@ -3,7 +3,10 @@
  * written in the same transaction as the change it records.
  */
 
-/** Every audited operation (spec §9, plus the key and storage-setting changes a serious product records). */
+/**
+ * Every audited operation (spec §9, plus the key and storage-setting changes and the restore drills a serious
+ * product records).
+ */
 export const AUDIT_OPERATIONS = {
   "user.logged-in": "User logged in",
   "access.refused": "Access refused",
@@ -36,6 +39,10 @@ export const AUDIT_OPERATIONS = {
   "graceful-period.started": "Graceful period started",
   "graceful-period.reset": "Graceful period reset",
   "backups.stopped": "Backups stopped",
+  "drill-settings.updated": "Restore drill settings updated",
+  "drill.started": "Restore drill started",
+  "drill.finished": "Restore drill finished",
+  "drill.failed": "Restore drill failed",
 } as const;
 
 export type AuditOperation = keyof typeof AUDIT_OPERATIONS;

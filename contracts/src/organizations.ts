@@ -150,7 +150,7 @@ export interface ResourcesAnalytics {
 export interface Alert {
   alertId: string;
   createdAt: string;
-  kind: "resources-added" | "resources-removed" | "backup-failed" | "storage" | "billing";
+  kind: "resources-added" | "resources-removed" | "backup-failed" | "storage" | "billing" | "drill-failed";
   message: string;
   read: boolean;
 }

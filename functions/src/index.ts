@@ -4,9 +4,9 @@
  * Data residency: an organisation's data is processed where it is stored. The global `api` (in
  * GLOBAL_REGION) serves only what belongs to no organisation (sign-in checks, regions, plans) and sends an
  * organisation's calls to its region. Each region has a group of its own, deployed in the region's location
- * (`ch-api`, `ch-dispatchBackups`, `ch-runBackup`, `ch-collectBackupGarbage`, `ch-runRecovery`,
- * `ch-runExport` in europe-west6…): its API (its own Hosting site and host, `<region>.api.<API_BASE_DOMAIN>`), its scheduled
- * dispatcher and its task queues. See docs/residency.md.
+ * (`ch-api`, `ch-dispatchBackups`, `ch-runBackup`, `ch-collectBackupGarbage`, `ch-runRecovery`, `ch-runExport`,
+ * `ch-runDrill` in europe-west6…): its API (its own Hosting site and host, `<region>.api.<API_BASE_DOMAIN>`), its
+ * scheduled dispatcher and its task queues. See docs/residency.md.
  */
 import { setGlobalOptions } from "firebase-functions/v2";
 import { onRequest } from "firebase-functions/v2/https";
@@ -29,6 +29,7 @@ import { backupTaskHandler } from "./backup/task";
 import { gcTaskHandler } from "./backup/retention/task";
 import { recoveryTaskHandler } from "./recovery/task";
 import { exportTaskHandler } from "./export/task";
+import { drillTaskHandler } from "./drills/task";
 import { QUOTA_MODELS } from "./backup/google/costs";
 import { backupRunSlots, backupRunsPerRegion } from "./backup/google/daily-budget";
 
@@ -134,6 +135,19 @@ function regionalFunctions(regionId: RegionId) {
         rateLimits: { maxConcurrentDispatches: 10 },
       },
       exportTaskHandler(regionId),
+    ),
+
+    /** One stretch of one restore drill (it re-enqueues itself until the drill ends). */
+    runDrill: onTaskDispatched(
+      {
+        region,
+        secrets: workerSecrets(),
+        timeoutSeconds: 540,
+        memory: "1GiB",
+        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
+        rateLimits: { maxConcurrentDispatches: 4 },
+      },
+      drillTaskHandler(regionId),
     ),
   };
 }

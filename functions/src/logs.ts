@@ -56,6 +56,7 @@ export function dispatcherRan(entry: {
   resyncFailed: number;
   backupsScheduled: number;
   backupsRedispatched: number;
+  drillsStarted: number;
 }): void {
   logger.info("dispatcher ran", entry);
 }
@@ -199,4 +200,43 @@ export function exportFailed(entry: { organizationId: string; exportId: string; 
 /** Expired exports were deleted (counts only). */
 export function exportsExpired(entry: { organizationId: string; deleted: number }): void {
   logger.info("expired exports deleted", entry);
+}
+
+/** A scheduled drill's task could not be enqueued (the run stays pending; the dispatcher tries again). */
+export function drillDispatchFailed(entry: { organizationId: string; error: unknown }): void {
+  logger.warn("drill dispatch failed", { organizationId: entry.organizationId, ...errorFields(entry.error) });
+}
+
+export function drillEnded(entry: {
+  organizationId: string;
+  drillRunId: string;
+  state: string;
+  sample: number;
+  matched: number;
+  mismatched: number;
+  failed: number;
+  skipped: number;
+}): void {
+  logger.info("drill ended", entry);
+}
+
+export function drillFailed(entry: { organizationId: string; drillRunId: string; error: unknown }): void {
+  logger.warn("drill failed", {
+    organizationId: entry.organizationId,
+    drillRunId: entry.drillRunId,
+    errorName: entry.error instanceof Error ? entry.error.name : typeof entry.error,
+  });
+}
+
+/** What the drill restored could not all be removed from the sandbox (ids only). */
+export function drillCleanupFailed(entry: {
+  organizationId: string;
+  drillRunId: string;
+  error: unknown;
+}): void {
+  logger.warn("drill cleanup failed", {
+    organizationId: entry.organizationId,
+    drillRunId: entry.drillRunId,
+    errorName: entry.error instanceof Error ? entry.error.name : typeof entry.error,
+  });
 }

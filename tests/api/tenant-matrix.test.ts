@@ -49,6 +49,7 @@ interface Tenant {
   secretId: string;
   checkoutId: string;
   recoveryId: string;
+  drillRunId: string;
 }
 
 const TENANT_POLICY = { ...SAMPLE_POLICY, name: "Tenant policy" };
@@ -104,6 +105,31 @@ async function tenant(regionId: RegionId): Promise<Tenant> {
     });
     return ref.id;
   });
+  // A finished restore drill (only its id matters here).
+  const drillRunId = await withRegionDb(regionDatabaseId(regionId), async (db) => {
+    const ref = db.collection("organizations").doc(organizationId).collection("drillRuns").doc();
+    await ref.set({
+      state: "passed",
+      trigger: "manual",
+      requestedBy: setup.workspace.admin,
+      requestedAt: new Date().toISOString(),
+      startedAt: new Date().toISOString(),
+      finishedAt: new Date().toISOString(),
+      durationMs: 0,
+      sandboxResourceId: resourceIds[0],
+      sandboxEmail: setup.workspace.admin,
+      sampleSize: 5,
+      counts: { sample: 0, matched: 0, mismatched: 0, failed: 0, skipped: 0 },
+      resources: [],
+      problems: [],
+      failureReason: null,
+      resourceIds: [],
+      position: { resourceIndex: 0, sampled: false, itemsFrom: 0, itemsTo: 0, itemIndex: 0, cleaned: true },
+      restoreName: "Alpvault drill",
+      lease: null,
+    });
+    return ref.id;
+  });
   return {
     call: setup.call,
     regionId,
@@ -114,6 +140,7 @@ async function tenant(regionId: RegionId): Promise<Tenant> {
     secretId: (secret.body as { secret: Secret }).secret.secretId,
     checkoutId: (checkout.body as CheckoutResponse).checkoutId,
     recoveryId,
+    drillRunId,
   };
 }
 
@@ -149,6 +176,7 @@ function idOf(param: string, of: Tenant): string {
     secretId: of.secretId,
     checkoutId: of.checkoutId,
     recoveryId: of.recoveryId,
+    drillRunId: of.drillRunId,
   };
   const id = ids[param];
   if (id === undefined) throw new Error(`The matrix does not know the parameter :${param}`);
@@ -217,8 +245,9 @@ test("when B's admin reads B's ids, then they exist (the matrix's 404s are about
     b.call(`${base}/policies/${b.policyId}`),
     b.call(`${base}/payments/${b.checkoutId}`),
     b.call(`${base}/recoveries/${b.recoveryId}`),
+    b.call(`${base}/drills/runs/${b.drillRunId}`),
   ]);
-  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
   const secrets = (await b.call(`${base}/secrets`)).body as { secrets: Secret[] };
   expect(secrets.secrets.map((secret) => secret.secretId)).toContain(b.secretId);
 });

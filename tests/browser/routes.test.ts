@@ -39,6 +39,7 @@ const SHELL_ROUTES: { path: string; title: string; nav: string | null; screensho
   { path: "/plans", title: "Plans and upgrade", nav: null, screenshot: "plans" },
   { path: "/policies", title: "Backup Policies", nav: "Backup Policies", screenshot: "policies" },
   { path: "/audit-logs", title: "Audit Logs", nav: "Audit Logs", screenshot: "audit-logs" },
+  { path: "/restore-drills", title: "Restore Drills", nav: "Restore Drills", screenshot: "restore-drills" },
   { path: "/search", title: "Search Backups", nav: "Search Backups", screenshot: "search" },
   { path: "/search/res-42", title: "Search Backups", nav: "Search Backups", screenshot: "search-resource" },
   { path: "/profile", title: "My profile", nav: null, screenshot: "profile" },
@@ -99,7 +100,7 @@ describe("route table", () => {
     await page.waitForURL((url) => url.pathname === "/resources");
   });
 
-  it("when the shell is shown on a large screen, then the side navigation lists the four entries and the help links", async () => {
+  it("when the shell is shown on a large screen, then the side navigation lists the spec's four entries, Restore Drills and the help links", async () => {
     await page.goto("/resources");
     const nav = page.getByRole("navigation", { name: "Main navigation" });
     await nav.getByRole("link", { name: "Resources" }).waitFor();
@@ -108,6 +109,7 @@ describe("route table", () => {
       "Backup Policies",
       "Search Backups",
       "Audit Logs",
+      "Restore Drills",
     ]);
     expect(await page.getByRole("link", { name: "Contact support" }).getAttribute("href")).toMatch(
       /^mailto:/,
@@ -137,7 +139,7 @@ describe("route table", () => {
       await railNav
         .getByRole("link")
         .evaluateAll((links) => links.map((link) => link.getAttribute("aria-label"))),
-    ).toEqual(["Resources", "Backup Policies", "Search Backups", "Audit Logs"]);
+    ).toEqual(["Resources", "Backup Policies", "Search Backups", "Audit Logs", "Restore Drills"]);
     expect(await railNav.getByRole("link", { name: "Backup Policies" }).getAttribute("aria-current")).toBe(
       "page",
     );

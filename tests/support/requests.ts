@@ -43,6 +43,12 @@ export function validBodies(resources: readonly [string, string]): Record<string
       returnUrl: `${stackEnv.webUrl}/plans`,
     },
     [`PUT ${organization}/settings/auto-add-storage`]: { enabled: true },
+    [`PUT ${organization}/drills`]: {
+      enabled: false,
+      sandboxResourceId: resources[1],
+      sampleSize: 5,
+      schedule: "weekly",
+    },
     ["POST /v1/organizations"]: { regionId: "ch" },
   };
 }

@@ -146,6 +146,7 @@ export class WorkspaceEmulator {
           if (await this.applyFault(action, request)) return;
           if (action.kind === "latency") pacing?.delay(Date.now() - started);
           if (action.kind === "truncate") truncate = true;
+          if (action.kind === "corrupt-upload") context.corruptUpload = true;
         }
         // New uploads and copies are refused once the user's daily Drive upload is used up.
         const uploadsMedia = context.path.startsWith("/upload/");
@@ -258,6 +259,7 @@ export class WorkspaceEmulator {
         request.socket.destroy();
         return true;
       case "truncate":
+      case "corrupt-upload":
         return false;
     }
   }

@@ -1,3 +1,4 @@
+import { Readable } from "node:stream";
 import { FaultInjector } from "./faults";
 import { TEST_ADMIN, TEST_USER, googleError, startHarness, type Harness } from "./testing/harness";
 
@@ -190,5 +191,67 @@ describe("quota settings and stats through the admin API", () => {
       private_key: expect.stringContaining("BEGIN PRIVATE KEY"),
       token_uri: `${harness.url}/token`,
     });
+  });
+});
+
+describe("the test-only corrupt-upload fault", () => {
+  let harness: Harness;
+  beforeEach(async () => {
+    harness = await startHarness({ latency: { enabled: false } });
+  });
+  afterEach(() => harness.stop());
+
+  const message = (subject: string) =>
+    Buffer.from(
+      `From: a@x.test\r\nTo: ${TEST_USER}\r\nSubject: ${subject}\r\nMessage-ID: <${subject}@x.test>\r\n` +
+        `Date: Tue, 24 Nov 2026 10:00:00 +0000\r\n\r\nThe quarterly figures are attached.\r\n`,
+    );
+
+  test("when it fires on an import, then the stored message differs by one byte and the next import is intact", async () => {
+    await harness.admin("POST", "/faults", {
+      method: "gmail.users.messages.import",
+      user: TEST_USER,
+      action: { kind: "corrupt-upload" },
+      times: 1,
+    });
+    const gmail = harness.gmail(TEST_USER);
+    const roundTrip = async (raw: Buffer) => {
+      const { data } = await gmail.users.messages.import({
+        userId: "me",
+        requestBody: {},
+        media: { mimeType: "message/rfc822", body: Readable.from([raw]) },
+      });
+      const got = await gmail.users.messages.get({ userId: "me", id: data.id!, format: "raw" });
+      return Buffer.from(got.data.raw!, "base64url");
+    };
+    const first = message("first");
+    const back = await roundTrip(first);
+    expect(back.length).toBe(first.length);
+    expect([...back].filter((byte, index) => byte !== first[index]).length).toBe(1);
+    const second = message("second");
+    expect((await roundTrip(second)).equals(second)).toBe(true);
+  });
+
+  test("when it fires on a Drive upload, then the downloaded file differs from what was sent", async () => {
+    await harness.admin("POST", "/faults", {
+      method: "drive.files.create",
+      user: TEST_USER,
+      action: { kind: "corrupt-upload" },
+      times: 1,
+    });
+    const drive = harness.drive(TEST_USER);
+    const content = Buffer.from("Budget 2027, line by line\n".repeat(100));
+    const { data } = await drive.files.create({
+      requestBody: { name: "budget.txt" },
+      media: { mimeType: "text/plain", body: Readable.from([content]) },
+      fields: "id",
+    });
+    const download = await drive.files.get(
+      { fileId: data.id!, alt: "media" },
+      { responseType: "arraybuffer" },
+    );
+    const back = Buffer.from(download.data as ArrayBuffer);
+    expect(back.length).toBe(content.length);
+    expect(back.equals(content)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Faults on demand: rules that match calls by method id (or a `prefix.*`) and user, and answer with a
- * Google error, a connection reset, added latency or a truncated body. A rule fires with a probability
+ * Google error, a connection reset, added latency or a truncated body (and, for tests only, an upload whose
+ * stored content is altered). A rule fires with a probability
  * (drawn from a seeded generator, so runs repeat) or follows a scripted sequence, one step per matching
  * call ("ok" lets the call through).
  */
@@ -10,7 +11,13 @@ export type FaultAction =
   | { kind: "error"; status: number; reason?: string; message?: string }
   | { kind: "reset" }
   | { kind: "latency"; ms: number }
-  | { kind: "truncate" };
+  | { kind: "truncate" }
+  /**
+   * Test-only (Google offers no such thing): the content an upload of this call stores (a message
+   * imported or inserted, a Drive file created or updated) has one byte altered, so what is read back later
+   * differs from what was sent. For tests of code that must notice a restore that did not round-trip.
+   */
+  | { kind: "corrupt-upload" };
 
 export type FaultStep = FaultAction | "ok";
 
@@ -77,6 +84,7 @@ function validAction(action: unknown): action is FaultAction {
       return typeof value.ms === "number" && value.ms >= 0 && value.ms <= 120_000;
     case "reset":
     case "truncate":
+    case "corrupt-upload":
       return true;
     default:
       return false;

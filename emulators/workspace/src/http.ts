@@ -122,6 +122,8 @@ export interface RequestContext {
   inbound?: InboundPacing;
   /** The raw body, read once and cached. */
   body(): Promise<Buffer>;
+  /** Set by a test-only `corrupt-upload` fault: the upload's stored content gets one byte altered. */
+  corruptUpload?: boolean;
   /** The body as JSON (an empty body is `{}`); a malformed body is Google's 400 parse error. */
   json(): Promise<Record<string, unknown>>;
 }

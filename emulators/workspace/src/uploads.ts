@@ -63,6 +63,8 @@ interface Session {
   finish: Finish;
   fields: string | null;
   createdAt: number;
+  /** A test-only `corrupt-upload` fault fired on the session's first request. */
+  corrupt: boolean;
 }
 
 const SESSION_LIFETIME_MS = 7 * 24 * 3600 * 1000;
@@ -140,13 +142,13 @@ export class UploadSessions {
     if (uploadType === "media") {
       const data = await context.body();
       checkSize(data.length, options.maxBytes);
-      return finish({ metadata: {}, media: { contentType, data } });
+      return finish(corrupted({ metadata: {}, media: { contentType, data } }, context.corruptUpload));
     }
     if (uploadType === "multipart") {
       const body = await context.body();
       const upload = decodeMultipart(body, contentType);
       checkSize(upload.media?.data.length ?? 0, options.maxBytes);
-      return finish(upload);
+      return finish(corrupted(upload, context.corruptUpload));
     }
     if (uploadType === "resumable") {
       const metadata = parseJsonBody(await context.body());
@@ -168,6 +170,7 @@ export class UploadSessions {
         finish,
         fields: context.query.get("fields"),
         createdAt: Date.now(),
+        corrupt: context.corruptUpload === true,
       };
       this.sessions.set(session.id, session);
       const location = new URL(context.path, this.emulator.baseUrl);
@@ -260,7 +263,7 @@ export class UploadSessions {
     }
     let result: unknown;
     try {
-      result = await session.finish(upload);
+      result = await session.finish(corrupted(upload, session.corrupt));
     } catch (error) {
       await upload.spooled?.spool.discard();
       throw error;
@@ -270,6 +273,21 @@ export class UploadSessions {
     if (session.fields && !context.query.get("fields")) context.query.set("fields", session.fields);
     return result;
   }
+}
+
+/**
+ * The test-only `corrupt-upload` fault: one byte of the content altered (the case of the first letter from
+ * the middle on, so a message stays parseable MIME; the last byte flipped when there is no letter). Spooled
+ * (very large) uploads are left as they are.
+ */
+export function corrupted(upload: Upload, corrupt: boolean | undefined): Upload {
+  if (!corrupt || !upload.media || upload.media.data.length === 0) return upload;
+  const data = Buffer.from(upload.media.data);
+  let index = Math.floor(data.length / 2);
+  while (index < data.length && !/[A-Za-z]/.test(String.fromCharCode(data[index]!))) index += 1;
+  if (index < data.length) data[index] = data[index]! ^ 0x20;
+  else data[data.length - 1] = data[data.length - 1]! ^ 0x01;
+  return { ...upload, media: { ...upload.media, data } };
 }
 
 function checkSize(bytes: number, maxBytes: number): void {

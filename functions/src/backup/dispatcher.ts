@@ -9,13 +9,14 @@ import * as logs from "../logs";
 import { deleteExpiredExports } from "../export/jobs";
 import { exportStorage } from "../export/task";
 import { dispatchOrganization } from "./service";
+import { dispatchDrill } from "../drills/service";
 
 /**
  * A region's scheduled dispatcher (Cloud Scheduler every 10 minutes in production, one job per region,
  * each running in its region; the local scheduler calls them on a timer). For the region's organisations
  * only: it records the run, re-syncs resources that are due, advances graceful periods, then starts the
- * backups that are due and enqueues stranded runs again, into the region's queues, and deletes the exports
- * whose week is over.
+ * backups and restore drills that are due and enqueues stranded runs again, into the region's queues, and
+ * deletes the exports whose week is over.
  */
 export async function runDispatcher(regionId: RegionId, scheduledTime: string): Promise<void> {
   const state = await recordDispatcherRun(regionId, scheduledTime);
@@ -34,6 +35,7 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
   if (graceful.stopped > 0) logs.backupsStoppedAfterGracefulPeriod({ organizations: graceful.stopped });
   let scheduled = 0;
   let redispatched = 0;
+  let drills = 0;
   for await (const organization of organizationsIn(regionId)) {
     try {
       const dispatched = await dispatchOrganization(organization, new Date(scheduledTime));
@@ -47,6 +49,12 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
     } catch (error) {
       logs.backupDispatchFailed({ organizationId: organization.organizationId, error });
     }
+    try {
+      const drill = await dispatchDrill(organization, new Date(scheduledTime));
+      if (drill.started) drills += 1;
+    } catch (error) {
+      logs.drillDispatchFailed({ organizationId: organization.organizationId, error });
+    }
   }
   logs.dispatcherRan({
     regionId,
@@ -56,5 +64,6 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
     resyncFailed: resync.failed,
     backupsScheduled: scheduled,
     backupsRedispatched: redispatched,
+    drillsStarted: drills,
   });
 }

@@ -1,6 +1,6 @@
 /**
- * Enqueues `runBackup`, `collectBackupGarbage`, `runRecovery` and `runExport` tasks (Cloud Tasks through firebase-admin;
- * locally the Cloud Tasks emulator, which firebase-admin finds through `CLOUD_TASKS_EMULATOR_HOST`). Every
+ * Enqueues `runBackup`, `collectBackupGarbage`, `runRecovery`, `runExport` and `runDrill` tasks (Cloud Tasks
+ * through firebase-admin; locally the Cloud Tasks emulator, which firebase-admin finds through `CLOUD_TASKS_EMULATOR_HOST`). Every
  * queue is a region's: `<region>-runBackup` in the region's location, next to the region's data, so an
  * organisation's work is only ever done in its region.
  */
@@ -83,3 +83,14 @@ export type EnqueueExport = (
 
 export const enqueueExport: EnqueueExport = (regionId, task, options = {}) =>
   enqueue(regionalQueue(regionId, "runExport"), task, options);
+
+/** Payload of a `runDrill` task: one restore drill, which says everything else. */
+export interface DrillTask {
+  organizationId: string;
+  drillRunId: string;
+}
+
+export type EnqueueDrill = (regionId: RegionId, task: DrillTask, options?: { id?: string }) => Promise<void>;
+
+export const enqueueDrill: EnqueueDrill = (regionId, task, options = {}) =>
+  enqueue(regionalQueue(regionId, "runDrill"), task, options);

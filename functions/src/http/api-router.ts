@@ -7,6 +7,7 @@
 import { Router } from "express";
 import { BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import { BILLING_MESSAGES } from "@alpvault/contracts/billing";
+import { DRILL_MESSAGES } from "@alpvault/contracts/drills";
 import { isId } from "@alpvault/contracts/ids";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
 import { POLICY_MESSAGES } from "@alpvault/contracts/policies";
@@ -23,6 +24,7 @@ export const ID_PARAMS = {
   secretId: SECRET_MESSAGES.secretNotFound,
   checkoutId: BILLING_MESSAGES.paymentNotFound,
   recoveryId: RECOVERY_MESSAGES.recoveryNotFound,
+  drillRunId: DRILL_MESSAGES.runNotFound,
 } as const;
 
 export type IdParam = keyof typeof ID_PARAMS;

@@ -12,6 +12,7 @@ import { policyRoutes } from "../policies/routes";
 import { resourceRoutes } from "../resources/routes";
 import { exportRoutes } from "../export/routes";
 import { recoveryRoutes } from "../recovery/routes";
+import { drillRoutes } from "../drills/routes";
 import { searchRoutes } from "../search/routes";
 import { secretRoutes } from "../secrets/routes";
 import { systemRoutes } from "../system/routes";
@@ -94,6 +95,7 @@ export function createApi(deps: ApiDependencies): Express {
     billingRoutes(() => billingServices(serving)),
     searchRoutes(() => services().organizations),
     recoveryRoutes(() => services().organizations),
+    drillRoutes(() => services().organizations),
     exportRoutes(() => services().organizations),
   ];
   for (const router of routers) v1.use(router);

@@ -179,6 +179,7 @@ function decodeAlert(id: string, data: Record<string, unknown>): Alert | undefin
     "backup-failed",
     "storage",
     "billing",
+    "drill-failed",
   ];
   if (
     typeof data.createdAt !== "string" ||

@@ -239,3 +239,11 @@ export async function listPage(scope: Scope, query: ResourcesQuery): Promise<Res
 export async function markAllRead(scope: Scope): Promise<{ marked: number }> {
   return { marked: await repo.markAllAlertsRead(scope) };
 }
+
+/** The protected resources (a backup policy assigned), for the restore drills: id and display name. */
+export async function protectedResources(scope: Scope): Promise<{ resourceId: string; name: string }[]> {
+  return (await repo.listResources(scope))
+    .filter((resource) => resource.protected)
+    .map((resource) => ({ resourceId: resource.resourceId, name: resource.email ?? resource.name }))
+    .sort((a, b) => a.resourceId.localeCompare(b.resourceId));
+}

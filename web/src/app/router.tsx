@@ -81,6 +81,7 @@ export function createAppRouter() {
               path: paths.app.auditLogs.path,
               lazy: () => import("./routes/app/audit-logs").then(toRoute),
             },
+            { path: paths.app.drills.path, lazy: () => import("./routes/app/drills").then(toRoute) },
             { path: paths.app.search.path, lazy: () => import("./routes/app/search").then(toRoute) },
             { path: paths.app.profile.path, lazy: () => import("./routes/app/profile").then(toRoute) },
             { path: paths.app.secrets.path, lazy: () => import("./routes/app/secrets").then(toRoute) },

@@ -32,6 +32,8 @@ export const paths = {
     plans: { path: "/plans", getHref: () => "/plans" },
     policies: { path: "/policies", getHref: () => "/policies" },
     auditLogs: { path: "/audit-logs", getHref: () => "/audit-logs" },
+    /** Restore drills (ours: the spec has no such screen). */
+    drills: { path: "/restore-drills", getHref: () => "/restore-drills" },
     search: {
       path: "/search/:resourceId?",
       getHref: (resourceId?: string) =>

@@ -18,7 +18,7 @@ import {
   type Handler,
   type RequestContext,
 } from "../http";
-import type { Upload } from "../uploads";
+import { corrupted, type Upload } from "../uploads";
 import { decodedBody, findPart, isAttachment, metadataPayloadJson, payloadJson, type MimePart } from "./mime";
 import {
   HISTORY_KINDS,
@@ -420,7 +420,13 @@ export function registerGmailApi(emulator: WorkspaceEmulator): void {
     const path = kind === "import" ? "/messages/import" : "/messages";
     route("POST", `${BASE}${path}`, id, INSERT, async (context, user) => {
       const body = await context.json();
-      const raw = typeof body.raw === "string" ? decodeRaw(body.raw) : undefined;
+      const sent = typeof body.raw === "string" ? decodeRaw(body.raw) : undefined;
+      const raw = sent
+        ? corrupted(
+            { metadata: {}, media: { contentType: "message/rfc822", data: sent } },
+            context.corruptUpload,
+          ).media?.data
+        : undefined;
       return addMessage(kind, context, user, body, raw);
     });
     route("POST", `/upload${BASE}${path}`, id, INSERT, (context, user) =>

@@ -5,6 +5,7 @@ import Inventory2Outlined from "@mui/icons-material/Inventory2Outlined";
 import ManageSearchOutlined from "@mui/icons-material/ManageSearchOutlined";
 import OndemandVideoOutlined from "@mui/icons-material/OndemandVideoOutlined";
 import PolicyOutlined from "@mui/icons-material/PolicyOutlined";
+import FactCheckOutlined from "@mui/icons-material/FactCheckOutlined";
 import ReceiptLongOutlined from "@mui/icons-material/ReceiptLongOutlined";
 import Box from "@mui/material/Box";
 import Divider from "@mui/material/Divider";
@@ -66,6 +67,13 @@ export function useNavEntries(): NavEntry[] {
       href: paths.app.auditLogs.getHref(),
       icon: <ReceiptLongOutlined />,
       matches: (pathname) => startsWith(pathname, paths.app.auditLogs.path),
+    },
+    {
+      key: "drills",
+      label: t("nav.drills"),
+      href: paths.app.drills.getHref(),
+      icon: <FactCheckOutlined />,
+      matches: (pathname) => startsWith(pathname, paths.app.drills.path),
     },
   ];
 }
