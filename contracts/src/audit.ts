@@ -116,3 +116,44 @@ export function validateAuditRange(
   }
   return errors;
 }
+
+/** Why the chain check stopped at an entry (GET …/audit-logs/verify). */
+export type AuditChainBreakReason =
+  /** The entry's fields no longer give the hash it was sealed with. */
+  | "content-changed"
+  /** The entry does not follow the one before it (its previous hash, seal or place in the chain is wrong). */
+  | "link-broken"
+  /** Sealed entries are missing: the chain skips one or more sequence numbers. */
+  | "entry-missing"
+  /** The entry was never sealed into the chain (and is not a moment-old entry about to be). */
+  | "not-sealed";
+
+/** The first place where the chain does not hold. */
+export interface AuditChainBreak {
+  reason: AuditChainBreakReason;
+  /** What is wrong, in words (no entry content). */
+  message: string;
+  /**
+   * The entry at which the check failed: the changed, misplaced or unsealed entry, or for missing entries
+   * the first entry after the gap. Null when no entry follows the missing ones.
+   */
+  entryId: string | null;
+  /** The sequence number where the chain breaks: the entry's own, or the first missing one. */
+  seq: number | null;
+  /** The entry's date and operation as stored (null when there is no entry or they are not valid). */
+  date: string | null;
+  operation: AuditOperation | null;
+}
+
+/**
+ * GET /v1/organizations/{id}/audit-logs/verify: whether the log's hash chain is intact. `entries` counts the
+ * sealed entries checked and found sound (all of them when intact, those before the break otherwise).
+ */
+export interface AuditChainVerification {
+  intact: boolean;
+  entries: number;
+  /** The chain's last sealed entry as the check found it; null for a log with no sealed entry. */
+  head: { seq: number; hash: string } | null;
+  verifiedAt: string;
+  firstBroken: AuditChainBreak | null;
+}

@@ -44,6 +44,14 @@ export function refusalNotRecorded(entry: { route: string; error: unknown }): vo
   });
 }
 
+/** Audit entries were written but not sealed into the chain yet (the next append or check seals them). */
+export function auditSealFailed(entry: { organizationId: string; error: unknown }): void {
+  logger.warn("audit seal failed", {
+    organizationId: entry.organizationId,
+    ...errorFields(entry.error),
+  });
+}
+
 export function configurationRefused(reason: string): void {
   logger.error("configuration refused", { reason });
 }

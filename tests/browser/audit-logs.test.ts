@@ -1,9 +1,11 @@
 /**
  * The Audit Logs screen in Chromium: today's entries of the demo organisation (its sign-in and set-up),
- * paging through a month of entries as "Page X of Y", and the date range rules of spec §5.
+ * paging through a month of entries as "Page X of Y", the date range rules of spec §5, and "Verify log
+ * integrity" naming an entry edited behind the API's back.
  */
 import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { AUDIT_OPERATIONS, isAuditOperation } from "@alpvault/contracts/audit";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { withRegionDb } from "../support/organizations";
 import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
@@ -132,6 +134,28 @@ describe("audit logs", () => {
     await setRange("2020-01-01", "2020-01-31");
     await page.getByTestId("audit-logs-empty").waitFor();
     expect(await pager().textContent()).toBe("Page 1 of 1");
+    expect(errors).toEqual([]);
+  });
+
+  it("when the first entry is edited behind the API's back, then Verify log integrity names it", async () => {
+    const first = await auditLogs(async (logs) => (await logs.where("seq", "==", 1).get()).docs[0]);
+    expect(first).toBeDefined();
+    const original = String(first?.get("object"));
+    const operation: unknown = first?.get("operation");
+    await auditLogs((logs) => logs.doc(String(first?.id)).update({ object: "Nothing to see here" }));
+    try {
+      await page.getByRole("button", { name: "Verify log integrity" }).click();
+      const result = page.getByTestId("audit-integrity");
+      await result.waitFor();
+      expect(await result.getByText("An entry was changed").count()).toBe(1);
+      expect(await result.getByText("The entry was changed after it was sealed.").count()).toBe(1);
+      const entry = (await page.getByTestId("audit-integrity-entry").textContent()) ?? "";
+      expect(entry.startsWith("Entry 1 · ")).toBe(true);
+      expect(entry.endsWith(isAuditOperation(operation) ? AUDIT_OPERATIONS[operation] : "?")).toBe(true);
+      await screenshotBothThemes(page, "audit-logs-integrity-broken");
+    } finally {
+      await auditLogs((logs) => logs.doc(String(first?.id)).update({ object: original }));
+    }
     expect(errors).toEqual([]);
   });
 });

@@ -1,14 +1,27 @@
-/** Reading the audit log: the date range and paging of the Audit Logs screen, checked as the browser does. */
+/**
+ * Reading the audit log: the date range and paging of the Audit Logs screen, checked as the browser does,
+ * and the check of the log's hash chain.
+ */
 import {
   AUDIT_MAX_PAGE_SIZE,
   AUDIT_MESSAGES,
   AUDIT_PAGE_SIZE,
   validateAuditRange,
+  type AuditChainBreak,
+  type AuditChainVerification,
   type AuditPage,
 } from "@alpvault/contracts/audit";
 import { AppError } from "../http/app-error";
 import type { Scope } from "../lib/tenancy";
-import { listAudit } from "./repo";
+import { breakAt, ChainWalk } from "./chain";
+import {
+  auditChainPages,
+  entryBeyondHead,
+  firstUnsealedEntry,
+  listAudit,
+  readAuditHead,
+  sealAuditSafely,
+} from "./repo";
 
 function wholeNumber(value: unknown, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -38,4 +51,56 @@ export async function auditPage(scope: Scope, query: Record<string, unknown>): P
   const pageSize = wholeNumber(query.pageSize, AUDIT_PAGE_SIZE, AUDIT_MAX_PAGE_SIZE);
   const range = { from: `${start as string}T00:00:00.000Z`, to: dayAfter(end as string) };
   return listAudit(scope, range, page, pageSize);
+}
+
+/**
+ * How long an entry may wait for its seal before a check reports it: sealing follows every write at once,
+ * so only an entry whose seal failed (and that no later seal took) or one written around the API is older.
+ */
+export const SEAL_GRACE_MS = 5 * 60_000;
+
+/**
+ * Checks the whole chain: seals what is waiting, walks the sealed entries by seq page by page (each hash
+ * recomputed, each link and seq checked, the last one against the head), then looks for entries sealed
+ * beyond the head and for entries left unsealed. Stops at the first break.
+ */
+export async function verifyAudit(
+  scope: Scope,
+  now: () => Date = () => new Date(),
+): Promise<AuditChainVerification> {
+  await sealAuditSafely(scope);
+  const head = await readAuditHead(scope);
+  const walk = new ChainWalk();
+  let broken: AuditChainBreak | undefined;
+  walking: for await (const page of auditChainPages(scope, head?.seq ?? 0)) {
+    for (const link of page) {
+      broken = walk.next(link);
+      if (broken) break walking;
+    }
+  }
+  broken ??= walk.end(head);
+  if (!broken) {
+    const beyond = await entryBeyondHead(scope);
+    if (beyond) {
+      broken = breakAt(
+        "link-broken",
+        "The entry is sealed beyond the last entry of the log.",
+        typeof beyond.seq === "number" ? beyond.seq : null,
+        beyond,
+      );
+    }
+  }
+  if (!broken) {
+    const unsealed = await firstUnsealedEntry(scope, new Date(now().getTime() - SEAL_GRACE_MS));
+    if (unsealed) {
+      broken = breakAt("not-sealed", "The entry was never sealed into the log.", null, unsealed);
+    }
+  }
+  return {
+    intact: !broken,
+    entries: walk.verified,
+    head,
+    verifiedAt: now().toISOString(),
+    firstBroken: broken ?? null,
+  };
 }

@@ -9,7 +9,7 @@ import type { Transaction } from "firebase-admin/firestore";
 import type { AuditOperation } from "@alpvault/contracts/audit";
 import { decodePurchase, isPaymentState, type Payment, type PaymentState } from "@alpvault/contracts/billing";
 import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
-import { recordAudit } from "../audit/repo";
+import { auditedTransaction, recordAudit } from "../audit/repo";
 import { globalDb, regionDb } from "../lib/firebase";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeAccount, readAccount, writeAccount, type Account } from "../organizations/repo";
@@ -111,7 +111,7 @@ export async function applyPaymentEvent(
 ): Promise<"applied" | "duplicate"> {
   const eventRef = organizationRef(scope).collection("paymentEvents").doc(event.eventId);
   const paymentRef = event.checkoutId ? payments(scope).doc(event.checkoutId) : undefined;
-  return organizationRef(scope).firestore.runTransaction(async (transaction) => {
+  return auditedTransaction(scope, async (transaction) => {
     const seen = await transaction.get(eventRef);
     if (seen.exists) return "duplicate";
     const paymentSnapshot = paymentRef ? await transaction.get(paymentRef) : undefined;
@@ -141,7 +141,7 @@ export async function changeAccount<T>(
   at: Date,
   decide: (account: Account) => { change: BillingChange; result: T },
 ): Promise<T> {
-  return organizationRef(scope).firestore.runTransaction(async (transaction) => {
+  return auditedTransaction(scope, async (transaction) => {
     const account = await readAccount(scope, transaction);
     const { change, result } = decide(account);
     writeChange(transaction, scope, change, actor, at);

@@ -123,14 +123,6 @@ export function writeAccount(transaction: Transaction, scope: Scope, account: Pa
   transaction.set(organizationRef(scope), { account: account }, { mergeFields: Object.keys(fields) });
 }
 
-/** Runs `body` in a transaction of the organisation's region database. */
-export function inRegionTransaction<T>(
-  scope: Scope,
-  body: (transaction: Transaction) => Promise<T>,
-): Promise<T> {
-  return organizationRef(scope).firestore.runTransaction(body);
-}
-
 /** The organisation with its account, read from its region database. */
 export async function withAccount(routing: Organization): Promise<Organization> {
   return { ...routing, ...(await readAccount(routing)) };

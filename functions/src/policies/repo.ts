@@ -21,7 +21,7 @@ import {
   type Schedule,
   type Weekday,
 } from "@alpvault/contracts/policies";
-import { recordAudit } from "../audit/repo";
+import { auditedTransaction, recordAudit } from "../audit/repo";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeResource } from "../resources/repo";
 
@@ -171,7 +171,7 @@ export async function createPolicy(
   const ref = policies(scope).doc();
   const at = now.toISOString();
   const stored: StoredPolicy = { ...inputFields(input), policyId: ref.id, createdAt: at, updatedAt: at };
-  await ref.firestore.runTransaction(async (transaction) => {
+  await auditedTransaction(scope, async (transaction) => {
     transaction.create(ref, { ...inputFields(input), createdAt: at, updatedAt: at, createdBy: actor });
     recordAudit(transaction, scope, { operation: "policy.created", actor, object: input.name, date: now });
   });
@@ -195,7 +195,7 @@ export async function updatePolicy(
   const ref = policies(scope).doc(policyId);
   const assigned = resources(scope).where("policyId", "==", policyId);
   const at = now.toISOString();
-  const outcome = await ref.firestore.runTransaction(async (transaction) => {
+  const outcome = await auditedTransaction(scope, async (transaction) => {
     const current = await readPolicy(transaction, scope, policyId);
     if (!current) return undefined;
     const next = change(current);
@@ -232,7 +232,7 @@ export async function deletePolicy(
   now: Date,
 ): Promise<DeleteOutcome> {
   const ref = policies(scope).doc(policyId);
-  return ref.firestore.runTransaction(async (transaction): Promise<DeleteOutcome> => {
+  return auditedTransaction(scope, async (transaction): Promise<DeleteOutcome> => {
     const current = await readPolicy(transaction, scope, policyId);
     if (!current) return "not-found";
     if (policyId === DEFAULT_POLICY_ID) return "default";
@@ -270,9 +270,8 @@ export async function assignPolicy(
   actor: string,
   now: Date,
 ): Promise<AssignOutcome> {
-  const db = organizationRef(scope).firestore;
   const at = now.toISOString();
-  return db.runTransaction(async (transaction): Promise<AssignOutcome> => {
+  return auditedTransaction(scope, async (transaction): Promise<AssignOutcome> => {
     const policy = await readPolicy(transaction, scope, policyId);
     if (!policy) return { kind: "policy-not-found" };
     const refs: DocumentReference[] = resourceIds.map((id) => resources(scope).doc(id));

@@ -15,9 +15,8 @@ import {
   type SecretsResponse,
 } from "@alpvault/contracts/secrets";
 import { FREE_PLAN, type PlanId } from "@alpvault/contracts/plans";
-import { recordAudit } from "../audit/repo";
+import { auditedTransaction, recordAudit } from "../audit/repo";
 import { AppError } from "../http/app-error";
-import { inRegionTransaction } from "../organizations/repo";
 import type { Kms } from "./kms";
 import * as repo from "./repo";
 import type { Scope, StoredSecret } from "./repo";
@@ -160,7 +159,7 @@ export function secretService(deps: SecretsDeps) {
         createdBy: actor,
         updatedAt: at.toISOString(),
       };
-      await inRegionTransaction(organization, async (transaction) => {
+      await auditedTransaction(organization, async (transaction) => {
         if (await repo.secretIdOfKey(transaction, organization, input.kmsResourceName)) {
           throw AppError.conflict(SECRET_MESSAGES.alreadyAdded);
         }
@@ -192,7 +191,7 @@ export function secretService(deps: SecretsDeps) {
       const change = parseUpdate(body);
       const at = now();
       const check = change.kmsResourceName ? await checkKey(deps.kms, change.kmsResourceName, at) : undefined;
-      return inRegionTransaction(scope, async (transaction) => {
+      return auditedTransaction(scope, async (transaction) => {
         const current = await repo.readSecret(transaction, scope, secretId);
         if (!current) throw notFound();
         const keyChanged =
@@ -235,7 +234,7 @@ export function secretService(deps: SecretsDeps) {
       if (!existing) throw notFound();
       const at = now();
       const check = await checkKey(deps.kms, existing.kmsResourceName, at);
-      return inRegionTransaction(scope, async (transaction) => {
+      return auditedTransaction(scope, async (transaction) => {
         const current = await repo.readSecret(transaction, scope, secretId);
         if (!current) throw notFound();
         // A key changed while the check ran: the check is about the old one and is not kept.
@@ -253,7 +252,7 @@ export function secretService(deps: SecretsDeps) {
       secretId: string,
     ): Promise<SecretsResponse> {
       const at = now();
-      await inRegionTransaction(scope, async (transaction) => {
+      await auditedTransaction(scope, async (transaction) => {
         const target =
           secretId === DEFAULT_SECRET_ID ? undefined : await repo.readSecret(transaction, scope, secretId);
         if (secretId !== DEFAULT_SECRET_ID && !target) throw notFound();
@@ -288,7 +287,7 @@ export function secretService(deps: SecretsDeps) {
     async remove(scope: Scope, actor: string, secretId: string): Promise<void> {
       refuseBuiltIn(secretId);
       const at = now();
-      await inRegionTransaction(scope, async (transaction) => {
+      await auditedTransaction(scope, async (transaction) => {
         const current = await repo.readSecret(transaction, scope, secretId);
         if (!current) throw notFound();
         if (await repo.protectsBackups(transaction, scope, secretId)) {

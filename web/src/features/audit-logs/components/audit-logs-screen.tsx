@@ -21,6 +21,7 @@ import { AUDIT_OPERATIONS, AUDIT_PAGE_SIZE, validateAuditRange } from "@alpvault
 import { useSession } from "@/lib/session";
 import "../i18n/register";
 import { useAuditLogs, type AuditQuery } from "../api/get-audit-logs";
+import { AuditChainCheck } from "./audit-chain-check";
 
 /** A date as YYYY-MM-DD in the browser's own calendar. */
 function isoDay(date: Date): string {
@@ -86,6 +87,8 @@ export function AuditLogsScreen() {
           {t("auditLogs.apply")}
         </Button>
       </Card>
+
+      <AuditChainCheck organizationId={organizationId} />
 
       {logs.status === "error" && (
         <Alert severity="error" data-testid="audit-logs-error">
