@@ -15,7 +15,7 @@ import {
   type DrillSchedule,
   type DrillSettingsRequest,
 } from "@alpvault/contracts/drills";
-import { recordAudit, type AuditRecord } from "../audit/repo";
+import { auditedTransaction, recordAudit, type AuditRecord } from "../audit/repo";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export interface StoredDrillSettings extends DrillSettingsRequest {
@@ -119,7 +119,7 @@ export async function saveSettings(
   },
 ): Promise<StoredDrillSettings> {
   const ref = settingsRef(scope);
-  return ref.firestore.runTransaction(async (transaction) => {
+  return auditedTransaction(scope, async (transaction) => {
     const current = decodeSettings((await transaction.get(ref)).data());
     const { settings, audit } = change(current);
     transaction.set(ref, settings);
