@@ -92,7 +92,7 @@ test("when the functions are deployed, then every region has its API, dispatcher
   for (const regionId of REGION_IDS) {
     const group = functions[regionId] as Record<string, unknown> | undefined;
     expect(Object.keys(group ?? {}).sort()).toEqual(
-      ["api", "collectBackupGarbage", "dispatchBackups", "runBackup", "runRecovery"].sort(),
+      ["api", "collectBackupGarbage", "dispatchBackups", "runBackup", "runRecovery", "verifyBackups"].sort(),
     );
     for (const trigger of Object.values(group ?? {}))
       expect(locationOf(trigger)).toEqual([regionLocation(regionId)]);

@@ -4,7 +4,7 @@
  * Data residency: an organisation's data is processed where it is stored. The global `api` (in
  * GLOBAL_REGION) serves only what belongs to no organisation (sign-in checks, regions, plans) and sends an
  * organisation's calls to its region. Each region has a group of its own, deployed in the region's location
- * (`ch-api`, `ch-dispatchBackups`, `ch-runBackup`, `ch-collectBackupGarbage`, `ch-runRecovery` in
+ * (`ch-api`, `ch-dispatchBackups`, `ch-runBackup`, `ch-collectBackupGarbage`, `ch-verifyBackups`, `ch-runRecovery` in
  * europe-west6…): its API (its own Hosting site and host, `<region>.api.<API_BASE_DOMAIN>`), its scheduled
  * dispatcher and its task queues. See docs/residency.md.
  */
@@ -27,6 +27,7 @@ import { appCheckVerifier, firebaseIdentityVerifier } from "./http/verifiers";
 import { runDispatcher } from "./backup/dispatcher";
 import { backupTaskHandler } from "./backup/task";
 import { gcTaskHandler } from "./backup/retention/task";
+import { verifyTaskHandler } from "./backup/verify/task";
 import { recoveryTaskHandler } from "./recovery/task";
 import { QUOTA_MODELS } from "./backup/google/costs";
 import { backupRunSlots, backupRunsPerRegion } from "./backup/google/daily-budget";
@@ -107,6 +108,22 @@ function regionalFunctions(regionId: RegionId) {
         rateLimits: { maxConcurrentDispatches: 4 },
       },
       gcTaskHandler(regionId),
+    ),
+
+    /**
+     * One stretch of one integrity verification run of an organisation's backups (daily from the
+     * dispatcher, or asked for through the API; it re-enqueues itself until the run ends).
+     */
+    verifyBackups: onTaskDispatched(
+      {
+        region,
+        secrets: workerSecrets(),
+        timeoutSeconds: 540,
+        memory: "1GiB",
+        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
+        rateLimits: { maxConcurrentDispatches: 4 },
+      },
+      verifyTaskHandler(regionId),
     ),
 
     /** One stretch of one recovery (it re-enqueues itself until the recovery ends). */

@@ -7,12 +7,14 @@ import { resyncDueOrganizations } from "../resources/service";
 import { workspaceGateway } from "../workspace/gateway";
 import * as logs from "../logs";
 import { dispatchOrganization } from "./service";
+import { dispatchVerification } from "./verify/service";
 
 /**
  * A region's scheduled dispatcher (Cloud Scheduler every 10 minutes in production, one job per region,
  * each running in its region; the local scheduler calls them on a timer). For the region's organisations
  * only: it records the run, re-syncs resources that are due, advances graceful periods, then starts the
- * backups that are due and enqueues stranded runs again, into the region's queues.
+ * backups that are due, the daily integrity verifications, and enqueues stranded runs again, into the
+ * region's queues.
  */
 export async function runDispatcher(regionId: RegionId, scheduledTime: string): Promise<void> {
   const state = await recordDispatcherRun(regionId, scheduledTime);
@@ -31,11 +33,19 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
   if (graceful.stopped > 0) logs.backupsStoppedAfterGracefulPeriod({ organizations: graceful.stopped });
   let scheduled = 0;
   let redispatched = 0;
+  let verifications = 0;
   for await (const organization of organizationsIn(regionId)) {
     try {
       const dispatched = await dispatchOrganization(organization, new Date(scheduledTime));
       scheduled += dispatched.scheduled;
       redispatched += dispatched.redispatched;
+    } catch (error) {
+      logs.backupDispatchFailed({ organizationId: organization.organizationId, error });
+    }
+    // Integrity verification, once a day per organisation (and its runs nobody works on).
+    try {
+      const verify = await dispatchVerification(organization, new Date(scheduledTime));
+      verifications += verify.scheduled;
     } catch (error) {
       logs.backupDispatchFailed({ organizationId: organization.organizationId, error });
     }
@@ -48,5 +58,6 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
     resyncFailed: resync.failed,
     backupsScheduled: scheduled,
     backupsRedispatched: redispatched,
+    verificationsScheduled: verifications,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Enqueues `runBackup`, `collectBackupGarbage` and `runRecovery` tasks (Cloud Tasks through firebase-admin;
+ * Enqueues `runBackup`, `collectBackupGarbage`, `verifyBackups` and `runRecovery` tasks (Cloud Tasks through firebase-admin;
  * locally the Cloud Tasks emulator, which firebase-admin finds through `CLOUD_TASKS_EMULATOR_HOST`). Every
  * queue is a region's: `<region>-runBackup` in the region's location, next to the region's data, so an
  * organisation's work is only ever done in its region.
@@ -68,3 +68,18 @@ export type EnqueueRecovery = (
 
 export const enqueueRecovery: EnqueueRecovery = (regionId, task, options = {}) =>
   enqueue(regionalQueue(regionId, "runRecovery"), task, options);
+
+/** Payload of a `verifyBackups` task: one integrity verification run of an organisation. */
+export interface VerifyTask {
+  organizationId: string;
+  runId: string;
+}
+
+export type EnqueueVerify = (
+  regionId: RegionId,
+  task: VerifyTask,
+  options?: { id?: string },
+) => Promise<void>;
+
+export const enqueueVerify: EnqueueVerify = (regionId, task, options = {}) =>
+  enqueue(regionalQueue(regionId, "verifyBackups"), task, options);

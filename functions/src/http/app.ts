@@ -12,6 +12,7 @@ import { policyRoutes } from "../policies/routes";
 import { resourceRoutes } from "../resources/routes";
 import { exportRoutes } from "../export/routes";
 import { recoveryRoutes } from "../recovery/routes";
+import { integrityRoutes } from "../integrity/routes";
 import { searchRoutes } from "../search/routes";
 import { secretRoutes } from "../secrets/routes";
 import { systemRoutes } from "../system/routes";
@@ -95,6 +96,7 @@ export function createApi(deps: ApiDependencies): Express {
     searchRoutes(() => services().organizations),
     recoveryRoutes(() => services().organizations),
     exportRoutes(() => services().organizations),
+    integrityRoutes(() => services().organizations),
   ];
   for (const router of routers) v1.use(router);
   v1.use(notFoundHandler);
