@@ -3,7 +3,14 @@ import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
 import { useApiQuery } from "@/lib/use-api-query";
 
-const KINDS = ["resources-added", "resources-removed", "backup-failed", "integrity-damaged", "storage", "billing"] as const;
+const KINDS = [
+  "resources-added",
+  "resources-removed",
+  "backup-failed",
+  "integrity-damaged",
+  "storage",
+  "billing",
+] as const;
 
 function decodeAlert(value: unknown): Alert {
   const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
