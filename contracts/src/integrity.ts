@@ -106,7 +106,7 @@ export function damagedItemsText(count: number): string {
 export function damagedAlertText(resourceName: string, count: number, names: string[]): string {
   const named = names.slice(0, 5).join(", ");
   const more = count > names.slice(0, 5).length ? ` and ${count - names.slice(0, 5).length} more` : "";
-  return `Backup integrity check of ${resourceName} found ${count} damaged item${count === 1 ? "" : "s"}: ${named}${more}. They will be fetched again from Google by the next backup.`;
+  return `Backup integrity check of ${resourceName} found ${count} damaged item${count === 1 ? "" : "s"}: ${named}${more}. ${count === 1 ? "It" : "They"} will be fetched again from Google by the next backup.`;
 }
 
 /** Why a damaged item could not be fetched again (the resources screen's tooltip). */

@@ -63,8 +63,9 @@ async function verify(): Promise<VerifyRun> {
 const viewOf = (integrity: IntegrityReport): ResourceIntegrityView =>
   integrity.resources.find((resource) => resource.resourceId === setup.resource.resourceId)!;
 
+/** The subject the catalog shows for a message (its search fields as written). */
 const subjectOf = (item: StoredItem) =>
-  (item.current.search as { display?: { subject: string } }).display?.subject ?? "";
+  (item as StoredItem & { search: { display?: { subject: string } } }).search.display?.subject ?? "";
 
 beforeAll(async () => {
   setup = await organizationWithData(MESSAGES);

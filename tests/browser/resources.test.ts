@@ -576,7 +576,11 @@ describe("resources screen", () => {
       resourceIds: [resource.resourceId],
     });
     expect(assigned.status).toBe(200);
-    const organization = { organizationId } as OrganizationSummary;
+    // This organisation lives in Switzerland's region (the catalog helpers read its database from this).
+    const organization = {
+      organizationId,
+      subscriptions: [{ region: { id: "ch" } }],
+    } as unknown as OrganizationSummary;
     const run = (await runsOf(organization, resource.resourceId))[0]!;
     expect((await finishedRun(organization, resource.resourceId, run.runId)).state).toBe("succeeded");
     const message = (await itemsOf(organization, resource.resourceId)).find(
