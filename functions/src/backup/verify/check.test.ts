@@ -48,7 +48,7 @@ test("when a chunk is altered, missing, or its chunk list is wrong, then the ite
   const chunks = "chunks" in version ? version.chunks : [];
   const second = chunkObjectName(ORG, chunks[1]!.id);
   const body = await store.get(second);
-  body[body.length - 20] ^= 1;
+  body.writeUInt8(body.readUInt8(body.length - 20) ^ 1, body.length - 20);
   await store.delete(second);
   await store.putIfAbsent(second, body);
   const altered = await checkItem({
