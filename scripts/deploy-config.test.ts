@@ -100,6 +100,7 @@ test("when the functions are deployed, then every region has its API, dispatcher
         "runDrill",
         "runExport",
         "runRecovery",
+        "verifyBackups",
       ].sort(),
     );
     for (const trigger of Object.values(group ?? {}))

@@ -14,6 +14,7 @@ export const AUDIT_OPERATIONS = {
   "backup.started": "Backup started",
   "backup.finished": "Backup finished",
   "backup.failed": "Backup failed",
+  "integrity.damaged": "Backup integrity damaged",
   "recovery.started": "Recovery started",
   "recovery.finished": "Recovery finished",
   "recovery.failed": "Recovery failed",

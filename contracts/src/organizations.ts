@@ -4,6 +4,7 @@
  */
 import type { Region, RegionId } from "./regions";
 import type { ActiveBackup, BackedUpService, BackupFailureReason, ServiceStatus } from "./backups";
+import type { ResourceIntegrity } from "./integrity";
 
 /** Spec §3 subscription reference. */
 export interface SubscriptionReference {
@@ -112,6 +113,10 @@ export interface Resource {
   lastBackupFailure: BackupFailureReason | null;
   /** Each service of the resource as its last backup left it (a service never backed up is absent). */
   services: Partial<Record<BackedUpService, ServiceStatus>>;
+  /** When the resource's backups were last read back in full (integrity verification), or null. */
+  lastVerifiedAt: string | null;
+  /** The last verification's result, or null when none ran yet. */
+  integrity: ResourceIntegrity | null;
 }
 
 export interface ResourcesPage {
@@ -150,7 +155,14 @@ export interface ResourcesAnalytics {
 export interface Alert {
   alertId: string;
   createdAt: string;
-  kind: "resources-added" | "resources-removed" | "backup-failed" | "storage" | "billing" | "drill-failed";
+  kind:
+    | "resources-added"
+    | "resources-removed"
+    | "backup-failed"
+    | "integrity-damaged"
+    | "storage"
+    | "billing"
+    | "drill-failed";
   message: string;
   read: boolean;
 }

@@ -4,9 +4,9 @@
  * Data residency: an organisation's data is processed where it is stored. The global `api` (in
  * GLOBAL_REGION) serves only what belongs to no organisation (sign-in checks, regions, plans) and sends an
  * organisation's calls to its region. Each region has a group of its own, deployed in the region's location
- * (`ch-api`, `ch-dispatchBackups`, `ch-runBackup`, `ch-collectBackupGarbage`, `ch-runRecovery`, `ch-runExport`,
- * `ch-runDrill` in europe-west6…): its API (its own Hosting site and host, `<region>.api.<API_BASE_DOMAIN>`), its
- * scheduled dispatcher and its task queues. See docs/residency.md.
+ * (`ch-api`, `ch-dispatchBackups`, `ch-runBackup`, `ch-collectBackupGarbage`, `ch-verifyBackups`,
+ * `ch-runRecovery`, `ch-runExport`, `ch-runDrill` in europe-west6…): its API (its own Hosting site and host,
+ * `<region>.api.<API_BASE_DOMAIN>`), its scheduled dispatcher and its task queues. See docs/residency.md.
  */
 import { setGlobalOptions } from "firebase-functions/v2";
 import { onRequest } from "firebase-functions/v2/https";
@@ -27,6 +27,7 @@ import { appCheckVerifier, firebaseIdentityVerifier } from "./http/verifiers";
 import { runDispatcher } from "./backup/dispatcher";
 import { backupTaskHandler } from "./backup/task";
 import { gcTaskHandler } from "./backup/retention/task";
+import { verifyTaskHandler } from "./backup/verify/task";
 import { recoveryTaskHandler } from "./recovery/task";
 import { exportTaskHandler } from "./export/task";
 import { drillTaskHandler } from "./drills/task";
@@ -109,6 +110,22 @@ function regionalFunctions(regionId: RegionId) {
         rateLimits: { maxConcurrentDispatches: 4 },
       },
       gcTaskHandler(regionId),
+    ),
+
+    /**
+     * One stretch of one integrity verification run of an organisation's backups (daily from the
+     * dispatcher, or asked for through the API; it re-enqueues itself until the run ends).
+     */
+    verifyBackups: onTaskDispatched(
+      {
+        region,
+        secrets: workerSecrets(),
+        timeoutSeconds: 540,
+        memory: "1GiB",
+        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
+        rateLimits: { maxConcurrentDispatches: 4 },
+      },
+      verifyTaskHandler(regionId),
     ),
 
     /** One stretch of one recovery (it re-enqueues itself until the recovery ends). */

@@ -65,6 +65,7 @@ export function dispatcherRan(entry: {
   backupsScheduled: number;
   backupsRedispatched: number;
   drillsStarted: number;
+  verificationsScheduled: number;
 }): void {
   logger.info("dispatcher ran", entry);
 }
@@ -144,6 +145,29 @@ export function gcEnded(entry: {
   manifestsDeleted: number;
 }): void {
   logger.info("backup garbage collection ended", entry);
+}
+
+/** A verification task delivery ended (ids and counts only: no item names, no object names). */
+export function verifyTaskEnded(entry: {
+  organizationId: string;
+  runId: string;
+  outcome: string;
+  resourcesDone: number;
+  checkedItems: number;
+  damagedItems: number;
+  objectsRead: number;
+  bytesRead: number;
+}): void {
+  logger.info("backup verification task ended", entry);
+}
+
+/** A verification run failed (its error's name only). */
+export function verifyFailed(entry: { organizationId: string; runId: string; error: unknown }): void {
+  logger.warn("backup verification failed", {
+    organizationId: entry.organizationId,
+    runId: entry.runId,
+    errorName: entry.error instanceof Error ? entry.error.name : typeof entry.error,
+  });
 }
 
 /** A recovery ended (ids and counts only). */

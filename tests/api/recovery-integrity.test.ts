@@ -11,17 +11,8 @@ import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recove
 import { unzip } from "../../emulators/workspace/src/drive/unzip";
 import { EXPORT_REPORT_NAME } from "../../functions/src/export/service";
 import { parseMbox } from "../../functions/src/export/mbox";
-import { chunkObjectName, chunksOf } from "../support/backup";
-import {
-  assignDefaultPolicy,
-  blobStore,
-  finishedRun,
-  itemsOf,
-  objectScope,
-  organizationWithData,
-  runsOf,
-  type StoredItem,
-} from "../support/backup-runs";
+import { organizationWithData } from "../support/backup-runs";
+import { backedUp, chunkOf, deleteObject, flipByte, replaceWith, truncate } from "../support/damage";
 import { recoveriesOf } from "../support/recoveries";
 import { exportsOf } from "../support/exports";
 import { readMbox } from "../support/mbox-reader";
@@ -31,34 +22,6 @@ import { Readable } from "node:stream";
 jest.setTimeout(240_000);
 
 type Setup = Awaited<ReturnType<typeof organizationWithData>>;
-
-/** The resource's items of a kind once its first backup (started by assigning a policy) has succeeded. */
-async function backedUp(setup: Setup, kind = "gmail-message"): Promise<StoredItem[]> {
-  const runs = await runsOf(setup.organization, setup.resource.resourceId);
-  if (runs.length === 0) await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
-  const [run] = await runsOf(setup.organization, setup.resource.resourceId);
-  const finished = await finishedRun(setup.organization, setup.resource.resourceId, run!.runId);
-  expect(finished.state).toBe("succeeded");
-  return (await itemsOf(setup.organization, setup.resource.resourceId))
-    .filter((item) => item.kind === kind)
-    .sort((a, b) => (a.itemKey < b.itemKey ? -1 : 1));
-}
-
-/** Flips one byte in the middle of an object. */
-async function flipByte(name: string): Promise<void> {
-  const file = blobStore().bucket.file(name);
-  const [bytes] = await file.download();
-  const middle = Math.floor(bytes.length / 2);
-  bytes.writeUInt8(bytes.readUInt8(middle) ^ 0x01, middle);
-  await file.save(bytes, { resumable: false });
-}
-
-/** The object name of an item's only chunk. */
-async function chunkOf(setup: Setup, item: StoredItem): Promise<string> {
-  const chunks = await chunksOf(blobStore(), await objectScope(setup.organization), item.current);
-  expect(chunks).toHaveLength(1);
-  return chunkObjectName(setup.organization.organizationId, chunks[0]!.id);
-}
 
 const MESSAGES = 6;
 let setup: Setup;
@@ -72,23 +35,19 @@ beforeAll(async () => {
   const items = await backedUp(setup);
   expect(items).toHaveLength(MESSAGES);
   const [foreign] = await backedUp(other);
-  const bucket = blobStore().bucket;
   const [flipped, truncated, deleted, swapped] = items;
   damaged = new Map();
 
   await flipByte(await chunkOf(setup, flipped!));
   damaged.set(flipped!.itemKey, "a flipped byte");
 
-  const truncatedName = await chunkOf(setup, truncated!);
-  const [whole] = await bucket.file(truncatedName).download();
-  await bucket.file(truncatedName).save(whole.subarray(0, whole.length - 40), { resumable: false });
+  await truncate(await chunkOf(setup, truncated!));
   damaged.set(truncated!.itemKey, "a truncated object");
 
-  await bucket.file(await chunkOf(setup, deleted!)).delete();
+  await deleteObject(await chunkOf(setup, deleted!));
   damaged.set(deleted!.itemKey, "a deleted object");
 
-  const [foreignBytes] = await bucket.file(await chunkOf(other, foreign!)).download();
-  await bucket.file(await chunkOf(setup, swapped!)).save(foreignBytes, { resumable: false });
+  await replaceWith(await chunkOf(setup, swapped!), await chunkOf(other, foreign!));
   damaged.set(swapped!.itemKey, "another organisation's chunk");
   const [file] = await backedUp(setup, "drive-file");
   await flipByte(await chunkOf(setup, file!));

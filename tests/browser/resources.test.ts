@@ -7,7 +7,11 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import type { AlertsResponse, OrganizationSummary } from "@alpvault/contracts/organizations";
+import type { AlertsResponse, OrganizationSummary, ResourcesPage } from "@alpvault/contracts/organizations";
+import type { IntegrityReport, VerifyRun } from "@alpvault/contracts/integrity";
+import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
+import { finishedRun, itemsOf, runsOf } from "../support/backup-runs";
+import { chunkOf, flipByte } from "../support/damage";
 import { appCheckToken, callApi } from "../support/api-client";
 import { googleSubOf, withRegionDb } from "../support/organizations";
 import { workspaceAdmin } from "../support/workspace";
@@ -546,6 +550,69 @@ describe("resources screen", () => {
     await alert.waitFor({ state: "hidden" });
     await waitForRows(6);
   });
+
+  it("when a verification finds a damaged message, then its row shows when it was verified and the damage with the item's name", async () => {
+    const subject = `Integrity check ${randomBytes(3).toString("hex")}`;
+    const added = await workspaceAdmin("POST", `/users/${people.user.email}/gmail/messages`, {
+      raw: testMessage({
+        subject,
+        to: people.user.email,
+        text: "A message whose backup gets damaged. ".repeat(50),
+      }).toString("base64"),
+      encoding: "base64",
+    });
+    expect(added.status).toBe(200);
+    const listed = await asAdmin(`/organizations/${organizationId}/resources?pageSize=100`);
+    const resource = (listed.body as ResourcesPage).resources.find(
+      (entry) => entry.email === people.user.email,
+    )!;
+    expect(resource.lastVerifiedAt).toBeNull();
+    await page.reload();
+    const row = rows().filter({ hasText: people.user.email });
+    expect(await row.getByTestId("last-verified").innerText()).toBe("Last verified: Never");
+
+    // A first backup (the default policy starts it), then one byte of the message's stored chunk flipped.
+    const assigned = await asAdmin(`/organizations/${organizationId}/policies/default/assign`, "POST", {
+      resourceIds: [resource.resourceId],
+    });
+    expect(assigned.status).toBe(200);
+    // This organisation lives in Switzerland's region (the catalog helpers read its database from this).
+    const organization = {
+      organizationId,
+      subscriptions: [{ region: { id: "ch" } }],
+    } as unknown as OrganizationSummary;
+    const run = (await runsOf(organization, resource.resourceId))[0]!;
+    expect((await finishedRun(organization, resource.resourceId, run.runId)).state).toBe("succeeded");
+    const message = (await itemsOf(organization, resource.resourceId)).find(
+      (item) => item.kind === "gmail-message",
+    )!;
+    await flipByte(await chunkOf({ call: asAdmin as never, organization, resource }, message));
+
+    const started = await asAdmin(`/organizations/${organizationId}/integrity/verify`, "POST", {
+      resourceId: resource.resourceId,
+    });
+    expect(started.status).toBe(202);
+    const runId = (started.body as VerifyRun).runId;
+    for (const until = Date.now() + 60_000; ;) {
+      const report = (await asAdmin(`/organizations/${organizationId}/integrity`)).body as IntegrityReport;
+      const state = report.runs.find((entry) => entry.runId === runId)?.state;
+      if (state === "succeeded" || state === "failed") break;
+      if (Date.now() > until) throw new Error("The verification did not end");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+
+    await page.reload();
+    const chip = row.getByTestId("integrity-status");
+    await chip.waitFor();
+    expect(await chip.innerText()).toBe("Integrity: 1 damaged item");
+    expect(await row.getByTestId("last-verified").innerText()).toMatch(/^Last verified: (?!Never)/);
+    await chip.hover();
+    const tooltip = page.getByTestId("damaged-items");
+    await tooltip.waitFor();
+    expect(await tooltip.innerText()).toContain(`${subject} — will be fetched again by the next backup`);
+    await shoot("resources-integrity-damaged");
+    await shootPart(row, "resources-integrity-damaged-row");
+  }, 240_000);
 
   it("when the screen was used, then no page error occurred", () => {
     expect(errors).toEqual([]);

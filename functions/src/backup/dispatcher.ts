@@ -10,13 +10,14 @@ import { deleteExpiredExports } from "../export/jobs";
 import { exportStorage } from "../export/task";
 import { dispatchOrganization } from "./service";
 import { dispatchDrill } from "../drills/service";
+import { dispatchVerification } from "./verify/service";
 
 /**
  * A region's scheduled dispatcher (Cloud Scheduler every 10 minutes in production, one job per region,
  * each running in its region; the local scheduler calls them on a timer). For the region's organisations
  * only: it records the run, re-syncs resources that are due, advances graceful periods, then starts the
- * backups and restore drills that are due and enqueues stranded runs again, into the region's queues, and
- * deletes the exports whose week is over.
+ * backups, restore drills and the daily integrity verifications that are due and enqueues stranded runs
+ * again, into the region's queues, and deletes the exports whose week is over.
  */
 export async function runDispatcher(regionId: RegionId, scheduledTime: string): Promise<void> {
   const state = await recordDispatcherRun(regionId, scheduledTime);
@@ -36,6 +37,7 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
   let scheduled = 0;
   let redispatched = 0;
   let drills = 0;
+  let verifications = 0;
   for await (const organization of organizationsIn(regionId)) {
     try {
       const dispatched = await dispatchOrganization(organization, new Date(scheduledTime));
@@ -55,6 +57,13 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
     } catch (error) {
       logs.drillDispatchFailed({ organizationId: organization.organizationId, error });
     }
+    // Integrity verification, once a day per organisation (and its runs nobody works on).
+    try {
+      const verify = await dispatchVerification(organization, new Date(scheduledTime));
+      verifications += verify.scheduled;
+    } catch (error) {
+      logs.backupDispatchFailed({ organizationId: organization.organizationId, error });
+    }
   }
   logs.dispatcherRan({
     regionId,
@@ -65,5 +74,6 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
     backupsScheduled: scheduled,
     backupsRedispatched: redispatched,
     drillsStarted: drills,
+    verificationsScheduled: verifications,
   });
 }

@@ -1,8 +1,8 @@
 /**
- * Enqueues `runBackup`, `collectBackupGarbage`, `runRecovery`, `runExport` and `runDrill` tasks (Cloud Tasks
- * through firebase-admin; locally the Cloud Tasks emulator, which firebase-admin finds through `CLOUD_TASKS_EMULATOR_HOST`). Every
- * queue is a region's: `<region>-runBackup` in the region's location, next to the region's data, so an
- * organisation's work is only ever done in its region.
+ * Enqueues `runBackup`, `collectBackupGarbage`, `verifyBackups`, `runRecovery`, `runExport` and `runDrill`
+ * tasks (Cloud Tasks through firebase-admin; locally the Cloud Tasks emulator, which firebase-admin finds
+ * through `CLOUD_TASKS_EMULATOR_HOST`). Every queue is a region's: `<region>-runBackup` in the region's
+ * location, next to the region's data, so an organisation's work is only ever done in its region.
  */
 import { getFunctions } from "firebase-admin/functions";
 import { regionLocation, type RegionId } from "@alpvault/contracts/regions";
@@ -94,3 +94,18 @@ export type EnqueueDrill = (regionId: RegionId, task: DrillTask, options?: { id?
 
 export const enqueueDrill: EnqueueDrill = (regionId, task, options = {}) =>
   enqueue(regionalQueue(regionId, "runDrill"), task, options);
+
+/** Payload of a `verifyBackups` task: one integrity verification run of an organisation. */
+export interface VerifyTask {
+  organizationId: string;
+  runId: string;
+}
+
+export type EnqueueVerify = (
+  regionId: RegionId,
+  task: VerifyTask,
+  options?: { id?: string },
+) => Promise<void>;
+
+export const enqueueVerify: EnqueueVerify = (regionId, task, options = {}) =>
+  enqueue(regionalQueue(regionId, "verifyBackups"), task, options);

@@ -50,6 +50,7 @@ import {
 } from "./repo";
 import type { BackupTask } from "./schema";
 import { FirestoreCatalog } from "./runner/repo";
+import { readVerifyResource, refetchOutcomes, updateRefetchStates } from "./verify/repo";
 import { failureReasonOf, runBackup, type RunBackupResult } from "./runner/run-backup";
 import type { DriveResource } from "./services/drive/source";
 import type { GmailSourceOptions } from "./services/gmail/source";
@@ -175,6 +176,7 @@ async function refusal(
 /** Records an ended run: resource status and totals, the audit entry, an alert on failure. Idempotent. */
 async function recordEnd(scope: Scope, run: BackupRun, resource: BackupResource | undefined): Promise<void> {
   await recordRunEnd(scope, run);
+  await recordRefetches(scope, run.resourceId);
   const name = resource?.email ?? resource?.name ?? run.resourceId;
   const failed = run.state === "failed";
   const reason = run.failureReason ?? "unknown-error";
@@ -198,6 +200,38 @@ async function recordEnd(scope: Scope, run: BackupRun, resource: BackupResource 
         read: false,
       });
   }
+}
+
+/** The damaged items of the resource's last verification that wait to be fetched again. */
+async function itemsToRefetch(
+  scope: Scope,
+  resourceId: string,
+): Promise<{ kind: "gmail" | "drive"; itemKey: string; refetch: true }[]> {
+  const integrity = (await readVerifyResource(scope, resourceId))?.integrity;
+  return (integrity?.damaged ?? [])
+    .filter((item) => item.refetch === "pending")
+    .map((item) => ({
+      kind: item.kind === "gmail-message" ? ("gmail" as const) : ("drive" as const),
+      itemKey: item.itemKey,
+      refetch: true as const,
+    }));
+}
+
+/**
+ * After a run, what became of the damaged items it was to fetch again: written again ("refetched"), or
+ * gone at Google ("gone", it stays damaged); the others wait for the next run.
+ */
+async function recordRefetches(scope: Scope, resourceId: string): Promise<void> {
+  const integrity = (await readVerifyResource(scope, resourceId))?.integrity;
+  const pending = (integrity?.damaged ?? []).filter((item) => item.refetch === "pending");
+  if (!integrity || pending.length === 0) return;
+  const outcomes = await refetchOutcomes(
+    scope,
+    resourceId,
+    pending.map((item) => item.itemKey),
+    integrity.verifiedAt,
+  );
+  await updateRefetchStates(scope, resourceId, integrity.verifiedAt, outcomes);
 }
 
 function outcomeOf(result: RunBackupResult): WorkerOutcome {
@@ -238,8 +272,11 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   if (resource.policyId === DEFAULT_POLICY_ID) await ensureDefaultPolicy(scope, new Date(now()));
   const policy = resource.policyId ? await getPolicy(scope, resource.policyId) : undefined;
 
-  /** Items the resource's last run could not back up: this run fetches them again first. */
-  let retry: { kind: "gmail" | "drive"; itemKey: string }[] = [];
+  /**
+   * Items the resource's last run could not back up, and items whose stored objects verification found
+   * damaged (`refetch`): this run fetches them again first.
+   */
+  let retry: { kind: "gmail" | "drive"; itemKey: string; refetch?: boolean }[] = [];
   if (run.state === "pending") {
     const refused = await refusal(scope, organization, resource, new Date(now()));
     if (refused) return failBeforeStart(refused);
@@ -265,6 +302,7 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
           ]
         : [],
     );
+    retry.push(...(await itemsToRefetch(scope, resource.resourceId)));
   }
   const kinds = streamsOf(resource, policy?.dataTypes ?? []);
   if (kinds.length === 0) return failBeforeStart("backup-not-completed");

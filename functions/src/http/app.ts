@@ -13,6 +13,7 @@ import { resourceRoutes } from "../resources/routes";
 import { exportRoutes } from "../export/routes";
 import { recoveryRoutes } from "../recovery/routes";
 import { drillRoutes } from "../drills/routes";
+import { integrityRoutes } from "../integrity/routes";
 import { searchRoutes } from "../search/routes";
 import { secretRoutes } from "../secrets/routes";
 import { systemRoutes } from "../system/routes";
@@ -97,6 +98,7 @@ export function createApi(deps: ApiDependencies): Express {
     recoveryRoutes(() => services().organizations),
     drillRoutes(() => services().organizations),
     exportRoutes(() => services().organizations),
+    integrityRoutes(() => services().organizations),
   ];
   for (const router of routers) v1.use(router);
   v1.use(notFoundHandler);

@@ -4,6 +4,7 @@
  */
 import type { Alert, Resource, ResourceType } from "@alpvault/contracts/organizations";
 import { BACKED_UP_SERVICES, BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
+import { decodeResourceIntegrity } from "@alpvault/contracts/integrity";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export type { Scope };
@@ -86,6 +87,8 @@ export function decodeResource(id: string, data: unknown): Resource | undefined 
     activeBackup: null,
     lastBackupFailure: lastFailure(value.lastRun),
     services: decodeServiceStatuses(value.services),
+    lastVerifiedAt: text(value.lastVerifiedAt),
+    integrity: decodeResourceIntegrity(value.integrity) ?? null,
   };
 }
 
@@ -172,11 +175,17 @@ export async function addAlert(scope: Scope, alert: Omit<Alert, "alertId">): Pro
   await organizationRef(scope).collection("alerts").add(alert);
 }
 
+/** An alert under a fixed id: writing it again (a repeated task delivery) raises it once. */
+export async function putAlert(scope: Scope, alertId: string, alert: Omit<Alert, "alertId">): Promise<void> {
+  await organizationRef(scope).collection("alerts").doc(alertId).set(alert);
+}
+
 function decodeAlert(id: string, data: Record<string, unknown>): Alert | undefined {
   const kinds: readonly string[] = [
     "resources-added",
     "resources-removed",
     "backup-failed",
+    "integrity-damaged",
     "storage",
     "billing",
     "drill-failed",

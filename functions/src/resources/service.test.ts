@@ -19,6 +19,8 @@ function resource(name: string, overrides: Partial<Resource> = {}): Resource {
     activeBackup: null,
     lastBackupFailure: null,
     services: {},
+    lastVerifiedAt: null,
+    integrity: null,
     ...overrides,
   };
 }

@@ -57,7 +57,11 @@ export interface GcResult {
 
 const gcRef = gcLockRef;
 
-async function takeLock(scope: Scope, holder: string, now: Date): Promise<boolean> {
+/**
+ * Takes (or, for its holder, extends) the organisation's GC lock; false while another holder's is live.
+ * Integrity healing takes it too, for the short time it removes damaged objects.
+ */
+export async function takeLock(scope: Scope, holder: string, now: Date): Promise<boolean> {
   const ref = gcRef(scope);
   return ref.firestore.runTransaction(async (transaction) => {
     const lock = (await transaction.get(ref)).data();
@@ -72,7 +76,11 @@ async function takeLock(scope: Scope, holder: string, now: Date): Promise<boolea
   });
 }
 
-async function releaseLock(scope: Scope, holder: string, fields: Record<string, unknown>): Promise<void> {
+export async function releaseLock(
+  scope: Scope,
+  holder: string,
+  fields: Record<string, unknown>,
+): Promise<void> {
   const ref = gcRef(scope);
   await ref.firestore.runTransaction(async (transaction) => {
     const lock = (await transaction.get(ref)).data();
@@ -81,7 +89,8 @@ async function releaseLock(scope: Scope, holder: string, fields: Record<string, 
   });
 }
 
-async function backupsRunning(scope: Scope, now: Date): Promise<boolean> {
+/** Whether a backup run of the organisation holds a live lease. */
+export async function backupsRunning(scope: Scope, now: Date): Promise<boolean> {
   const running = await organizationRef(scope).collection("backupRuns").where("state", "==", "running").get();
   return running.docs.some((doc) => {
     const until = (doc.get("lease") as { until?: unknown } | null | undefined)?.until;

@@ -64,12 +64,18 @@ export type CatalogVersion = {
   metadata: ItemMetadata;
   search: SearchFields;
   formatVersion: 1;
+  /**
+   * Set when the version's content was written again from the source because verification found its
+   * objects damaged (integrity healing): a version already stored is then replaced (same id, its first
+   * `capturedAt` and `runId` kept) instead of left as it is.
+   */
+  healedAt?: string;
 } & ChunkList;
 
 /** What the item document keeps of its current version: enough to skip it or to reuse its chunk list. */
 export type CurrentVersion = Pick<
   CatalogVersion,
-  "versionId" | "versionKey" | "contentKey" | "size" | "contentDigest" | "dataKeyId" | "metadata"
+  "versionId" | "versionKey" | "contentKey" | "size" | "contentDigest" | "dataKeyId" | "metadata" | "healedAt"
 > &
   ChunkList;
 
@@ -268,8 +274,9 @@ export interface Catalog {
   /** Adds or refreshes chunk index entries (`lastReferencedAt = at`; `firstRunId` on new entries). */
   recordChunks(refs: ChunkRecord[], runId: string, at: string): Promise<void>;
   /**
-   * Writes version documents (a version id already there is left as it is) and makes each the current
-   * version of its item (clearing `deletedAtSource`).
+   * Writes version documents (a version id already there is left as it is, unless the new one is
+   * `healedAt`: then its content replaces the stored one's) and makes each the current version of its
+   * item (clearing `deletedAtSource`).
    */
   writeVersions(resourceId: string, versions: CatalogVersion[]): Promise<void>;
   /** Marks items deleted at source (unknown or already marked keys are ignored); returns how many changed. */

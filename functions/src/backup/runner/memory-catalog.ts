@@ -147,7 +147,15 @@ export class MemoryCatalog implements Catalog {
     const items = this.itemsOf(resourceId);
     const docs = this.versionsOf(resourceId);
     for (const version of versions) {
-      if (!docs.has(version.versionId)) docs.set(version.versionId, copy(version));
+      const existing = docs.get(version.versionId);
+      if (!existing) docs.set(version.versionId, copy(version));
+      else if (version.healedAt) {
+        // Written again from the source (integrity healing): its content, at its first capture.
+        docs.set(
+          version.versionId,
+          copy({ ...version, capturedAt: existing.capturedAt, runId: existing.runId }),
+        );
+      }
       const previous = items.get(version.itemKey);
       const chunkList =
         "manifestObject" in version ? { manifestObject: version.manifestObject } : { chunks: version.chunks };
@@ -166,6 +174,7 @@ export class MemoryCatalog implements Catalog {
             contentDigest: version.contentDigest,
             dataKeyId: version.dataKeyId,
             metadata: version.metadata,
+            ...(version.healedAt ? { healedAt: version.healedAt } : {}),
             ...chunkList,
           },
           deletedAtSource: null,

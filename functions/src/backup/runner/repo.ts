@@ -207,6 +207,7 @@ export function currentOf(version: CatalogVersion): CurrentVersion {
     contentDigest: version.contentDigest,
     dataKeyId: version.dataKeyId,
     metadata: version.metadata,
+    ...(version.healedAt ? { healedAt: version.healedAt } : {}),
     ...chunkList,
   };
 }
@@ -407,8 +408,20 @@ export class FirestoreCatalog implements Catalog {
         items.set(key, (snapshots[index] as DocumentSnapshot).data() as CatalogItem | undefined);
       });
       versionList.forEach((version, index) => {
-        const exists = (snapshots[itemKeys.length + index] as DocumentSnapshot).exists;
-        if (!exists) transaction.create(versionRefs[index] as DocumentReference, stripUndefined(version));
+        const stored = (snapshots[itemKeys.length + index] as DocumentSnapshot).data();
+        const ref = versionRefs[index] as DocumentReference;
+        if (!stored) transaction.create(ref, stripUndefined(version));
+        else if (version.healedAt) {
+          // Written again from the source (integrity healing): its content, at its first capture.
+          transaction.set(
+            ref,
+            stripUndefined({
+              ...version,
+              capturedAt: stored.capturedAt as string,
+              runId: stored.runId as string,
+            }),
+          );
+        }
       });
       for (const version of versions) items.set(version.itemKey, itemOf(version, items.get(version.itemKey)));
       itemKeys.forEach((key, index) => {

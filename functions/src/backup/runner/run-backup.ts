@@ -425,7 +425,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
    * chunk boundary when the deadline comes (`PartialStop`), its chunks and hash states kept in the batch's
    * `partial`; the next delivery goes on from there.
    */
-  async function storeContent(fetched: FetchedItem): Promise<void> {
+  async function storeContent(fetched: FetchedItem, healing = false): Promise<void> {
     const versionId = versionIdOf(fetched.itemKey, fetched.versionKey);
     const expected = fetched.expected ?? {};
     const resumable =
@@ -511,6 +511,7 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
         contentDigest: await Promise.resolve(digester.digest()),
         metadata: fetched.metadata,
         search: fetched.search,
+        ...(healing ? { healedAt: iso() } : {}),
       },
       list,
     );
@@ -527,23 +528,25 @@ export async function runBackup(options: RunBackupOptions): Promise<RunBackupRes
     item !== undefined && item.deletedAtSource === null && item.current.versionKey === versionKey;
 
   async function upsert(ref: ItemRef, item: CatalogItem | undefined): Promise<void> {
-    if (ref.versionKey !== undefined && isCurrent(item, ref.versionKey)) return;
+    // An item to heal is fetched and stored whole whatever the catalog has (its objects were damaged).
+    const healing = ref.refetch === true;
+    if (!healing && ref.versionKey !== undefined && isCurrent(item, ref.versionKey)) return;
     let attempt: ItemRef = ref;
     for (let tries = 0; ; tries++) {
       try {
         const fetched = await source.fetch(attempt);
-        if (isCurrent(item, fetched.versionKey)) return;
-        if (canReuse(item, fetched.contentKey)) {
+        if (!healing && isCurrent(item, fetched.versionKey)) return;
+        if (!healing && canReuse(item, fetched.contentKey)) {
           await reuseContent(item, fetched.versionKey, fetched.metadata, fetched.search);
         } else {
-          await storeContent(fetched);
+          await storeContent(fetched, healing);
         }
         transientInARow = 0;
         return;
       } catch (error) {
         if (error instanceof PartialStop) throw error;
         if (error instanceof ContentMismatchError && tries === 0) {
-          attempt = { itemKey: ref.itemKey };
+          attempt = { itemKey: ref.itemKey, ...(healing ? { refetch: true } : {}) };
           continue;
         }
         if (error instanceof ItemGoneError) {

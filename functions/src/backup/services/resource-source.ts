@@ -63,11 +63,12 @@ export class ResourceSource implements Source {
   /**
    * `streams` in the order they are backed up (Gmail before Drive); at most one per kind. `retry`: items
    * the previous run could not back up, fetched again first (one batch per stream, before its listing;
-   * the cursor does not move for it).
+   * the cursor does not move for it); `refetch: true` for items whose stored objects were found damaged
+   * (their content is stored again even though the catalog has it).
    */
   constructor(
     private readonly streams: readonly Source[],
-    private readonly retry: readonly { kind: SourceKind; itemKey: string }[] = [],
+    private readonly retry: readonly { kind: SourceKind; itemKey: string; refetch?: boolean }[] = [],
   ) {
     if (streams.length === 0) throw new RangeError("A resource source needs at least one stream.");
     if (new Set(streams.map((stream) => stream.kind)).size !== streams.length) {
@@ -85,12 +86,17 @@ export class ResourceSource implements Source {
       const last = index === this.streams.length - 1;
       const after = last ? null : this.streams[index + 1]!.kind;
       this.current = stream;
-      const again = [
-        ...new Set(this.retry.filter((item) => item.kind === stream.kind).map((item) => item.itemKey)),
-      ];
-      if (again.length > 0) {
+      const again = new Map<string, boolean>();
+      for (const item of this.retry) {
+        if (item.kind !== stream.kind) continue;
+        again.set(item.itemKey, (again.get(item.itemKey) ?? false) || item.refetch === true);
+      }
+      if (again.size > 0) {
         yield {
-          changes: again.map((itemKey) => ({ type: "upsert" as const, item: { itemKey } })),
+          changes: [...again].map(([itemKey, refetch]) => ({
+            type: "upsert" as const,
+            item: refetch ? { itemKey, refetch } : { itemKey },
+          })),
           nextCursor: JSON.stringify(state),
           stream: stream.kind,
           streamDone: false,

@@ -34,6 +34,11 @@ export interface ItemRef {
   contentKey?: string;
   /** Source-specific listing data the fetch can reuse (e.g. Drive file metadata); opaque to the engine. */
   hint?: unknown;
+  /**
+   * Fetch and store the content again even when the catalog has this version or its content (integrity
+   * healing: the stored objects were found damaged and removed).
+   */
+  refetch?: boolean;
 }
 
 /**

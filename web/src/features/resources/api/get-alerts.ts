@@ -7,6 +7,7 @@ const KINDS = [
   "resources-added",
   "resources-removed",
   "backup-failed",
+  "integrity-damaged",
   "storage",
   "billing",
   "drill-failed",

@@ -5,6 +5,7 @@ import {
   type ActiveBackup,
   type BackupFailureReason,
 } from "@alpvault/contracts/backups";
+import { decodeResourceIntegrity } from "@alpvault/contracts/integrity";
 import { asFields, isString, isNullableString, isCount, unexpectedAnswer } from "@/lib/decode";
 import { api } from "@/lib/api-client";
 import { useApiQuery } from "@/lib/use-api-query";
@@ -81,7 +82,9 @@ export function decodeResource(value: unknown): Resource {
     isCount(r.driveBackupBytes) &&
     decodeActiveBackup(r.activeBackup) !== undefined &&
     isFailureReason(r.lastBackupFailure) &&
-    decodeServices(r.services) !== undefined
+    decodeServices(r.services) !== undefined &&
+    isNullableString(r.lastVerifiedAt) &&
+    decodeResourceIntegrity(r.integrity) !== undefined
   ) {
     return {
       resourceId: r.resourceId,
@@ -99,6 +102,8 @@ export function decodeResource(value: unknown): Resource {
       activeBackup: decodeActiveBackup(r.activeBackup) ?? null,
       lastBackupFailure: r.lastBackupFailure,
       services: decodeServices(r.services) ?? {},
+      lastVerifiedAt: r.lastVerifiedAt,
+      integrity: decodeResourceIntegrity(r.integrity) ?? null,
     };
   }
   return unexpectedAnswer();

@@ -24,6 +24,7 @@ import {
   type ActiveBackup,
 } from "@alpvault/contracts/backups";
 import type { Resource, ResourceSortField } from "@alpvault/contracts/organizations";
+import { REFETCH_TEXTS, damagedItemsText } from "@alpvault/contracts/integrity";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { formatGigabytes, formatRelativeTime, formatStorage } from "@/lib/format";
@@ -150,6 +151,40 @@ function ServiceNotes({ resource }: { resource: Resource }) {
   return <>{notes}</>;
 }
 
+/**
+ * What the last integrity verification found when it found damage: the count, and each damaged item's
+ * name with what the next backup does about it in the chip's tooltip.
+ */
+function IntegrityStatus({ resource }: { resource: Resource }) {
+  const integrity = resource.integrity;
+  if (!integrity || integrity.state !== "damaged") return null;
+  const unnamed = integrity.damagedItems - integrity.damaged.length;
+  return (
+    <Tooltip
+      title={
+        <Box component="ul" sx={{ m: 0, pl: 2 }} data-testid="damaged-items">
+          {integrity.damaged.map((item) => (
+            <li key={item.itemKey}>
+              {item.name} — {REFETCH_TEXTS[item.refetch]}
+            </li>
+          ))}
+          {unnamed > 0 && <li>+{unnamed}</li>}
+        </Box>
+      }
+    >
+      <Chip
+        size="small"
+        color="error"
+        tabIndex={0}
+        data-testid="integrity-status"
+        data-state="damaged"
+        label={damagedItemsText(integrity.damagedItems)}
+        sx={WRAPPING_CHIP}
+      />
+    </Tooltip>
+  );
+}
+
 function Status({ resource }: { resource: Resource }) {
   const { t } = useTranslation();
   // A failed service says why itself; the run's reason is shown when no service does.
@@ -180,6 +215,7 @@ function Status({ resource }: { resource: Resource }) {
         />
       )}
       <ServiceNotes resource={resource} />
+      <IntegrityStatus resource={resource} />
     </Box>
   );
 }
@@ -224,6 +260,11 @@ function BackupDates({ resource }: { resource: Resource }) {
           })}
         </Typography>
       )}
+      <Typography variant="caption" color="text.secondary" component="div" data-testid="last-verified">
+        {t("resources.table.lastVerified", {
+          when: when(resource.lastVerifiedAt, t("resources.table.neverVerified")),
+        })}
+      </Typography>
     </Box>
   );
 }

@@ -1,0 +1,165 @@
+/**
+ * Integrity verification of stored backups (docs/backup-engine.md, "Integrity verification"): every day a
+ * share of each organisation's backups is read back whole (every chunk and manifest object authenticated,
+ * every version's content compared with its digest), so that every stored object is read at least once
+ * every 30 days. Damaged items are named, raise an alert and an audit entry, and are fetched again from
+ * Google by the resource's next backup.
+ */
+
+/** What a damaged item's next backup does about it. */
+export type RefetchState =
+  /** The next backup of the resource fetches it again from Google. */
+  | "pending"
+  /** A backup fetched it again; the next verification says whether it reads clean. */
+  | "refetched"
+  /** Google no longer has it: it cannot be fetched again and stays damaged. */
+  | "gone";
+
+/** One item whose stored content cannot be read back as it was backed up. */
+export interface DamagedItem {
+  /** The catalog's item key (Gmail message id, Drive file id). */
+  itemKey: string;
+  kind: "gmail-message" | "drive-file";
+  /** The message's subject or the file's name (as backed up), or the item key when the catalog has none. */
+  name: string;
+  refetch: RefetchState;
+}
+
+/** A resource's last verification. */
+export interface ResourceIntegrity {
+  state: "ok" | "damaged";
+  /** Items read back in full. */
+  checkedItems: number;
+  damagedItems: number;
+  /** ISO date-time the verification of the resource ended. */
+  verifiedAt: string;
+  /** The damaged items (the first `MAX_NAMED_DAMAGED_ITEMS`; `damagedItems` counts them all). */
+  damaged: DamagedItem[];
+}
+
+/** The most damaged items a resource's result names (the count has them all). */
+export const MAX_NAMED_DAMAGED_ITEMS = 50;
+
+export type VerifyTrigger = "schedule" | "manual";
+export type VerifyRunState = "pending" | "running" | "succeeded" | "failed";
+
+/** One verification run of an organisation (one at a time per organisation). */
+export interface VerifyRun {
+  runId: string;
+  trigger: VerifyTrigger;
+  state: VerifyRunState;
+  requestedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** The resources this run verifies, in order. */
+  resourceIds: string[];
+  progress: {
+    resourcesDone: number;
+    checkedItems: number;
+    damagedItems: number;
+    /** Chunk and manifest objects read and authenticated. */
+    objectsRead: number;
+    /** Stored bytes read. */
+    bytesRead: number;
+  };
+  /** Why the run failed (a spec §8 reason text), or null. */
+  failureReason: string | null;
+}
+
+/** One resource in GET …/integrity. */
+export interface ResourceIntegrityView {
+  resourceId: string;
+  name: string;
+  email: string | null;
+  lastVerifiedAt: string | null;
+  /** null: never verified. */
+  integrity: ResourceIntegrity | null;
+}
+
+/** GET /v1/organizations/{organizationId}/integrity. */
+export interface IntegrityReport {
+  /** Every resource with backups (or a verification result), damaged ones first. */
+  resources: ResourceIntegrityView[];
+  /** The most recent runs, newest first. */
+  runs: VerifyRun[];
+}
+
+/** Body of POST /v1/organizations/{organizationId}/integrity/verify (answer 202: the run). */
+export interface VerifyRequest {
+  /** Verify only this resource; absent: every resource with backups. */
+  resourceId?: string;
+}
+
+export const INTEGRITY_MESSAGES = {
+  resourceNotFound: "Resource not found",
+  alreadyRunning: "A verification of this organisation's backups is already in progress.",
+  nothingToVerify: "There are no backups to verify yet.",
+  invalidBody: "The body may only name a resourceId",
+} as const;
+
+/** "Integrity: 2 damaged items" (the resources screen). */
+export function damagedItemsText(count: number): string {
+  return `Integrity: ${count} damaged item${count === 1 ? "" : "s"}`;
+}
+
+/** The alert a verification raises for a resource with damaged items. */
+export function damagedAlertText(resourceName: string, count: number, names: string[]): string {
+  const named = names.slice(0, 5).join(", ");
+  const more = count > names.slice(0, 5).length ? ` and ${count - names.slice(0, 5).length} more` : "";
+  return `Backup integrity check of ${resourceName} found ${count} damaged item${count === 1 ? "" : "s"}: ${named}${more}. ${count === 1 ? "It" : "They"} will be fetched again from Google by the next backup.`;
+}
+
+/** Why a damaged item could not be fetched again (the resources screen's tooltip). */
+export const REFETCH_TEXTS: Record<RefetchState, string> = {
+  pending: "will be fetched again by the next backup",
+  refetched: "fetched again; the next verification confirms it",
+  gone: "no longer exists at Google: cannot be fetched again",
+};
+
+const REFETCH_STATES: readonly string[] = ["pending", "refetched", "gone"];
+
+const isCount = (value: unknown): value is number =>
+  typeof value === "number" && Number.isInteger(value) && value >= 0;
+
+/** A damaged item from stored or received data; undefined when malformed. */
+export function decodeDamagedItem(value: unknown): DamagedItem | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  if (
+    typeof v.itemKey !== "string" ||
+    (v.kind !== "gmail-message" && v.kind !== "drive-file") ||
+    typeof v.name !== "string" ||
+    !REFETCH_STATES.includes(v.refetch as string)
+  ) {
+    return undefined;
+  }
+  return { itemKey: v.itemKey, kind: v.kind, name: v.name, refetch: v.refetch as RefetchState };
+}
+
+/**
+ * A resource's last verification from stored or received data: null when there is none, undefined when it
+ * is malformed (the caller decides: a repository reads it as none, the web as an unexpected answer).
+ */
+export function decodeResourceIntegrity(value: unknown): ResourceIntegrity | null | undefined {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== "object") return undefined;
+  const v = value as Record<string, unknown>;
+  const damaged = Array.isArray(v.damaged) ? v.damaged.map(decodeDamagedItem) : undefined;
+  if (
+    (v.state !== "ok" && v.state !== "damaged") ||
+    !isCount(v.checkedItems) ||
+    !isCount(v.damagedItems) ||
+    typeof v.verifiedAt !== "string" ||
+    !damaged ||
+    damaged.some((item) => item === undefined)
+  ) {
+    return undefined;
+  }
+  return {
+    state: v.state,
+    checkedItems: v.checkedItems,
+    damagedItems: v.damagedItems,
+    verifiedAt: v.verifiedAt,
+    damaged: damaged as DamagedItem[],
+  };
+}
