@@ -5,7 +5,7 @@
 import type { MeasuredFigure } from "./engine-child";
 import type { BenchResult } from "./types";
 
-export type RecoverySectionName = "restore" | "search";
+export type RecoverySectionName = "restore" | "export" | "search";
 
 export interface RecoverySectionReport {
   measured: MeasuredFigure[];
@@ -23,6 +23,7 @@ const SECTIONS: Record<RecoverySectionName, Section> = {
     measured: await (await import("./recovery-restore")).measureRestore(),
     results: [],
   }),
+  export: async () => (await import("./recovery-export")).measureExport(),
   search: async () => (await import("./recovery-search")).measureSearch(),
 };
 

@@ -6,6 +6,8 @@
  *   `quotaAwareCaller`, against the Workspace emulator with quotas on (2026 model), time-scaled; Gmail
  *   import units per quota minute over the steady part as a fraction of the per-user limit, with several
  *   imports in flight and with one at a time.
+ * - "export": an export job of a 2 GiB mailbox run by the production worker across many task deadlines
+ *   (`recovery-export.ts`): its peak RSS and every message read back byte for byte.
  * - "search": the production `searchBackups` over a catalog of 100,000 mail items in a Firestore emulator
  *   of its own (firebase-admin, as the API reads it); latency percentiles per kind of query.
  *
@@ -34,6 +36,32 @@ const SECTIONS: { name: RecoverySectionName; figures: Omit<BenchFigure, "value" 
         unit: "",
         digits: 3,
         target: { comparison: ">=", value: 0.9 },
+      },
+    ],
+  },
+  {
+    name: "export",
+    figures: [
+      {
+        id: "export-2gib-peak-rss-mib",
+        name: "Export job of a 2 GiB mailbox (MBOX): the worker's peak RSS",
+        unit: "MiB",
+        digits: 0,
+        target: { comparison: "<=", value: 256 },
+      },
+      {
+        id: "export-2gib-identical-fraction",
+        name: "Export job of a 2 GiB mailbox: messages read back identical by an independent MBOX reader",
+        unit: "",
+        digits: 4,
+        target: { comparison: ">=", value: 1 },
+      },
+      {
+        id: "export-2gib-deliveries",
+        name: "Export job of a 2 GiB mailbox: task deliveries it took (20 s budget each)",
+        unit: "",
+        digits: 0,
+        target: { comparison: ">=", value: 2 },
       },
     ],
   },

@@ -50,6 +50,7 @@ interface Tenant {
   checkoutId: string;
   recoveryId: string;
   drillRunId: string;
+  exportId: string;
 }
 
 const TENANT_POLICY = { ...SAMPLE_POLICY, name: "Tenant policy" };
@@ -130,6 +131,35 @@ async function tenant(regionId: RegionId): Promise<Tenant> {
     });
     return ref.id;
   });
+  // A finished export job (only its id matters here; its file is not needed for a refusal).
+  const exportId = await withRegionDb(regionDatabaseId(regionId), async (db) => {
+    const ref = db.collection("organizations").doc(organizationId).collection("exports").doc();
+    const now = new Date().toISOString();
+    await ref.set({
+      state: "succeeded",
+      service: "gmail",
+      format: "mbox",
+      resourceId: resourceIds[0],
+      resourceName: setup.workspace.admin,
+      fileName: "mail.mbox",
+      objectName: `o/${organizationId}/x/${ref.id}/mail.mbox`,
+      itemIds: null,
+      asOf: null,
+      requestedAt: now,
+      requestedBy: setup.workspace.admin,
+      finishedAt: now,
+      expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+      progress: { total: 0, exported: 0, failed: 0, bytes: 0 },
+      failureReason: null,
+      problems: [],
+      downloads: 0,
+      lastDownloadedAt: null,
+      checkpoint: {},
+      lease: null,
+      deliveries: 1,
+    });
+    return ref.id;
+  });
   return {
     call: setup.call,
     regionId,
@@ -141,6 +171,7 @@ async function tenant(regionId: RegionId): Promise<Tenant> {
     checkoutId: (checkout.body as CheckoutResponse).checkoutId,
     recoveryId,
     drillRunId,
+    exportId,
   };
 }
 
@@ -177,6 +208,7 @@ function idOf(param: string, of: Tenant): string {
     checkoutId: of.checkoutId,
     recoveryId: of.recoveryId,
     drillRunId: of.drillRunId,
+    exportId: of.exportId,
   };
   const id = ids[param];
   if (id === undefined) throw new Error(`The matrix does not know the parameter :${param}`);
@@ -246,8 +278,9 @@ test("when B's admin reads B's ids, then they exist (the matrix's 404s are about
     b.call(`${base}/payments/${b.checkoutId}`),
     b.call(`${base}/recoveries/${b.recoveryId}`),
     b.call(`${base}/drills/runs/${b.drillRunId}`),
+    b.call(`${base}/exports/${b.exportId}`),
   ]);
-  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
   const secrets = (await b.call(`${base}/secrets`)).body as { secrets: Secret[] };
   expect(secrets.secrets.map((secret) => secret.secretId)).toContain(b.secretId);
 });

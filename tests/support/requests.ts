@@ -30,6 +30,7 @@ export function validBodies(resources: readonly [string, string]): Record<string
     },
     [`POST ${organization}/exports/mbox`]: { resourceId: resources[0], service: "gmail" },
     [`POST ${organization}/exports/zip`]: { resourceId: resources[0], service: "drive" },
+    [`POST ${organization}/exports`]: { resourceId: resources[0], service: "gmail", format: "mbox" },
     [`POST ${organization}/integrity/verify`]: { resourceId: resources[0] },
     [`POST ${organization}/policies`]: { ...SAMPLE_POLICY },
     [`PATCH ${organization}/policies/:policyId`]: { retentionDays: 1 },
