@@ -1,6 +1,8 @@
 /**
- * One jest config, four projects. `npm test` (scripts/test.ts) runs them in order: unit first, then the
- * suites that need the running emulators (conformance, api, browser) against one stack it starts.
+ * One jest config, several projects. `npm test` (scripts/test.ts) runs them in order: unit first, then the
+ * suites that need the running emulators (conformance, api, browser, exclusive, before-restart) against one
+ * stack it starts, after-restart against it started again, and last the tests of npm start itself (start),
+ * which start their own.
  */
 const tsJest = [
   "ts-jest",
@@ -71,6 +73,14 @@ module.exports = {
       displayName: "exclusive",
       roots: ["<rootDir>/tests"],
       testMatch: ["<rootDir>/tests/exclusive/**/*.test.ts"],
+    },
+    {
+      // Tests of npm start itself: each starts scripts/start.ts on a copy of emulator-data/ and breaks it, so
+      // they need the stack's ports free and run after the other stacks have stopped.
+      ...common,
+      displayName: "start",
+      roots: ["<rootDir>/tests"],
+      testMatch: ["<rootDir>/tests/start/**/*.test.ts"],
     },
     {
       ...common,

@@ -101,18 +101,38 @@ function waitForExit(child: ChildProcess, timeoutMs: number): Promise<boolean> {
   });
 }
 
-async function stopChild(child: ChildProcess, timeoutMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill("SIGINT");
-  if (await waitForExit(child, timeoutMs)) return;
-  if (child.pid) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      child.kill("SIGKILL");
+/**
+ * Ends what is left of a detached child's process group: firebase-tools runs each function in a worker
+ * process of its own, and a worker outlives a firebase-tools that was killed or crashed.
+ */
+function endGroup(child: ChildProcess): void {
+  if (!child.pid) return;
+  try {
+    process.kill(-child.pid, "SIGKILL");
+  } catch {
+    // nothing is left of the group
+  }
+}
+
+async function stopChild(
+  child: ChildProcess,
+  timeoutMs: number,
+  options: { group?: boolean } = {},
+): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill("SIGINT");
+    if (!(await waitForExit(child, timeoutMs))) {
+      if (child.pid) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          child.kill("SIGKILL");
+        }
+      }
+      await waitForExit(child, 5000);
     }
   }
-  await waitForExit(child, 5000);
+  if (options.group) endGroup(child);
 }
 
 /** Starts firebase-tools and resolves once it prints that every emulator is ready. */
@@ -149,7 +169,7 @@ function startFirebase(
           `The Firebase emulators were not ready after ${READY_TIMEOUT_MS / 1000} s:\n${recent.join("")}`,
         ),
       );
-      void stopChild(child, 10_000);
+      void stopChild(child, 10_000, { group: true });
     }, READY_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       const text = chunk.toString();
@@ -166,6 +186,7 @@ function startFirebase(
     child.stderr?.on("data", onData);
     child.once("exit", (code) => {
       clearTimeout(timer);
+      endGroup(child);
       reject(new Error(`The Firebase emulators exited early (code ${String(code)}):\n${recent.join("")}`));
     });
   });
@@ -262,7 +283,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     const firebaseOutput = new RecentOutput();
     const firebase = await startFirebase(options, env, out.stream, firebaseOutput);
     // firebase-tools exports on exit only when asked to (--export-on-exit); a throw-away stack has none.
-    started.push({ name: "firebase", stop: () => stopChild(firebase, 60_000) });
+    // Its own process group (detached): the stop also ends the function workers it leaves behind when it died.
+    started.push({ name: "firebase", stop: () => stopChild(firebase, 60_000, { group: true }) });
     supervisor.watch(
       "The Firebase emulators (Auth, Functions, Hosting, Cloud Tasks)",
       firebase,

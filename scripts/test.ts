@@ -5,15 +5,19 @@
  *   3. start one throw-away local stack (seeded from emulator-data/) and run the Firestore conformance,
  *      API and browser suites against it
  *   4. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does)
+ *   5. once that stack has stopped too, the tests of npm start itself (tests/start/), which start and break
+ *      their own stack
  * Ends with one line "Tests: N passed, N failed, N skipped" over every jest run.
  *
  * `npm test -- <test file or pattern>...` is the focused developer loop: build, start the stack, run only
- * the matching API/browser/conformance test files (no lint, typecheck, unit or restart steps).
+ * the matching API/browser/conformance test files (no lint, typecheck, unit or restart steps), then, after
+ * it has stopped, the matching tests of npm start. A run that names only files under tests/start/ starts
+ * no stack of its own.
  */
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
 import { ROOT } from "./ports";
 import { TEST_HUGE_FILE_BYTES, buildAll, startStack, type RunningStack } from "./stack";
@@ -21,6 +25,8 @@ import type { ChildDeath } from "./supervise";
 
 const ARTIFACTS = resolve(ROOT, "tests", "artifacts");
 const BLOCK_NETWORK = resolve(ROOT, "tests", "support", "block-network.cjs");
+/** The tests of npm start itself: they start the stack themselves, so only while no other stack runs. */
+const START_TESTS = join("tests", "start");
 
 interface StepResult {
   name: string;
@@ -175,6 +181,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+  await jest("npm start when a part of the stack dies", ["start"]);
 
   summarise();
 }
@@ -182,21 +189,28 @@ async function main(): Promise<void> {
 /** Only the given stack-backed test files, against a fresh stack (see the header). */
 async function focused(patterns: string[]): Promise<void> {
   buildAll();
-  const dataDir = mkdtempSync(join(tmpdir(), "alpvault-data-"));
-  cpSync(resolve(ROOT, "emulator-data"), dataDir, { recursive: true });
-  try {
-    await withStack(dataDir, "focused", async (stack) => {
-      const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
-      // A file of either group may be named: each run passes when it finds none of them.
-      await jest("focused tests", ["firestore-conformance", "api", "browser"], env, [
-        "--passWithNoTests",
-        ...patterns,
-      ]);
-      await jest("focused tests that run alone", ["exclusive"], env, ["--passWithNoTests", ...patterns]);
-    });
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+  const underStartTests = (pattern: string): boolean => {
+    const path = relative(ROOT, resolve(ROOT, pattern));
+    return path === START_TESTS || path.startsWith(`${START_TESTS}/`);
+  };
+  if (!patterns.every(underStartTests)) {
+    const dataDir = mkdtempSync(join(tmpdir(), "alpvault-data-"));
+    cpSync(resolve(ROOT, "emulator-data"), dataDir, { recursive: true });
+    try {
+      await withStack(dataDir, "focused", async (stack) => {
+        const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
+        // A file of any group may be named: each run passes when it finds none of them.
+        await jest("focused tests", ["firestore-conformance", "api", "browser"], env, [
+          "--passWithNoTests",
+          ...patterns,
+        ]);
+        await jest("focused tests that run alone", ["exclusive"], env, ["--passWithNoTests", ...patterns]);
+      });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }
+  await jest("focused tests of npm start", ["start"], {}, ["--passWithNoTests", ...patterns]);
   summarise();
 }
 

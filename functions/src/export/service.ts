@@ -11,6 +11,7 @@ import type { Response } from "express";
 import { isId } from "@alpvault/contracts/ids";
 import { SEARCH_MESSAGES, searchDateEnd } from "@alpvault/contracts/search";
 import { AppError } from "../http/app-error";
+import { writeChunk } from "../http/write-chunk";
 import { csvField } from "../lib/csv";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
@@ -59,16 +60,9 @@ export function parseExportRequest(body: unknown, service: "gmail" | "drive" = "
   };
 }
 
-/** Writes and waits when the socket's buffer is full. */
-function write(response: Response, chunk: Buffer): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (response.destroyed) {
-      reject(new Error("The download was closed"));
-      return;
-    }
-    if (response.write(chunk)) resolve();
-    else response.once("drain", resolve);
-  });
+/** Writes and waits when the socket's buffer is full; fails once the download is closed. */
+async function write(response: Response, chunk: Buffer): Promise<void> {
+  if (!(await writeChunk(response, chunk))) throw new Error("The download was closed");
 }
 
 /** Each item of the export in turn: the named ones, or every item of the kind, a page at a time. */

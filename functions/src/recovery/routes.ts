@@ -1,6 +1,7 @@
 import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
+import { writeChunk } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";
 import { getRecovery, recoveryReport, startRecovery } from "./service";
 
@@ -34,7 +35,8 @@ export function recoveryRoutes(organizations: () => OrganizationService): Router
     );
     response.setHeader("Cache-Control", "no-store");
     for await (const line of lines) {
-      if (!response.write(line)) await new Promise((resolve) => response.once("drain", resolve));
+      // The client went away: nobody is left to answer.
+      if (!(await writeChunk(response, line))) return;
     }
     response.end();
   });
