@@ -3,6 +3,7 @@ import { apiRouter } from "../http/api-router";
 import { workerDeps } from "../backup/wiring";
 import { enqueueExport } from "../backup/queue";
 import { callerOf } from "../http/authenticate";
+import { writeChunk } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";
 import { exportDownload, exportList, exportReport, getExport, startExport } from "./jobs";
 import { exportDrive, exportMailbox } from "./service";
@@ -45,7 +46,7 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
     response.setHeader("Content-Disposition", `attachment; filename="export-${request.params.exportId}.csv"`);
     response.setHeader("Cache-Control", "no-store");
     for await (const line of lines) {
-      if (!response.write(line)) await new Promise((resolve) => response.once("drain", resolve));
+      if (!(await writeChunk(response, line))) return;
     }
     response.end();
   });
