@@ -30,7 +30,14 @@ async function main(): Promise<ExportWorkerReport> {
     organizationId: env.EXPORT_BENCH_ORG as string,
     exportId: env.EXPORT_BENCH_EXPORT as string,
   };
+  const atStart = process.memoryUsage();
   const started = performance.now();
+  // What the process holds at its fullest, sampled (the report's peak is the kernel's maxRSS).
+  let fullest = process.memoryUsage();
+  const sampler = setInterval(() => {
+    const usage = process.memoryUsage();
+    if (usage.rss > fullest.rss) fullest = usage;
+  }, 250);
   let deliveries = 0;
   let outcome = "continued";
   while (outcome === "continued") {
@@ -48,6 +55,12 @@ async function main(): Promise<ExportWorkerReport> {
     });
     if (outcome === "continued" && !enqueued) throw new Error("a delivery handed over without a task");
   }
+  clearInterval(sampler);
+  const MiB = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
+  console.log(
+    `export worker with its modules loaded: rss ${MiB(atStart.rss)}, heap ${MiB(atStart.heapUsed)}; at its fullest: rss ${MiB(fullest.rss)}, heap ${MiB(fullest.heapUsed)} of ${MiB(fullest.heapTotal)}, ` +
+      `external ${MiB(fullest.external)}, array buffers ${MiB(fullest.arrayBuffers)}`,
+  );
   return {
     outcome,
     deliveries,

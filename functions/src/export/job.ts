@@ -112,11 +112,21 @@ class Output {
   async flush(): Promise<void> {
     const whole = this.pending - (this.pending % UPLOAD_BLOCK);
     if (whole === 0) return;
-    const all = Buffer.concat(this.pieces, this.pending);
-    this.uploaded = await uploadPart(this.target, this.session, this.uploaded, all.subarray(0, whole));
-    const rest = Buffer.from(all.subarray(whole));
-    this.pieces = rest.length > 0 ? [rest] : [];
-    this.pending = rest.length;
+    // One buffer of the whole blocks (the request's body); the rest is copied out of the last piece.
+    const pieces = this.pieces;
+    let taken = 0;
+    let split = 0;
+    while (split < pieces.length && taken + pieces[split]!.length <= whole) taken += pieces[split++]!.length;
+    const head = pieces.slice(0, split);
+    const rest: Buffer[] = pieces.slice(split);
+    if (taken < whole) {
+      const piece = rest.shift()!;
+      head.push(piece.subarray(0, whole - taken));
+      rest.unshift(Buffer.from(piece.subarray(whole - taken)));
+    }
+    this.pieces = rest;
+    this.pending -= whole;
+    this.uploaded = await uploadPart(this.target, this.session, this.uploaded, Buffer.concat(head, whole));
   }
 
   tail(): Buffer {

@@ -129,7 +129,8 @@ export async function uploadPart(
     fetch(session, {
       method: "PUT",
       headers: await headers(target, { "Content-Range": range }),
-      body: new Uint8Array(body) as Uint8Array<ArrayBuffer>,
+      // A Buffer is a Uint8Array: sent as it is, without a copy.
+      body: body as Uint8Array<ArrayBuffer>,
       signal: AbortSignal.timeout(300_000),
     }),
   );
