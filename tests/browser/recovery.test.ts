@@ -34,7 +34,6 @@ import {
   screenshotModalBothThemes,
   type DemoResource,
 } from "./support/recovery-flow";
-import { readFileSync } from "node:fs";
 
 jest.setTimeout(180_000);
 
@@ -339,35 +338,6 @@ describe("recovery from the web app", () => {
 
     await progress().getByRole("button", { name: "Dismiss" }).click();
     await progress().waitFor({ state: "detached" });
-  });
-
-  it("when the mailbox is exported from Search Backups, then an MBOX with every backed-up message downloads", async () => {
-    // A fresh search of the mailbox (nothing selected): "Export all" exports every backed-up message.
-    await page.goto(new URL(`/search/${encodeURIComponent(resourceId)}`, page.url()).toString());
-    await page.getByTestId("search-total").waitFor();
-    const exportAll = page.getByRole("button", { name: "Export all" });
-    await exportAll.waitFor();
-    const [download] = await Promise.all([page.waitForEvent("download"), exportAll.click()]);
-    expect(download.suggestedFilename()).toBe(`${MAILBOX.email}.mbox`);
-    const path = await download.path();
-    const mbox = readFileSync(path).toString("latin1");
-    const messages = mbox.split("\n").filter((line) => line.startsWith("From ")).length;
-    const backedUp = await mailbox!.db(
-      async (_db, organizationRef) =>
-        (
-          await organizationRef
-            .collection("resources")
-            .doc(resourceId)
-            .collection("items")
-            .where("kind", "==", "gmail-message")
-            .count()
-            .get()
-        ).data().count,
-    );
-    expect(backedUp).toBeGreaterThan(0);
-    expect(messages).toBe(backedUp);
-    await expectSnackbar(page, "Export downloaded", false);
-    await screenshot(page, "search-export-done");
   });
 
   it("when the screens were used, then no page error occurred", () => {

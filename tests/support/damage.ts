@@ -27,11 +27,16 @@ export async function backedUp(setup: Setup, kind = "gmail-message"): Promise<St
     .sort((a, b) => (a.itemKey < b.itemKey ? -1 : 1));
 }
 
+/** The object name of an item's only chunk (small test messages and files have one). */
+export async function onlyChunkOf(organization: OrganizationSummary, item: StoredItem): Promise<string> {
+  const chunks = await chunksOf(blobStore(), await objectScope(organization), item.current);
+  if (chunks.length !== 1) throw new Error(`${item.itemKey} has ${chunks.length} chunks, not one`);
+  return chunkObjectName(organization.organizationId, chunks[0]!.id);
+}
+
 /** The object name of an item's only chunk. */
-export async function chunkOf(setup: Setup, item: StoredItem): Promise<string> {
-  const chunks = await chunksOf(blobStore(), await objectScope(setup.organization), item.current);
-  expect(chunks).toHaveLength(1);
-  return chunkObjectName(setup.organization.organizationId, chunks[0]!.id);
+export function chunkOf(setup: Setup, item: StoredItem): Promise<string> {
+  return onlyChunkOf(setup.organization, item);
 }
 
 /** Flips one byte in the middle of an object. */
@@ -58,4 +63,9 @@ export async function deleteObject(name: string): Promise<void> {
 export async function replaceWith(target: string, source: string): Promise<void> {
   const [bytes] = await blobStore().bucket.file(source).download();
   await blobStore().bucket.file(target).save(bytes, { resumable: false });
+}
+
+/** Flips a byte of the item's only chunk: reading the item back fails its integrity check. */
+export async function damageItem(organization: OrganizationSummary, item: StoredItem): Promise<void> {
+  await flipByte(await onlyChunkOf(organization, item));
 }

@@ -1,3 +1,4 @@
+import ArrowDropDown from "@mui/icons-material/ArrowDropDown";
 import ChevronLeft from "@mui/icons-material/ChevronLeft";
 import ChevronRight from "@mui/icons-material/ChevronRight";
 import DownloadOutlined from "@mui/icons-material/DownloadOutlined";
@@ -8,11 +9,14 @@ import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import IconButton from "@mui/material/IconButton";
 import LinearProgress from "@mui/material/LinearProgress";
+import Menu from "@mui/material/Menu";
+import MenuItem from "@mui/material/MenuItem";
 import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
 import Typography from "@mui/material/Typography";
-import { useEffect, useState } from "react";
+import { useEffect, useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { EXPORT_FORMATS, EXPORT_MESSAGES, type ExportFormat } from "@alpvault/contracts/exports";
 import type { Resource } from "@alpvault/contracts/organizations";
 import {
   COMING_SOON_SEARCH_SERVICES,
@@ -23,10 +27,11 @@ import {
 import { RetryableError } from "@/components/ui/notices";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
-import { saveFile } from "@/lib/save-file";
-import { exportBackups } from "../api/export-backups";
+import { asApiError } from "@/lib/use-api-query";
+import { useStartExport } from "../api/start-export";
 import { useSearchBackups } from "../api/search-backups";
 import "../i18n/register";
+import { ExportsCard } from "./exports-card";
 import { useDriveColumns, useMailColumns } from "./result-columns";
 import { ResultsTable } from "./results-table";
 import { SearchForm, type SearchCriteria } from "./search-form";
@@ -93,7 +98,9 @@ function Results(props: {
  * Directory coming soon), the search card, and one page of the resource's backed-up emails or files with a
  * checkbox per row and the recover action. Opened for a resource (`/search/{resourceId}`), the card starts
  * with its email (a shared drive's name, on the Drive tab) and searches at once. Recover hands the selected
- * rows, their resource and the tab's service to `onRecover`.
+ * rows, their resource and the tab's service to `onRecover`. Export all / Export selected starts an export
+ * job (mail as MBOX or as .eml files in a ZIP, files as a ZIP), which the exports card below follows to its
+ * download.
  */
 export function SearchScreen(props: {
   /** The route's resource id, if any. */
@@ -157,31 +164,33 @@ export function SearchScreen(props: {
       ...(criteria?.date ? { date: criteria.date } : {}),
     });
   };
-  /** Bytes received by the export in progress (null: none). */
-  const [exporting, setExporting] = useState<number | null>(null);
-  const exportItems = async () => {
-    if (!answer || organizationId === null || exporting !== null) return;
+  const startExport = useStartExport();
+  /** Bumped after an export starts: the exports list reads the new job. */
+  const [exportsVersion, setExportsVersion] = useState(0);
+  /** The Gmail export's format menu (mail exports as MBOX or as .eml files in a ZIP). */
+  const [formatMenu, setFormatMenu] = useState<HTMLElement | null>(null);
+  const exportItems = async (format: ExportFormat) => {
+    setFormatMenu(null);
+    if (!answer || organizationId === null || startExport.pending) return;
     const { resource, service } = answer;
-    setExporting(0);
     try {
-      const blob = await exportBackups(
-        organizationId,
-        {
-          resourceId: resource.resourceId,
-          service,
-          ...(selected.size > 0 ? { itemIds: [...selected] } : {}),
-          ...(criteria?.date ? { date: criteria.date } : {}),
-        },
-        setExporting,
-      );
-      const base = (resource.email ?? resource.name).replace(/[^A-Za-z0-9@._-]/g, "_");
-      saveFile(blob, `${base}.${service === "gmail" ? "mbox" : "zip"}`);
-      show({ text: t("search.exported"), isError: false });
+      await startExport.run(organizationId, {
+        resourceId: resource.resourceId,
+        service,
+        format,
+        ...(selected.size > 0 ? { itemIds: [...selected] } : {}),
+        ...(criteria?.date ? { date: criteria.date } : {}),
+      });
+      show({ text: EXPORT_MESSAGES.started, isError: false });
     } catch (error) {
-      show({ text: error instanceof Error ? error.message : t("search.exportFailed"), isError: true });
+      show({ text: asApiError(error).message, isError: true });
     } finally {
-      setExporting(null);
+      setExportsVersion((value) => value + 1);
     }
+  };
+  const onExport = (event: MouseEvent<HTMLElement>) => {
+    if (answer?.service === "gmail") setFormatMenu(event.currentTarget);
+    else void exportItems("zip");
   };
   const pages = answer ? Math.max(1, Math.ceil(answer.total / answer.pageSize)) : 1;
   const resourceLabel = props.resource
@@ -280,19 +289,29 @@ export function SearchScreen(props: {
                 {t("search.selected", { count: selected.size })}
               </Typography>
             )}
-            {exporting !== null && (
-              <Typography variant="body2" color="text.secondary" data-testid="export-progress">
-                {t("search.exporting", { size: (exporting / (1024 * 1024)).toFixed(1) })}
-              </Typography>
-            )}
             <Button
               variant="outlined"
               startIcon={<DownloadOutlined />}
-              disabled={!answer || answer.total === 0 || exporting !== null}
-              onClick={() => void exportItems()}
+              endIcon={answer?.service === "gmail" ? <ArrowDropDown /> : undefined}
+              disabled={!answer || answer.total === 0 || startExport.pending}
+              onClick={onExport}
+              aria-haspopup={answer?.service === "gmail" ? "menu" : undefined}
+              aria-controls={formatMenu ? "export-format-menu" : undefined}
             >
               {selected.size > 0 ? t("search.exportSelected") : t("search.exportAll")}
             </Button>
+            <Menu
+              id="export-format-menu"
+              anchorEl={formatMenu}
+              open={formatMenu !== null}
+              onClose={() => setFormatMenu(null)}
+            >
+              {EXPORT_FORMATS.gmail.map((format) => (
+                <MenuItem key={format} onClick={() => void exportItems(format)}>
+                  {t(`search.exportAs.${format}`)}
+                </MenuItem>
+              ))}
+            </Menu>
             <Button
               variant="contained"
               startIcon={<RestoreOutlined />}
@@ -329,6 +348,8 @@ export function SearchScreen(props: {
           )}
         </Card>
       </Box>
+
+      <ExportsCard organizationId={organizationId} reload={exportsVersion} />
     </Box>
   );
 }

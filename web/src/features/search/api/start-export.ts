@@ -1,0 +1,27 @@
+import type { ExportFormat, ExportJob } from "@alpvault/contracts/exports";
+import type { SearchService } from "@alpvault/contracts/search";
+import { api } from "@/lib/api-client";
+import { useApiMutation } from "@/lib/use-api-query";
+import { decodeExportJob, exportsPath } from "./list-exports";
+
+export interface ExportRequestBody {
+  resourceId: string;
+  service: SearchService;
+  format: ExportFormat;
+  /** The chosen items (none: everything backed up of the service). */
+  itemIds?: string[];
+  /** MM-DD-YYYY: the items as the backups held them at the end of that day. */
+  date?: string;
+}
+
+/**
+ * `POST /v1/organizations/{id}/exports`: starts an export job (202) that writes the file into the
+ * organisation's regional bucket; the exports list follows it.
+ */
+export async function startExport(organizationId: string, request: ExportRequestBody): Promise<ExportJob> {
+  return decodeExportJob(await api.post<unknown>(exportsPath(organizationId), request));
+}
+
+export function useStartExport() {
+  return useApiMutation(startExport);
+}
