@@ -13,6 +13,7 @@ export default tseslint.config(
       "emulator-data/**",
       "coverage/**",
       "patches/**",
+      ".tmp/**",
     ],
   },
   js.configs.recommended,

@@ -185,8 +185,11 @@ export async function measureExport(): Promise<{ measured: MeasuredFigure[]; res
       target: "node20",
       format: "cjs",
       external: Object.keys(
-        (JSON.parse(readFileSync(join(ROOT, "functions", "package.json"), "utf8")) as { dependencies: object })
-          .dependencies,
+        (
+          JSON.parse(readFileSync(join(ROOT, "functions", "package.json"), "utf8")) as {
+            dependencies: object;
+          }
+        ).dependencies,
       ),
       alias: { "@alpvault/contracts": join(ROOT, "contracts", "src") },
       logLevel: "warning",

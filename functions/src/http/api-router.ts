@@ -8,6 +8,7 @@ import { Router } from "express";
 import { BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import { BILLING_MESSAGES } from "@alpvault/contracts/billing";
 import { DRILL_MESSAGES } from "@alpvault/contracts/drills";
+import { EXPORT_MESSAGES } from "@alpvault/contracts/exports";
 import { isId } from "@alpvault/contracts/ids";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
 import { POLICY_MESSAGES } from "@alpvault/contracts/policies";
@@ -25,6 +26,7 @@ export const ID_PARAMS = {
   checkoutId: BILLING_MESSAGES.paymentNotFound,
   recoveryId: RECOVERY_MESSAGES.recoveryNotFound,
   drillRunId: DRILL_MESSAGES.runNotFound,
+  exportId: EXPORT_MESSAGES.exportNotFound,
 } as const;
 
 export type IdParam = keyof typeof ID_PARAMS;
