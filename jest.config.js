@@ -67,8 +67,9 @@ module.exports = {
       testMatch: ["<rootDir>/tests/browser/**/*.test.ts"],
     },
     {
-      // Tests that change what the whole deployment shares (the daily Google budget's ledger): run alone,
-      // after the API and browser tests.
+      // Tests that change what the whole deployment shares (the daily Google budget's ledger) or read the
+      // demo organisation as a whole (a restore drill): run alone, one file after another, after the API
+      // and browser tests (scripts/test.ts passes --runInBand).
       ...common,
       displayName: "exclusive",
       roots: ["<rootDir>/tests"],

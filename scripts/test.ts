@@ -170,8 +170,9 @@ async function main(): Promise<void> {
         ["firestore-conformance", "api", "browser"],
         env,
       );
-      // Alone: these change what the whole deployment shares (the daily Google budget's ledger).
-      await jest("tests that run alone", ["exclusive"], env);
+      // Alone and one after another: these change what the whole deployment shares (the daily Google
+      // budget's ledger) or read the demo organisation as a whole (a restore drill of all it protects).
+      await jest("tests that run alone", ["exclusive"], env, ["--runInBand"]);
       await jest("state before restart", ["before-restart"], { ...env, RESTART_MARKER: marker });
     });
     await withStack(dataDir, "restarted", async (stack) => {

@@ -7,13 +7,7 @@
  * organisation's admin gets 404 and a non-admin 403.
  */
 import type { AlertsResponse } from "@alpvault/contracts/organizations";
-import {
-  DRILL_MESSAGES,
-  type DrillRun,
-  type DrillRunDetail,
-  type DrillRunsPage,
-  type DrillSettings,
-} from "@alpvault/contracts/drills";
+import { DRILL_MESSAGES, type DrillRunsPage, type DrillSettings } from "@alpvault/contracts/drills";
 import { SCOPES } from "../../emulators/workspace/src/auth";
 import {
   assignDefaultPolicy,
@@ -23,6 +17,7 @@ import {
   resourceOf,
   runsOf,
 } from "../support/backup-runs";
+import { runDrill as runDrillAs } from "../support/drills";
 import { asUser, onboarded } from "../support/organizations";
 import { gmailFor, workspaceAdmin } from "../support/workspace";
 
@@ -34,29 +29,7 @@ let sandboxId: string;
 
 const settings = (body: Record<string, unknown>) => setup.call(`${base}/drills`, { method: "PUT", body });
 
-/** Polls the drill until it passed or failed (at most 3 minutes). */
-async function finishedDrill(drillRunId: string): Promise<DrillRunDetail> {
-  const until = Date.now() + 180_000;
-  for (;;) {
-    const answer = await setup.call(`${base}/drills/runs/${drillRunId}`);
-    expect(answer.status).toBe(200);
-    const run = answer.body as DrillRunDetail;
-    if (run.state === "passed" || run.state === "failed") return run;
-    if (Date.now() > until) throw new Error(`Drill ${drillRunId} did not finish: ${JSON.stringify(run)}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-async function runDrill(): Promise<DrillRunDetail> {
-  const started = await setup.call(`${base}/drills/run`, { method: "POST" });
-  expect(started.status).toBe(202);
-  expect(started.body).toMatchObject({
-    state: "pending",
-    trigger: "manual",
-    requestedBy: setup.workspace.admin,
-  });
-  return finishedDrill((started.body as DrillRun).drillRunId);
-}
+const runDrill = () => runDrillAs(setup.call, base, setup.workspace.admin);
 
 beforeAll(async () => {
   setup = await organizationWithData(5);

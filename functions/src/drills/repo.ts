@@ -54,6 +54,13 @@ export interface StoredDrillItem extends DrillItem {
   /** Set before the restore: a resumed run looks its copy up instead of restoring twice. */
   restoring?: boolean;
   restoredId?: string | null;
+  /**
+   * Messages drawn with this one to stand in for it when the sandbox already holds its Message-ID (Gmail
+   * keeps one copy per mailbox, so such a message cannot be restored there); used in order, then dropped.
+   */
+  spares?: { itemKey: string; name: string }[];
+  /** The drawn message this one stands in for. */
+  standsInFor?: string;
 }
 
 const SETTINGS_DEFAULTS: StoredDrillSettings = {

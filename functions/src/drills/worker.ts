@@ -6,9 +6,11 @@
  * label, files into the run's folder at the top of the sandbox's My Drive), reads it back through Google's
  * API (Gmail `messages.get` raw; Drive `alt=media`) and compares: mail byte for byte with the backed-up
  * message, files by size and content digest (docs/backup-format.md §4) of the download against the
- * version's. Each item ends matched, mismatched (why), failed (why) or skipped (why). Google files are not
- * drawn (their restore converts an office export back into a Google file, whose later export is not the
- * same bytes), nor shortcuts, files kept without content, or files above `DRILL_MAX_FILE_BYTES`.
+ * version's. A drawn message the sandbox already holds (Gmail keeps one copy of a Message-ID per mailbox)
+ * is replaced by one of the spares drawn with it; the sandbox's own mail is not drawn. Each item ends matched, mismatched (why), failed (why) or
+ * skipped (why). Google files are not drawn (their restore converts an office export back into a Google
+ * file, whose later export is not the same bytes), nor shortcuts, files kept without content, or files
+ * above `DRILL_MAX_FILE_BYTES`.
  *
  * Each item's outcome is written before the run's counts; an item marked `restoring` is looked up in the
  * sandbox before it is restored again, so a resumed drill restores nothing twice. Near its deadline the
@@ -75,6 +77,11 @@ export interface DrillDeps {
 
 /** Items read per catalog page while drawing. */
 const SAMPLING_PAGE = 300;
+/**
+ * Messages drawn beside each sampled one to stand in for it when the sandbox already holds its Message-ID
+ * (see restorableMessage).
+ */
+const SPARES_PER_MESSAGE = 2;
 /** Mismatched or failed items the run itself names (its page lists every item). */
 const MAX_LISTED_PROBLEMS = 50;
 
@@ -130,6 +137,16 @@ async function drawSample(
     if (page.length < SAMPLING_PAGE) return reservoir;
     after = page[page.length - 1]!.itemKey;
   }
+}
+
+/** The items in a random order (Fisher–Yates): a reservoir that took the whole catalog is in key order. */
+function shuffled<T>(items: T[], random: (below: number) => number): T[] {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index--) {
+    const other = random(index + 1);
+    [copy[index], copy[other]] = [copy[other]!, copy[index]!];
+  }
+  return copy;
 }
 
 /** The first offset where two buffers differ (the shorter one's length when one is a prefix). */
@@ -265,17 +282,55 @@ export async function executeDrill(
   let labelId: Promise<string> | undefined;
   let folderId: Promise<string> | undefined;
 
-  /** A message: imported under the run's label, read back raw, compared byte for byte. */
-  const checkMessage = async (stored: StoredDrillItem, item: CatalogItem): Promise<Result> => {
+  /** The backed-up bytes of a message and its Message-ID. */
+  const messageOf = async (item: CatalogItem) => {
     const objects = { organizationId: scope.organizationId, keys: await keys(item.current.dataKeyId) };
     const raw = await versionContent(blobStore, objects, item.current);
-    const messageId = messageIdOf(raw);
-    let restoredId = stored.restoring && messageId ? await restorer.find(messageId) : undefined;
+    return { raw, messageId: messageIdOf(raw) };
+  };
+
+  /**
+   * Gmail keeps one copy of a Message-ID per mailbox, so a message the sandbox already holds (a message
+   * sent to everyone, or one of the sandbox's own) cannot be restored there: an import would answer with
+   * the sandbox's copy. The first of its spares the sandbox does not hold stands in for it (the item is
+   * rewritten to name it before anything is restored); none left, it is skipped.
+   */
+  const restorableMessage = async (
+    stored: StoredDrillItem,
+    first: { raw: Buffer; messageId: string | undefined },
+  ) => {
+    if (!first.messageId || !(await restorer.find(first.messageId))) return { stored, raw: first.raw };
+    const spareItems = await itemsByKey(
+      scope,
+      stored.resourceId,
+      (stored.spares ?? []).map((spare) => spare.itemKey),
+    );
+    for (const [index, spare] of spareItems.entries()) {
+      if (!spare) continue;
+      const candidate = await messageOf(spare);
+      if (candidate.messageId && (await restorer.find(candidate.messageId))) continue;
+      const change = {
+        itemKey: spare.itemKey,
+        name: itemName(spare),
+        standsInFor: stored.itemKey,
+        spares: (stored.spares ?? []).slice(index + 1),
+      };
+      await updateItem(scope, run.drillRunId, stored.seq, change);
+      return { stored: { ...stored, ...change }, raw: candidate.raw };
+    }
+    return undefined;
+  };
+
+  /** A message: imported under the run's label, read back raw, compared byte for byte. */
+  const checkMessage = async (drawn: StoredDrillItem, item: CatalogItem): Promise<Result> => {
+    const first = await messageOf(item);
+    let raw = first.raw;
+    let restoredId = drawn.restoring && first.messageId ? await restorer.find(first.messageId) : undefined;
     if (!restoredId) {
-      // Gmail keeps one copy of a Message-ID per mailbox: an import would answer with the sandbox's own.
-      if (messageId && (await restorer.find(messageId))) {
-        return { outcome: "skipped", reason: DRILL_ITEM_REASONS.alreadyInSandbox };
-      }
+      const restorable = await restorableMessage(drawn, first);
+      if (!restorable) return { outcome: "skipped", reason: DRILL_ITEM_REASONS.alreadyInSandbox };
+      const { stored } = restorable;
+      raw = restorable.raw;
       labelId ??= restorer.labelId(run.restoreName);
       const labels = [await labelId];
       await updateItem(scope, run.drillRunId, stored.seq, { restoring: true });
@@ -374,12 +429,14 @@ export async function executeDrill(
       (result.outcome === "mismatched" || result.outcome === "failed") &&
       run.problems.length < MAX_LISTED_PROBLEMS
     ) {
+      // Read again: a message the sandbox held may have had a spare stand in for it.
+      const named = (await readItem(scope, run.drillRunId, seq)) ?? stored;
       const problem: DrillItem = {
-        itemKey: stored.itemKey,
+        itemKey: named.itemKey,
         resourceId: stored.resourceId,
         resourceName: stored.resourceName,
         service: stored.service,
-        name: stored.name,
+        name: named.name,
         outcome: result.outcome,
         reason: result.reason,
       };
@@ -395,7 +452,16 @@ export async function executeDrill(
       ["gmail-message", "gmail"],
       ["drive-file", "drive"],
     ] as [ItemKind, DrillService][]) {
-      for (const item of await drawSample(scope, resource.resourceId, kind, run.sampleSize, random)) {
+      // The sandbox's own messages are in it already: none of them could be restored there.
+      if (service === "gmail" && resource.resourceId === run.sandboxResourceId) continue;
+      const spares = service === "gmail" ? SPARES_PER_MESSAGE : 0;
+      const pool = shuffled(
+        await drawSample(scope, resource.resourceId, kind, run.sampleSize * (1 + spares), random),
+        random,
+      );
+      const chosen = pool.slice(0, run.sampleSize);
+      const rest = pool.slice(chosen.length);
+      for (const [index, item] of chosen.entries()) {
         drawn.push({
           seq: seq++,
           itemKey: item.itemKey,
@@ -405,6 +471,13 @@ export async function executeDrill(
           name: itemName(item),
           outcome: null,
           reason: null,
+          ...(spares > 0
+            ? {
+                spares: rest
+                  .filter((_, spare) => spare % chosen.length === index)
+                  .map((spare) => ({ itemKey: spare.itemKey, name: itemName(spare) })),
+              }
+            : {}),
         });
       }
     }
