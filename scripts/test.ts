@@ -205,7 +205,11 @@ async function focused(patterns: string[]): Promise<void> {
           "--passWithNoTests",
           ...patterns,
         ]);
-        await jest("focused tests that run alone", ["exclusive"], env, ["--passWithNoTests", ...patterns]);
+        await jest("focused tests that run alone", ["exclusive"], env, [
+          "--runInBand",
+          "--passWithNoTests",
+          ...patterns,
+        ]);
       });
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
