@@ -58,7 +58,7 @@ tester.run("import-boundaries", rule, {
     },
     {
       filename: at("web/src/lib/api-client.ts"),
-      code: 'import { AppError } from "../../../functions/src/http/app-error";',
+      code: 'import { DomainError } from "../../../functions/src/lib/errors";',
       errors: [{ messageId: "boundary" }],
     },
     {
@@ -68,7 +68,7 @@ tester.run("import-boundaries", rule, {
     },
     {
       filename: at("contracts/src/errors.ts"),
-      code: 'import { AppError } from "../../functions/src/http/app-error";',
+      code: 'import { DomainError } from "../../functions/src/lib/errors";',
       errors: [{ messageId: "boundary" }],
     },
     {

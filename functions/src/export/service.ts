@@ -10,7 +10,7 @@
 import type { Response } from "express";
 import { isId } from "@alpvault/contracts/ids";
 import { SEARCH_MESSAGES, searchDateEnd } from "@alpvault/contracts/search";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import { writeChunk } from "../http/write-chunk";
 import { csvField } from "../lib/csv";
 import type { Scope } from "../lib/tenancy";
@@ -46,12 +46,12 @@ export function parseExportRequest(body: unknown, service: "gmail" | "drive" = "
     value.service !== service ||
     (itemIds !== undefined && (!Array.isArray(itemIds) || itemIds.length > 1000 || !itemIds.every(isId)))
   ) {
-    throw AppError.badRequest(EXPORT_MESSAGES.invalid);
+    throw DomainError.invalid(EXPORT_MESSAGES.invalid);
   }
   let asOf: string | undefined;
   if (value.date !== undefined) {
     asOf = typeof value.date === "string" ? searchDateEnd(value.date.trim()) : undefined;
-    if (!asOf) throw AppError.badRequest(SEARCH_MESSAGES.invalidDate);
+    if (!asOf) throw DomainError.invalid(SEARCH_MESSAGES.invalidDate);
   }
   return {
     resourceId: value.resourceId as string,
@@ -142,7 +142,7 @@ async function streamExport(
 ): Promise<void> {
   const request = parseExportRequest(body, format.service);
   const resource = await readBackupResource(scope, request.resourceId);
-  if (!resource) throw AppError.notFound(EXPORT_MESSAGES.resourceNotFound);
+  if (!resource) throw DomainError.notFound(EXPORT_MESSAGES.resourceNotFound);
   const keys = dataKeyResolver(scope, deps.wrappers);
   const blobStore = deps.blobStore(scope.regionId);
   const name = (resource.email ?? resource.name).replace(/[^A-Za-z0-9@._-]/g, "_");

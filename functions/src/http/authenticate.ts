@@ -2,7 +2,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { APP_CHECK_HEADER } from "@alpvault/contracts/app-check";
 import { AUTH_MESSAGES } from "@alpvault/contracts/errors";
 import * as logs from "../logs";
-import { AppError } from "./app-error";
+import { DomainError } from "../lib/errors";
 
 /** What a valid Firebase ID token says of its user (nothing in it is trusted beyond its signature). */
 export interface VerifiedIdToken {
@@ -129,15 +129,15 @@ export function authenticate(deps: {
   return async function authenticateRequest(request: Request, response: Response, next: NextFunction) {
     try {
       const appCheckToken = request.get(APP_CHECK_HEADER);
-      if (!appCheckToken) throw AppError.unauthenticated(AUTH_MESSAGES.missingAppCheck);
+      if (!appCheckToken) throw DomainError.unauthenticated(AUTH_MESSAGES.missingAppCheck);
       const { appId } = await deps.appCheck.verifyAppCheckToken(appCheckToken).catch((cause: unknown) => {
-        throw new AppError(401, AUTH_MESSAGES.invalidAppCheck, { cause });
+        throw DomainError.unauthenticated(AUTH_MESSAGES.invalidAppCheck, cause);
       });
 
       const idToken = bearerToken(request);
-      if (!idToken) throw AppError.unauthenticated(AUTH_MESSAGES.missingIdToken);
+      if (!idToken) throw DomainError.unauthenticated(AUTH_MESSAGES.missingIdToken);
       const token = await deps.identity.verifyIdToken(idToken).catch((cause: unknown) => {
-        throw new AppError(401, AUTH_MESSAGES.invalidIdToken, { cause });
+        throw DomainError.unauthenticated(AUTH_MESSAGES.invalidIdToken, cause);
       });
 
       const { caller, refusal } = callerFrom(token, appId);
@@ -154,7 +154,7 @@ export function authenticate(deps: {
             reason: refusal,
           })
           .catch((error: unknown) => logs.refusalNotRecorded({ route: request.path.slice(0, 200), error }));
-        throw AppError.forbidden(refusal);
+        throw DomainError.forbidden(refusal);
       }
       (response.locals as { caller?: Caller }).caller = caller;
       next();
