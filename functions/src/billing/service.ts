@@ -22,7 +22,7 @@ import {
 } from "@alpvault/contracts/billing";
 import { PLANS, STORAGE_PACK_PRICE_USD, planRank } from "@alpvault/contracts/plans";
 import { DomainError } from "../lib/errors";
-import type { Caller } from "../http/authenticate";
+import type { Caller } from "../lib/caller";
 import { getRouting, withAccount, type Account } from "../organizations/repo";
 import type { OrganizationService } from "../organizations/service";
 import { GRACEFUL_TEXTS, resetGracefulPeriod, startGracefulPeriod, stopGracefulPeriod } from "./graceful";

@@ -17,7 +17,7 @@ import { PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans
 import { REGIONS, isRegionId, type Region, type RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/repo";
 import { DomainError } from "../lib/errors";
-import type { Caller, RefusedAttempt } from "../http/authenticate";
+import type { Caller, RefusedAttempt } from "../lib/caller";
 import { isId } from "@alpvault/contracts/ids";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as organizations from "./repo";
