@@ -15,7 +15,7 @@ import { decodePolicy, ensureDefaultPolicy } from "../policies/repo";
 import { nextBackupAt } from "../policies/schedule";
 import { organizationRef } from "../lib/tenancy";
 import { enqueueBackup, enqueueGc, type EnqueueBackup } from "./queue";
-import { gcDue } from "./retention/task";
+import { gcDue } from "./retention/schedule";
 import {
   activeRuns,
   dueResources,
