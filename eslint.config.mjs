@@ -1,7 +1,40 @@
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importBoundaries from "./eslint-rules/import-boundaries.cjs";
+
+/**
+ * Import cycles: import-x's `no-cycle`, resolving imports as TypeScript does (the `@/` and
+ * `@alpvault/contracts/` aliases included). `CYCLE_CHECKED` lists the folders it covers.
+ */
+const { "import-x/resolver": _typescriptResolver, ...typescriptSettings } =
+  importX.flatConfigs.typescript.settings;
+const importCycles = (files) => ({
+  files,
+  plugins: { "import-x": importX },
+  settings: {
+    ...typescriptSettings,
+    "import-x/resolver-next": [
+      createTypeScriptImportResolver({
+        project: [
+          "functions/tsconfig.json",
+          "web/tsconfig.json",
+          "contracts/tsconfig.json",
+          "scripts/tsconfig.json",
+          "tests/tsconfig.json",
+          "emulators/*/tsconfig.json",
+        ],
+        noWarnOnMultipleProjects: true,
+      }),
+    ],
+  },
+  rules: { "import-x/no-cycle": "error" },
+});
+const CYCLE_CHECKED = ["functions", "contracts", "web", "scripts", "tests", "eslint-rules"];
+/** The emulators' folders join the cycle check once their restructuring lands (emulators/<name>/**). */
+const CYCLE_CHECKED_EMULATORS = [];
 
 export default tseslint.config(
   {
@@ -14,6 +47,7 @@ export default tseslint.config(
       "coverage/**",
       "patches/**",
       ".tmp/**",
+      "eslint-rules/fixtures/**",
     ],
   },
   js.configs.recommended,
@@ -27,6 +61,9 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  importCycles(
+    [...CYCLE_CHECKED, ...CYCLE_CHECKED_EMULATORS].map((folder) => `${folder}/**/*.{ts,tsx,mts,cts}`),
+  ),
   {
     files: ["web/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },

@@ -5,6 +5,8 @@
  * - web/src: shared (components, lib, config, testing) ← features ← app; a feature never imports another.
  * - functions/src: routes.ts never reaches a repo.ts directly (routes → service → repo), and only repos
  *   and lib/ touch `firebase-admin/firestore`.
+ * - functions/src: only the HTTP layer imports http/ (http/ itself, routes.ts and their tests, index.ts);
+ *   a domain module (a service, repo, worker, task, lib/…) never does: its errors come from lib/errors.ts.
  */
 const path = require("node:path");
 
@@ -19,6 +21,8 @@ const PACKAGE_DEPS = {
   contracts: ["contracts"],
   emulators: ["emulators"],
 };
+const FUNCTIONS_SRC = path.join(ROOT, "functions", "src");
+const HTTP_LAYER_FILES = new Set(["routes.ts", "routes.test.ts"]);
 const WEB_SHARED = new Set(["components", "lib", "config", "testing", "assets", "types"]);
 
 function packageOf(file) {
@@ -33,6 +37,20 @@ function webLayer(file) {
   if (parts[0] === "features") return { rank: 1, feature: parts[1] };
   if (parts.length === 1 || parts[0] === "app") return { rank: 2 };
   return { rank: WEB_SHARED.has(parts[0]) ? 0 : 2 };
+}
+
+/** The file's path inside functions/src as its parts, or undefined for a file elsewhere. */
+function functionsSrcParts(file) {
+  const relative = path.relative(FUNCTIONS_SRC, file);
+  if (relative.startsWith("..") || path.isAbsolute(relative)) return undefined;
+  return relative.split(path.sep);
+}
+
+/** Whether a functions/src file belongs to the HTTP layer, the only one that may import http/. */
+function inHttpLayer(parts) {
+  if (parts[0] === "http") return true;
+  if (parts.length === 1 && parts[0] === "index.ts") return true;
+  return HTTP_LAYER_FILES.has(parts[parts.length - 1]);
 }
 
 function resolveImport(source, fromFile) {
@@ -72,6 +90,11 @@ function violation(fromFile, source) {
     /[/\\]repo(\.ts)?$/.test(target)
   ) {
     return "routes call services, never repos";
+  }
+  const fromParts = functionsSrcParts(fromFile);
+  const targetParts = functionsSrcParts(target);
+  if (fromParts && targetParts?.[0] === "http" && !inHttpLayer(fromParts)) {
+    return "domain modules never import http/ (only http/, routes.ts and index.ts do)";
   }
   return undefined;
 }

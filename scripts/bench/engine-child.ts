@@ -2,14 +2,9 @@
  * One section of the engine bench in a process of its own, forked by `engine.ts` (with the tsconfig the
  * engine's imports need): `engine-child.ts <section>` runs the section and sends its figures to the parent.
  */
-export type SectionName = "mailbox" | "parallel" | "scale" | "corpus" | "large-file";
+import type { MeasuredFigure } from "./types";
 
-/** A figure's value (by the id `engine.ts` gives it) and how it was measured. */
-export interface MeasuredFigure {
-  id: string;
-  value: number | null;
-  note: string;
-}
+export type SectionName = "mailbox" | "parallel" | "scale" | "corpus" | "large-file";
 
 export interface SectionReport {
   measured: MeasuredFigure[];

@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 import { meteredCaller, type GoogleCaller } from "../../functions/src/backup/google/caller";
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import type { Source } from "../../functions/src/backup/services/source";
-import type { MeasuredFigure } from "./engine-child";
+import type { MeasuredFigure } from "./types";
 import { BackupStore } from "./engine-store";
 import { BenchWorkspace } from "./engine-workspace";
 

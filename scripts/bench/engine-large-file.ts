@@ -38,7 +38,7 @@ import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog"
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
 import { DriveSource } from "../../functions/src/backup/services/drive/source";
 import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/services/source";
-import type { MeasuredFigure } from "./engine-child";
+import type { MeasuredFigure } from "./types";
 import type { LargeFileEmulator } from "./engine-large-file-emulator";
 import type { RestoreOrder, RestoreReport } from "./engine-large-file-restore";
 import {

@@ -24,7 +24,7 @@ import { meteredCaller } from "../../functions/src/backup/google/caller";
 import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/backup/google/costs";
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import type { GmailSource } from "../../functions/src/backup/services/gmail/source";
-import type { MeasuredFigure } from "./engine-child";
+import type { MeasuredFigure } from "./types";
 import { BackupStore, busyShare, sampler, steadyRate } from "./engine-store";
 import { BenchWorkspace } from "./engine-workspace";
 

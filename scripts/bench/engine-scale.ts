@@ -40,7 +40,7 @@ import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
 import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
 import { GMAIL_UNITS_PER_PROJECT_PER_DAY } from "../../emulators/workspace/src/quota";
-import type { MeasuredFigure } from "./engine-child";
+import type { MeasuredFigure } from "./types";
 import {
   BackupStore,
   DiscardingBlobStore,

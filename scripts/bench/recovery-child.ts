@@ -2,8 +2,7 @@
  * One section of the recovery bench in a process of its own, forked by `recovery.ts` (with the tsconfig
  * the product's imports need): `recovery-child.ts <section>` runs the section and sends its figures.
  */
-import type { MeasuredFigure } from "./engine-child";
-import type { BenchResult } from "./types";
+import type { BenchResult, MeasuredFigure } from "./types";
 
 export type RecoverySectionName = "restore" | "export" | "search";
 

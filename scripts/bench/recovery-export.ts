@@ -22,7 +22,7 @@ import { startFirestore } from "../../emulators/firestore/src/launcher";
 import { startStorageEmulator } from "../../emulators/storage/src/server";
 import { readMbox } from "../../tests/support/mbox-reader";
 import { ROOT, freePort } from "../ports";
-import type { MeasuredFigure } from "./engine-child";
+import type { MeasuredFigure } from "./types";
 import type { ExportWorkerReport } from "./export-worker-child";
 import type { BenchResult } from "./types";
 

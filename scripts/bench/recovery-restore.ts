@@ -28,7 +28,7 @@ import { googleClientOptions } from "../../functions/src/backup/google/client-op
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import type { MailLabel } from "../../functions/src/backup/services/source";
 import { GmailRestorer } from "../../functions/src/backup/services/gmail/restorer";
-import type { MeasuredFigure } from "./engine-child";
+import type { MeasuredFigure } from "./types";
 import { busyShare, sampler, steadyRate } from "./engine-store";
 import { BenchWorkspace } from "./engine-workspace";
 import { RESTORE_CONCURRENCY } from "./recovery-restore-settings";

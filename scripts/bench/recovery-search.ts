@@ -17,7 +17,7 @@
 import { startFirestore } from "../../emulators/firestore/src/launcher";
 import { seededRandom } from "../../emulators/workspace/src/faults";
 import { freePort } from "../ports";
-import type { MeasuredFigure } from "./engine-child";
+import type { MeasuredFigure } from "./types";
 import type { BenchResult } from "./types";
 
 const ITEMS = 100_000;

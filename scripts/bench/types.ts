@@ -52,3 +52,10 @@ export function verdict(figure: BenchFigure): "pass" | "miss" | "n/a" {
   const { comparison, value } = figure.target;
   return (comparison === ">=" ? figure.value >= value : figure.value <= value) ? "pass" : "miss";
 }
+
+/** A figure's value (by the id `engine.ts` or `recovery.ts` gives it) and how it was measured, as a child process reports it. */
+export interface MeasuredFigure {
+  id: string;
+  value: number | null;
+  note: string;
+}

@@ -11,7 +11,7 @@ import {
   type AuditChainVerification,
   type AuditPage,
 } from "@alpvault/contracts/audit";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import { breakAt, ChainWalk } from "./chain";
 import {
@@ -26,7 +26,7 @@ import {
 function wholeNumber(value: unknown, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   const number = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(number) || number < 1) throw AppError.badRequest(AUDIT_MESSAGES.invalidPage);
+  if (!Number.isInteger(number) || number < 1) throw DomainError.invalid(AUDIT_MESSAGES.invalidPage);
   return Math.min(number, max);
 }
 
@@ -46,7 +46,7 @@ export async function auditPage(scope: Scope, query: Record<string, unknown>): P
   const end = typeof query.end === "string" ? query.end : undefined;
   const errors = validateAuditRange(start, end);
   const first = errors.start ?? errors.end;
-  if (first) throw AppError.badRequest(first);
+  if (first) throw DomainError.invalid(first);
   const page = wholeNumber(query.page, 1, Number.MAX_SAFE_INTEGER);
   const pageSize = wholeNumber(query.pageSize, AUDIT_PAGE_SIZE, AUDIT_MAX_PAGE_SIZE);
   const range = { from: `${start as string}T00:00:00.000Z`, to: dayAfter(end as string) };

@@ -6,7 +6,7 @@
 import { BACKUP_MESSAGES, type ActiveBackup, type BackupNowResponse } from "@alpvault/contracts/backups";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { backupsAllowed } from "../billing/graceful";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { Organization } from "../organizations/repo";
@@ -15,7 +15,7 @@ import { decodePolicy, ensureDefaultPolicy } from "../policies/repo";
 import { nextBackupAt } from "../policies/schedule";
 import { organizationRef } from "../lib/tenancy";
 import { enqueueBackup, enqueueGc, type EnqueueBackup } from "./queue";
-import { gcDue } from "./retention/task";
+import { gcDue } from "./retention/schedule";
 import {
   activeRuns,
   dueResources,
@@ -55,10 +55,10 @@ export async function backupNow(
   enqueue: EnqueueBackup = enqueueBackup,
 ): Promise<BackupNowResponse> {
   const resource = await readBackupResource(organization, resourceId);
-  if (!resource) throw AppError.notFound(BACKUP_MESSAGES.resourceNotFound);
-  if (!resource.policyId) throw AppError.conflict(BACKUP_MESSAGES.noPolicy);
-  if (resource.status !== "active") throw AppError.conflict(BACKUP_MESSAGES.unavailable);
-  if (!backupsAllowed(organization, now)) throw AppError.conflict(BACKUP_MESSAGES.backupsStopped);
+  if (!resource) throw DomainError.notFound(BACKUP_MESSAGES.resourceNotFound);
+  if (!resource.policyId) throw DomainError.conflict(BACKUP_MESSAGES.noPolicy);
+  if (resource.status !== "active") throw DomainError.conflict(BACKUP_MESSAGES.unavailable);
+  if (!backupsAllowed(organization, now)) throw DomainError.conflict(BACKUP_MESSAGES.backupsStopped);
   const run = await requestRun(organization, resourceId, "backup-now", actor, now);
   if (run.created) await dispatchRun(organization, { runId: run.runId, resourceId }, enqueue);
   return run;

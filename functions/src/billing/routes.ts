@@ -1,7 +1,7 @@
 import express, { type Router, type Request } from "express";
 import { apiRouter } from "../http/api-router";
 import { BILLING_MESSAGES } from "@alpvault/contracts/billing";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import { callerOf } from "../http/authenticate";
 import { isSandboxOutcome } from "./sandbox-provider";
 import type { BillingService } from "./service";
@@ -72,7 +72,7 @@ export function billingPublicRoutes(service: () => BillingService): Router {
     express.urlencoded({ extended: false }),
     async (request, response) => {
       const outcome = outcomeOf(request);
-      if (!isSandboxOutcome(outcome)) throw AppError.badRequest(BILLING_MESSAGES.invalidOutcome);
+      if (!isSandboxOutcome(outcome)) throw DomainError.invalid(BILLING_MESSAGES.invalidOutcome);
       response.redirect(303, await service().sandboxChoose(request.params.checkoutId, outcome));
     },
   );

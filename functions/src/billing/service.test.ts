@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { BILLING_MESSAGES, LOCAL_WEBHOOK_SECRET, plansCatalogue } from "@alpvault/contracts/billing";
 import { GB, PLANS, maximumStorageBytes } from "@alpvault/contracts/plans";
-import { AppError } from "../http/app-error";
+import { DomainError, type ErrorKind } from "../lib/errors";
 import { INITIAL_ACCOUNT, type Account } from "../organizations/repo";
 import { backupsAllowed } from "./graceful";
 import type { PaymentRecord } from "./repo";
@@ -28,12 +28,12 @@ function payment(changes: Partial<PaymentRecord> = {}): PaymentRecord {
   };
 }
 
-function refusal(run: () => void): { code: number; message: string } | undefined {
+function refusal(run: () => void): { kind: ErrorKind; message: string } | undefined {
   try {
     run();
     return undefined;
   } catch (error) {
-    return error instanceof AppError ? { code: error.code, message: error.message } : undefined;
+    return error instanceof DomainError ? { kind: error.kind, message: error.message } : undefined;
   }
 }
 
@@ -54,15 +54,15 @@ describe("purchase rules", () => {
   test("when a lower plan, fewer seats or storage on the free plan is asked for, then it is refused with the support or upgrade text", () => {
     const zurich = account({ planId: "zurich", seats: 5 });
     expect(refusal(() => checkPurchase(zurich, { kind: "upgrade", planId: "geneva", seats: 9 }))).toEqual({
-      code: 403,
+      kind: "forbidden",
       message: BILLING_MESSAGES.downgrade,
     });
     expect(refusal(() => checkPurchase(zurich, { kind: "upgrade", planId: "zurich", seats: 4 }))).toEqual({
-      code: 403,
+      kind: "forbidden",
       message: BILLING_MESSAGES.fewerSeats,
     });
     expect(refusal(() => checkPurchase(account(), { kind: "storage", packs: 1 }))).toEqual({
-      code: 403,
+      kind: "forbidden",
       message: BILLING_MESSAGES.storageNeedsPaidPlan,
     });
     expect(

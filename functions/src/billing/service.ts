@@ -21,8 +21,8 @@ import {
   type SandboxOutcome,
 } from "@alpvault/contracts/billing";
 import { PLANS, STORAGE_PACK_PRICE_USD, planRank } from "@alpvault/contracts/plans";
-import { AppError } from "../http/app-error";
-import type { Caller } from "../http/authenticate";
+import { DomainError } from "../lib/errors";
+import type { Caller } from "../lib/caller";
 import { getRouting, withAccount, type Account } from "../organizations/repo";
 import type { OrganizationService } from "../organizations/service";
 import { GRACEFUL_TEXTS, resetGracefulPeriod, startGracefulPeriod, stopGracefulPeriod } from "./graceful";
@@ -183,17 +183,17 @@ export function decidePaymentOutcome(
 /** Checks a purchase against the organisation's plan (spec §4, §6); throws the text to show. */
 export function checkPurchase(account: Account, purchase: Purchase): void {
   if (purchase.kind === "storage") {
-    if (account.planId === "matterhorn") throw AppError.forbidden(BILLING_MESSAGES.storageNeedsPaidPlan);
+    if (account.planId === "matterhorn") throw DomainError.forbidden(BILLING_MESSAGES.storageNeedsPaidPlan);
     return;
   }
   if (planRank(purchase.planId) < planRank(account.planId))
-    throw AppError.forbidden(BILLING_MESSAGES.downgrade);
-  if (purchase.planId === "matterhorn") throw AppError.badRequest(BILLING_MESSAGES.freePlanNotSold);
+    throw DomainError.forbidden(BILLING_MESSAGES.downgrade);
+  if (purchase.planId === "matterhorn") throw DomainError.invalid(BILLING_MESSAGES.freePlanNotSold);
   if (account.planId !== "matterhorn" && purchase.seats < account.seats) {
-    throw AppError.forbidden(BILLING_MESSAGES.fewerSeats);
+    throw DomainError.forbidden(BILLING_MESSAGES.fewerSeats);
   }
   if (purchase.planId === account.planId && purchase.seats === account.seats) {
-    throw AppError.badRequest(BILLING_MESSAGES.alreadyOnPlan);
+    throw DomainError.invalid(BILLING_MESSAGES.alreadyOnPlan);
   }
 }
 
@@ -212,16 +212,16 @@ function checkoutItems(purchase: Purchase): CheckoutItem[] {
 /** The return address with `?checkout=<placeholder>` (any previous checkout parameter dropped). */
 function returnAddress(returnUrl: unknown): string {
   if (typeof returnUrl !== "string" || returnUrl.length > 2000) {
-    throw AppError.badRequest(BILLING_MESSAGES.invalidReturnUrl);
+    throw DomainError.invalid(BILLING_MESSAGES.invalidReturnUrl);
   }
   let url: URL;
   try {
     url = new URL(returnUrl);
   } catch {
-    throw AppError.badRequest(BILLING_MESSAGES.invalidReturnUrl);
+    throw DomainError.invalid(BILLING_MESSAGES.invalidReturnUrl);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw AppError.badRequest(BILLING_MESSAGES.invalidReturnUrl);
+    throw DomainError.invalid(BILLING_MESSAGES.invalidReturnUrl);
   }
   url.searchParams.delete(CHECKOUT_QUERY_PARAMETER);
   url.hash = "";
@@ -242,12 +242,12 @@ export function billingService(deps: BillingDeps) {
     rawBody: Buffer | string | undefined,
     signature: string | undefined,
   ): Promise<{ received: true; duplicate: boolean; ignored: boolean }> {
-    if (!rawBody || !signature) throw AppError.badRequest(BILLING_MESSAGES.invalidSignature);
+    if (!rawBody || !signature) throw DomainError.invalid(BILLING_MESSAGES.invalidSignature);
     let event: { id: string; type: string; data: { object: unknown } };
     try {
       event = Stripe.webhooks.constructEvent(rawBody, signature, deps.webhookSecret());
     } catch (cause) {
-      throw new AppError(400, BILLING_MESSAGES.invalidSignature, { cause });
+      throw DomainError.invalid(BILLING_MESSAGES.invalidSignature, cause);
     }
     const effect = readPaymentEvent(event);
     // Each region's API has its own webhook endpoint and handles its own organisations' events.
@@ -277,7 +277,7 @@ export function billingService(deps: BillingDeps) {
     async checkout(caller: Caller, organizationId: string, body: unknown): Promise<CheckoutResponse> {
       const request = record(body);
       const purchase = decodePurchase(request.purchase);
-      if (!purchase) throw AppError.badRequest(BILLING_MESSAGES.invalidPurchase);
+      if (!purchase) throw DomainError.invalid(BILLING_MESSAGES.invalidPurchase);
       const returnUrl = returnAddress(request.returnUrl);
       const organization = await deps.organizations.requireAdmin(caller, organizationId);
       checkPurchase(organization, purchase);
@@ -311,7 +311,7 @@ export function billingService(deps: BillingDeps) {
     async payment(caller: Caller, organizationId: string, checkoutId: string): Promise<Payment> {
       const organization = await deps.organizations.requireAdmin(caller, organizationId);
       const payment = await repo.readPayment(organization, checkoutId);
-      if (!payment) throw AppError.notFound(BILLING_MESSAGES.paymentNotFound);
+      if (!payment) throw DomainError.notFound(BILLING_MESSAGES.paymentNotFound);
       return publicPayment(payment);
     },
 
@@ -321,7 +321,7 @@ export function billingService(deps: BillingDeps) {
       body: unknown,
     ): Promise<AutoAddStorageResponse> {
       const enabled = record(body).enabled;
-      if (typeof enabled !== "boolean") throw AppError.badRequest(BILLING_MESSAGES.invalidSetting);
+      if (typeof enabled !== "boolean") throw DomainError.invalid(BILLING_MESSAGES.invalidSetting);
       const organization = await deps.organizations.requireAdmin(caller, organizationId);
       const actor = caller.email;
       return repo.changeAccount(organization, actor, now(), (account) => ({
@@ -344,9 +344,9 @@ export function billingService(deps: BillingDeps) {
 
     /** The sandbox provider's checkout page (local stack only). */
     async sandboxPage(checkoutId: string): Promise<string> {
-      if (!deps.sandbox) throw AppError.notFound(BILLING_MESSAGES.checkoutNotFound);
+      if (!deps.sandbox) throw DomainError.notFound(BILLING_MESSAGES.checkoutNotFound);
       const checkout = await repo.readSandboxCheckout(checkoutId);
-      if (!checkout) throw AppError.notFound(BILLING_MESSAGES.checkoutNotFound);
+      if (!checkout) throw DomainError.notFound(BILLING_MESSAGES.checkoutNotFound);
       return sandboxPage(checkout);
     },
 
@@ -355,12 +355,12 @@ export function billingService(deps: BillingDeps) {
      * secret and handled by the webhook handler. Answers the address to send the browser back to.
      */
     async sandboxChoose(checkoutId: string, outcome: SandboxOutcome): Promise<string> {
-      if (!deps.sandbox) throw AppError.notFound(BILLING_MESSAGES.checkoutNotFound);
+      if (!deps.sandbox) throw DomainError.notFound(BILLING_MESSAGES.checkoutNotFound);
       const checkout = await repo.readSandboxCheckout(checkoutId);
-      if (!checkout) throw AppError.notFound(BILLING_MESSAGES.checkoutNotFound);
-      if (!outcomeAllowed(checkout, outcome)) throw AppError.conflict(BILLING_MESSAGES.checkoutClosed);
+      if (!checkout) throw DomainError.notFound(BILLING_MESSAGES.checkoutNotFound);
+      if (!outcomeAllowed(checkout, outcome)) throw DomainError.conflict(BILLING_MESSAGES.checkoutClosed);
       if (!(await repo.recordSandboxOutcome(checkoutId, outcome))) {
-        throw AppError.conflict(BILLING_MESSAGES.checkoutClosed);
+        throw DomainError.conflict(BILLING_MESSAGES.checkoutClosed);
       }
       const at = now();
       const payload = JSON.stringify(sandboxEvent(checkout, outcome, at));

@@ -20,7 +20,7 @@ import {
 } from "@alpvault/contracts/drills";
 import { enqueueDrill, type EnqueueDrill } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
@@ -45,11 +45,11 @@ export const STRANDED_DRILL_MS = 10 * 60_000;
 
 function parseSettings(body: unknown): DrillSettingsRequest {
   const mismatch = typeMismatch(drillSettingsSchema, body);
-  if (mismatch) throw AppError.badRequest(mismatch);
+  if (mismatch) throw DomainError.invalid(mismatch);
   try {
     return drillSettingsSchema.validateSync(body, { abortEarly: true, stripUnknown: false });
   } catch (error) {
-    if (error instanceof ValidationError) throw AppError.badRequest(error.errors[0] ?? DRILL_MESSAGES.failed);
+    if (error instanceof ValidationError) throw DomainError.invalid(error.errors[0] ?? DRILL_MESSAGES.failed);
     throw error;
   }
 }
@@ -97,9 +97,9 @@ export async function getDrillSettings(scope: Scope): Promise<DrillSettings> {
  */
 async function sandboxEmail(scope: Scope, resourceId: string): Promise<string> {
   const resource = await readBackupResource(scope, resourceId);
-  if (!resource) throw AppError.notFound(BACKUP_MESSAGES.resourceNotFound);
+  if (!resource) throw DomainError.notFound(BACKUP_MESSAGES.resourceNotFound);
   if (resource.type !== "email" || !resource.email || resource.status !== "active") {
-    throw AppError.badRequest(DRILL_MESSAGES.sandboxInvalid);
+    throw DomainError.invalid(DRILL_MESSAGES.sandboxInvalid);
   }
   return resource.email;
 }
@@ -190,12 +190,12 @@ export async function startDrill(
   enqueue: EnqueueDrill = enqueueDrill,
 ): Promise<DrillRun> {
   const settings = await readSettings(scope);
-  if (!settings.sandboxResourceId) throw AppError.badRequest(DRILL_MESSAGES.sandboxRequired);
+  if (!settings.sandboxResourceId) throw DomainError.invalid(DRILL_MESSAGES.sandboxRequired);
   // The sandbox is checked again: it may have been suspended or deleted since it was chosen.
   await sandboxEmail(scope, settings.sandboxResourceId);
   const created = await createRun(scope, (current) => newRun(current, "manual", actor, now));
-  if (created.kind === "busy") throw AppError.conflict(DRILL_MESSAGES.inProgress);
-  if (created.kind === "none") throw AppError.badRequest(DRILL_MESSAGES.sandboxRequired);
+  if (created.kind === "busy") throw DomainError.conflict(DRILL_MESSAGES.inProgress);
+  if (created.kind === "none") throw DomainError.invalid(DRILL_MESSAGES.sandboxRequired);
   try {
     await enqueue(
       scope.regionId,
@@ -204,7 +204,7 @@ export async function startDrill(
     );
   } catch (error) {
     await finishRun(scope, created.run, { state: "failed", failureReason: DRILL_MESSAGES.failed }, now);
-    throw AppError.unavailable(DRILL_MESSAGES.failed, error);
+    throw DomainError.unavailable(DRILL_MESSAGES.failed, error);
   }
   return toDrillRun(created.run);
 }
@@ -212,7 +212,7 @@ export async function startDrill(
 function pageOf(value: unknown, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   const number = typeof value === "string" && /^\d{1,6}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(number) || number < 1) throw AppError.badRequest(DRILL_MESSAGES.invalidPage);
+  if (!Number.isInteger(number) || number < 1) throw DomainError.invalid(DRILL_MESSAGES.invalidPage);
   return Math.min(number, max);
 }
 
@@ -225,7 +225,7 @@ export async function drillRuns(scope: Scope, query: Record<string, unknown>): P
 
 export async function drillRun(scope: Scope, drillRunId: string): Promise<DrillRunDetail> {
   const stored = await readRun(scope, drillRunId);
-  if (!stored) throw AppError.notFound(DRILL_MESSAGES.runNotFound);
+  if (!stored) throw DomainError.notFound(DRILL_MESSAGES.runNotFound);
   const items = await listItems(scope, drillRunId);
   return {
     ...toDrillRun(stored),

@@ -20,7 +20,7 @@ import { searchDateEnd } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/repo";
 import { readBackupResource } from "../backup/repo";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";
@@ -48,12 +48,12 @@ export interface ExportStorage {
 
 function parseRequest(body: unknown): ExportRequest {
   const mismatch = typeMismatch(exportRequestSchema, body);
-  if (mismatch) throw AppError.badRequest(mismatch);
+  if (mismatch) throw DomainError.invalid(mismatch);
   try {
     return exportRequestSchema.validateSync(body, { abortEarly: true, stripUnknown: false });
   } catch (error) {
     if (error instanceof ValidationError)
-      throw AppError.badRequest(error.errors[0] ?? EXPORT_MESSAGES.invalid);
+      throw DomainError.invalid(error.errors[0] ?? EXPORT_MESSAGES.invalid);
     throw error;
   }
 }
@@ -94,8 +94,8 @@ export async function startExport(
   const service = request.service as keyof typeof EXPORT_FORMATS;
   const format = (request.format ?? EXPORT_FORMATS[service][0]) as ExportFormat;
   const resource = await readBackupResource(scope, request.resourceId);
-  if (!resource) throw AppError.notFound(EXPORT_MESSAGES.resourceNotFound);
-  if (service === "gmail" && !resource.email) throw AppError.badRequest(EXPORT_MESSAGES.nothingToExport);
+  if (!resource) throw DomainError.notFound(EXPORT_MESSAGES.resourceNotFound);
+  if (service === "gmail" && !resource.email) throw DomainError.invalid(EXPORT_MESSAGES.nothingToExport);
   const exportId = newExportId(scope);
   const resourceName = resource.email ?? resource.name;
   const base = resourceName.replace(/[^A-Za-z0-9@._-]/g, "_");
@@ -126,15 +126,15 @@ export async function startExport(
       { state: "failed", failureReason: "The export could not be started", expiresAt: now.toISOString() },
       now,
     );
-    throw AppError.unavailable("The export could not be started", error);
+    throw DomainError.unavailable("The export could not be started", error);
   }
   return toExportJob(stored);
 }
 
 async function requireExport(scope: Scope, exportId: string): Promise<StoredExport> {
-  if (!isId(exportId)) throw AppError.notFound(EXPORT_MESSAGES.exportNotFound);
+  if (!isId(exportId)) throw DomainError.notFound(EXPORT_MESSAGES.exportNotFound);
   const stored = await readExport(scope, exportId);
-  if (!stored) throw AppError.notFound(EXPORT_MESSAGES.exportNotFound);
+  if (!stored) throw DomainError.notFound(EXPORT_MESSAGES.exportNotFound);
   return stored;
 }
 
@@ -168,8 +168,8 @@ export async function exportDownload(
   now = new Date(),
 ): Promise<ExportDownload> {
   const stored = await requireExport(scope, exportId);
-  if (stored.state === "expired") throw AppError.conflict(EXPORT_MESSAGES.expired);
-  if (stored.state !== "succeeded") throw AppError.conflict(EXPORT_MESSAGES.notReady);
+  if (stored.state === "expired") throw DomainError.conflict(EXPORT_MESSAGES.expired);
+  if (stored.state !== "succeeded") throw DomainError.conflict(EXPORT_MESSAGES.notReady);
   const expires = new Date(now.getTime() + EXPORT_LINK_MINUTES * 60_000);
   const url = await storage.signedReadUrl(scope.regionId, stored.objectName, expires, stored.fileName);
   await recordExportDownload(scope, exportId, now);

@@ -3,7 +3,7 @@ import { apiRouter } from "../http/api-router";
 import { workerDeps } from "../backup/wiring";
 import { enqueueExport } from "../backup/queue";
 import { callerOf } from "../http/authenticate";
-import { writeChunk } from "../http/write-chunk";
+import { sendDownload, writeChunk } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";
 import { exportDownload, exportList, exportReport, getExport, startExport } from "./jobs";
 import { exportDrive, exportMailbox } from "./service";
@@ -61,14 +61,14 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
       callerOf(response),
       request.params.organizationId,
     );
-    await exportMailbox(organization, request.body, response, workerDeps());
+    await sendDownload(response, await exportMailbox(organization, request.body, workerDeps()));
   });
   router.post(`${base}/zip`, async (request, response) => {
     const organization = await organizations().requireAdmin(
       callerOf(response),
       request.params.organizationId,
     );
-    await exportDrive(organization, request.body, response, workerDeps());
+    await sendDownload(response, await exportDrive(organization, request.body, workerDeps()));
   });
   return router;
 }

@@ -7,11 +7,9 @@
  * the first byte is sent; a failure after that cuts the download short (the browser sees an incomplete file,
  * never a wrong one).
  */
-import type { Response } from "express";
 import { isId } from "@alpvault/contracts/ids";
 import { SEARCH_MESSAGES, searchDateEnd } from "@alpvault/contracts/search";
-import { AppError } from "../http/app-error";
-import { writeChunk } from "../http/write-chunk";
+import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
@@ -46,12 +44,12 @@ export function parseExportRequest(body: unknown, service: "gmail" | "drive" = "
     value.service !== service ||
     (itemIds !== undefined && (!Array.isArray(itemIds) || itemIds.length > 1000 || !itemIds.every(isId)))
   ) {
-    throw AppError.badRequest(EXPORT_MESSAGES.invalid);
+    throw DomainError.invalid(EXPORT_MESSAGES.invalid);
   }
   let asOf: string | undefined;
   if (value.date !== undefined) {
     asOf = typeof value.date === "string" ? searchDateEnd(value.date.trim()) : undefined;
-    if (!asOf) throw AppError.badRequest(SEARCH_MESSAGES.invalidDate);
+    if (!asOf) throw DomainError.invalid(SEARCH_MESSAGES.invalidDate);
   }
   return {
     resourceId: value.resourceId as string,
@@ -60,27 +58,31 @@ export function parseExportRequest(body: unknown, service: "gmail" | "drive" = "
   };
 }
 
-/** Writes and waits when the socket's buffer is full; fails once the download is closed. */
-async function write(response: Response, chunk: Buffer): Promise<void> {
-  if (!(await writeChunk(response, chunk))) throw new Error("The download was closed");
+/** A checked export, ready to send: its file's name and type, and its bytes, read as they are pulled. */
+export interface ExportDownload {
+  fileName: string;
+  contentType: string;
+  /** Fails midway when a stored object is damaged beyond what the format can report: cut the download short. */
+  content: AsyncIterable<Buffer>;
 }
 
 /** Each item of the export in turn: the named ones, or every item of the kind, a page at a time. */
-async function forEachItem(
+async function* exportedItems(
   scope: Scope,
   request: ExportRequest,
   kind: "gmail-message" | "drive-file",
-  visit: (item: CatalogItem) => Promise<void>,
-): Promise<void> {
+): AsyncGenerator<CatalogItem> {
   const { asOf } = request;
-  const visitHeld = async (item: CatalogItem) => {
-    const held = asOf ? await itemAsOf(scope, request.resourceId, item, asOf) : item;
-    if (held) await visit(held);
-  };
+  const held = async (item: CatalogItem) =>
+    asOf ? await itemAsOf(scope, request.resourceId, item, asOf) : item;
   if (request.itemIds) {
     for (let start = 0; start < request.itemIds.length; start += 50) {
       const page = await itemsByKey(scope, request.resourceId, request.itemIds.slice(start, start + 50));
-      for (const item of page) if (item && item.kind === kind) await visitHeld(item);
+      for (const item of page) {
+        if (!item || item.kind !== kind) continue;
+        const version = await held(item);
+        if (version) yield version;
+      }
     }
     return;
   }
@@ -88,7 +90,10 @@ async function forEachItem(
   for (;;) {
     const page = await itemsAfter(scope, request.resourceId, kind, after, 50);
     if (page.length === 0) return;
-    for (const item of page) await visitHeld(item);
+    for (const item of page) {
+      const version = await held(item);
+      if (version) yield version;
+    }
     after = page[page.length - 1]!.itemKey;
   }
 }
@@ -127,29 +132,20 @@ interface ContentReader {
   chunks(item: CatalogItem): AsyncIterable<Buffer>;
 }
 
-/** Checks the request, sends the headers, then streams what `produce` writes; a failure cuts it short. */
-async function streamExport(
+/** Checks the request; the download's content is what `produce` yields, read when it is pulled. */
+async function prepareExport(
   scope: Scope,
   body: unknown,
-  response: Response,
   deps: ExportDeps,
   format: { service: "gmail" | "drive"; contentType: string; extension: string },
-  produce: (
-    request: ExportRequest,
-    read: ContentReader,
-    send: (chunk: Buffer) => Promise<void>,
-  ) => Promise<void>,
-): Promise<void> {
+  produce: (request: ExportRequest, read: ContentReader) => AsyncIterable<Buffer>,
+): Promise<ExportDownload> {
   const request = parseExportRequest(body, format.service);
   const resource = await readBackupResource(scope, request.resourceId);
-  if (!resource) throw AppError.notFound(EXPORT_MESSAGES.resourceNotFound);
+  if (!resource) throw DomainError.notFound(EXPORT_MESSAGES.resourceNotFound);
   const keys = dataKeyResolver(scope, deps.wrappers);
   const blobStore = deps.blobStore(scope.regionId);
   const name = (resource.email ?? resource.name).replace(/[^A-Za-z0-9@._-]/g, "_");
-  response.status(200);
-  response.setHeader("Content-Type", format.contentType);
-  response.setHeader("Content-Disposition", `attachment; filename="${name}.${format.extension}"`);
-  response.setHeader("Cache-Control", "no-store");
   const objectScope = async (item: CatalogItem) => ({
     organizationId: scope.organizationId,
     keys: await keys(item.current.dataKeyId),
@@ -160,35 +156,28 @@ async function streamExport(
       yield* versionChunks(blobStore, await objectScope(item), item.current);
     },
   };
-  try {
-    await produce(request, read, (chunk) => write(response, chunk));
-    response.end();
-  } catch {
-    // Headers are out: the only honest answer left is to cut the download short.
-    response.destroy();
-  }
+  return {
+    fileName: `${name}.${format.extension}`,
+    contentType: format.contentType,
+    content: produce(request, read),
+  };
 }
 
-export function exportMailbox(
-  scope: Scope,
-  body: unknown,
-  response: Response,
-  deps: ExportDeps,
-): Promise<void> {
-  return streamExport(
+export function exportMailbox(scope: Scope, body: unknown, deps: ExportDeps): Promise<ExportDownload> {
+  return prepareExport(
     scope,
     body,
-    response,
     deps,
     { service: "gmail", contentType: "application/mbox", extension: "mbox" },
-    (request, read, send) =>
-      forEachItem(scope, request, "gmail-message", async (item) => {
+    async function* (request, read) {
+      for await (const item of exportedItems(scope, request, "gmail-message")) {
         const search = item.search as { fromEmail?: string; date?: string };
         const date = new Date(search.date ?? 0);
         const raw = await readable(scope, item, () => read.content(item));
-        if (!raw) return;
-        await send(mboxEntry(raw, search.fromEmail ?? "", Number.isNaN(date.getTime()) ? new Date(0) : date));
-      }),
+        if (!raw) continue;
+        yield mboxEntry(raw, search.fromEmail ?? "", Number.isNaN(date.getTime()) ? new Date(0) : date);
+      }
+    },
   );
 }
 
@@ -219,23 +208,17 @@ export function archivePath(metadata: ItemMetadata, taken: Set<string>): string 
   return candidate;
 }
 
-export function exportDrive(
-  scope: Scope,
-  body: unknown,
-  response: Response,
-  deps: ExportDeps,
-): Promise<void> {
-  return streamExport(
+export function exportDrive(scope: Scope, body: unknown, deps: ExportDeps): Promise<ExportDownload> {
+  return prepareExport(
     scope,
     body,
-    response,
     deps,
     { service: "drive", contentType: "application/zip", extension: "zip" },
-    async (request, read, send) => {
+    async function* (request, read) {
       const zip = new ZipWriter();
       const taken = new Set<string>();
       const unreadable: CatalogItem[] = [];
-      await forEachItem(scope, request, "drive-file", async (item) => {
+      for await (const item of exportedItems(scope, request, "drive-file")) {
         const metadata = item.current.metadata;
         const modified = new Date(metadata.modifiedTime ?? 0);
         // A file small enough is read (and checked) whole first, so a damaged one is left out; a larger one
@@ -246,7 +229,7 @@ export function exportDrive(
           const whole = await readable(scope, item, () => read.content(item));
           if (!whole) {
             unreadable.push(item);
-            return;
+            continue;
           }
           content = [whole];
         }
@@ -256,18 +239,17 @@ export function exportDrive(
           Number.isNaN(modified.getTime()) ? new Date(0) : modified,
           item.current.size,
         );
-        for await (const piece of pieces) await send(piece);
-      });
+        yield* pieces;
+      }
       if (unreadable.length > 0) {
         const lines = unreadable.map(
           (item) =>
             `${csvField(item.current.metadata.path ?? "")},${csvField(item.current.metadata.name ?? "")},integrity check failed`,
         );
         const report = Buffer.from(["folder,name,reason", ...lines, ""].join("\r\n"));
-        for await (const piece of zip.entry(EXPORT_REPORT_NAME, [report], new Date(), report.length))
-          await send(piece);
+        yield* zip.entry(EXPORT_REPORT_NAME, [report], new Date(), report.length);
       }
-      for (const piece of zip.finish()) await send(piece);
+      yield* zip.finish();
     },
   );
 }

@@ -14,7 +14,7 @@ import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
 import { POLICY_MESSAGES } from "@alpvault/contracts/policies";
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { SECRET_MESSAGES } from "@alpvault/contracts/secrets";
-import { AppError } from "./app-error";
+import { DomainError } from "../lib/errors";
 
 /** Every path parameter a route may declare, with the answer when its value is not an id. */
 export const ID_PARAMS = {
@@ -35,7 +35,7 @@ export function apiRouter(): Router {
   const router = Router();
   for (const [name, notFound] of Object.entries(ID_PARAMS)) {
     router.param(name, (_request, _response, next, value: unknown) => {
-      next(isId(value) ? undefined : AppError.notFound(notFound));
+      next(isId(value) ? undefined : DomainError.notFound(notFound));
     });
   }
   return router;

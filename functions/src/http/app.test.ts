@@ -3,7 +3,7 @@ import request from "supertest";
 import { logger } from "firebase-functions";
 import { systemRoutes } from "../system/routes";
 import { systemService } from "../system/service";
-import { AppError } from "./app-error";
+import { DomainError, type ErrorKind } from "../lib/errors";
 import { createApi } from "./app";
 import type { AppCheckVerifier, IdentityVerifier } from "./authenticate";
 
@@ -37,7 +37,12 @@ function testRoutes(): Router {
     throw new Error("database password is hunter2");
   });
   router.get("/conflict", () => {
-    throw AppError.conflict("Another recovery for the same resource is in progress.");
+    throw DomainError.conflict("Another recovery for the same resource is in progress.");
+  });
+  router.get("/kind/:kind", (req) => {
+    throw new DomainError(req.params.kind as ErrorKind, `A ${req.params.kind} failure.`, {
+      cause: "hidden cause",
+    });
   });
   router.post("/echo", (req, res) => {
     res.json({ received: req.body as unknown });
@@ -61,7 +66,7 @@ describe("API error handling", () => {
     expect(answer.text).not.toContain("hunter2");
   });
 
-  test("when a route throws an AppError, then its code is the HTTP status and the body is {code, message}", async () => {
+  test("when a route throws a DomainError, then its kind gives the HTTP status and the body is {code, message}", async () => {
     const answer = await authed(request(api()).get("/v1/conflict"));
     expect(answer.status).toBe(409);
     expect(answer.body).toEqual({
@@ -69,6 +74,25 @@ describe("API error handling", () => {
       message: "Another recovery for the same resource is in progress.",
     });
   });
+
+  test.each([
+    ["invalid", 400],
+    ["unauthenticated", 401],
+    ["forbidden", 403],
+    ["not-found", 404],
+    ["conflict", 409],
+    ["too-large", 413],
+    ["unsupported-format", 415],
+    ["misdirected", 421],
+    ["unavailable", 503],
+  ])(
+    "when a route throws a %s DomainError, then the answer is %i with {code, message} and no cause",
+    async (kind, status) => {
+      const answer = await authed(request(api()).get(`/v1/kind/${kind}`));
+      expect(answer.status).toBe(status);
+      expect(answer.text).toBe(JSON.stringify({ code: status, message: `A ${kind} failure.` }));
+    },
+  );
 
   test("when an authenticated body is not valid JSON, then 400 with {code, message}", async () => {
     const answer = await authed(request(api()).post("/v1/echo"))

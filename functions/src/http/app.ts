@@ -17,12 +17,8 @@ import { integrityRoutes } from "../integrity/routes";
 import { searchRoutes } from "../search/routes";
 import { secretRoutes } from "../secrets/routes";
 import { systemRoutes } from "../system/routes";
-import {
-  authenticate,
-  type AppCheckVerifier,
-  type IdentityVerifier,
-  type RefusedAttempt,
-} from "./authenticate";
+import type { RefusedAttempt } from "../lib/caller";
+import { authenticate, type AppCheckVerifier, type IdentityVerifier } from "./authenticate";
 import { bodySizeLimit, jsonBody } from "./body";
 import { errorHandler, notFoundHandler } from "./error-handler";
 import { requestLog } from "./request-log";

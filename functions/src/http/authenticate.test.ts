@@ -2,7 +2,8 @@ import { Router } from "express";
 import request from "supertest";
 import { createApi } from "./app";
 import { AUTH_MESSAGES } from "@alpvault/contracts/errors";
-import { callerFrom, type AppCheckVerifier, type RefusedAttempt, type VerifiedIdToken } from "./authenticate";
+import type { RefusedAttempt } from "../lib/caller";
+import { callerFrom, type AppCheckVerifier, type VerifiedIdToken } from "./authenticate";
 
 const GOOGLE_ADMIN: VerifiedIdToken = {
   uid: "uid-1",

@@ -2,7 +2,8 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { APP_CHECK_HEADER } from "@alpvault/contracts/app-check";
 import { AUTH_MESSAGES } from "@alpvault/contracts/errors";
 import * as logs from "../logs";
-import { AppError } from "./app-error";
+import type { Caller, RefusedAttempt } from "../lib/caller";
+import { DomainError } from "../lib/errors";
 
 /** What a valid Firebase ID token says of its user (nothing in it is trusted beyond its signature). */
 export interface VerifiedIdToken {
@@ -21,37 +22,9 @@ export interface VerifiedIdToken {
   authTime?: number | null;
 }
 
-/**
- * Who is calling: set by `authenticate` on `res.locals.caller` for every /v1 route behind it. Only a
- * Google sign-in with an address Google verified becomes a caller, so `email` and `googleSub` are there.
- */
-export interface Caller {
-  uid: string;
-  /** The verified address, lower case. */
-  email: string;
-  googleSub: string;
-  displayName?: string | null;
-  pictureUrl?: string | null;
-  authTime?: number | null;
-  appId: string;
-}
-
 export interface IdentityVerifier {
   /** Resolves to the verified token, rejects when the token is invalid, expired or revoked. */
   verifyIdToken(idToken: string): Promise<VerifiedIdToken>;
-}
-
-/** A valid ID token refused because it is not a verified Google sign-in: what the audit log records. */
-export interface RefusedAttempt {
-  /** The organisation the request's path names, when it names one (not checked: the hook checks it). */
-  organizationId: string | null;
-  uid: string;
-  /** The address the token claims (unverified: the very reason it may be refused). */
-  claimedEmail: string | null;
-  signInProvider: string | null;
-  method: string;
-  path: string;
-  reason: string;
 }
 
 export interface AppCheckVerifier {
@@ -129,15 +102,15 @@ export function authenticate(deps: {
   return async function authenticateRequest(request: Request, response: Response, next: NextFunction) {
     try {
       const appCheckToken = request.get(APP_CHECK_HEADER);
-      if (!appCheckToken) throw AppError.unauthenticated(AUTH_MESSAGES.missingAppCheck);
+      if (!appCheckToken) throw DomainError.unauthenticated(AUTH_MESSAGES.missingAppCheck);
       const { appId } = await deps.appCheck.verifyAppCheckToken(appCheckToken).catch((cause: unknown) => {
-        throw new AppError(401, AUTH_MESSAGES.invalidAppCheck, { cause });
+        throw DomainError.unauthenticated(AUTH_MESSAGES.invalidAppCheck, cause);
       });
 
       const idToken = bearerToken(request);
-      if (!idToken) throw AppError.unauthenticated(AUTH_MESSAGES.missingIdToken);
+      if (!idToken) throw DomainError.unauthenticated(AUTH_MESSAGES.missingIdToken);
       const token = await deps.identity.verifyIdToken(idToken).catch((cause: unknown) => {
-        throw new AppError(401, AUTH_MESSAGES.invalidIdToken, { cause });
+        throw DomainError.unauthenticated(AUTH_MESSAGES.invalidIdToken, cause);
       });
 
       const { caller, refusal } = callerFrom(token, appId);
@@ -154,7 +127,7 @@ export function authenticate(deps: {
             reason: refusal,
           })
           .catch((error: unknown) => logs.refusalNotRecorded({ route: request.path.slice(0, 200), error }));
-        throw AppError.forbidden(refusal);
+        throw DomainError.forbidden(refusal);
       }
       (response.locals as { caller?: Caller }).caller = caller;
       next();

@@ -5,7 +5,7 @@
  * without that runtime (tests), `express.json` parses with the same limit.
  */
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { AppError } from "./app-error";
+import { DomainError } from "../lib/errors";
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deeper than any request we define (the deepest is 2 levels) by a wide margin. */
@@ -33,7 +33,9 @@ function bodyLength(request: Request): number | undefined {
 export const bodySizeLimit: RequestHandler = (request, _response, next) => {
   const length = bodyLength(request);
   next(
-    length !== undefined && length > BODY_LIMIT_BYTES ? new AppError(413, BODY_MESSAGES.tooLarge) : undefined,
+    length !== undefined && length > BODY_LIMIT_BYTES
+      ? DomainError.tooLarge(BODY_MESSAGES.tooLarge)
+      : undefined,
   );
 };
 
@@ -84,11 +86,11 @@ export function jsonBody(): RequestHandler[] {
       next();
       return;
     }
-    next(type === false ? new AppError(415, BODY_MESSAGES.notJson) : undefined);
+    next(type === false ? DomainError.unsupportedFormat(BODY_MESSAGES.notJson) : undefined);
   };
   const checkShape = (request: Request, _response: Response, next: NextFunction) => {
     const problem = bodyShapeProblem(request.body);
-    next(problem ? AppError.badRequest(problem) : undefined);
+    next(problem ? DomainError.invalid(problem) : undefined);
   };
   return [requireJson, parseJson, checkShape];
 }

@@ -1,4 +1,5 @@
 import type { Writable } from "node:stream";
+import type { Response } from "express";
 
 /**
  * Writes one chunk of a streamed response (an export, a report) and, when the connection's buffer is full,
@@ -26,4 +27,32 @@ export function writeChunk(response: Writable, chunk: Buffer | string): Promise<
     response.once("drain", onDrain);
     response.once("close", onClose);
   });
+}
+
+/** A file to send as a download: its name, its type and its bytes, read as they are pulled. */
+export interface Download {
+  fileName: string;
+  contentType: string;
+  content: AsyncIterable<Buffer>;
+}
+
+/**
+ * Answers 200 with the download's headers, then writes its content chunk by chunk, pulling the next chunk
+ * only once the connection took the last one. Headers are out before the content is read: a failure midway,
+ * or a closed connection, can only cut the download short (the client sees an incomplete file, never a
+ * wrong one), and stops reading the content.
+ */
+export async function sendDownload(response: Response, download: Download): Promise<void> {
+  response.status(200);
+  response.setHeader("Content-Type", download.contentType);
+  response.setHeader("Content-Disposition", `attachment; filename="${download.fileName}"`);
+  response.setHeader("Cache-Control", "no-store");
+  try {
+    for await (const chunk of download.content) {
+      if (!(await writeChunk(response, chunk))) throw new Error("The download was closed");
+    }
+    response.end();
+  } catch {
+    response.destroy();
+  }
 }

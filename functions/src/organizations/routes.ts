@@ -7,12 +7,12 @@ import {
   type SubscriptionField,
 } from "@alpvault/contracts/organizations";
 import { callerOf } from "../http/authenticate";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import type { OrganizationService } from "./service";
 
 function createRequest(body: unknown): CreateOrganizationRequest {
   const regionId = (body as { regionId?: unknown } | undefined)?.regionId;
-  if (typeof regionId !== "string") throw AppError.badRequest(ORGANIZATION_MESSAGES.invalidRegion);
+  if (typeof regionId !== "string") throw DomainError.invalid(ORGANIZATION_MESSAGES.invalidRegion);
   return { regionId } as CreateOrganizationRequest;
 }
 
@@ -22,7 +22,7 @@ function subscriptionFields(query: unknown): SubscriptionField[] {
   const values = Array.isArray(query) ? (query as unknown[]) : [query];
   return values.map((value) => {
     if (typeof value !== "string" || !(SUBSCRIPTION_FIELDS as readonly string[]).includes(value)) {
-      throw AppError.badRequest(ORGANIZATION_MESSAGES.unknownSubscriptionField);
+      throw DomainError.invalid(ORGANIZATION_MESSAGES.unknownSubscriptionField);
     }
     return value as SubscriptionField;
   });

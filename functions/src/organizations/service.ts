@@ -16,8 +16,8 @@ import {
 import { PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans";
 import { REGIONS, isRegionId, type Region, type RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/repo";
-import { AppError } from "../http/app-error";
-import type { Caller, RefusedAttempt } from "../http/authenticate";
+import { DomainError } from "../lib/errors";
+import type { Caller, RefusedAttempt } from "../lib/caller";
 import { isId } from "@alpvault/contracts/ids";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as organizations from "./repo";
@@ -99,14 +99,14 @@ export function organizationService(deps: OrganizationDeps) {
   /** 403 unless the Directory knows the caller as a super admin, signed in as that very account. */
   async function assertAdmin(caller: Caller): Promise<void> {
     const status = await adminStatus(caller);
-    if (status === "other-account") throw AppError.forbidden(ORGANIZATION_MESSAGES.otherGoogleAccount);
-    if (status !== "admin") throw AppError.forbidden(ORGANIZATION_MESSAGES.notAdmin);
+    if (status === "other-account") throw DomainError.forbidden(ORGANIZATION_MESSAGES.otherGoogleAccount);
+    if (status !== "admin") throw DomainError.forbidden(ORGANIZATION_MESSAGES.notAdmin);
   }
 
   /** 421 naming the region's API unless this API serves `regionId`. */
   function assertServed(regionId: RegionId): void {
     if (regionId !== deps.servingRegion) {
-      throw new AppError(421, servedElsewhereMessage(deps.regionApiUrl(regionId)));
+      throw DomainError.misdirected(servedElsewhereMessage(deps.regionApiUrl(regionId)));
     }
   }
 
@@ -117,7 +117,7 @@ export function organizationService(deps: OrganizationDeps) {
   async function requireAdmin(caller: Caller, organizationId: string): Promise<Organization> {
     const routing = await organizations.getRouting(organizationId);
     if (!routing || domainOf(caller.email) !== routing.domain) {
-      throw AppError.notFound(ORGANIZATION_MESSAGES.organizationNotFound);
+      throw DomainError.notFound(ORGANIZATION_MESSAGES.organizationNotFound);
     }
     await assertAdmin(caller);
     assertServed(routing.regionId);
@@ -181,12 +181,12 @@ export function organizationService(deps: OrganizationDeps) {
       request: CreateOrganizationRequest,
     ): Promise<{ organization: OrganizationSummary; created: boolean }> {
       const email = caller.email;
-      if (!isRegionId(request.regionId)) throw AppError.badRequest(ORGANIZATION_MESSAGES.invalidRegion);
+      if (!isRegionId(request.regionId)) throw DomainError.invalid(ORGANIZATION_MESSAGES.invalidRegion);
       // The organisation's data (its directory first) is written by the chosen region's API only.
       assertServed(request.regionId);
-      if (isConsumerEmail(email)) throw AppError.forbidden(ORGANIZATION_MESSAGES.noWorkspace);
+      if (isConsumerEmail(email)) throw DomainError.forbidden(ORGANIZATION_MESSAGES.noWorkspace);
       if ((await deps.workspace.installation(email)) !== "installed") {
-        throw AppError.forbidden(ORGANIZATION_MESSAGES.notInstalled);
+        throw DomainError.forbidden(ORGANIZATION_MESSAGES.notInstalled);
       }
       await assertAdmin(caller);
       const createdAt = now().toISOString();
@@ -201,7 +201,7 @@ export function organizationService(deps: OrganizationDeps) {
         adminEmail: email,
       });
       if (organization.regionId !== request.regionId) {
-        throw AppError.conflict(ORGANIZATION_MESSAGES.regionAlreadyChosen);
+        throw DomainError.conflict(ORGANIZATION_MESSAGES.regionAlreadyChosen);
       }
       await organizations.ensureAccount(organization);
       await deps.syncResources(organization, email);
@@ -242,7 +242,7 @@ export function organizationService(deps: OrganizationDeps) {
     ): Promise<SubscriptionView> {
       const organization = await requireAdmin(caller, organizationId);
       if (organization.subscriptionId !== subscriptionId) {
-        throw AppError.notFound(ORGANIZATION_MESSAGES.subscriptionNotFound);
+        throw DomainError.notFound(ORGANIZATION_MESSAGES.subscriptionNotFound);
       }
       const wanted = (field: SubscriptionField) => fields.length === 0 || fields.includes(field);
       const plan = PLANS[organization.planId];

@@ -20,7 +20,7 @@ import { isId } from "@alpvault/contracts/ids";
 import { FREE_PLAN, type PlanId } from "@alpvault/contracts/plans";
 import type { AuditOperation } from "@alpvault/contracts/audit";
 import { appendAudit } from "../audit/repo";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import * as repo from "./repo";
 import { nextBackupAt } from "./schedule";
@@ -38,20 +38,20 @@ function validated(value: unknown): PolicyInput {
   try {
     return validatePolicy(value);
   } catch (error) {
-    if (error instanceof ValidationError) throw AppError.badRequest(error.errors[0] ?? error.message);
+    if (error instanceof ValidationError) throw DomainError.invalid(error.errors[0] ?? error.message);
     throw error;
   }
 }
 
 function bodyObject(body: unknown): Record<string, unknown> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw AppError.badRequest(POLICY_MESSAGES.invalidBody);
+    throw DomainError.invalid(POLICY_MESSAGES.invalidBody);
   }
   return body as Record<string, unknown>;
 }
 
 function checkPolicyId(policyId: string): void {
-  if (!POLICY_ID.test(policyId)) throw AppError.notFound(POLICY_MESSAGES.notFound);
+  if (!POLICY_ID.test(policyId)) throw DomainError.notFound(POLICY_MESSAGES.notFound);
 }
 
 function nextBackup(now: Date): repo.NextBackup {
@@ -70,7 +70,7 @@ async function refuse(
   message: string,
 ): Promise<never> {
   await appendAudit(scope, { operation, actor, object, failureReason: message });
-  throw AppError.forbidden(message);
+  throw DomainError.forbidden(message);
 }
 
 async function requireManagingPlan(
@@ -91,7 +91,7 @@ export async function getPolicy(scope: PolicyScope, policyId: string, now = new 
   checkPolicyId(policyId);
   if (policyId === DEFAULT_POLICY_ID) await repo.ensureDefaultPolicy(scope, now);
   const policy = await repo.getPolicy(scope, policyId);
-  if (!policy) throw AppError.notFound(POLICY_MESSAGES.notFound);
+  if (!policy) throw DomainError.notFound(POLICY_MESSAGES.notFound);
   return policy;
 }
 
@@ -127,7 +127,7 @@ export async function updatePolicy(
   const fields = bodyObject(body);
   if (policyId === DEFAULT_POLICY_ID) await repo.ensureDefaultPolicy(scope, now);
   const existing = await repo.getPolicy(scope, policyId);
-  if (!existing) throw AppError.notFound(POLICY_MESSAGES.notFound);
+  if (!existing) throw DomainError.notFound(POLICY_MESSAGES.notFound);
   await requireManagingPlan(scope, "policy.updated", actor, existing.name);
   const merged = (current: PolicyInput) => validated({ ...settingsOf(current), ...fields });
   const denial = frequencyDenial(scope.planId, merged(existing).frequency);
@@ -139,14 +139,14 @@ export async function updatePolicy(
       // Checked again on what the transaction read (another admin may have changed it meanwhile).
       const next = merged(current);
       const refused = frequencyDenial(scope.planId, next.frequency);
-      if (refused) throw AppError.forbidden(refused);
+      if (refused) throw DomainError.forbidden(refused);
       return next;
     },
     nextBackup(now),
     actor,
     now,
   );
-  if (!updated) throw AppError.notFound(POLICY_MESSAGES.notFound);
+  if (!updated) throw DomainError.notFound(POLICY_MESSAGES.notFound);
   return updated;
 }
 
@@ -158,7 +158,7 @@ export async function deletePolicy(
 ): Promise<{ policyId: string }> {
   checkPolicyId(policyId);
   const existing = await repo.getPolicy(scope, policyId);
-  if (!existing && policyId !== DEFAULT_POLICY_ID) throw AppError.notFound(POLICY_MESSAGES.notFound);
+  if (!existing && policyId !== DEFAULT_POLICY_ID) throw DomainError.notFound(POLICY_MESSAGES.notFound);
   await requireManagingPlan(scope, "policy.deleted", actor, existing?.name ?? policyId);
   const outcome = await repo.deletePolicy(scope, policyId, actor, now);
   switch (outcome) {
@@ -166,12 +166,12 @@ export async function deletePolicy(
       return { policyId };
     case "not-found":
       // The default policy not created yet, or another admin deleted it just now.
-      if (policyId === DEFAULT_POLICY_ID) throw AppError.conflict(POLICY_MESSAGES.defaultUndeletable);
-      throw AppError.notFound(POLICY_MESSAGES.notFound);
+      if (policyId === DEFAULT_POLICY_ID) throw DomainError.conflict(POLICY_MESSAGES.defaultUndeletable);
+      throw DomainError.notFound(POLICY_MESSAGES.notFound);
     case "default":
-      throw AppError.conflict(POLICY_MESSAGES.defaultUndeletable);
+      throw DomainError.conflict(POLICY_MESSAGES.defaultUndeletable);
     case "in-use":
-      throw AppError.conflict(POLICY_MESSAGES.inUse);
+      throw DomainError.conflict(POLICY_MESSAGES.inUse);
   }
 }
 
@@ -179,12 +179,12 @@ export async function deletePolicy(
 export function parseAssignRequest(body: unknown): string[] {
   const ids =
     typeof body === "object" && body !== null ? (body as { resourceIds?: unknown }).resourceIds : undefined;
-  if (!Array.isArray(ids) || ids.length === 0) throw AppError.badRequest(POLICY_MESSAGES.resourceIdsRequired);
+  if (!Array.isArray(ids) || ids.length === 0) throw DomainError.invalid(POLICY_MESSAGES.resourceIdsRequired);
   if (!ids.every(isId)) {
-    throw AppError.badRequest(POLICY_MESSAGES.resourcesNotFound);
+    throw DomainError.invalid(POLICY_MESSAGES.resourcesNotFound);
   }
   const unique = [...new Set(ids)];
-  if (unique.length > MAX_ASSIGN_RESOURCES) throw AppError.badRequest(POLICY_MESSAGES.tooManyResources);
+  if (unique.length > MAX_ASSIGN_RESOURCES) throw DomainError.invalid(POLICY_MESSAGES.tooManyResources);
   return unique;
 }
 
@@ -203,8 +203,8 @@ export async function assignPolicy(
   const resourceIds = parseAssignRequest(body);
   if (policyId === DEFAULT_POLICY_ID) await repo.ensureDefaultPolicy(scope, now);
   const outcome = await repo.assignPolicy(scope, policyId, resourceIds, nextBackup(now), actor, now);
-  if (outcome.kind === "policy-not-found") throw AppError.notFound(POLICY_MESSAGES.notFound);
-  if (outcome.kind === "resources-not-found") throw AppError.notFound(POLICY_MESSAGES.resourcesNotFound);
+  if (outcome.kind === "policy-not-found") throw DomainError.notFound(POLICY_MESSAGES.notFound);
+  if (outcome.kind === "resources-not-found") throw DomainError.notFound(POLICY_MESSAGES.resourcesNotFound);
   // Spec §4: assigning a policy starts a backup. A task that cannot be enqueued now is enqueued by the
   // dispatcher (the run stays pending).
   await Promise.all(outcome.runs.map((run) => dispatchRun(scope, run)));

@@ -14,7 +14,7 @@ import {
 } from "@alpvault/contracts/recovery";
 import { enqueueRecovery, type EnqueueRecovery } from "../backup/queue";
 import { readBackupResource } from "../backup/repo";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";
@@ -22,12 +22,12 @@ import { createRecovery, finishRecovery, ledgerEntries, readRecovery, type Store
 
 function parseRequest(body: unknown): RecoveryRequest {
   const mismatch = typeMismatch(recoveryRequestSchema, body);
-  if (mismatch) throw AppError.badRequest(mismatch);
+  if (mismatch) throw DomainError.invalid(mismatch);
   try {
     return recoveryRequestSchema.validateSync(body, { abortEarly: true, stripUnknown: false });
   } catch (error) {
     if (error instanceof ValidationError)
-      throw AppError.badRequest(error.errors[0] ?? RECOVERY_MESSAGES.failed);
+      throw DomainError.invalid(error.errors[0] ?? RECOVERY_MESSAGES.failed);
     throw error;
   }
 }
@@ -65,11 +65,11 @@ export async function startRecovery(
     readBackupResource(scope, request.resourceId),
     readBackupResource(scope, targetResourceId),
   ]);
-  if (!source || !target) throw AppError.notFound(RECOVERY_MESSAGES.resourceNotFound);
+  if (!source || !target) throw DomainError.notFound(RECOVERY_MESSAGES.resourceNotFound);
   if (request.service === "gmail" && !target.email)
-    throw AppError.badRequest(RECOVERY_MESSAGES.targetRequired);
+    throw DomainError.invalid(RECOVERY_MESSAGES.targetRequired);
   const created = await createRecovery(scope, { ...request, targetResourceId }, actor, now);
-  if (created.kind === "busy") throw AppError.conflict(RECOVERY_MESSAGES.inProgress);
+  if (created.kind === "busy") throw DomainError.conflict(RECOVERY_MESSAGES.inProgress);
   try {
     await enqueue(
       scope.regionId,
@@ -83,14 +83,14 @@ export async function startRecovery(
       { state: "failed", failureReason: RECOVERY_MESSAGES.failed },
       now,
     );
-    throw AppError.unavailable(RECOVERY_MESSAGES.failed, error);
+    throw DomainError.unavailable(RECOVERY_MESSAGES.failed, error);
   }
   return toRecovery(created.recovery);
 }
 
 export async function getRecovery(scope: Scope, recoveryId: string): Promise<Recovery> {
   const stored = await readRecovery(scope, recoveryId);
-  if (!stored) throw AppError.notFound(RECOVERY_MESSAGES.recoveryNotFound);
+  if (!stored) throw DomainError.notFound(RECOVERY_MESSAGES.recoveryNotFound);
   return toRecovery(stored);
 }
 
@@ -102,7 +102,7 @@ export const REPORT_HEADER = "item,name,outcome,reason";
  */
 export async function recoveryReport(scope: Scope, recoveryId: string): Promise<AsyncIterable<string>> {
   const stored = await readRecovery(scope, recoveryId);
-  if (!stored) throw AppError.notFound(RECOVERY_MESSAGES.recoveryNotFound);
+  if (!stored) throw DomainError.notFound(RECOVERY_MESSAGES.recoveryNotFound);
   return (async function* () {
     yield `${REPORT_HEADER}\r\n`;
     for await (const entry of ledgerEntries(scope, recoveryId)) {

@@ -1,5 +1,5 @@
 import type { Resource } from "@alpvault/contracts/organizations";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import { parseResourcesQuery, selectResources } from "./service";
 
 function resource(name: string, overrides: Partial<Resource> = {}): Resource {
@@ -48,7 +48,7 @@ describe("resources list", () => {
     expect(select({ sort: "storage", direction: "desc" })).toEqual(["Finance", "Zoe", "anna", "Émile"]);
   });
 
-  test("when a parameter is malformed or repeated, then it is a 400 naming it", () => {
+  test("when a parameter is malformed or repeated, then it is invalid, naming it", () => {
     for (const query of [
       { page: "0" },
       { pageSize: "500" },
@@ -56,13 +56,13 @@ describe("resources list", () => {
       { sort: "size" },
       { type: ["email", "x"] },
     ]) {
-      expect(() => parseResourcesQuery(query)).toThrow(AppError);
+      expect(() => parseResourcesQuery(query)).toThrow(DomainError);
     }
     try {
       parseResourcesQuery({ direction: "up" });
     } catch (error) {
-      expect((error as AppError).code).toBe(400);
-      expect((error as AppError).message).toContain("'direction'");
+      expect((error as DomainError).kind).toBe("invalid");
+      expect((error as DomainError).message).toContain("'direction'");
     }
   });
 });

@@ -14,7 +14,7 @@ import {
   type ResourcesPage,
   type ResourcesQuery,
 } from "@alpvault/contracts/organizations";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as repo from "./repo";
 import type { DiscoveredResource, Scope } from "./repo";
@@ -82,14 +82,14 @@ export function parseResourcesQuery(query: Record<string, unknown>): ResourcesQu
   const single = (name: string): string | undefined => {
     const value = query[name];
     if (value === undefined) return undefined;
-    if (typeof value !== "string") throw AppError.badRequest(`Query parameter '${name}' must be given once`);
+    if (typeof value !== "string") throw DomainError.invalid(`Query parameter '${name}' must be given once`);
     return value;
   };
   const oneOf = <T extends string>(name: string, allowed: readonly T[]): T | undefined => {
     const value = single(name);
     if (value === undefined || value === "") return undefined;
     if (!(allowed as readonly string[]).includes(value)) {
-      throw AppError.badRequest(`Query parameter '${name}' must be one of: ${allowed.join(", ")}`);
+      throw DomainError.invalid(`Query parameter '${name}' must be one of: ${allowed.join(", ")}`);
     }
     return value as T;
   };
@@ -98,12 +98,12 @@ export function parseResourcesQuery(query: Record<string, unknown>): ResourcesQu
     if (value === undefined || value === "") return fallback;
     const number = Number(value);
     if (!Number.isInteger(number) || number < 1 || number > max) {
-      throw AppError.badRequest(`Query parameter '${name}' must be a whole number from 1 to ${max}`);
+      throw DomainError.invalid(`Query parameter '${name}' must be a whole number from 1 to ${max}`);
     }
     return number;
   };
   const search = single("search")?.trim();
-  if (search !== undefined && search.length > 200) throw AppError.badRequest("The search text is too long");
+  if (search !== undefined && search.length > 200) throw DomainError.invalid("The search text is too long");
   return {
     search: search || undefined,
     type: oneOf("type", ["email", "shared_drive"] as const),

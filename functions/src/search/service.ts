@@ -20,7 +20,7 @@ import {
 } from "@alpvault/contracts/search";
 import type { Resource } from "@alpvault/contracts/organizations";
 import { appendAudit } from "../audit/repo";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import { listResources } from "../resources/repo";
 import { versionAt } from "../backup/runner/repo";
@@ -40,7 +40,7 @@ export interface SearchQuery {
 function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
-  if (typeof value !== "string") throw AppError.badRequest(`Query parameter '${name}' must be given once`);
+  if (typeof value !== "string") throw DomainError.invalid(`Query parameter '${name}' must be given once`);
   return value;
 }
 
@@ -49,7 +49,7 @@ function positive(query: Record<string, unknown>, name: string, fallback: number
   if (value === undefined || value === "") return fallback;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1 || number > max) {
-    throw AppError.badRequest(`Query parameter '${name}' must be a whole number from 1 to ${max}`);
+    throw DomainError.invalid(`Query parameter '${name}' must be a whole number from 1 to ${max}`);
   }
   return number;
 }
@@ -70,7 +70,7 @@ export function keywordWords(keyword: string): string[] {
 export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
   const service = single(query, "service") ?? "gmail";
   if (!(SEARCH_SERVICES as readonly string[]).includes(service)) {
-    throw AppError.badRequest(SEARCH_MESSAGES.unknownService);
+    throw DomainError.invalid(SEARCH_MESSAGES.unknownService);
   }
   let form;
   try {
@@ -84,7 +84,7 @@ export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
     );
   } catch (error) {
     if (error instanceof ValidationError)
-      throw AppError.badRequest(error.errors[0] ?? SEARCH_MESSAGES.resourceRequired);
+      throw DomainError.invalid(error.errors[0] ?? SEARCH_MESSAGES.resourceRequired);
     throw error;
   }
   const asOf = form.date ? searchDateEnd(form.date) : undefined;
@@ -263,7 +263,7 @@ export async function searchBackups(
 ): Promise<SearchResponse> {
   const query = parseSearchQuery(rawQuery);
   const resource = findResource(await listResources(scope), query.resource);
-  if (!resource) throw AppError.notFound(SEARCH_MESSAGES.resourceNotFound);
+  if (!resource) throw DomainError.notFound(SEARCH_MESSAGES.resourceNotFound);
   const kind: ItemKind = query.service === "gmail" ? "gmail-message" : "drive-file";
   const found = await findItems(scope, resource.resourceId, kind, query);
   await appendAudit(scope, {

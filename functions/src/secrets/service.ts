@@ -16,7 +16,7 @@ import {
 } from "@alpvault/contracts/secrets";
 import { FREE_PLAN, type PlanId } from "@alpvault/contracts/plans";
 import { auditedTransaction, recordAudit } from "../audit/repo";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import type { Kms } from "./kms";
 import * as repo from "./repo";
 import type { Scope, StoredSecret } from "./repo";
@@ -74,9 +74,9 @@ export function parseCreate(body: unknown): {
 } {
   const value = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
   const error = descriptionError(value.description) ?? kmsResourceNameError(value.kmsResourceName);
-  if (error) throw AppError.badRequest(error);
+  if (error) throw DomainError.invalid(error);
   if (value.isDefault !== undefined && typeof value.isDefault !== "boolean") {
-    throw AppError.badRequest("isDefault must be true or false");
+    throw DomainError.invalid("isDefault must be true or false");
   }
   return {
     description: (value.description as string).trim(),
@@ -91,16 +91,16 @@ export function parseUpdate(body: unknown): { description?: string; kmsResourceN
   const change: { description?: string; kmsResourceName?: string } = {};
   if (value.description !== undefined) {
     const error = descriptionError(value.description);
-    if (error) throw AppError.badRequest(error);
+    if (error) throw DomainError.invalid(error);
     change.description = (value.description as string).trim();
   }
   if (value.kmsResourceName !== undefined) {
     const error = kmsResourceNameError(value.kmsResourceName);
-    if (error) throw AppError.badRequest(error);
+    if (error) throw DomainError.invalid(error);
     change.kmsResourceName = (value.kmsResourceName as string).trim();
   }
   if (change.description === undefined && change.kmsResourceName === undefined) {
-    throw AppError.badRequest("Nothing to update: give a description or a kmsResourceName");
+    throw DomainError.invalid("Nothing to update: give a description or a kmsResourceName");
   }
   return change;
 }
@@ -121,11 +121,11 @@ function checkedEntry(check: KeyCheck, description: string, actor: string, now: 
 }
 
 function refuseBuiltIn(secretId: string): void {
-  if (secretId === DEFAULT_SECRET_ID) throw AppError.badRequest(SECRET_MESSAGES.defaultKeyReadOnly);
+  if (secretId === DEFAULT_SECRET_ID) throw DomainError.invalid(SECRET_MESSAGES.defaultKeyReadOnly);
 }
 
-function notFound(): AppError {
-  return AppError.notFound(SECRET_MESSAGES.secretNotFound);
+function notFound(): DomainError {
+  return DomainError.notFound(SECRET_MESSAGES.secretNotFound);
 }
 
 export interface SecretsDeps {
@@ -142,11 +142,11 @@ export function secretService(deps: SecretsDeps) {
     /** Adds a customer key (paid plans), checks it against Cloud KMS and keeps the result on it. */
     async create(organization: Scope & { planId: PlanId }, actor: string, body: unknown): Promise<Secret> {
       const input = parseCreate(body);
-      if (organization.planId === FREE_PLAN) throw AppError.forbidden(SECRET_MESSAGES.freePlan);
+      if (organization.planId === FREE_PLAN) throw DomainError.forbidden(SECRET_MESSAGES.freePlan);
       const at = now();
       const check = await checkKey(deps.kms, input.kmsResourceName, at);
       if (input.isDefault && check.health !== "ok") {
-        throw AppError.badRequest(`${SECRET_MESSAGES.notUsableAsDefault} ${check.message ?? ""}`.trim());
+        throw DomainError.invalid(`${SECRET_MESSAGES.notUsableAsDefault} ${check.message ?? ""}`.trim());
       }
       const secretId = repo.newSecretId(organization);
       const stored: StoredSecret = {
@@ -161,7 +161,7 @@ export function secretService(deps: SecretsDeps) {
       };
       await auditedTransaction(organization, async (transaction) => {
         if (await repo.secretIdOfKey(transaction, organization, input.kmsResourceName)) {
-          throw AppError.conflict(SECRET_MESSAGES.alreadyAdded);
+          throw DomainError.conflict(SECRET_MESSAGES.alreadyAdded);
         }
         const defaults = input.isDefault ? await repo.defaultSecretIds(transaction, organization) : [];
         for (const id of defaults) repo.updateSecret(transaction, organization, id, { isDefault: false });
@@ -198,9 +198,9 @@ export function secretService(deps: SecretsDeps) {
           change.kmsResourceName !== undefined && change.kmsResourceName !== current.kmsResourceName;
         if (keyChanged) {
           const holder = await repo.secretIdOfKey(transaction, scope, change.kmsResourceName as string);
-          if (holder && holder !== secretId) throw AppError.conflict(SECRET_MESSAGES.alreadyAdded);
+          if (holder && holder !== secretId) throw DomainError.conflict(SECRET_MESSAGES.alreadyAdded);
           if (current.isDefault && check && check.health !== "ok") {
-            throw AppError.badRequest(`${SECRET_MESSAGES.notUsableAsDefault} ${check.message ?? ""}`.trim());
+            throw DomainError.invalid(`${SECRET_MESSAGES.notUsableAsDefault} ${check.message ?? ""}`.trim());
           }
         }
         const next: StoredSecret = {
@@ -258,7 +258,7 @@ export function secretService(deps: SecretsDeps) {
         if (secretId !== DEFAULT_SECRET_ID && !target) throw notFound();
         if (target && target.lastCheck?.health !== "ok") {
           const reason = target.lastCheck?.message ?? "";
-          throw AppError.badRequest(`${SECRET_MESSAGES.notUsableAsDefault} ${reason}`.trim());
+          throw DomainError.invalid(`${SECRET_MESSAGES.notUsableAsDefault} ${reason}`.trim());
         }
         const defaults = await repo.defaultSecretIds(transaction, scope);
         const unchanged = target
@@ -291,7 +291,7 @@ export function secretService(deps: SecretsDeps) {
         const current = await repo.readSecret(transaction, scope, secretId);
         if (!current) throw notFound();
         if (await repo.protectsBackups(transaction, scope, secretId)) {
-          throw AppError.conflict(SECRET_MESSAGES.deleteConflict);
+          throw DomainError.conflict(SECRET_MESSAGES.deleteConflict);
         }
         repo.deleteSecret(transaction, scope, secretId);
         recordAudit(transaction, scope, {

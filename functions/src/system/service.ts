@@ -1,4 +1,4 @@
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import { databaseAnswers } from "./repo";
 
 const DATABASE_TIMEOUT_MS = 5000;
@@ -14,7 +14,7 @@ export function systemService(
   return {
     async assertHealthy() {
       if (!(await deps.databaseAnswers(DATABASE_TIMEOUT_MS))) {
-        throw AppError.unavailable("The database is unresponsive. Please try again later.");
+        throw DomainError.unavailable("The database is unresponsive. Please try again later.");
       }
     },
   };

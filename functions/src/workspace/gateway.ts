@@ -7,7 +7,7 @@ import { admin_directory_v1 } from "@googleapis/admin";
 import { drive_v3 } from "@googleapis/drive";
 import { JWT } from "google-auth-library";
 import type { WorkspaceConfig } from "../config";
-import { AppError } from "../http/app-error";
+import { DomainError } from "../lib/errors";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
 
 /** Scopes the installation grants us: back up and restore Gmail and Drive, read the directory. */
@@ -88,8 +88,8 @@ function status(error: unknown): number | undefined {
   return (error as GaxiosLikeError).response?.status;
 }
 
-function unavailable(cause: unknown): AppError {
-  return AppError.unavailable(ORGANIZATION_MESSAGES.workspaceUnavailable, cause);
+function unavailable(cause: unknown): DomainError {
+  return DomainError.unavailable(ORGANIZATION_MESSAGES.workspaceUnavailable, cause);
 }
 
 /** Reads every page of a Google list call; any failure is "Workspace unavailable" (503). */

@@ -8,20 +8,10 @@ import type { Request } from "firebase-functions/v2/tasks";
 import * as logs from "../../logs";
 import { isId } from "@alpvault/contracts/ids";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { organizationServedIn, type Organization } from "../../organizations/repo";
+import { organizationServedIn } from "../../organizations/repo";
 import { dataKeyResolver } from "../data-keys";
 import { workerDeps } from "../wiring";
 import { collectGarbage } from "./gc";
-import { gcLockRef } from "../runner/repo";
-
-const DAY_MS = 24 * 3600 * 1000;
-
-/** Whether the organisation's last collection is a day old (the first one comes a day after set-up). */
-export async function gcDue(organization: Organization, now: Date): Promise<boolean> {
-  const last = (await gcLockRef(organization).get()).get("lastRunAt") as unknown;
-  const since = typeof last === "string" ? last : organization.createdAt;
-  return Date.parse(since) <= now.getTime() - DAY_MS;
-}
 
 /** Handles one `collectBackupGarbage` delivery in `regionId`'s queue (another region's organisation: dropped). */
 export function gcTaskHandler(regionId: RegionId) {

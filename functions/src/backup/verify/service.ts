@@ -12,7 +12,7 @@ import {
 } from "@alpvault/contracts/integrity";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { isId } from "@alpvault/contracts/ids";
-import { AppError } from "../../http/app-error";
+import { DomainError } from "../../lib/errors";
 import type { Scope } from "../../lib/tenancy";
 import * as logs from "../../logs";
 import type { Organization } from "../../organizations/repo";
@@ -55,13 +55,13 @@ async function dispatchVerifyRun(
 function parseVerifyRequest(body: unknown): { resourceId?: string } {
   if (body === undefined || body === null) return {};
   if (typeof body !== "object" || Array.isArray(body))
-    throw AppError.badRequest(INTEGRITY_MESSAGES.invalidBody);
+    throw DomainError.invalid(INTEGRITY_MESSAGES.invalidBody);
   const fields = body as Record<string, unknown>;
   if (Object.keys(fields).some((key) => key !== "resourceId")) {
-    throw AppError.badRequest(INTEGRITY_MESSAGES.invalidBody);
+    throw DomainError.invalid(INTEGRITY_MESSAGES.invalidBody);
   }
   if (fields.resourceId === undefined) return {};
-  if (!isId(fields.resourceId)) throw AppError.notFound(INTEGRITY_MESSAGES.resourceNotFound);
+  if (!isId(fields.resourceId)) throw DomainError.notFound(INTEGRITY_MESSAGES.resourceNotFound);
   return { resourceId: fields.resourceId };
 }
 
@@ -77,13 +77,13 @@ export async function verifyNow(
   let resourceIds: string[];
   if (request.resourceId) {
     const resource = await readVerifyResource(organization, request.resourceId);
-    if (!resource) throw AppError.notFound(INTEGRITY_MESSAGES.resourceNotFound);
+    if (!resource) throw DomainError.notFound(INTEGRITY_MESSAGES.resourceNotFound);
     resourceIds = [resource.resourceId];
   } else {
     resourceIds = (await verifyResources(organization))
       .filter((resource) => resource.bytes > 0)
       .map((resource) => resource.resourceId);
-    if (resourceIds.length === 0) throw AppError.conflict(INTEGRITY_MESSAGES.nothingToVerify);
+    if (resourceIds.length === 0) throw DomainError.conflict(INTEGRITY_MESSAGES.nothingToVerify);
   }
   const { run, created } = await requestVerifyRun(organization, {
     trigger: "manual",
@@ -91,7 +91,7 @@ export async function verifyNow(
     resourceIds,
     now,
   });
-  if (!created) throw AppError.conflict(INTEGRITY_MESSAGES.alreadyRunning);
+  if (!created) throw DomainError.conflict(INTEGRITY_MESSAGES.alreadyRunning);
   await dispatchVerifyRun(organization, run.runId, enqueue);
   return publicRun(run);
 }
