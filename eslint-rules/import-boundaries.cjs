@@ -5,6 +5,8 @@
  * - web/src: shared (components, lib, config, testing) ← features ← app; a feature never imports another.
  * - functions/src: routes.ts never reaches a repo.ts directly (routes → service → repo), and only repos
  *   and lib/ touch `firebase-admin/firestore`.
+ * - emulators: each one (and the shared kit) is a package whose only public entry is `src/index.ts`; from
+ *   outside an emulator (tests, scripts, another emulator) nothing else under it may be imported.
  */
 const path = require("node:path");
 
@@ -35,6 +37,29 @@ function webLayer(file) {
   return { rank: WEB_SHARED.has(parts[0]) ? 0 : 2 };
 }
 
+/** The emulator folder (`workspace`, `kit`...) a file lies in, if any. */
+function emulatorOf(file) {
+  const [top, second] = path.relative(ROOT, file).split(path.sep);
+  return top === "emulators" && second ? second : undefined;
+}
+
+const EMULATOR_PACKAGE = /^@alpvault\/[\w-]+-emulator(\/.*)?$/;
+
+/** An import of an emulator from outside it must name its public entry (the folder, `src` or `src/index`). */
+function deepEmulatorImport(fromFile, source, target) {
+  if (!target) {
+    const deep = EMULATOR_PACKAGE.exec(source);
+    return Boolean(deep && deep[1] && !/^\/src(\/index(\.ts)?)?$/.test(deep[1]));
+  }
+  const emulator = emulatorOf(target);
+  if (!emulator || emulator === emulatorOf(fromFile)) return false;
+  const inside = path
+    .relative(path.join(ROOT, "emulators", emulator), target)
+    .split(path.sep)
+    .join("/");
+  return !["", "src", "src/index", "src/index.ts"].includes(inside);
+}
+
 function resolveImport(source, fromFile) {
   for (const [prefix, target] of ALIASES) {
     if (source.startsWith(prefix)) return path.join(target, source.slice(prefix.length));
@@ -46,6 +71,9 @@ function resolveImport(source, fromFile) {
 function violation(fromFile, source) {
   const fromPackage = packageOf(fromFile);
   const target = resolveImport(source, fromFile);
+  if (deepEmulatorImport(fromFile, source, target)) {
+    return "an emulator is imported only through its public entry (emulators/<name>/src/index)";
+  }
   if (!target) {
     const inFunctions = fromPackage === "functions" && fromFile.includes(`${path.sep}src${path.sep}`);
     const isRepoOrLib = /[/\\](repo\.ts|lib[/\\][^/\\]+)$/.test(fromFile) || fromFile.endsWith(".test.ts");
