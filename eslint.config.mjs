@@ -1,6 +1,8 @@
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importBoundaries from "./eslint-rules/import-boundaries.cjs";
 
 export default tseslint.config(
@@ -30,6 +32,25 @@ export default tseslint.config(
   {
     files: ["web/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // No import cycles inside or between the emulators (imports resolved as TypeScript resolves them).
+    files: ["emulators/**/*.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      ...Object.fromEntries(
+        Object.entries(importX.flatConfigs.typescript.settings).filter(
+          ([key]) => key !== "import-x/resolver",
+        ),
+      ),
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({
+          project: ["emulators/*/tsconfig.json"],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
+    },
+    rules: { "import-x/no-cycle": "error" },
   },
   {
     files: ["**/*.cjs"],

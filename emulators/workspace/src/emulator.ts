@@ -6,14 +6,10 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { registerAdminApi } from "./admin";
-import { OAuthServer, type AccessTokenInfo } from "./auth";
-import { registerDirectoryApi } from "./directory/routes";
+import { OAuthServer } from "./auth";
 import { DirectoryStore, type DirectorySnapshot, type DirectoryUser } from "./directory/store";
-import { registerDriveApi } from "./drive/routes";
 import { DriveStore, type DriveSnapshot } from "./drive/store";
 import { FaultInjector, faultError, type FaultAction } from "./faults";
-import { registerGmailApi } from "./gmail/routes";
 import { GmailStore, type GmailSnapshot } from "./gmail/store";
 import {
   GoogleApiError,
@@ -27,13 +23,8 @@ import {
 } from "./http";
 import { LatencyModel, countResponseBytes, paceResponse, type LatencySettings } from "./latency";
 import { QuotaTracker, type QuotaSettings } from "./quota";
-import { UploadSessions, registerUploadSessions } from "./uploads";
-
-export interface Principal {
-  token: AccessTokenInfo;
-  /** The impersonated user (domain-wide delegation); absent for the service account's own token. */
-  user?: DirectoryUser;
-}
+import type { Principal } from "./principal";
+import { UploadSessions } from "./uploads";
 
 export interface EmulatorSnapshot {
   format: 1;
@@ -66,7 +57,7 @@ export class WorkspaceEmulator {
   readonly latency: LatencyModel;
   readonly faults: FaultInjector;
   readonly router = new Router<Principal>();
-  readonly uploads: UploadSessions = new UploadSessions(this);
+  readonly uploads: UploadSessions;
   /** Resumable Drive upload sessions → who uploads (their bytes count toward the user's daily upload). */
   private readonly uploadOwners = new Map<string, string>();
 
@@ -80,11 +71,7 @@ export class WorkspaceEmulator {
     });
     this.latency = new LatencyModel(options.latency);
     this.faults = new FaultInjector(options.faultSeed);
-    registerAdminApi(this);
-    registerDirectoryApi(this);
-    registerGmailApi(this);
-    registerDriveApi(this);
-    registerUploadSessions(this, this.uploads);
+    this.uploads = new UploadSessions(this.baseUrl);
   }
 
   snapshot(): EmulatorSnapshot {

@@ -9,7 +9,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SnapshotFile, listen } from "../../kit/src/index";
-import { WorkspaceEmulator, type EmulatorSnapshot } from "./emulator";
+import { createWorkspaceEmulator } from "./api";
+import type { EmulatorSnapshot, WorkspaceEmulator } from "./emulator";
 import { generateOrganisation, type ProfileName } from "./generator/generate";
 import type { LatencySettings } from "./latency";
 import type { QuotaSettings } from "./quota";
@@ -56,7 +57,7 @@ export async function startWorkspaceEmulator(
   // The emulator needs the port (for its URLs) before it exists; until then connections are refused.
   const server = await listen({ port: options.port, host: options.host });
   const { url } = server;
-  const emulator = new WorkspaceEmulator({
+  const emulator = createWorkspaceEmulator({
     baseUrl: url,
     quota: options.quota,
     latency: options.latency,

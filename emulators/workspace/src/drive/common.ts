@@ -4,7 +4,8 @@
  */
 import { SCOPES } from "../auth";
 import type { DirectoryUser } from "../directory/store";
-import type { Principal, WorkspaceEmulator } from "../emulator";
+import type { WorkspaceEmulator } from "../emulator";
+import type { Principal } from "../principal";
 import { applyFields, boolParam, type RequestContext, type RouteSpec } from "../http";
 import {
   domainPolicy,

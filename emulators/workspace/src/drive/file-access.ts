@@ -3,7 +3,7 @@
  * can reach, the parents they may add to, and `alt=media` downloads with Drive's refusals.
  */
 import { insufficientScopes } from "../auth";
-import type { Principal } from "../emulator";
+import type { Principal } from "../principal";
 import { GoogleApiError, RESPONDED, boolParam, type RequestContext } from "../http";
 import {
   allDrivesFlag,

@@ -5,7 +5,7 @@
  * `useDomainAdminAccess=true`; that flag never opens the files inside the drive.
  */
 import { boolParam, GoogleApiError, intParam, type RequestContext } from "../http";
-import type { Principal } from "../emulator";
+import type { Principal } from "../principal";
 import {
   READ_SCOPES,
   WRITE_SCOPES,

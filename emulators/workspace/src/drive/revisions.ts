@@ -2,7 +2,7 @@
  * Drive v3 revisions: `revisions.list`, `revisions.get` (metadata or `alt=media`) and `revisions.update`
  * (`keepForever`).
  */
-import type { Principal } from "../emulator";
+import type { Principal } from "../principal";
 import { GoogleApiError, intParam, type RequestContext } from "../http";
 import {
   READ_SCOPES,

@@ -6,7 +6,8 @@
 import { ADMIN_PREFIX, pathUser } from "../admin";
 import { SCOPES } from "../auth";
 import type { DirectoryUser } from "../directory/store";
-import type { Principal, WorkspaceEmulator } from "../emulator";
+import type { WorkspaceEmulator } from "../emulator";
+import type { Principal } from "../principal";
 import {
   GoogleApiError,
   RESPONDED,
