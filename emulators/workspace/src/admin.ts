@@ -9,7 +9,7 @@ import type { WorkspaceEmulator } from "./emulator";
 import type { FaultRuleInput } from "./faults";
 import { GoogleApiError, badRequest, type RequestContext } from "./http";
 import type { LatencySettingsChange } from "./latency";
-import type { QuotaSettingsChange } from "./quota";
+import type { QuotaSettingsChange } from "./quota-models";
 import type { DirectoryUser } from "./directory/store";
 
 export const ADMIN_PREFIX = "/emulator/v1";

@@ -22,7 +22,8 @@ import {
   type RequestContext,
 } from "./http";
 import { LatencyModel, countResponseBytes, paceResponse, type LatencySettings } from "./latency";
-import { QuotaTracker, type QuotaSettings } from "./quota";
+import { QuotaTracker } from "./quota";
+import type { QuotaSettings } from "./quota-models";
 import type { Principal } from "./principal";
 import { UploadSessions } from "./uploads";
 

@@ -17,6 +17,7 @@ export {
   type PlanOptions,
 } from "./generator/generate";
 export { testMessage } from "./gmail/testing-messages";
-export { GMAIL_UNITS_PER_PROJECT_PER_DAY, QUOTA_MODELS, QuotaTracker, type QuotaStats } from "./quota";
+export { QuotaTracker } from "./quota";
+export { GMAIL_UNITS_PER_PROJECT_PER_DAY, QUOTA_MODELS, type QuotaStats } from "./quota-models";
 export { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "./server";
 export { TEST_ADMIN, TEST_DOMAIN, TEST_USER, startHarness, type Harness } from "./testing/harness";

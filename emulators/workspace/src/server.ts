@@ -13,7 +13,7 @@ import { createWorkspaceEmulator } from "./api";
 import type { EmulatorSnapshot, WorkspaceEmulator } from "./emulator";
 import { generateOrganisation, type ProfileName } from "./generator/generate";
 import type { LatencySettings } from "./latency";
-import type { QuotaSettings } from "./quota";
+import type { QuotaSettings } from "./quota-models";
 
 export interface RunningWorkspaceEmulator {
   url: string;
