@@ -21,7 +21,8 @@ import {
   sendJson,
   type RequestContext,
 } from "./http";
-import { LatencyModel, countResponseBytes, paceResponse, type LatencySettings } from "./latency";
+import { LatencyModel, type LatencySettings } from "./latency";
+import { countResponseBytes, paceResponse } from "./pacing";
 import { QuotaTracker } from "./quota";
 import type { QuotaSettings } from "./quota-models";
 import type { Principal } from "./principal";
