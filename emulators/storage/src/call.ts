@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { invalid, rangeNotSatisfiable } from "./http";
-import { StorageStore, type StoredBucket, type StoredObject } from "./store";
+import { StorageStore } from "./store";
+import { type StoredBucket, type StoredObject } from "./store-model";
 import { UploadSessions } from "./uploads";
 
 /** The parts of the emulator the handlers use. */

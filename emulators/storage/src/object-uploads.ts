@@ -3,7 +3,7 @@
  * cancellation), checksums checked against what the client sent.
  */
 import { MAX_BODY_BYTES, invalid, parseJsonObject, readBody, required } from "./http";
-import { type StagedBlob, type StoredObject } from "./store";
+import { type StagedBlob, type StoredObject } from "./store-model";
 import { checksumsOf, decodeMultipart, parseGoogHash, verifyChecksums, type InsertRequest } from "./uploads";
 import { RESPONDED, customMetadata, header, objectJson, type Call, type StorageApi } from "./call";
 import { preconditions } from "./objects";

@@ -6,7 +6,7 @@
 import { createReadStream, openSync } from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { intParam, invalid, notFound, parseJsonObject, readBody } from "./http";
-import { MAX_LIST_RESULTS, preconditionsFrom, type StoredObject } from "./store";
+import { MAX_LIST_RESULTS, preconditionsFrom, type StoredObject } from "./store-model";
 import { RESPONDED, customMetadata, etag, objectJson, parseRange, type Call, type StorageApi } from "./call";
 
 export function preconditions(api: StorageApi, call: Call) {

@@ -11,7 +11,7 @@ import type { SigningAccount } from "./signed-urls";
 import { dirname, join } from "node:path";
 import { SnapshotFile, listen, type HttpServer } from "../../kit/src/index";
 import { StorageEmulator } from "./emulator";
-import type { StorageSnapshot } from "./store";
+import { type StorageSnapshot } from "./store-model";
 
 export interface RunningStorageEmulator {
   /** `http://host:port`: the client's `apiEndpoint`, and the form `STORAGE_EMULATOR_HOST` takes. */
