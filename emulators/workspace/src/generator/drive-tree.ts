@@ -13,7 +13,8 @@ import {
   textOfSize,
   type ContentLanguage,
 } from "./content";
-import { DAY_MS, makeBlob, workTime } from "./mail";
+import { DAY_MS, makeBlob } from "./mail-build";
+import { workTime } from "./mail-people";
 import { Random } from "./random";
 import type {
   Blob,
