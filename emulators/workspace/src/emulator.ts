@@ -10,7 +10,8 @@ import { OAuthServer } from "./auth";
 import { DirectoryStore, type DirectorySnapshot, type DirectoryUser } from "./directory/store";
 import { DriveStore, type DriveSnapshot } from "./drive/store";
 import { FaultInjector, faultError, type FaultAction } from "./faults";
-import { GmailStore, type GmailSnapshot } from "./gmail/store";
+import { GmailStore } from "./gmail/store";
+import { type GmailSnapshot } from "./gmail/store-model";
 import {
   GoogleApiError,
   RESPONDED,

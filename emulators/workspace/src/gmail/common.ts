@@ -14,7 +14,8 @@ import {
   type Handler,
   type RequestContext,
 } from "../http";
-import { type GmailStore, type StoredMessage } from "./store";
+import { type GmailStore } from "./store";
+import { type StoredMessage } from "./store-model";
 const GMAIL_COMPOSE = "https://www.googleapis.com/auth/gmail.compose";
 export const READ = [SCOPES.mail, SCOPES.gmailModify, SCOPES.gmailReadonly, SCOPES.gmailMetadata];
 export const READ_CONTENT = [SCOPES.mail, SCOPES.gmailModify, SCOPES.gmailReadonly];

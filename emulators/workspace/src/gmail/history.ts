@@ -2,7 +2,7 @@
  * Gmail v1 `history.list`: the mailbox's changes since a history id, by kind and label, paged.
  */
 import { GoogleApiError, intParam, invalidArgument } from "../http";
-import { HISTORY_KINDS, type HistoryKind, type HistoryRecord } from "./store";
+import { HISTORY_KINDS, type HistoryKind, type HistoryRecord } from "./store-model";
 import { BASE, READ, decodeToken, encodeToken, isHistoryCursor, listParam, type GmailRoutes } from "./common";
 
 function historyJson(record: HistoryRecord): Record<string, unknown> {

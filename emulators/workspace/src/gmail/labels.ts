@@ -3,7 +3,7 @@
  * `labels.update` and `labels.delete`.
  */
 import { invalidArgument } from "../http";
-import { type GmailLabel } from "./store";
+import { type GmailLabel } from "./store-model";
 import { BASE, LABELS_READ, LABELS_WRITE, type GmailRoutes } from "./common";
 
 export function labelJson(label: GmailLabel): Record<string, unknown> {

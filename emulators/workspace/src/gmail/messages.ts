@@ -12,7 +12,8 @@ import {
   type RequestContext,
 } from "../http";
 import { decodedBody, findPart, isAttachment, metadataPayloadJson, payloadJson, type MimePart } from "./mime";
-import { type GmailStore, type StoredMessage } from "./store";
+import { type GmailStore } from "./store";
+import { type StoredMessage } from "./store-model";
 import {
   ATTACHMENT_PREFIX,
   BASE,
