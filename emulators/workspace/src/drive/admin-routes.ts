@@ -8,7 +8,13 @@ import { ADMIN_PREFIX, pathUser } from "../admin";
 import { GoogleApiError, badRequest, type RequestContext } from "../http";
 import type { DriveRoutes } from "./common";
 import { driveJson, fileJson } from "./resources";
-import type { DrivePerson, FileRestrictions, PermissionInput, Role, StoredFile } from "./store";
+import {
+  type DrivePerson,
+  type FileRestrictions,
+  type PermissionInput,
+  type Role,
+  type StoredFile,
+} from "./store-model";
 
 function contentOf(body: Record<string, unknown>): Buffer | undefined {
   if (typeof body.content === "string") return Buffer.from(body.content, "base64");

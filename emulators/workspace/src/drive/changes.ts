@@ -6,7 +6,7 @@ import { GoogleApiError, boolParam, intParam } from "../http";
 import { READ_SCOPES, allDrivesFlag, csv, defaultFields, type DriveRoutes } from "./common";
 import { driveNotFound, invalidValue, required } from "./errors";
 import { DEFAULT_CHANGE_LIST_FIELDS, driveJson, fileJson } from "./resources";
-import { type DrivePerson } from "./store";
+import { type DrivePerson } from "./store-model";
 
 export function registerChangeRoutes(routes: DriveRoutes): void {
   const { store, caller, render } = routes;

@@ -15,14 +15,8 @@ import {
   invalidValue,
 } from "./errors";
 import type { RenderContext } from "./resources";
-import {
-  ROLE_RANK,
-  type Access,
-  type DrivePerson,
-  type DriveStore,
-  type Role,
-  type StoredFile,
-} from "./store";
+import { type DriveStore } from "./store";
+import { ROLE_RANK, type Access, type DrivePerson, type Role, type StoredFile } from "./store-model";
 
 export const READ_SCOPES = [
   SCOPES.drive,

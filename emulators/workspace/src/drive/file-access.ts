@@ -32,7 +32,7 @@ import {
   type DrivePerson,
   type StoredFile,
   type StoredRevision,
-} from "./store";
+} from "./store-model";
 
 export interface DriveFiles extends DriveRoutes {
   /** A file as the viewer sees it, limited to `fields` (or to Drive's default fields). */

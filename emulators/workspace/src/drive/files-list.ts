@@ -15,14 +15,8 @@ import { driveNotFound, invalidValue } from "./errors";
 import { GOOGLE_FOLDER, isDocsEditorsType } from "./office";
 import { compileQuery, QueryError, type QuerySubject } from "./query";
 import { DEFAULT_FILE_LIST_FIELDS, fileJson } from "./resources";
-import {
-  rootIdFor,
-  type Access,
-  type DrivePerson,
-  type DriveStore,
-  type Role,
-  type StoredFile,
-} from "./store";
+import { type DriveStore } from "./store";
+import { rootIdFor, type Access, type DrivePerson, type Role, type StoredFile } from "./store-model";
 import type { DriveFiles } from "./file-access";
 const ORDER_KEYS: Record<string, (a: StoredFile, b: StoredFile) => number> = {
   createdTime: (a, b) => a.createdTime.localeCompare(b.createdTime),

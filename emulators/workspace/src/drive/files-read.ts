@@ -14,7 +14,7 @@ import {
 import { ALL_EXPORT_FORMATS, exportGoogleFile, hasGoogleContent } from "./google-types";
 import { contentRestricted, sendBytes } from "./media";
 import { DEFAULT_FILE_FIELDS, fileJson, rootFolderJson } from "./resources";
-import { rootIdFor, type Access, type StoredFile } from "./store";
+import { rootIdFor, type Access, type StoredFile } from "./store-model";
 import type { DriveFiles } from "./file-access";
 /** Google's limit on files.export output. */
 export const EXPORT_LIMIT_BYTES = 10 * 1024 * 1024;

@@ -10,7 +10,7 @@ import type { ContentSpool, Digests, DiskContent } from "./content";
 import { conversionNotSupported, insufficientFilePermissions, invalidValue, required } from "./errors";
 import { GOOGLE_SHORTCUT } from "./google-types";
 import { GOOGLE_FOLDER, importDocument, isDocsEditorsType } from "./office";
-import { ROLE_RANK, type DrivePerson, type StoredFile } from "./store";
+import { ROLE_RANK, type DrivePerson, type StoredFile } from "./store-model";
 import { unzip } from "./unzip";
 import type { DriveFiles } from "./file-access";
 

@@ -36,7 +36,7 @@ import {
   type StoredDrive,
   type StoredFile,
   type StoredPermission,
-} from "./store";
+} from "./store-model";
 
 /** What a permissions call is about: a file, or a shared drive (with how the caller reaches it). */
 type Target =

@@ -16,7 +16,7 @@ import {
 import { GOOGLE_SHORTCUT } from "./google-types";
 import { GOOGLE_FOLDER } from "./office";
 import { DEFAULT_REVISION_FIELDS, revisionJson } from "./resources";
-import { type Access, type DrivePerson, type StoredFile } from "./store";
+import { type Access, type DrivePerson, type StoredFile } from "./store-model";
 import type { DriveFiles } from "./file-access";
 
 export function registerRevisionRoutes(routes: DriveFiles): void {

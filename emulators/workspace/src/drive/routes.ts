@@ -8,7 +8,7 @@ import { registerDriveAdminApi } from "./admin-routes";
 import { callerOf, personOf, type DriveRoutes } from "./common";
 import { registerPermissionRoutes } from "./permissions";
 import { type RenderContext } from "./resources";
-import { type DrivePerson } from "./store";
+import { type DrivePerson } from "./store-model";
 import { registerAboutRoutes } from "./about";
 import { registerChangeRoutes } from "./changes";
 import { registerSharedDriveRoutes } from "./drives";

@@ -2,7 +2,7 @@
  * Generated Drive content: each user's My Drive (folders two to three levels deep, PDFs, images, text, CSV,
  * Google Docs/Sheets/Slides, revisions, sharing) and shared drives with members and files, as plain data.
  */
-import type { PermissionInput } from "../drive/store";
+import { type PermissionInput } from "../drive/store-model";
 import {
   FOLDER_NAMES,
   DOCUMENT_TITLES,
