@@ -32,9 +32,7 @@ const importCycles = (files) => ({
   },
   rules: { "import-x/no-cycle": "error" },
 });
-const CYCLE_CHECKED = ["functions", "contracts", "web", "scripts", "tests", "eslint-rules"];
-/** The emulators' folders join the cycle check once their restructuring lands (emulators/<name>/**). */
-const CYCLE_CHECKED_EMULATORS = [];
+const CYCLE_CHECKED = ["functions", "contracts", "web", "scripts", "tests", "eslint-rules", "emulators"];
 
 export default tseslint.config(
   {
@@ -61,9 +59,7 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
-  importCycles(
-    [...CYCLE_CHECKED, ...CYCLE_CHECKED_EMULATORS].map((folder) => `${folder}/**/*.{ts,tsx,mts,cts}`),
-  ),
+  importCycles(CYCLE_CHECKED.map((folder) => `${folder}/**/*.{ts,tsx,mts,cts}`)),
   {
     files: ["web/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },

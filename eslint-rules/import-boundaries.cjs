@@ -7,6 +7,8 @@
  *   and lib/ touch `firebase-admin/firestore`.
  * - functions/src: only the HTTP layer imports http/ (http/ itself, routes.ts and their tests, index.ts);
  *   a domain module (a service, repo, worker, task, lib/…) never does: its errors come from lib/errors.ts.
+ * - emulators: each one (and the shared kit) is a package whose only public entry is `src/index.ts`; from
+ *   outside an emulator (tests, scripts, another emulator) nothing else under it may be imported.
  */
 const path = require("node:path");
 
@@ -53,6 +55,29 @@ function inHttpLayer(parts) {
   return HTTP_LAYER_FILES.has(parts[parts.length - 1]);
 }
 
+/** The emulator folder (`workspace`, `kit`...) a file lies in, if any. */
+function emulatorOf(file) {
+  const [top, second] = path.relative(ROOT, file).split(path.sep);
+  return top === "emulators" && second ? second : undefined;
+}
+
+const EMULATOR_PACKAGE = /^@alpvault\/[\w-]+-emulator(\/.*)?$/;
+
+/** An import of an emulator from outside it must name its public entry (the folder, `src` or `src/index`). */
+function deepEmulatorImport(fromFile, source, target) {
+  if (!target) {
+    const deep = EMULATOR_PACKAGE.exec(source);
+    return Boolean(deep && deep[1] && !/^\/src(\/index(\.ts)?)?$/.test(deep[1]));
+  }
+  const emulator = emulatorOf(target);
+  if (!emulator || emulator === emulatorOf(fromFile)) return false;
+  const inside = path
+    .relative(path.join(ROOT, "emulators", emulator), target)
+    .split(path.sep)
+    .join("/");
+  return !["", "src", "src/index", "src/index.ts"].includes(inside);
+}
+
 function resolveImport(source, fromFile) {
   for (const [prefix, target] of ALIASES) {
     if (source.startsWith(prefix)) return path.join(target, source.slice(prefix.length));
@@ -64,6 +89,9 @@ function resolveImport(source, fromFile) {
 function violation(fromFile, source) {
   const fromPackage = packageOf(fromFile);
   const target = resolveImport(source, fromFile);
+  if (deepEmulatorImport(fromFile, source, target)) {
+    return "an emulator is imported only through its public entry (emulators/<name>/src/index)";
+  }
   if (!target) {
     const inFunctions = fromPackage === "functions" && fromFile.includes(`${path.sep}src${path.sep}`);
     const isRepoOrLib = /[/\\](repo\.ts|lib[/\\][^/\\]+)$/.test(fromFile) || fromFile.endsWith(".test.ts");

@@ -56,8 +56,36 @@ tester.run("import-boundaries", rule, {
     },
     // A folder whose name merely starts with "http" is not the HTTP layer.
     { filename: at("functions/src/system/service.ts"), code: 'import { x } from "../https-things/thing";' },
+    {
+      filename: at("tests/api/recovery.test.ts"),
+      code: 'import { SCOPES } from "../../emulators/workspace/src/index";',
+    },
+    { filename: at("scripts/stack.ts"), code: 'import { startKmsEmulator } from "../emulators/kms/src";' },
+    {
+      filename: at("emulators/workspace/src/drive/routes.ts"),
+      code: 'import { GoogleApiError } from "../http";',
+    },
+    {
+      filename: at("emulators/storage/src/server.ts"),
+      code: 'import { startHttpServer } from "../../kit/src/index";',
+    },
   ],
   invalid: [
+    {
+      filename: at("tests/api/recovery.test.ts"),
+      code: 'import { SCOPES } from "../../emulators/workspace/src/auth";',
+      errors: [{ messageId: "boundary" }],
+    },
+    {
+      filename: at("scripts/stack.ts"),
+      code: 'import { startStorageEmulator } from "@alpvault/storage-emulator/src/server";',
+      errors: [{ messageId: "boundary" }],
+    },
+    {
+      filename: at("emulators/storage/src/server.ts"),
+      code: 'import { seededRandom } from "../../workspace/src/faults";',
+      errors: [{ messageId: "boundary" }],
+    },
     {
       filename: at("web/src/components/ui/button.tsx"),
       code: 'import { x } from "@/features/policies/components/list";',

@@ -1,6 +1,5 @@
 import { DEMO_GOOGLE_USER } from "../contracts/src/local";
-import { numericId } from "../emulators/workspace/src/directory/store";
-import { DEMO_ORGANISATION_SUMMARY } from "../emulators/workspace/src/generator/generate";
+import { DEMO_ORGANISATION_SUMMARY, numericId } from "../emulators/workspace/src/index";
 
 describe("the demo identity", () => {
   test("when the web's demo sign-in is used, then it is the demo Workspace's super admin, with their Directory id", () => {

@@ -6,10 +6,10 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { RecentOutput, Supervisor, type ChildDeath } from "./supervise";
 import { createWriteStream, existsSync, mkdirSync, readFileSync, type WriteStream } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { startFirestore, type RunningFirestore } from "../emulators/firestore/src/launcher";
-import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../emulators/workspace/src/server";
-import { startKmsEmulator } from "../emulators/kms/src/server";
-import { startStorageEmulator, storageStateFile } from "../emulators/storage/src/server";
+import { startFirestore, type RunningFirestore } from "../emulators/firestore/src/index";
+import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../emulators/workspace/src/index";
+import { startKmsEmulator } from "../emulators/kms/src/index";
+import { startStorageEmulator, storageStateFile } from "../emulators/storage/src/index";
 import { HOST, PORTS, ROOT, assertPortsFree } from "./ports";
 
 export const PROJECT_ID = "demo-alpvault";

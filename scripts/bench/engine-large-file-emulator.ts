@@ -8,8 +8,12 @@
  * before the emulator answers), sends a `LargeFileEmulator` (or `{error}`) to its parent, and serves until
  * its parent sends "stop" or kills it.
  */
-import { DEFAULT_GRANTED_SCOPES, type ServiceAccountKey } from "../../emulators/workspace/src/auth";
-import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../../emulators/workspace/src/server";
+import {
+  DEFAULT_GRANTED_SCOPES,
+  type RunningWorkspaceEmulator,
+  type ServiceAccountKey,
+  startWorkspaceEmulator,
+} from "../../emulators/workspace/src/index";
 
 const DOMAIN = "large-file.bench.test";
 const USER = `owner@${DOMAIN}`;

@@ -9,8 +9,7 @@ import { createHash } from "node:crypto";
 
 import { drive_v3 } from "@googleapis/drive";
 
-import type { ServiceAccountKey } from "../../emulators/workspace/src/auth";
-import { emulatorJwt } from "../../emulators/workspace/src/client";
+import { emulatorJwt, type ServiceAccountKey } from "../../emulators/workspace/src/index";
 import { dataKey, deriveKeys, type DataKey } from "../../functions/src/backup/format/keys";
 import { meteredCaller } from "../../functions/src/backup/google/caller";
 import { googleClientOptions } from "../../functions/src/backup/google/client-options";

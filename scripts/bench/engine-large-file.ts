@@ -28,7 +28,7 @@ import { join } from "node:path";
 
 import { drive_v3 } from "@googleapis/drive";
 
-import { emulatorJwt } from "../../emulators/workspace/src/client";
+import { emulatorJwt } from "../../emulators/workspace/src/index";
 import { MAX_CHUNK_SIZE } from "../../functions/src/backup/format/chunker";
 import { newDataKey } from "../../functions/src/backup/format/keys";
 import { meteredCaller } from "../../functions/src/backup/google/caller";

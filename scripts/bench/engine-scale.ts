@@ -38,8 +38,7 @@ import {
 } from "../../functions/src/backup/google/daily-budget";
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
 import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
-import { GMAIL_UNITS_PER_PROJECT_PER_DAY } from "../../emulators/workspace/src/quota";
+import { GMAIL_UNITS_PER_PROJECT_PER_DAY, testMessage } from "../../emulators/workspace/src/index";
 import type { MeasuredFigure } from "./types";
 import {
   BackupStore,

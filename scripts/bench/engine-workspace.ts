@@ -8,15 +8,16 @@ import { randomBytes } from "node:crypto";
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
 import {
   applyPlan,
-  planOrganisation,
   type ApplyResult,
+  type Harness,
   type PlanOptions,
-} from "../../emulators/workspace/src/generator/generate";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+  planOrganisation,
+  SCOPES,
+  startHarness,
+  testMessage,
+} from "../../emulators/workspace/src/index";
 import type { GoogleCaller } from "../../functions/src/backup/google/caller";
 import { googleClientOptions } from "../../functions/src/backup/google/client-options";
 import { unitCost } from "../../functions/src/backup/google/costs";

@@ -6,7 +6,7 @@
 import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFirestore, type Firestore } from "firebase-admin/firestore";
 
-import { startFirestore } from "../../emulators/firestore/src/launcher";
+import { startFirestore } from "../../emulators/firestore/src/index";
 import { freePort } from "../ports";
 import { timed, type Bench, type BenchResult } from "./types";
 

@@ -22,7 +22,7 @@
  */
 import { gmail_v1 } from "@googleapis/gmail";
 
-import { SCOPES } from "../../emulators/workspace/src/auth";
+import { SCOPES } from "../../emulators/workspace/src/index";
 import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/backup/google/costs";
 import { googleClientOptions } from "../../functions/src/backup/google/client-options";
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";

@@ -14,8 +14,8 @@
  * included.
  */
 
-import { startFirestore } from "../../emulators/firestore/src/launcher";
-import { seededRandom } from "../../emulators/workspace/src/faults";
+import { startFirestore } from "../../emulators/firestore/src/index";
+import { seededRandom } from "../../emulators/workspace/src/index";
 import { freePort } from "../ports";
 import type { MeasuredFigure } from "./types";
 import type { BenchResult } from "./types";

@@ -9,10 +9,13 @@ import { Worker, isMainThread, parentPort, workerData, type MessagePort } from "
 
 import { gmail_v1 } from "@googleapis/gmail";
 
-import { SCOPES, type ServiceAccountKey } from "../../emulators/workspace/src/auth";
-import { emulatorJwt } from "../../emulators/workspace/src/client";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
-import { startWorkspaceEmulator } from "../../emulators/workspace/src/server";
+import {
+  emulatorJwt,
+  SCOPES,
+  type ServiceAccountKey,
+  startWorkspaceEmulator,
+  testMessage,
+} from "../../emulators/workspace/src/index";
 import { timed, type BenchResult } from "./types";
 
 const DOMAIN = "bench-gmail.test";

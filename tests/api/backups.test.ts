@@ -6,7 +6,7 @@
  * resource's status and the organisation's totals follow, the audit log says so, and nothing runs twice.
  */
 import { BACKUP_MESSAGES, type BackupNowResponse } from "@alpvault/contracts/backups";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
+import { testMessage } from "../../emulators/workspace/src/index";
 import {
   cloudKmsKeyWrapper,
   decodeDataKeyRecord,

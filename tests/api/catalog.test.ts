@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { deleteApp, getApps, initializeApp, type App } from "firebase-admin/app";
 import { getFirestore, type Firestore } from "firebase-admin/firestore";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { startHarness, type Harness } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import type { ObjectScope } from "../../functions/src/backup/format/chunk-codec";
 import { deriveKeys, newDataKey, type DataKey } from "../../functions/src/backup/format/keys";

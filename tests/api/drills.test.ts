@@ -8,7 +8,7 @@
  */
 import type { AlertsResponse } from "@alpvault/contracts/organizations";
 import { DRILL_MESSAGES, type DrillRunsPage, type DrillSettings } from "@alpvault/contracts/drills";
-import { SCOPES } from "../../emulators/workspace/src/auth";
+import { SCOPES } from "../../emulators/workspace/src/index";
 import {
   assignDefaultPolicy,
   auditOperations,

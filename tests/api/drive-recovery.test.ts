@@ -17,8 +17,7 @@ import { Readable } from "node:stream";
 import type { Recovery } from "@alpvault/contracts/recovery";
 import { SEARCH_MESSAGES, type DriveSearchResult, type SearchResponse } from "@alpvault/contracts/search";
 import type { drive_v3 } from "@googleapis/drive";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { unzip } from "../../emulators/workspace/src/drive/unzip";
+import { SCOPES, unzip } from "../../emulators/workspace/src/index";
 import {
   REGION_DB,
   assignDefaultPolicy,

@@ -8,7 +8,7 @@
  * report, and their file, downloaded through a signed link, holds every good item byte for byte.
  */
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
-import { unzip } from "../../emulators/workspace/src/drive/unzip";
+import { unzip } from "../../emulators/workspace/src/index";
 import { EXPORT_REPORT_NAME } from "../../functions/src/export/service";
 import { parseMbox } from "../../functions/src/export/mbox";
 import { organizationWithData } from "../support/backup-runs";

@@ -7,8 +7,7 @@
  */
 import type { AuditPage } from "@alpvault/contracts/audit";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { unzip } from "../../emulators/workspace/src/drive/unzip";
+import { SCOPES, unzip } from "../../emulators/workspace/src/index";
 import { parseMbox } from "../../functions/src/export/mbox";
 import {
   assignDefaultPolicy,

@@ -5,7 +5,7 @@
  */
 import type { AuditPage } from "@alpvault/contracts/audit";
 import { SEARCH_MESSAGES, type MailSearchResult, type SearchResponse } from "@alpvault/contracts/search";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
+import { testMessage } from "../../emulators/workspace/src/index";
 import {
   assignDefaultPolicy,
   backupNow,

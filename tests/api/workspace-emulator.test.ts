@@ -2,8 +2,7 @@
  * The stack's Workspace emulator, as `npm start` runs it: on its fixed port, seeded with the demo
  * organisation, its key file written where the functions read it.
  */
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { MARKETPLACE_APPLICATION_ID } from "../../emulators/workspace/src/directory/routes";
+import { MARKETPLACE_APPLICATION_ID, SCOPES } from "../../emulators/workspace/src/index";
 import {
   DEMO_ADMIN,
   DEMO_DOMAIN,

@@ -18,7 +18,7 @@ import { Readable } from "node:stream";
 import type { drive_v3 } from "@googleapis/drive";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
-import { SCOPES } from "../../emulators/workspace/src/auth";
+import { SCOPES } from "../../emulators/workspace/src/index";
 import { DEMO_DOMAIN, driveFor } from "../support/workspace";
 import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
 import { onboardDemoOrganization, pathnameOf, screenshotBothThemes } from "./support/onboarding";

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { Readable } from "node:stream";
 import type { Download, Locator, Page } from "playwright-core";
 import { EXPORT_ITEM_REASONS, EXPORT_MESSAGES } from "@alpvault/contracts/exports";
-import { unzip } from "../../emulators/workspace/src/drive/unzip";
+import { unzip } from "../../emulators/workspace/src/index";
 import { EXPORT_REPORT_NAME } from "../../functions/src/export/service";
 import type { StoredItem } from "../support/backup-runs";
 import { damageItem } from "../support/damage";

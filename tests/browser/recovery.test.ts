@@ -16,7 +16,7 @@
 import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
-import { SCOPES } from "../../emulators/workspace/src/auth";
+import { SCOPES } from "../../emulators/workspace/src/index";
 import { DEMO_DOMAIN, gmailFor, workspaceAdmin } from "../support/workspace";
 import { screenshot } from "./support/browser";
 import { onboardDemoOrganization, pathnameOf } from "./support/onboarding";

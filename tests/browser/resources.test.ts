@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import type { AlertsResponse, OrganizationSummary, ResourcesPage } from "@alpvault/contracts/organizations";
 import type { IntegrityReport, VerifyRun } from "@alpvault/contracts/integrity";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
+import { testMessage } from "../../emulators/workspace/src/index";
 import { finishedRun, itemsOf, runsOf } from "../support/backup-runs";
 import { chunkOf, flipByte } from "../support/damage";
 import { appCheckToken, callApi } from "../support/api-client";

@@ -4,7 +4,7 @@
  * emulator in-process with its latency model set for `messages.get`, the product's quota caller and the
  * runner; what is in flight is counted where the runner fetches.
  */
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { startHarness, type Harness } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import { newDataKey } from "../../functions/src/backup/format/keys";
 import { meteredCaller } from "../../functions/src/backup/google/caller";

@@ -5,7 +5,7 @@
  * holds them.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { startStorageEmulator, type RunningStorageEmulator } from "../../emulators/storage/src/server";
+import { startStorageEmulator, type RunningStorageEmulator } from "../../emulators/storage/src/index";
 import {
   GcsBlobStore,
   regionBucketName,

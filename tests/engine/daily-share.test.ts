@@ -3,7 +3,7 @@
  * a stop condition on the run's units of that API, and the run checkpoints and goes on in a later
  * delivery, backing up nothing twice. Against the Workspace emulator in-process with the product's caller.
  */
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { startHarness, type Harness } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import { newDataKey } from "../../functions/src/backup/format/keys";
 import { meteredCaller } from "../../functions/src/backup/google/caller";

@@ -4,8 +4,7 @@
  * pointing at its target.
  */
 import { drive_v3 } from "@googleapis/drive";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
 import { DriveRestorer } from "../../functions/src/backup/services/drive/restorer";
 import { Mailboxes, meter } from "../support/backup";
 

@@ -5,8 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { drive_v3 } from "@googleapis/drive";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
 import {
   DIRECT_CALLER,
   type GoogleCaller,

@@ -4,8 +4,7 @@
  * a 0-byte backup; Drawings and Apps Script projects are kept as their exports; a shortcut keeps its target.
  */
 import { drive_v3 } from "@googleapis/drive";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";

@@ -7,8 +7,7 @@
  * be retried until gax's total timeout.
  */
 import type { KeyManagementServiceClient } from "@google-cloud/kms";
-import { emulatorKmsClient } from "../../emulators/kms/src/client";
-import { startKmsEmulator, type RunningKmsEmulator } from "../../emulators/kms/src/server";
+import { emulatorKmsClient, type RunningKmsEmulator, startKmsEmulator } from "../../emulators/kms/src/index";
 import { EncryptionError, EncryptionKeyError } from "../../functions/src/backup/format/errors";
 import {
   cloudKmsKeyWrapper,

@@ -3,8 +3,7 @@
  * far larger than Gmail lets a JSON `raw` request carry is imported by media upload, byte for byte.
  */
 import { gmail_v1 } from "@googleapis/gmail";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
 import { GmailRestorer } from "../../functions/src/backup/services/gmail/restorer";
 import { Mailboxes, meter } from "../support/backup";
 

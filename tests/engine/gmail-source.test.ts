@@ -3,9 +3,13 @@
  * listing and fetch, incremental listing from history, expired history, paging and the search fields.
  */
 import { gmail_v1 } from "@googleapis/gmail";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
-import { TEST_USER, startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import {
+  type Harness,
+  SCOPES,
+  startHarness,
+  TEST_USER,
+  testMessage,
+} from "../../emulators/workspace/src/index";
 import {
   DIRECT_CALLER,
   type GoogleCaller,

@@ -4,8 +4,7 @@
  * the runner, the in-memory catalog and blob store, and the production `GmailRestorer`.
  */
 import { gmail_v1 } from "@googleapis/gmail";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
 import type { GoogleCaller } from "../../functions/src/backup/google/caller";

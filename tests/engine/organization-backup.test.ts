@@ -7,9 +7,12 @@
 import { createHash } from "node:crypto";
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { generateOrganisation } from "../../emulators/workspace/src/generator/generate";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import {
+  generateOrganisation,
+  type Harness,
+  SCOPES,
+  startHarness,
+} from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import type { ObjectScope } from "../../functions/src/backup/format/chunk-codec";
 import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";

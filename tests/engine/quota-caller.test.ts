@@ -4,16 +4,18 @@
  */
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
-import type { FaultRuleInput } from "../../emulators/workspace/src/faults";
-import { QUOTA_MODELS, QuotaTracker, type QuotaStats } from "../../emulators/workspace/src/quota";
 import {
+  type FaultRuleInput,
+  type Harness,
+  QUOTA_MODELS,
+  type QuotaStats,
+  QuotaTracker,
+  SCOPES,
+  startHarness,
   TEST_DOMAIN,
   TEST_USER,
-  startHarness,
-  type Harness,
-} from "../../emulators/workspace/src/testing/harness";
+  testMessage,
+} from "../../emulators/workspace/src/index";
 import type { GoogleApi, GoogleRequest } from "../../functions/src/backup/google/caller";
 import { GOOGLE_QUOTA_LIMITS, UNIT_COSTS, unitCost } from "../../functions/src/backup/google/costs";
 import { googleClientOptions } from "../../functions/src/backup/google/client-options";

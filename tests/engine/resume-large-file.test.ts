@@ -6,8 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { drive_v3 } from "@googleapis/drive";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";

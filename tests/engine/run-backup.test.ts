@@ -5,9 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { drive_v3 } from "@googleapis/drive";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
-import { startHarness, type Harness } from "../../emulators/workspace/src/testing/harness";
+import { type Harness, SCOPES, startHarness, testMessage } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import type { ChunkRef, ObjectScope } from "../../functions/src/backup/format/chunk-codec";
 import { EncryptionError, EncryptionKeyError } from "../../functions/src/backup/format/errors";

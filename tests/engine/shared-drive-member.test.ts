@@ -4,13 +4,13 @@
  * so the engine backs the drive up as one of its own members, never adding anyone.
  */
 import { drive_v3 } from "@googleapis/drive";
-import { SCOPES } from "../../emulators/workspace/src/auth";
 import {
+  type Harness,
+  SCOPES,
+  startHarness,
   TEST_ADMIN,
   TEST_DOMAIN,
-  startHarness,
-  type Harness,
-} from "../../emulators/workspace/src/testing/harness";
+} from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
 import { newDataKey } from "../../functions/src/backup/format/keys";
 import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";

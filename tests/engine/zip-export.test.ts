@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { crc32, inflateRawSync } from "node:zlib";
-import { unzip } from "../../emulators/workspace/src/drive/unzip";
+import { unzip } from "../../emulators/workspace/src/index";
 import { ZipWriter, type ZipWriterOptions } from "../../functions/src/export/zip";
 
 const MODIFIED = new Date(Date.UTC(2026, 10, 22, 10, 30, 0));

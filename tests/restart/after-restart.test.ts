@@ -1,6 +1,6 @@
 import { getAuth } from "firebase-admin/auth";
 import { getFirestore } from "firebase-admin/firestore";
-import { SCOPES } from "../../emulators/workspace/src/auth";
+import { SCOPES } from "../../emulators/workspace/src/index";
 import { DEMO_DOMAIN, gmailFor, workspaceAdmin } from "../support/workspace";
 import {
   adminAppForRestart,

@@ -10,7 +10,7 @@ import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFunctions } from "firebase-admin/functions";
 import type { AuditPage } from "@alpvault/contracts/audit";
 import type { OrganizationSummary, Resource, ResourcesPage } from "@alpvault/contracts/organizations";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
+import { testMessage } from "../../emulators/workspace/src/index";
 import { GcsBlobStore, regionBucketName } from "../../functions/src/backup/blobstore/gcs-blob-store";
 import type { ObjectScope } from "../../functions/src/backup/format/chunk-codec";
 import {

@@ -3,9 +3,7 @@
  * source reading them, a metered caller, and restoring a version from its objects.
  */
 import { gmail_v1 } from "@googleapis/gmail";
-import { SCOPES } from "../../emulators/workspace/src/auth";
-import { testMessage } from "../../emulators/workspace/src/gmail/testing-messages";
-import type { Harness } from "../../emulators/workspace/src/testing/harness";
+import { type Harness, SCOPES, testMessage } from "../../emulators/workspace/src/index";
 import type { BlobStore } from "../../functions/src/backup/blobstore/blob-store";
 import type { ChunkRef, ObjectScope } from "../../functions/src/backup/format/chunk-codec";
 import { seededText } from "../../functions/src/backup/format/testing";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 import { admin_directory_v1 } from "@googleapis/admin";
-import { emulatorJwt, type ServiceAccountCredentials } from "../../emulators/workspace/src/client";
+import { emulatorJwt, type ServiceAccountCredentials } from "../../emulators/workspace/src/index";
 import { stackEnv } from "./stack-env";
 
 export const DEMO_DOMAIN = "alpvault-demo.test";

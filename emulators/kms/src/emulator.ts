@@ -50,6 +50,7 @@ export class KmsEmulator {
 
   constructor() {
     this.registerApi();
+    this.registerCrypto();
     this.registerAdmin();
   }
 
@@ -101,6 +102,7 @@ export class KmsEmulator {
     }
   };
 
+  /** Key rings, crypto keys and their versions. */
   private registerApi(): void {
     const { store } = this;
     const v1 = (method: string, path: string, handler: Handler) => this.add(method, `/v1/${path}`, handler);
@@ -187,8 +189,13 @@ export class KmsEmulator {
     v1("POST", `${VERSION}:restore`, (request) =>
       versionJson(store.restoreVersion(checkedName(request.name)), request.numericEnums),
     );
+  }
 
-    // Encrypt (on the key: its primary; on a version: that version) and decrypt (on the key).
+  /** Encrypt (on the key: its primary; on a version: that version) and decrypt (on the key). */
+  private registerCrypto(): void {
+    const { store } = this;
+    const v1 = (method: string, path: string, handler: Handler) => this.add(method, `/v1/${path}`, handler);
+
     const encrypt: Handler = async (request) => {
       const name = checkedName(request.name);
       const body = await request.json();

@@ -6,10 +6,8 @@
  * restores `<dataDir>/kms/state.json.gz` at start and `stop({ save: true })` writes it back (key material
  * included: it is an emulator's throw-away material, never a real key).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import { dirname, join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { join } from "node:path";
+import { SnapshotFile, listen } from "../../kit/src/index";
 import { KmsEmulator } from "./emulator";
 import type { KmsSnapshot } from "./store";
 
@@ -34,45 +32,24 @@ export function stateFile(dataDir: string): string {
   return join(dataDir, "kms", "state.json.gz");
 }
 
-/** Writes the state back; an empty emulator leaves no file (the seed carries no KMS state). */
-function saveState(emulator: KmsEmulator, file: string): void {
-  const snapshot = emulator.store.snapshot();
-  if (snapshot.keyRings.length === 0) {
-    rmSync(file, { force: true });
-    return;
-  }
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.tmp`, gzipSync(JSON.stringify(snapshot)), { mode: 0o600 });
-  renameSync(`${file}.tmp`, file);
-}
-
 export async function startKmsEmulator(options: KmsEmulatorOptions): Promise<RunningKmsEmulator> {
-  const host = options.host ?? "127.0.0.1";
   const emulator = new KmsEmulator();
-  const file = options.dataDir ? stateFile(options.dataDir) : undefined;
-  if (file && existsSync(file)) {
-    emulator.store.restore(JSON.parse(gunzipSync(readFileSync(file)).toString("utf8")) as KmsSnapshot);
-  }
-  const server: Server = createServer((request, response) => void emulator.handle(request, response));
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
+  const state = options.dataDir ? new SnapshotFile<KmsSnapshot>(stateFile(options.dataDir)) : undefined;
+  const saved = state?.load();
+  if (saved) emulator.store.restore(saved);
+  const server = await listen({ port: options.port, host: options.host });
+  server.serve(emulator.handle);
   return {
-    url: `http://${host}:${port}`,
-    hostPort: `${host}:${port}`,
+    url: server.url,
+    hostPort: `${server.host}:${server.port}`,
     emulator,
-    stop: (stopOptions = {}) =>
-      new Promise<void>((resolve) => {
-        if (stopOptions.save && file) saveState(emulator, file);
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    stop: async (stopOptions = {}) => {
+      if (stopOptions.save && state) {
+        const snapshot = emulator.store.snapshot();
+        // An empty emulator leaves no file (the seed carries no KMS state).
+        state.save(snapshot.keyRings.length > 0 ? snapshot : undefined);
+      }
+      await server.close();
+    },
   };
 }

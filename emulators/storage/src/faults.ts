@@ -3,6 +3,7 @@
  * reset, so callers can test how they behave when object storage is unavailable. Rules match every API
  * call, or one operation (`storage.objects.insert`) or a family (`storage.objects.*`).
  */
+import { FaultRules, matchesOperation } from "../../kit/src/index";
 
 export type FaultKind = "error" | "reset";
 
@@ -28,8 +29,7 @@ export interface FaultRule {
 const STATUSES = [429, 500, 502, 503, 504];
 
 export class Faults {
-  private rules: FaultRule[] = [];
-  private nextId = 1;
+  private readonly rules = new FaultRules<FaultRule>();
 
   /** Adds a rule; throws a message for the admin API when the input is malformed. */
   add(input: FaultRuleInput): FaultRule {
@@ -45,39 +45,24 @@ export class Faults {
     if (typeof operation !== "string" || !/^(\*|[a-z]+(\.[a-zA-Z]+)*(\.\*)?)$/.test(operation)) {
       throw new Error("operation must be an operation id, a prefix ending in .*, or *");
     }
-    const rule: FaultRule = {
-      id: `fault-${this.nextId++}`,
-      kind,
-      status,
-      operation,
-      remaining: count,
-      fired: 0,
-    };
-    this.rules.push(rule);
-    return rule;
+    return this.rules.add((id) => ({ id, kind, status, operation, remaining: count, fired: 0 }));
   }
 
   list(): FaultRule[] {
-    return this.rules.map((rule) => ({ ...rule }));
+    return this.rules.list();
   }
 
   clear(): void {
-    this.rules = [];
+    this.rules.clear();
   }
 
   /** The fault this request gets, if any (the first matching rule, used up one step). */
   take(operation: string): FaultRule | undefined {
-    const rule = this.rules.find((candidate) => matches(candidate.operation, operation));
+    const rule = this.rules.active().find((candidate) => matchesOperation(candidate.operation, operation));
     if (!rule) return undefined;
     rule.remaining -= 1;
     rule.fired += 1;
-    if (rule.remaining === 0) this.rules = this.rules.filter((candidate) => candidate !== rule);
+    if (rule.remaining === 0) this.rules.remove(rule.id);
     return { ...rule };
   }
-}
-
-function matches(pattern: string, operation: string): boolean {
-  if (pattern === "*") return true;
-  if (pattern.endsWith(".*")) return operation.startsWith(pattern.slice(0, -1));
-  return pattern === operation;
 }

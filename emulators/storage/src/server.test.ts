@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { crc32c, crc32cBase64, crc32cUpdate, md5Base64 } from "./crc32c";
 import { startStorageEmulator, storageBlobDir, type RunningStorageEmulator } from "./server";
-import type { StorageSnapshot, StoredObject } from "./store";
+import { type StorageSnapshot, type StoredObject } from "./store-model";
 
 const BUCKET = "alpvault-demo-wire";
 

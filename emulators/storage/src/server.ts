@@ -8,12 +8,10 @@
  * file). Without one, the files go to a temporary directory removed at `stop()`.
  */
 import type { SigningAccount } from "./signed-urls";
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import { dirname, join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { SnapshotFile, listen, type HttpServer } from "../../kit/src/index";
 import { StorageEmulator } from "./emulator";
-import type { StorageSnapshot } from "./store";
+import { type StorageSnapshot } from "./store-model";
 
 export interface RunningStorageEmulator {
   /** `http://host:port`: the client's `apiEndpoint`, and the form `STORAGE_EMULATOR_HOST` takes. */
@@ -48,64 +46,48 @@ export function storageBlobDir(stateFile: string): string {
 }
 
 /**
- * Writes the metadata (the object files are already in place), then lets the store remove the files of
- * objects replaced or deleted since the last save: until the new state file is in place, the old one may
- * still name them.
+ * Writes the metadata (the object files are already in place; an emulator without buckets leaves no file),
+ * then lets the store remove the files of objects replaced or deleted since the last save: until the new
+ * state file is in place, the old one may still name them.
  */
-function saveState(emulator: StorageEmulator, file: string): void {
+function saveState(emulator: StorageEmulator, state: SnapshotFile<StorageSnapshot>): void {
   const snapshot = emulator.store.snapshot();
-  if (snapshot.buckets.length === 0) {
-    rmSync(file, { force: true });
-  } else {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(`${file}.tmp`, gzipSync(JSON.stringify(snapshot)), { mode: 0o600 });
-    renameSync(`${file}.tmp`, file);
-  }
+  state.save(snapshot.buckets.length > 0 ? snapshot : undefined);
   emulator.store.saved();
 }
 
 export async function startStorageEmulator(
   options: StartStorageEmulatorOptions,
 ): Promise<RunningStorageEmulator> {
-  const host = options.host ?? "127.0.0.1";
   const file = options.stateFile;
   const emulator = new StorageEmulator({
     autoCreateBuckets: options.autoCreateBuckets,
     signingAccounts: options.signingAccounts,
     blobDir: file ? storageBlobDir(file) : undefined,
   });
-  if (file) {
-    if (existsSync(file)) {
-      emulator.store.restore(JSON.parse(gunzipSync(readFileSync(file)).toString("utf8")) as StorageSnapshot);
-    }
+  const state = file ? new SnapshotFile<StorageSnapshot>(file) : undefined;
+  if (state) {
+    const saved = state.load();
+    if (saved) emulator.store.restore(saved);
     // Files of objects written after the last save (or of a crash's unfinished uploads) are nobody's.
     emulator.store.removeOrphanBlobs();
   }
-  const server: Server = createServer((request, response) => void emulator.handle(request, response));
-  server.keepAliveTimeout = 65_000;
+  let server: HttpServer;
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(options.port, host, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
+    server = await listen({ port: options.port, host: options.host });
   } catch (error) {
     emulator.close();
     throw error;
   }
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
+  server.serve(emulator.handle);
   return {
-    url: `http://${host}:${port}`,
+    url: server.url,
     emulator,
-    stop: (stopOptions = {}) =>
-      new Promise<void>((resolve) => {
-        if (stopOptions.save && file) saveState(emulator, file);
-        server.close(() => resolve());
-        server.closeAllConnections();
-        emulator.close();
-      }),
+    stop: async (stopOptions = {}) => {
+      if (stopOptions.save && state) saveState(emulator, state);
+      const closed = server.close();
+      emulator.close();
+      await closed;
+    },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The emulator's state: buckets and their objects, each object with its generation, metageneration,
  * checksums, metadata and size. Only the live generation of an object is kept (buckets without versioning).
- * Preconditions, listing (prefix, delimiter, pages) and snapshots live here; HTTP lives in `emulator.ts`.
+ * Preconditions, listing (prefix, delimiter, pages) and snapshots live here (the shapes and rules in
+ * `store-model.ts`); HTTP lives in `emulator.ts`.
  *
  * Object bytes live in files, never in memory: one file per object in the blob directory, named after the
  * object's generation (unique across the store). Uploads are written to `uploads/` inside it first (a whole
@@ -27,153 +28,25 @@ import {
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { conditionNotMet, conflict, invalid, notFound } from "./http";
+import { conflict, invalid, notFound } from "./http";
 import { crc32cBase64, md5Base64 } from "./crc32c";
-
-export interface StoredObject {
-  bucket: string;
-  name: string;
-  generation: number;
-  metageneration: number;
-  contentType: string;
-  metadata: Record<string, string>;
-  /** Bytes in the object's blob file. */
-  size: number;
-  /** The blob file's name inside the blob directory (the generation). */
-  blob: string;
-  md5Hash: string;
-  crc32c: string;
-  timeCreated: string;
-  updated: string;
-}
-
-/** Bytes written to a file under the blob directory's `uploads/`, with their checksums; no object's yet. */
-export interface StagedBlob {
-  file: string;
-  size: number;
-  md5Hash: string;
-  crc32c: string;
-}
-
-export interface StoredBucket {
-  name: string;
-  location: string;
-  timeCreated: string;
-  metageneration: number;
-  objects: Map<string, StoredObject>;
-  /** Object names in order, rebuilt on the first listing after a change. */
-  sorted?: string[];
-}
-
-export interface Preconditions {
-  ifGenerationMatch?: number;
-  ifGenerationNotMatch?: number;
-  ifMetagenerationMatch?: number;
-  ifMetagenerationNotMatch?: number;
-}
-
-export interface ListOptions {
-  prefix?: string;
-  delimiter?: string;
-  pageToken?: string;
-  maxResults?: number;
-  startOffset?: string;
-  endOffset?: string;
-}
-
-export interface ListResult {
-  items: StoredObject[];
-  prefixes: string[];
-  nextPageToken?: string;
-}
-
-/** An object as state files written before the blob directory hold it: the bytes inline, in base64. */
-export type LegacySavedObject = Omit<StoredObject, "size" | "blob"> & { data: string };
-
-/** The saved state: metadata only; each object names its blob file. Older files carry inline bytes. */
-export interface StorageSnapshot {
-  buckets: {
-    name: string;
-    location: string;
-    timeCreated: string;
-    objects: (StoredObject | LegacySavedObject)[];
-  }[];
-}
-
-export interface StorageStoreOptions {
-  /** Creates buckets on first use instead of answering 404 (the local stack's mode). */
-  autoCreateBuckets?: boolean;
-  /**
-   * Where object files live, kept across restarts (next to a state file). Omitted: a fresh temporary
-   * directory, removed by `close()`.
-   */
-  blobDir?: string;
-}
-
-/** The folder inside the blob directory for uploads in progress. */
-const UPLOADS = "uploads";
-
-const BUCKET_NAME = /^[a-z0-9][a-z0-9._-]{1,61}[a-z0-9]$/;
-const MAX_OBJECT_NAME_BYTES = 1024;
-export const MAX_LIST_RESULTS = 1000;
-
-export function checkBucketName(name: string): void {
-  if (!BUCKET_NAME.test(name) || name.includes("..") || name.startsWith("goog")) {
-    throw invalid(`Invalid bucket name: '${name}'`);
-  }
-}
-
-export function checkObjectName(name: string): void {
-  if (name.length === 0) throw invalid("Object name is required.", "required");
-  if (
-    Buffer.byteLength(name) > MAX_OBJECT_NAME_BYTES ||
-    name === "." ||
-    name === ".." ||
-    /[\r\n]/.test(name)
-  ) {
-    throw invalid("The specified object name is not valid.");
-  }
-}
-
-/** Reads `ifGenerationMatch` and friends from a query string. */
-export function preconditionsFrom(read: (name: string) => number | undefined): Preconditions {
-  return {
-    ifGenerationMatch: read("ifGenerationMatch"),
-    ifGenerationNotMatch: read("ifGenerationNotMatch"),
-    ifMetagenerationMatch: read("ifMetagenerationMatch"),
-    ifMetagenerationNotMatch: read("ifMetagenerationNotMatch"),
-  };
-}
-
-/** Checks preconditions against the live object (absent: `undefined`); throws 412 when one fails. */
-export function checkPreconditions(existing: StoredObject | undefined, pre: Preconditions): void {
-  const generation = existing?.generation ?? 0;
-  if (pre.ifGenerationMatch !== undefined && pre.ifGenerationMatch !== generation) {
-    throw conditionNotMet("If-Match");
-  }
-  if (pre.ifGenerationNotMatch !== undefined && pre.ifGenerationNotMatch === generation) {
-    throw conditionNotMet("If-Match");
-  }
-  if (pre.ifMetagenerationMatch !== undefined && pre.ifMetagenerationMatch !== existing?.metageneration) {
-    throw conditionNotMet("If-Metageneration-Match");
-  }
-  if (
-    pre.ifMetagenerationNotMatch !== undefined &&
-    existing?.metageneration === pre.ifMetagenerationNotMatch
-  ) {
-    throw conditionNotMet("If-Metageneration-Match");
-  }
-}
-
-function encodeToken(kind: "n" | "p", after: string): string {
-  return Buffer.from(`${kind}:${after}`, "utf8").toString("base64url");
-}
-
-function decodeToken(token: string): { kind: "n" | "p"; after: string } {
-  const text = Buffer.from(token, "base64url").toString("utf8");
-  if (!/^[np]:/.test(text)) throw invalid("Invalid page token.", "invalidParameter");
-  return { kind: text[0] as "n" | "p", after: text.slice(2) };
-}
+import {
+  type ListOptions,
+  type ListResult,
+  MAX_LIST_RESULTS,
+  type Preconditions,
+  type StagedBlob,
+  type StorageSnapshot,
+  type StorageStoreOptions,
+  type StoredBucket,
+  type StoredObject,
+  UPLOADS,
+  checkBucketName,
+  checkObjectName,
+  checkPreconditions,
+  decodeToken,
+  encodeToken,
+} from "./store-model";
 
 export class StorageStore {
   private readonly buckets = new Map<string, StoredBucket>();

@@ -13,7 +13,7 @@ import { createHash, randomBytes, type Hash } from "node:crypto";
 import { open, rm, writeFile } from "node:fs/promises";
 import { crc32cBase64, crc32cUpdate, md5Base64 } from "./crc32c";
 import { StorageApiError, invalid, notFound, parseJsonObject } from "./http";
-import type { Preconditions, StagedBlob, StoredObject } from "./store";
+import { type Preconditions, type StagedBlob, type StoredObject } from "./store-model";
 
 /** What an insert needs besides the bytes. */
 export interface InsertRequest {

@@ -9,7 +9,7 @@ import type { WorkspaceEmulator } from "./emulator";
 import type { FaultRuleInput } from "./faults";
 import { GoogleApiError, badRequest, type RequestContext } from "./http";
 import type { LatencySettingsChange } from "./latency";
-import type { QuotaSettingsChange } from "./quota";
+import type { QuotaSettingsChange } from "./quota-models";
 import type { DirectoryUser } from "./directory/store";
 
 export const ADMIN_PREFIX = "/emulator/v1";
@@ -40,10 +40,19 @@ export function pathUser(emulator: WorkspaceEmulator, context: RequestContext): 
   return user;
 }
 
-export function registerAdminApi(emulator: WorkspaceEmulator): void {
-  const { router, directory } = emulator;
-  const add = (method: string, path: string, handler: (context: RequestContext) => unknown): void =>
-    router.add({ method, path: `${ADMIN_PREFIX}${path}`, id: `emulator${path}`, handler });
+type AdminHandler = (context: RequestContext) => unknown;
+
+/** Registers an admin route under `/emulator/v1` (no token; the method id is `emulator<path>`). */
+function adminRoutes(
+  emulator: WorkspaceEmulator,
+): (method: string, path: string, handler: AdminHandler) => void {
+  return (method, path, handler) =>
+    emulator.router.add({ method, path: `${ADMIN_PREFIX}${path}`, id: `emulator${path}`, handler });
+}
+
+/** The service account, call statistics, quota and latency settings, and fault rules. */
+function registerServiceAdmin(emulator: WorkspaceEmulator): void {
+  const add = adminRoutes(emulator);
 
   add("GET", "/service-account", () => emulator.oauth.serviceAccount);
 
@@ -112,6 +121,12 @@ export function registerAdminApi(emulator: WorkspaceEmulator): void {
       throw new GoogleApiError(404, "No such fault", "notFound");
     return undefined;
   });
+}
+
+/** Customers (the app's installation, granted scopes) and users. */
+function registerDirectoryAdmin(emulator: WorkspaceEmulator): void {
+  const add = adminRoutes(emulator);
+  const { directory } = emulator;
 
   add("GET", "/customers", () => ({ customers: directory.listCustomers() }));
   add("POST", "/customers", async (context) => {
@@ -205,4 +220,9 @@ export function registerAdminApi(emulator: WorkspaceEmulator): void {
     emulator.deleteUser(pathUser(emulator, context));
     return undefined;
   });
+}
+
+export function registerAdminApi(emulator: WorkspaceEmulator): void {
+  registerServiceAdmin(emulator);
+  registerDirectoryAdmin(emulator);
 }

@@ -3,7 +3,7 @@
  * project's daily egress. Latency is off for this file's emulator: the thresholds count bytes, not time.
  */
 import { Readable } from "node:stream";
-import type { QuotaStats } from "./quota";
+import type { QuotaStats } from "./quota-models";
 import { TEST_USER, googleError, startHarness, type Harness } from "./testing/harness";
 
 let harness: Harness;

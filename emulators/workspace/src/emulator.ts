@@ -6,15 +6,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { registerAdminApi } from "./admin";
-import { OAuthServer, type AccessTokenInfo } from "./auth";
-import { registerDirectoryApi } from "./directory/routes";
+import { OAuthServer } from "./auth";
 import { DirectoryStore, type DirectorySnapshot, type DirectoryUser } from "./directory/store";
-import { registerDriveApi } from "./drive/routes";
-import { DriveStore, type DriveSnapshot } from "./drive/store";
+import { DriveStore } from "./drive/store";
+import { type DriveSnapshot } from "./drive/store-model";
 import { FaultInjector, faultError, type FaultAction } from "./faults";
-import { registerGmailApi } from "./gmail/routes";
-import { GmailStore, type GmailSnapshot } from "./gmail/store";
+import { GmailStore } from "./gmail/store";
+import { type GmailSnapshot } from "./gmail/store-model";
 import {
   GoogleApiError,
   RESPONDED,
@@ -25,15 +23,12 @@ import {
   sendJson,
   type RequestContext,
 } from "./http";
-import { LatencyModel, countResponseBytes, paceResponse, type LatencySettings } from "./latency";
-import { QuotaTracker, type QuotaSettings } from "./quota";
-import { UploadSessions, registerUploadSessions } from "./uploads";
-
-export interface Principal {
-  token: AccessTokenInfo;
-  /** The impersonated user (domain-wide delegation); absent for the service account's own token. */
-  user?: DirectoryUser;
-}
+import { LatencyModel, type LatencySettings } from "./latency";
+import { countResponseBytes, paceResponse } from "./pacing";
+import { QuotaTracker } from "./quota";
+import type { QuotaSettings } from "./quota-models";
+import type { Principal } from "./principal";
+import { UploadSessions } from "./uploads";
 
 export interface EmulatorSnapshot {
   format: 1;
@@ -66,7 +61,7 @@ export class WorkspaceEmulator {
   readonly latency: LatencyModel;
   readonly faults: FaultInjector;
   readonly router = new Router<Principal>();
-  readonly uploads: UploadSessions = new UploadSessions(this);
+  readonly uploads: UploadSessions;
   /** Resumable Drive upload sessions → who uploads (their bytes count toward the user's daily upload). */
   private readonly uploadOwners = new Map<string, string>();
 
@@ -80,11 +75,7 @@ export class WorkspaceEmulator {
     });
     this.latency = new LatencyModel(options.latency);
     this.faults = new FaultInjector(options.faultSeed);
-    registerAdminApi(this);
-    registerDirectoryApi(this);
-    registerGmailApi(this);
-    registerDriveApi(this);
-    registerUploadSessions(this, this.uploads);
+    this.uploads = new UploadSessions(this.baseUrl);
   }
 
   snapshot(): EmulatorSnapshot {

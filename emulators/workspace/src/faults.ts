@@ -5,6 +5,7 @@
  * (drawn from a seeded generator, so runs repeat) or follows a scripted sequence, one step per matching
  * call ("ok" lets the call through).
  */
+import { FaultRules, matchesOperation } from "../../kit/src/index";
 import { GoogleApiError } from "./http";
 
 export type FaultAction =
@@ -92,9 +93,8 @@ function validAction(action: unknown): action is FaultAction {
 }
 
 export class FaultInjector {
-  private rules: FaultRule[] = [];
+  private readonly rules = new FaultRules<FaultRule>();
   private random: () => number;
-  private nextId = 1;
 
   constructor(seed = 1) {
     this.random = seededRandom(seed);
@@ -110,39 +110,35 @@ export class FaultInjector {
     if (input.probability !== undefined && !(input.probability >= 0 && input.probability <= 1)) {
       throw new Error("probability must be between 0 and 1");
     }
-    const rule: FaultRule = {
+    return this.rules.add((id) => ({
       method: input.method,
       user: input.user?.toLowerCase(),
       action: input.action,
       probability: input.probability,
       times: input.times,
       sequence: input.sequence ? [...input.sequence] : undefined,
-      id: `fault-${this.nextId++}`,
+      id,
       fired: 0,
-    };
-    this.rules.push(rule);
-    return rule;
+    }));
   }
 
   list(): FaultRule[] {
-    return this.rules.map((rule) => ({ ...rule }));
+    return this.rules.list();
   }
 
   remove(id: string): boolean {
-    const before = this.rules.length;
-    this.rules = this.rules.filter((rule) => rule.id !== id);
-    return this.rules.length < before;
+    return this.rules.remove(id);
   }
 
   clear(seed?: number): void {
-    this.rules = [];
+    this.rules.clear();
     if (seed !== undefined) this.random = seededRandom(seed);
   }
 
   /** The actions to apply to this call (latency first, at most one terminal action). */
   pick(methodId: string, user: string | undefined): FaultAction[] {
     const actions: FaultAction[] = [];
-    for (const rule of [...this.rules]) {
+    for (const rule of this.rules.active()) {
       if (!matches(rule, methodId, user)) continue;
       let action: FaultAction | undefined;
       if (rule.sequence) {
@@ -164,8 +160,5 @@ export class FaultInjector {
 
 function matches(rule: FaultRule, methodId: string, user: string | undefined): boolean {
   if (rule.user && rule.user !== user?.toLowerCase()) return false;
-  const method = rule.method ?? "*";
-  if (method === "*") return true;
-  if (method.endsWith(".*")) return methodId.startsWith(method.slice(0, -1));
-  return method === methodId;
+  return matchesOperation(rule.method ?? "*", methodId);
 }

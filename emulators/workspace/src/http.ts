@@ -3,7 +3,7 @@
  * Google's method ids (`gmail.users.messages.get`), request bodies and `fields` partial responses.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { inboundPacer, type InboundPacing } from "./latency";
+import { inboundPacer, type InboundPacing } from "./pacing";
 
 /** One entry of Google's `error.errors[]`. */
 export interface GoogleErrorItem {

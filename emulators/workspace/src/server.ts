@@ -6,14 +6,14 @@
  * the organisation of the requested profile from its seed; `stop({ save: true })` writes the state back.
  * The service-account key clients use is written to `keyFile` at every start (a new key each time).
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync, existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
-import { WorkspaceEmulator, type EmulatorSnapshot } from "./emulator";
+import { SnapshotFile, listen } from "../../kit/src/index";
+import { createWorkspaceEmulator } from "./api";
+import type { EmulatorSnapshot, WorkspaceEmulator } from "./emulator";
 import { generateOrganisation, type ProfileName } from "./generator/generate";
 import type { LatencySettings } from "./latency";
-import type { QuotaSettings } from "./quota";
+import type { QuotaSettings } from "./quota-models";
 
 export interface RunningWorkspaceEmulator {
   url: string;
@@ -51,39 +51,13 @@ export function stateFile(dataDir: string): string {
   return join(dataDir, "workspace", "state.json.gz");
 }
 
-export function saveState(emulator: WorkspaceEmulator, file: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.tmp`;
-  writeFileSync(temporary, gzipSync(JSON.stringify(emulator.snapshot())));
-  renameSync(temporary, file);
-}
-
-export function loadState(emulator: WorkspaceEmulator, file: string): void {
-  emulator.restore(JSON.parse(gunzipSync(readFileSync(file)).toString("utf8")) as EmulatorSnapshot);
-}
-
 export async function startWorkspaceEmulator(
   options: WorkspaceEmulatorOptions,
 ): Promise<RunningWorkspaceEmulator> {
-  const host = options.host ?? "127.0.0.1";
   // The emulator needs the port (for its URLs) before it exists; until then connections are refused.
-  const ready: { handle?: WorkspaceEmulator["handle"] } = {};
-  const server: Server = createServer((request, response) => {
-    if (ready.handle) void ready.handle(request, response);
-    else response.destroy();
-  });
-  server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : options.port;
-  const url = `http://${host}:${port}`;
-  const emulator = new WorkspaceEmulator({
+  const server = await listen({ port: options.port, host: options.host });
+  const { url } = server;
+  const emulator = createWorkspaceEmulator({
     baseUrl: url,
     quota: options.quota,
     latency: options.latency,
@@ -92,8 +66,9 @@ export async function startWorkspaceEmulator(
   // Large Drive uploads live on disk: beside the state with a data folder, else in a temporary folder.
   if (options.dataDir) emulator.drive.useContentDir(join(options.dataDir, "workspace", "drive-content"));
 
-  const file = options.dataDir ? stateFile(options.dataDir) : undefined;
-  if (file && existsSync(file)) loadState(emulator, file);
+  const state = options.dataDir ? new SnapshotFile<EmulatorSnapshot>(stateFile(options.dataDir)) : undefined;
+  const saved = state?.load();
+  if (saved) emulator.restore(saved);
   else if (options.profile !== "empty")
     generateOrganisation(emulator, {
       profile: options.profile ?? "demo",
@@ -109,20 +84,16 @@ export async function startWorkspaceEmulator(
     mkdirSync(dirname(options.keyFile), { recursive: true });
     writeFileSync(options.keyFile, JSON.stringify(emulator.oauth.serviceAccount, null, 2), { mode: 0o600 });
   }
-  ready.handle = emulator.handle;
+  server.serve(emulator.handle);
 
   return {
     url,
     emulator,
     keyFile: options.keyFile,
-    stop: (stopOptions = {}) =>
-      new Promise<void>((resolve) => {
-        if (stopOptions.save && file) saveState(emulator, file);
-        server.close(() => {
-          emulator.drive.dispose();
-          resolve();
-        });
-        server.closeAllConnections();
-      }),
+    stop: async (stopOptions = {}) => {
+      if (stopOptions.save) state?.save(emulator.snapshot());
+      await server.close();
+      emulator.drive.dispose();
+    },
   };
 }

@@ -6,8 +6,15 @@
  * until the last one, which completes the upload; `Content-Range: bytes * /total` asks how far it got).
  */
 import { randomBytes } from "node:crypto";
-import type { WorkspaceEmulator } from "./emulator";
-import { GoogleApiError, RESPONDED, badRequest, parseJsonBody, type RequestContext } from "./http";
+import {
+  GoogleApiError,
+  RESPONDED,
+  badRequest,
+  parseJsonBody,
+  type RequestContext,
+  type Router,
+} from "./http";
+import type { Principal } from "./principal";
 
 export interface UploadedMedia {
   contentType: string;
@@ -130,7 +137,7 @@ function decodeMultipart(body: Buffer, contentType: string): Upload {
 export class UploadSessions {
   private readonly sessions = new Map<string, Session>();
 
-  constructor(private readonly emulator: WorkspaceEmulator) {}
+  constructor(private readonly baseUrl: string) {}
 
   /**
    * Handles the first (or only) request of an upload of any type. `finish` builds the resource from the
@@ -173,7 +180,7 @@ export class UploadSessions {
         corrupt: context.corruptUpload === true,
       };
       this.sessions.set(session.id, session);
-      const location = new URL(context.path, this.emulator.baseUrl);
+      const location = new URL(context.path, this.baseUrl);
       for (const [key, value] of context.query) location.searchParams.set(key, value);
       location.searchParams.set("upload_id", session.id);
       context.response.writeHead(200, {
@@ -304,8 +311,8 @@ function checkSize(bytes: number, maxBytes: number): void {
  * Registers the session endpoint for every upload path: PUT `/upload/...?upload_id=`. The session id is
  * the credential, as on Google: chunk requests need no token and are not charged again.
  */
-export function registerUploadSessions(emulator: WorkspaceEmulator, sessions: UploadSessions): void {
-  emulator.router.add({
+export function registerUploadSessions(router: Router<Principal>, sessions: UploadSessions): void {
+  router.add({
     method: "PUT",
     path: "/upload/:rest*",
     id: "upload.session",

@@ -3,7 +3,8 @@
  * licence of our app (appsmarket v2 customerLicense).
  */
 import { SCOPES } from "../auth";
-import type { Principal, WorkspaceEmulator } from "../emulator";
+import type { WorkspaceEmulator } from "../emulator";
+import type { Principal } from "../principal";
 import { GoogleApiError, RESPONDED, badRequest, intParam, sendJson } from "../http";
 import type { Customer, DirectoryUser } from "./store";
 

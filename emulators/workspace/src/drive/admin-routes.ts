@@ -8,7 +8,13 @@ import { ADMIN_PREFIX, pathUser } from "../admin";
 import { GoogleApiError, badRequest, type RequestContext } from "../http";
 import type { DriveRoutes } from "./common";
 import { driveJson, fileJson } from "./resources";
-import type { DrivePerson, FileRestrictions, PermissionInput, Role, StoredFile } from "./store";
+import {
+  type DrivePerson,
+  type FileRestrictions,
+  type PermissionInput,
+  type Role,
+  type StoredFile,
+} from "./store-model";
 
 function contentOf(body: Record<string, unknown>): Buffer | undefined {
   if (typeof body.content === "string") return Buffer.from(body.content, "base64");
@@ -51,7 +57,18 @@ function restrictionsOf(body: Record<string, unknown>): FileRestrictions & { unl
   return out;
 }
 
-export function registerDriveAdminApi(routes: DriveRoutes): void {
+/** What the Drive admin routes share: registration (answers wait for checksums) and file helpers. */
+interface DriveAdmin {
+  store: DriveRoutes["store"];
+  emulator: DriveRoutes["emulator"];
+  add(method: string, path: string, handler: (context: RequestContext) => unknown): void;
+  adminView(file: StoredFile): () => unknown;
+  wrap<T>(action: () => T): T;
+  existing(context: RequestContext): StoredFile;
+  createFile(body: Record<string, unknown>, ownerId: string): () => unknown;
+}
+
+function driveAdmin(routes: DriveRoutes): DriveAdmin {
   const { emulator, store } = routes;
   /**
    * A handler may answer a function: it is called once the checksums of generated content are known, so a
@@ -118,6 +135,13 @@ export function registerDriveAdminApi(routes: DriveRoutes): void {
     );
     return adminView(store.file(id) as StoredFile);
   };
+  return { store, emulator, add, adminView, wrap, existing, createFile };
+}
+
+/** Files: added for a user or an outside owner, changed, given content, deleted, shared. */
+function registerDriveAdminFiles(routes: DriveRoutes): void {
+  const { add, adminView, wrap, existing, createFile, store, emulator } = driveAdmin(routes);
+
   add("POST", "/users/:user/drive/files", async (context) =>
     createFile(await context.json(), pathUser(emulator, context).id),
   );
@@ -172,6 +196,11 @@ export function registerDriveAdminApi(routes: DriveRoutes): void {
     const body = await context.json();
     return wrap(() => store.addPermission(file.id, body as unknown as PermissionInput));
   });
+}
+
+/** Shared drives and their members, and a domain whose administrators turned Drive apps off. */
+function registerDriveAdminDrives(routes: DriveRoutes): void {
+  const { add, wrap, store, emulator } = driveAdmin(routes);
 
   add("POST", "/users/:user/drive/drives", async (context) => {
     const user = pathUser(emulator, context);
@@ -205,4 +234,9 @@ export function registerDriveAdminApi(routes: DriveRoutes): void {
     store.setDriveAppsDisabled(domain, body.driveAppsDisabled);
     return { domain, driveAppsDisabled: store.driveAppsDisabled(domain) };
   });
+}
+
+export function registerDriveAdminApi(routes: DriveRoutes): void {
+  registerDriveAdminFiles(routes);
+  registerDriveAdminDrives(routes);
 }

@@ -4,7 +4,8 @@
  */
 import { SCOPES } from "../auth";
 import type { DirectoryUser } from "../directory/store";
-import type { Principal, WorkspaceEmulator } from "../emulator";
+import type { WorkspaceEmulator } from "../emulator";
+import type { Principal } from "../principal";
 import { applyFields, boolParam, type RequestContext, type RouteSpec } from "../http";
 import {
   domainPolicy,
@@ -14,14 +15,8 @@ import {
   invalidValue,
 } from "./errors";
 import type { RenderContext } from "./resources";
-import {
-  ROLE_RANK,
-  type Access,
-  type DrivePerson,
-  type DriveStore,
-  type Role,
-  type StoredFile,
-} from "./store";
+import { type DriveStore } from "./store";
+import { ROLE_RANK, type Access, type DrivePerson, type Role, type StoredFile } from "./store-model";
 
 export const READ_SCOPES = [
   SCOPES.drive,

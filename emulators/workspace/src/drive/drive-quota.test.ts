@@ -1,5 +1,5 @@
 import { TEST_USER, googleError, startHarness, type Harness } from "../testing/harness";
-import type { QuotaStats } from "../quota";
+import type { QuotaStats } from "../quota-models";
 
 let harness: Harness;
 let userId: string;

@@ -5,7 +5,9 @@
  * item and have no content of their own. None of them can be downloaded with `alt=media`.
  */
 import { deflateSync } from "node:zlib";
-import { crc32, EXPORT_FORMATS, exportDocument, isDocsEditorsType, pdf, xmlEscape, PDF } from "./office";
+import { EXPORT_FORMATS, exportDocument, isDocsEditorsType, PDF } from "./office";
+import { pdf } from "./office-writers";
+import { crc32, xmlEscape } from "./office-xml";
 
 export const GOOGLE_DRAWING = "application/vnd.google-apps.drawing";
 export const GOOGLE_SCRIPT = "application/vnd.google-apps.script";

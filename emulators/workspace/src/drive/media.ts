@@ -7,7 +7,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream";
 import { RESPONDED, type RequestContext } from "../http";
 import { rangeNotSatisfiable } from "./errors";
-import { ROLE_RANK, type Access, type StoredFile } from "./store";
+import { ROLE_RANK, type Access, type StoredFile } from "./store-model";
 
 /**
  * Whether the caller's role may not download, print or copy the file: `copyRequiresWriterPermission` and

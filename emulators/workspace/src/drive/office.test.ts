@@ -8,8 +8,8 @@ import {
   XLSX,
   exportDocument,
   importDocument,
-  pdf,
 } from "./office";
+import { pdf } from "./office-writers";
 import { unzip } from "./unzip";
 
 const TEXT = "Quarterly plan\nÄrger & <tags>\n\nSecond slide line";

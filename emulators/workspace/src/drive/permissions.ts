@@ -5,7 +5,7 @@
  * `useDomainAdminAccess=true`; that flag never opens the files inside the drive.
  */
 import { boolParam, GoogleApiError, intParam, type RequestContext } from "../http";
-import type { Principal } from "../emulator";
+import type { Principal } from "../principal";
 import {
   READ_SCOPES,
   WRITE_SCOPES,
@@ -36,7 +36,7 @@ import {
   type StoredDrive,
   type StoredFile,
   type StoredPermission,
-} from "./store";
+} from "./store-model";
 
 /** What a permissions call is about: a file, or a shared drive (with how the caller reaches it). */
 type Target =
@@ -59,96 +59,109 @@ function inheritedPermission(): GoogleApiError {
   );
 }
 
-export function registerPermissionRoutes(routes: DriveRoutes): void {
-  const { store, render } = routes;
+/**
+ * The file or shared drive named by `fileId`. A shared drive answers its members (with
+ * supportsAllDrives), or a super admin of its customer who asks with `useDomainAdminAccess=true`;
+ * anyone else gets Google's 404, as for a file they cannot see.
+ */
+function targetOf(
+  routes: DriveRoutes,
+  context: RequestContext,
+  principal: Principal,
+  viewer: DrivePerson,
+): Target {
+  const { store } = routes;
+  const fileId = context.params.fileId ?? "";
+  const asAdmin = domainAdminAccess(context.query, principal);
+  const drive = store.drive(fileId);
+  if (drive) {
+    const role = store.driveRole(drive, viewer);
+    const admin = asAdmin && drive.customerId === viewer.customerId;
+    if (!allDrivesFlag(context.query) || (!role && !admin)) throw fileNotFound(fileId);
+    return { kind: "drive", drive, role, asAdmin: admin };
+  }
+  return { kind: "file", ...visibleFile(store, fileId, viewer, context.query) };
+}
 
-  /**
-   * The file or shared drive named by `fileId`. A shared drive answers its members (with
-   * supportsAllDrives), or a super admin of its customer who asks with `useDomainAdminAccess=true`;
-   * anyone else gets Google's 404, as for a file they cannot see.
-   */
-  const targetOf = (context: RequestContext, principal: Principal, viewer: DrivePerson): Target => {
-    const fileId = context.params.fileId ?? "";
-    const asAdmin = domainAdminAccess(context.query, principal);
-    const drive = store.drive(fileId);
-    if (drive) {
-      const role = store.driveRole(drive, viewer);
-      const admin = asAdmin && drive.customerId === viewer.customerId;
-      if (!allDrivesFlag(context.query) || (!role && !admin)) throw fileNotFound(fileId);
-      return { kind: "drive", drive, role, asAdmin: admin };
-    }
-    return { kind: "file", ...visibleFile(store, fileId, viewer, context.query) };
-  };
+/** Members of a shared drive manage its permissions: organizers, or a super admin with domain access. */
+function requireManager(target: Target & { kind: "drive" }): void {
+  if (target.asAdmin) return;
+  if (!target.role || ROLE_RANK[target.role] < ROLE_RANK.organizer) throw insufficientFilePermissions();
+}
 
-  /** Members of a shared drive manage its permissions: organizers, or a super admin with domain access. */
-  const requireManager = (target: Target & { kind: "drive" }): void => {
-    if (target.asAdmin) return;
-    if (!target.role || ROLE_RANK[target.role] < ROLE_RANK.organizer) throw insufficientFilePermissions();
-  };
+function memberJson(member: StoredPermission, ctx: RenderContext): unknown {
+  return permissionJson(member, ctx, {
+    permissionDetails: [{ permissionType: "member", role: member.role, inherited: false }],
+  });
+}
 
-  const memberJson = (member: StoredPermission, ctx: RenderContext): unknown =>
-    permissionJson(member, ctx, {
-      permissionDetails: [{ permissionType: "member", role: member.role, inherited: false }],
-    });
-
-  const permissionsOf = (target: Target, ctx: RenderContext): { id: string }[] =>
-    (target.kind === "drive"
+function permissionsOf(target: Target, ctx: RenderContext): { id: string }[] {
+  return (
+    target.kind === "drive"
       ? target.drive.members.map((member) => memberJson(member, ctx))
-      : filePermissions(target.file, ctx)) as { id: string }[];
+      : filePermissions(target.file, ctx)
+  ) as { id: string }[];
+}
 
-  /** The permission a create or update asks for, checked as Google checks it. */
-  const requestedPermission = (body: Record<string, unknown>, forDrive: boolean): PermissionInput => {
-    const type = optionalString(body, "type");
-    const role = optionalString(body, "role");
-    if (!type) throw required("permission.type");
-    if (!role) throw required("permission.role");
-    const types = forDrive ? ["user", "group", "domain"] : ["user", "group", "domain", "anyone"];
-    if (!types.includes(type)) throw invalidValue("permission.type");
-    if (!(role in ROLE_RANK)) throw invalidValue("permission.role");
-    const emailAddress = optionalString(body, "emailAddress");
-    const domain = optionalString(body, "domain");
-    if ((type === "user" || type === "group") && !emailAddress) throw required("permission.emailAddress");
-    if (type === "domain" && !domain) throw required("permission.domain");
-    return {
-      type: type as PermissionInput["type"],
-      role: role as Role,
-      ...(emailAddress ? { emailAddress } : {}),
-      ...(domain ? { domain } : {}),
-    };
+/** The permission a create or update asks for, checked as Google checks it. */
+function requestedPermission(body: Record<string, unknown>, forDrive: boolean): PermissionInput {
+  const type = optionalString(body, "type");
+  const role = optionalString(body, "role");
+  if (!type) throw required("permission.type");
+  if (!role) throw required("permission.role");
+  const types = forDrive ? ["user", "group", "domain"] : ["user", "group", "domain", "anyone"];
+  if (!types.includes(type)) throw invalidValue("permission.type");
+  if (!(role in ROLE_RANK)) throw invalidValue("permission.role");
+  const emailAddress = optionalString(body, "emailAddress");
+  const domain = optionalString(body, "domain");
+  if ((type === "user" || type === "group") && !emailAddress) throw required("permission.emailAddress");
+  if (type === "domain" && !domain) throw required("permission.domain");
+  return {
+    type: type as PermissionInput["type"],
+    role: role as Role,
+    ...(emailAddress ? { emailAddress } : {}),
+    ...(domain ? { domain } : {}),
   };
+}
 
-  /** Makes `emailAddress` the owner of a My Drive file (role owner with transferOwnership=true). */
-  const transferOwnership = (
-    context: RequestContext,
-    viewer: DrivePerson,
-    file: StoredFile,
-    access: Access,
-    input: PermissionInput,
-  ): unknown => {
-    if (!boolParam(context.query, "transferOwnership")) {
-      throw new GoogleApiError(
-        403,
-        "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
-        "forbidden",
-        { extra: { location: "transferOwnership", locationType: "parameter" } },
-      );
-    }
-    if (access.role !== "owner") throw insufficientFilePermissions();
-    const newOwner =
-      input.type === "user" && input.emailAddress ? store.personByEmail(input.emailAddress) : undefined;
-    if (!newOwner || newOwner.customerId !== viewer.customerId) {
-      throw new GoogleApiError(
-        400,
-        'Bad Request. User message: "You can\'t change the owner of this item."',
-        "invalidSharingRequest",
-      );
-    }
-    store.transferOwnership(file.id, newOwner.id);
-    const ownerPermission = (
-      filePermissions(store.file(file.id) as StoredFile, render(viewer)) as unknown[]
-    )[0];
-    return defaultFields(context, ownerPermission, DEFAULT_PERMISSION_FIELDS);
-  };
+/** Makes `emailAddress` the owner of a My Drive file (role owner with transferOwnership=true). */
+function transferOwnership(
+  routes: DriveRoutes,
+  context: RequestContext,
+  viewer: DrivePerson,
+  file: StoredFile,
+  access: Access,
+  input: PermissionInput,
+): unknown {
+  const { store, render } = routes;
+  if (!boolParam(context.query, "transferOwnership")) {
+    throw new GoogleApiError(
+      403,
+      "The transferOwnership parameter must be enabled when the permission role is 'owner'.",
+      "forbidden",
+      { extra: { location: "transferOwnership", locationType: "parameter" } },
+    );
+  }
+  if (access.role !== "owner") throw insufficientFilePermissions();
+  const newOwner =
+    input.type === "user" && input.emailAddress ? store.personByEmail(input.emailAddress) : undefined;
+  if (!newOwner || newOwner.customerId !== viewer.customerId) {
+    throw new GoogleApiError(
+      400,
+      'Bad Request. User message: "You can\'t change the owner of this item."',
+      "invalidSharingRequest",
+    );
+  }
+  store.transferOwnership(file.id, newOwner.id);
+  const ownerPermission = (
+    filePermissions(store.file(file.id) as StoredFile, render(viewer)) as unknown[]
+  )[0];
+  return defaultFields(context, ownerPermission, DEFAULT_PERMISSION_FIELDS);
+}
+
+/** `permissions.list` and `permissions.get`. */
+export function registerPermissionReadRoutes(routes: DriveRoutes): void {
+  const { render } = routes;
 
   routes.add({
     method: "GET",
@@ -157,7 +170,7 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
     scopes: READ_SCOPES,
     handler: (context, principal) => {
       const viewer = routes.caller(principal);
-      const target = targetOf(context, principal, viewer);
+      const target = targetOf(routes, context, principal, viewer);
       const pageSize = intParam(context.query, "pageSize", { default: 100, min: 1, max: 100 });
       const all = permissionsOf(target, render(viewer));
       const key = `permissions|${target.kind === "drive" ? target.drive.id : target.file.id}`;
@@ -171,7 +184,6 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
       return defaultFields(context, result, `kind,nextPageToken,permissions(${DEFAULT_PERMISSION_FIELDS})`);
     },
   });
-
   routes.add({
     method: "GET",
     path: "/drive/v3/files/:fileId/permissions/:permissionId",
@@ -179,13 +191,18 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
     scopes: READ_SCOPES,
     handler: (context, principal) => {
       const viewer = routes.caller(principal);
-      const target = targetOf(context, principal, viewer);
+      const target = targetOf(routes, context, principal, viewer);
       const permissionId = context.params.permissionId ?? "";
       const found = permissionsOf(target, render(viewer)).find((p) => p.id === permissionId);
       if (!found) throw permissionNotFound(permissionId);
       return defaultFields(context, found, DEFAULT_PERMISSION_FIELDS);
     },
   });
+}
+
+/** `permissions.create`, `permissions.update` and `permissions.delete`. */
+export function registerPermissionWriteRoutes(routes: DriveRoutes): void {
+  const { store, render } = routes;
 
   routes.add({
     method: "POST",
@@ -194,7 +211,7 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
     scopes: WRITE_SCOPES,
     handler: async (context, principal) => {
       const viewer = routes.caller(principal);
-      const target = targetOf(context, principal, viewer);
+      const target = targetOf(routes, context, principal, viewer);
       const body = await context.json();
       if (target.kind === "drive") {
         requireManager(target);
@@ -209,7 +226,7 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
       const input = requestedPermission(body, false);
       if (input.role === "owner") {
         if (file.driveId) throw ownerRoleOnSharedDrive();
-        return transferOwnership(context, viewer, file, access, input);
+        return transferOwnership(routes, context, viewer, file, access, input);
       }
       if ((input.role === "organizer" || input.role === "fileOrganizer") && !file.driveId)
         throw invalidValue("permission.role");
@@ -227,7 +244,6 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
       );
     },
   });
-
   routes.add({
     method: "PATCH",
     path: "/drive/v3/files/:fileId/permissions/:permissionId",
@@ -235,7 +251,7 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
     scopes: WRITE_SCOPES,
     handler: async (context, principal) => {
       const viewer = routes.caller(principal);
-      const target = targetOf(context, principal, viewer);
+      const target = targetOf(routes, context, principal, viewer);
       const permissionId = context.params.permissionId ?? "";
       const role = optionalString(await context.json(), "role");
       if (!role) throw required("permission.role");
@@ -259,7 +275,7 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
       }
       if (role === "owner") {
         if (file.driveId) throw ownerRoleOnSharedDrive();
-        return transferOwnership(context, viewer, file, access, { ...existing, role: "owner" });
+        return transferOwnership(routes, context, viewer, file, access, { ...existing, role: "owner" });
       }
       if ((role === "organizer" || role === "fileOrganizer") && !file.driveId)
         throw invalidValue("permission.role");
@@ -274,7 +290,6 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
       );
     },
   });
-
   routes.add({
     method: "DELETE",
     path: "/drive/v3/files/:fileId/permissions/:permissionId",
@@ -282,7 +297,7 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
     scopes: WRITE_SCOPES,
     handler: (context, principal) => {
       const viewer = routes.caller(principal);
-      const target = targetOf(context, principal, viewer);
+      const target = targetOf(routes, context, principal, viewer);
       const permissionId = context.params.permissionId ?? "";
       if (target.kind === "drive") {
         requireManager(target);
@@ -299,4 +314,9 @@ export function registerPermissionRoutes(routes: DriveRoutes): void {
       return undefined;
     },
   });
+}
+
+export function registerPermissionRoutes(routes: DriveRoutes): void {
+  registerPermissionReadRoutes(routes);
+  registerPermissionWriteRoutes(routes);
 }

@@ -6,19 +6,19 @@
 import { exportFormatsOf, hasGoogleContent, isGoogleType } from "./google-types";
 import { contentRestricted } from "./media";
 import { GOOGLE_DOC, GOOGLE_FOLDER, GOOGLE_SHEET, GOOGLE_SLIDES } from "./office";
+import { type DriveStore } from "./store";
 import {
   ROLE_RANK,
   permissionIdFor,
   rootIdFor,
   type Access,
   type DrivePerson,
-  type DriveStore,
   type Role,
   type StoredDrive,
   type StoredFile,
   type StoredPermission,
   type StoredRevision,
-} from "./store";
+} from "./store-model";
 
 export const DEFAULT_FILE_FIELDS = "kind,id,name,mimeType";
 export const DEFAULT_FILE_LIST_FIELDS = `kind,nextPageToken,incompleteSearch,files(${DEFAULT_FILE_FIELDS})`;

@@ -3,7 +3,7 @@
  * Office packages Drive exports; used by the tests.
  */
 import { inflateRawSync } from "node:zlib";
-import { crc32 } from "./office";
+import { crc32 } from "./office-xml";
 
 export function unzip(archive: Buffer): Map<string, Buffer> {
   const endOffset = archive.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));

@@ -2,27 +2,20 @@
  * Generated Drive content: each user's My Drive (folders two to three levels deep, PDFs, images, text, CSV,
  * Google Docs/Sheets/Slides, revisions, sharing) and shared drives with members and files, as plain data.
  */
-import type { PermissionInput } from "../drive/store";
+import { type PermissionInput } from "../drive/store-model";
 import {
   FOLDER_NAMES,
   DOCUMENT_TITLES,
   contentLanguage,
   csvOfSize,
-  pdf,
   sentences,
   textOfSize,
   type ContentLanguage,
 } from "./content";
-import { DAY_MS, makeBlob, workTime } from "./mail";
+import { DAY_MS, makeBlob } from "./mail-build";
+import { workTime } from "./mail-people";
 import { Random } from "./random";
-import type {
-  Blob,
-  OrganisationPlan,
-  PlannedDriveItem,
-  PlannedExternalPerson,
-  PlannedSharedDrive,
-  PlannedUser,
-} from "./types";
+import type { Blob, PlannedDriveItem, PlannedSharedDrive, PlannedUser } from "./types";
 
 export const FOLDER = "application/vnd.google-apps.folder";
 export const GOOGLE_DOC = "application/vnd.google-apps.document";
@@ -35,8 +28,6 @@ export const GOOGLE_JAM = "application/vnd.google-apps.jam";
 export const GOOGLE_DRAWING = "application/vnd.google-apps.drawing";
 export const GOOGLE_SCRIPT = "application/vnd.google-apps.script";
 export const SHORTCUT = "application/vnd.google-apps.shortcut";
-/** The awkward cases' huge file: 3 GiB, past what one Buffer (or one backup task) can hold. */
-export const HUGE_FILE_BYTES = 3 * 1024 ** 3;
 
 type FileKind = "pdf" | "png" | "jpeg" | "csv" | "txt" | "doc" | "sheet" | "slides";
 
@@ -62,7 +53,7 @@ interface TreeContext {
   maxSize: number;
 }
 
-function iso(ms: number): string {
+export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
@@ -367,194 +358,4 @@ function planSharedDrives(
       members,
     };
   });
-}
-
-/** What `planAwkwardDrive` adds to a plan. */
-export interface AwkwardDrive {
-  items: PlannedDriveItem[];
-  sharedDrives: PlannedSharedDrive[];
-  externalPeople: PlannedExternalPerson[];
-}
-
-/**
- * Drive's awkward cases for an organisation, one of each, as real tenants have them:
- * - a shared drive ("Rechtsdienst") whose members are two domain users but not the super admin;
- * - in the first non-admin user's My Drive, folder "Spezialfälle": a Form, a Site, a My Map, a Jamboard
- *   (none exportable), a Drawing and an Apps Script project (exportable), a PDF and a shortcut to it,
- *   and a huge video whose bytes are generated from the seed (`hugeFileBytes`, 3 GiB by default);
- * - a PDF owned by someone outside the domain, shared with that user as writer;
- * - a PDF of the super admin, shared with that user as reader, with downloads restricted for readers.
- */
-export function planAwkwardDrive(
-  plan: Pick<OrganisationPlan, "seed" | "users" | "referenceDate">,
-  options: { hugeFileBytes?: number } = {},
-): AwkwardDrive {
-  const random = Random.of("awkward-drive", plan.seed);
-  const end = Date.parse(plan.referenceDate);
-  const active = plan.users.filter((user) => !user.suspended);
-  const admin = active.find((user) => user.isAdmin)?.email;
-  const others = active.filter((user) => !user.isAdmin).map((user) => user.email);
-  const [member, secondMember] = others;
-  if (!admin || !member || !secondMember) return { items: [], sharedDrives: [], externalPeople: [] };
-  const time = (): string => iso(workTime(random, end - 365 * DAY_MS, end - 2 * DAY_MS));
-  const item = (
-    input: Omit<PlannedDriveItem, "createdTime" | "modifiedTime" | "revisions" | "permissions"> &
-      Partial<Pick<PlannedDriveItem, "permissions">>,
-  ): PlannedDriveItem => {
-    const created = time();
-    return { createdTime: created, modifiedTime: created, revisions: [], permissions: [], ...input };
-  };
-  const text = (count: number): Buffer => Buffer.from(sentences(random, "de", count).join("\n"));
-  const document = (title: string): Buffer =>
-    pdf(random, title, sentences(random, "de", 12), random.int(20_000, 60_000));
-
-  const sharedDrives: PlannedSharedDrive[] = [
-    {
-      key: "awkward-drive",
-      name: "Rechtsdienst",
-      creatorEmail: member,
-      createdTime: iso(end - 500 * DAY_MS),
-      members: [
-        { type: "user", role: "organizer", emailAddress: member },
-        { type: "user", role: "reader", emailAddress: secondMember },
-      ],
-    },
-  ];
-  const external: PlannedExternalPerson = {
-    email: "lena.meier@bergwerk-partner.test",
-    displayName: "Lena Meier",
-  };
-  const folder = "awkward:folder";
-  const items: PlannedDriveItem[] = [
-    item({
-      key: "awkward-drive/contracts",
-      ownerEmail: member,
-      sharedDriveKey: "awkward-drive",
-      name: "Verträge",
-      mimeType: FOLDER,
-    }),
-    item({
-      key: "awkward-drive/contract",
-      ownerEmail: member,
-      sharedDriveKey: "awkward-drive",
-      parentKey: "awkward-drive/contracts",
-      name: "Rahmenvertrag Bergbahnen.pdf",
-      mimeType: "application/pdf",
-      content: document("Rahmenvertrag Bergbahnen"),
-    }),
-    item({
-      key: "awkward-drive/memo",
-      ownerEmail: member,
-      sharedDriveKey: "awkward-drive",
-      name: "Aktennotiz Haftung",
-      mimeType: GOOGLE_DOC,
-      content: text(6),
-    }),
-    item({ key: folder, ownerEmail: member, name: "Spezialfälle", mimeType: FOLDER }),
-    item({
-      key: "awkward:form",
-      ownerEmail: member,
-      parentKey: folder,
-      name: "Umfrage Teamanlass",
-      mimeType: GOOGLE_FORM,
-      content: text(3),
-    }),
-    item({
-      key: "awkward:site",
-      ownerEmail: member,
-      parentKey: folder,
-      name: "Intranet Alpvault",
-      mimeType: GOOGLE_SITE,
-      content: text(3),
-    }),
-    item({
-      key: "awkward:map",
-      ownerEmail: member,
-      parentKey: folder,
-      name: "Wanderrouten Teamausflug",
-      mimeType: GOOGLE_MAP,
-      content: text(2),
-    }),
-    item({
-      key: "awkward:jam",
-      ownerEmail: member,
-      parentKey: folder,
-      name: "Brainstorming Q3",
-      mimeType: GOOGLE_JAM,
-      content: text(2),
-    }),
-    item({
-      key: "awkward:drawing",
-      ownerEmail: member,
-      parentKey: folder,
-      name: "Skizze Serverraum",
-      mimeType: GOOGLE_DRAWING,
-      content: Buffer.from("Rack A: Firewall, Switch\nRack B: Backup-Server\nUSV"),
-    }),
-    item({
-      key: "awkward:script",
-      ownerEmail: member,
-      parentKey: folder,
-      name: "Spesen-Automatisierung",
-      mimeType: GOOGLE_SCRIPT,
-      content: Buffer.from(
-        "function sendReminder() {\n  MailApp.sendEmail(Session.getActiveUser().getEmail(), 'Spesen', 'Bitte Spesen erfassen.');\n}\n",
-      ),
-    }),
-    item({
-      key: "awkward:plan",
-      ownerEmail: member,
-      parentKey: folder,
-      name: "Reiseplan Messe Basel.pdf",
-      mimeType: "application/pdf",
-      content: document("Reiseplan Messe Basel"),
-    }),
-    item({
-      key: "awkward:shortcut",
-      ownerEmail: member,
-      name: "Reiseplan Messe Basel.pdf",
-      mimeType: SHORTCUT,
-      shortcutTargetKey: "awkward:plan",
-    }),
-    item({
-      key: "awkward:huge",
-      ownerEmail: member,
-      parentKey: folder,
-      name: "Firmenvideo 2026 (Rohschnitt).mp4",
-      mimeType: "video/mp4",
-      generated: { seed: `awkward-drive:${plan.seed}:video`, size: options.hugeFileBytes ?? HUGE_FILE_BYTES },
-    }),
-    item({
-      key: "awkward:external",
-      ownerEmail: external.email,
-      name: "Offerte Bergwerk Partner.pdf",
-      mimeType: "application/pdf",
-      content: document("Offerte Bergwerk Partner"),
-      permissions: [{ type: "user", role: "writer", emailAddress: member }],
-    }),
-    item({
-      key: "awkward:restricted",
-      ownerEmail: admin,
-      name: "Lohnbänder 2026.pdf",
-      mimeType: "application/pdf",
-      content: document("Lohnbaender 2026"),
-      permissions: [{ type: "user", role: "reader", emailAddress: member }],
-      restrictions: { downloadRestriction: { restrictedForReaders: true, restrictedForWriters: false } },
-    }),
-  ];
-  return { items, sharedDrives, externalPeople: [external] };
-}
-
-/** The plan with the awkward cases added (a new plan; the one given is not changed). */
-export function withAwkwardDrive(
-  plan: OrganisationPlan,
-  options: { hugeFileBytes?: number } = {},
-): OrganisationPlan {
-  const awkward = planAwkwardDrive(plan, options);
-  return {
-    ...plan,
-    sharedDrives: [...plan.sharedDrives, ...awkward.sharedDrives],
-    driveItems: [...plan.driveItems, ...awkward.items],
-    externalPeople: [...(plan.externalPeople ?? []), ...awkward.externalPeople],
-  };
 }

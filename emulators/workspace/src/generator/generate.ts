@@ -3,7 +3,7 @@
  * organisation (`planOrganisation`) and writes it into the emulator's directory, Gmail and Drive stores.
  */
 import type { WorkspaceEmulator } from "../emulator";
-import { withAwkwardDrive } from "./drive-tree";
+import { withAwkwardDrive } from "./awkward-drive";
 import { planMailbox } from "./mail";
 import { DEMO_DOMAIN, planOrganisation } from "./plan";
 import type { OrganisationPlan, PlanOptions, ProfileName } from "./types";
@@ -19,7 +19,7 @@ export {
   planMailboxes,
 } from "./plan";
 export { planMailbox } from "./mail";
-export { HUGE_FILE_BYTES, planAwkwardDrive, withAwkwardDrive } from "./drive-tree";
+export { HUGE_FILE_BYTES, planAwkwardDrive, withAwkwardDrive } from "./awkward-drive";
 export type { OrganisationPlan, PlanOptions, ProfileName } from "./types";
 
 /** The demo organisation (profile `demo`, default seed), as the README describes it. */

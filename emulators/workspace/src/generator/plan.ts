@@ -6,7 +6,8 @@
 import { DEFAULT_GRANTED_SCOPES } from "../auth";
 import { pdf, png, csvOfSize, sentences } from "./content";
 import { planDrive } from "./drive-tree";
-import { DAY_MS, planBroadcasts, planMailbox } from "./mail";
+import { planBroadcasts, planMailbox } from "./mail";
+import { DAY_MS } from "./mail-build";
 import { DEMO_ROSTER, generateRoster } from "./names";
 import { Random } from "./random";
 import type { Blob, OrganisationPlan, PlanOptions, PlannedMessage, PlannedUser } from "./types";

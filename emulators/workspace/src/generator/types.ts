@@ -2,7 +2,7 @@
  * The plan of a generated organisation as plain data: customer, users, mailboxes, Drive trees and shared
  * drives. `generateOrganisation` applies a plan to the emulator's stores; tests inspect it directly.
  */
-import type { FileRestrictions, PermissionInput } from "../drive/store";
+import { type FileRestrictions, type PermissionInput } from "../drive/store-model";
 import type { ContentLanguage } from "./content";
 import type { Language } from "./names";
 

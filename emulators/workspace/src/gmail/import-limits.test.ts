@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { SCOPES } from "../auth";
 import { TEST_USER, googleError, startHarness, type Harness } from "../testing/harness";
-import { MAX_JSON_PAYLOAD_BYTES, MAX_MESSAGE_BYTES } from "./routes";
+import { MAX_JSON_PAYLOAD_BYTES, MAX_MESSAGE_BYTES } from "./common";
 import { testMessage } from "./testing-messages";
 
 const PAYLOAD_TOO_LARGE = {

@@ -1,5 +1,5 @@
 import { TEST_USER, googleError, startHarness, type Harness } from "../testing/harness";
-import type { MethodStats, QuotaStats } from "../quota";
+import type { MethodStats, QuotaStats } from "../quota-models";
 import { testMessage } from "./testing-messages";
 
 let harness: Harness;

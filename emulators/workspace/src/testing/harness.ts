@@ -10,7 +10,7 @@ import { DEFAULT_GRANTED_SCOPES, SCOPES } from "../auth";
 import { emulatorJwt } from "../client";
 import type { WorkspaceEmulator } from "../emulator";
 import type { LatencySettings } from "../latency";
-import type { QuotaSettings } from "../quota";
+import type { QuotaSettings } from "../quota-models";
 import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../server";
 
 export const TEST_DOMAIN = "example-test.test";

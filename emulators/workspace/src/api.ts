@@ -1,0 +1,21 @@
+/**
+ * The Workspace emulator with the APIs it serves: the emulator-only admin API, Directory and licensing,
+ * Gmail, Drive and the upload sessions, registered in this order (the order requests are matched in).
+ * The routes depend on the emulator's state; the state knows nothing of its routes.
+ */
+import { registerAdminApi } from "./admin";
+import { registerDirectoryApi } from "./directory/routes";
+import { registerDriveApi } from "./drive/routes";
+import { WorkspaceEmulator, type EmulatorOptions } from "./emulator";
+import { registerGmailApi } from "./gmail/routes";
+import { registerUploadSessions } from "./uploads";
+
+export function createWorkspaceEmulator(options: EmulatorOptions): WorkspaceEmulator {
+  const emulator = new WorkspaceEmulator(options);
+  registerAdminApi(emulator);
+  registerDirectoryApi(emulator);
+  registerGmailApi(emulator);
+  registerDriveApi(emulator);
+  registerUploadSessions(emulator.router, emulator.uploads);
+  return emulator;
+}

@@ -1,0 +1,23 @@
+/**
+ * The Workspace emulator's public entry: what the local stack, benches and tests use. Anything else under
+ * `src/` is internal (lint refuses a deep import from outside the emulator).
+ */
+export { DEFAULT_GRANTED_SCOPES, SCOPES, type ServiceAccountKey } from "./auth";
+export { emulatorJwt, type ServiceAccountCredentials } from "./client";
+export { MARKETPLACE_APPLICATION_ID } from "./directory/routes";
+export { numericId } from "./directory/store";
+export { unzip } from "./drive/unzip";
+export { seededRandom, type FaultRuleInput } from "./faults";
+export {
+  DEMO_ORGANISATION_SUMMARY,
+  applyPlan,
+  generateOrganisation,
+  planOrganisation,
+  type ApplyResult,
+  type PlanOptions,
+} from "./generator/generate";
+export { testMessage } from "./gmail/testing-messages";
+export { QuotaTracker } from "./quota";
+export { GMAIL_UNITS_PER_PROJECT_PER_DAY, QUOTA_MODELS, type QuotaStats } from "./quota-models";
+export { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "./server";
+export { TEST_ADMIN, TEST_DOMAIN, TEST_USER, startHarness, type Harness } from "./testing/harness";
