@@ -1,7 +1,7 @@
 import { isAuditOperation, type AuditEntry, type AuditPage } from "@alpvault/contracts/audit";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 
 export interface AuditQuery {
   /** YYYY-MM-DD, inclusive. */
@@ -63,7 +63,16 @@ export async function getAuditLogs(
   );
 }
 
+export const auditLogsKeys = {
+  all: (organizationId: string | null) => ["audit-logs", organizationId] as const,
+  page: (organizationId: string | null, query: AuditQuery) =>
+    [...auditLogsKeys.all(organizationId), query] as const,
+};
+
 export function useAuditLogs(organizationId: string | null, query: AuditQuery) {
-  const key = organizationId ? `${organizationId}|${JSON.stringify(query)}` : null;
-  return useApiQuery(key, (signal) => getAuditLogs(organizationId as string, query, signal));
+  return useQuery({
+    queryKey: auditLogsKeys.page(organizationId, query),
+    queryFn: organizationId ? ({ signal }) => getAuditLogs(organizationId, query, signal) : skipToken,
+    placeholderData: keepPreviousData,
+  });
 }

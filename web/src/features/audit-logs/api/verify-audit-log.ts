@@ -6,7 +6,7 @@ import {
 } from "@alpvault/contracts/audit";
 import { api } from "@/lib/api-client";
 import { asFields, isCount, isNullableString, isString, unexpectedAnswer } from "@/lib/decode";
-import { useApiMutation } from "@/lib/use-api-query";
+import { useApiMutation } from "@/lib/query";
 
 const REASONS: readonly AuditChainBreakReason[] = [
   "content-changed",

@@ -1,7 +1,7 @@
 import type { CheckoutResponse, Purchase } from "@alpvault/contracts/billing";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
+import { useApiMutation } from "@/lib/query";
 
 export function decodeCheckout(value: unknown): CheckoutResponse {
   const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { PlansResponse } from "@alpvault/contracts/billing";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { useQuery } from "@tanstack/react-query";
 
 export function decodePlans(value: unknown): PlansResponse {
   const v = (typeof value === "object" && value !== null ? value : {}) as Partial<PlansResponse>;
@@ -21,6 +21,8 @@ export async function getPlans(signal?: AbortSignal): Promise<PlansResponse> {
   return decodePlans(await api.get<unknown>("/plans", { signal }));
 }
 
+export const plansKeys = { all: ["plans"] as const };
+
 export function usePlans() {
-  return useApiQuery("plans", getPlans);
+  return useQuery({ queryKey: plansKeys.all, queryFn: ({ signal }) => getPlans(signal) });
 }

@@ -1,7 +1,7 @@
 import type { SubscriptionDetails, SubscriptionReference } from "@alpvault/contracts/organizations";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError, regionalBaseUrl } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 
 export function decodeSubscription(value: unknown): SubscriptionDetails {
   const v = (typeof value === "object" && value !== null ? value : {}) as Partial<SubscriptionDetails>;
@@ -36,14 +36,20 @@ export async function getSubscription(
   );
 }
 
-/** `version` changes force a reload (after a purchase or a setting change). */
-export function useSubscription(
-  organizationId: string | null,
-  subscription: SubscriptionReference | null,
-  version = 0,
-) {
-  return useApiQuery(
-    organizationId && subscription ? `${organizationId}:${subscription.subscriptionId}:${version}` : null,
-    (signal) => getSubscription(organizationId as string, subscription as SubscriptionReference, signal),
-  );
+/** The query keys of an organisation's subscription (a purchase invalidates them). */
+export const subscriptionKeys = {
+  all: (organizationId: string | null) => ["subscription", organizationId] as const,
+  one: (organizationId: string | null, subscriptionId: string | null) =>
+    [...subscriptionKeys.all(organizationId), subscriptionId] as const,
+};
+
+export function useSubscription(organizationId: string | null, subscription: SubscriptionReference | null) {
+  return useQuery({
+    queryKey: subscriptionKeys.one(organizationId, subscription?.subscriptionId ?? null),
+    queryFn:
+      organizationId && subscription
+        ? ({ signal }) => getSubscription(organizationId, subscription, signal)
+        : skipToken,
+    placeholderData: keepPreviousData,
+  });
 }

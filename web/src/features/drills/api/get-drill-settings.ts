@@ -1,7 +1,7 @@
 import { DRILL_SCHEDULES, type DrillSchedule, type DrillSettings } from "@alpvault/contracts/drills";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { skipToken, useQuery } from "@tanstack/react-query";
 
 export const drillsPath = (organizationId: string) =>
   `/organizations/${encodeURIComponent(organizationId)}/drills`;
@@ -39,8 +39,16 @@ export async function getDrillSettings(organizationId: string, signal?: AbortSig
   return decodeDrillSettings(await api.get<unknown>(drillsPath(organizationId), { signal }));
 }
 
+/** The query keys of the restore drills: the settings, and under them the history of runs. */
+export const drillsKeys = {
+  all: (organizationId: string | null) => ["drills", organizationId] as const,
+  settings: (organizationId: string | null) => [...drillsKeys.all(organizationId), "settings"] as const,
+  runs: (organizationId: string | null) => [...drillsKeys.all(organizationId), "runs"] as const,
+};
+
 export function useDrillSettings(organizationId: string | null) {
-  return useApiQuery(organizationId ? `drills|${organizationId}` : null, (signal) =>
-    getDrillSettings(organizationId as string, signal),
-  );
+  return useQuery({
+    queryKey: drillsKeys.settings(organizationId),
+    queryFn: organizationId ? ({ signal }) => getDrillSettings(organizationId, signal) : skipToken,
+  });
 }

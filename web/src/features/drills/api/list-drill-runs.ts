@@ -9,8 +9,8 @@ import type {
 } from "@alpvault/contracts/drills";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
-import { drillsPath } from "./get-drill-settings";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
+import { drillsKeys, drillsPath } from "./get-drill-settings";
 
 type Loose = Record<string, unknown>;
 const asObject = (value: unknown): Loose =>
@@ -97,8 +97,18 @@ export async function listDrillRuns(
 }
 
 /** `reload` changes after a start, so the history shows the new run. */
-export function useDrillRuns(organizationId: string | null, page: number, reload: number) {
-  return useApiQuery(organizationId ? `drill-runs|${organizationId}|${page}|${reload}` : null, (signal) =>
-    listDrillRuns(organizationId as string, page, signal),
-  );
+/** How long after each answer the history is read again while a drill is pending or running. */
+export const DRILL_POLL_MS = 2000;
+
+export const isDrillActive = (run: DrillRun) => run.state === "pending" || run.state === "running";
+
+/** One page of the history, read again every `DRILL_POLL_MS` while one of its drills is under way. */
+export function useDrillRuns(organizationId: string | null, page: number) {
+  return useQuery({
+    queryKey: [...drillsKeys.runs(organizationId), page],
+    queryFn: organizationId ? ({ signal }) => listDrillRuns(organizationId, page, signal) : skipToken,
+    placeholderData: keepPreviousData,
+    refetchIntervalInBackground: true,
+    refetchInterval: (query) => (query.state.data?.runs.some(isDrillActive) ? DRILL_POLL_MS : false),
+  });
 }

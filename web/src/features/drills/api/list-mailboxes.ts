@@ -1,6 +1,6 @@
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { skipToken, useQuery } from "@tanstack/react-query";
 
 export interface Mailbox {
   resourceId: string;
@@ -26,8 +26,13 @@ export async function listMailboxes(organizationId: string, signal?: AbortSignal
   });
 }
 
+export const mailboxesKeys = {
+  all: (organizationId: string | null) => ["mailboxes", organizationId] as const,
+};
+
 export function useMailboxes(organizationId: string | null) {
-  return useApiQuery(organizationId ? `mailboxes|${organizationId}` : null, (signal) =>
-    listMailboxes(organizationId as string, signal),
-  );
+  return useQuery({
+    queryKey: mailboxesKeys.all(organizationId),
+    queryFn: organizationId ? ({ signal }) => listMailboxes(organizationId, signal) : skipToken,
+  });
 }

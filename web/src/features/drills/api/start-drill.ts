@@ -1,7 +1,7 @@
 import type { DrillRun } from "@alpvault/contracts/drills";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { drillsPath } from "./get-drill-settings";
+import { useApiMutation } from "@/lib/query";
+import { drillsKeys, drillsPath } from "./get-drill-settings";
 import { decodeDrillRun } from "./list-drill-runs";
 
 /** `POST /v1/organizations/{id}/drills/run`: a drill now (its run, pending). */
@@ -10,5 +10,5 @@ export async function startDrill(organizationId: string): Promise<DrillRun> {
 }
 
 export function useStartDrill() {
-  return useApiMutation(startDrill);
+  return useApiMutation(startDrill, (organizationId) => [drillsKeys.runs(organizationId)]);
 }

@@ -1,7 +1,7 @@
 import type { DrillSettings, DrillSettingsRequest } from "@alpvault/contracts/drills";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeDrillSettings, drillsPath } from "./get-drill-settings";
+import { useApiMutation } from "@/lib/query";
+import { decodeDrillSettings, drillsKeys, drillsPath } from "./get-drill-settings";
 
 /** `PUT /v1/organizations/{id}/drills`: saves the settings (enable, sandbox, sample size, schedule). */
 export async function updateDrillSettings(
@@ -12,5 +12,5 @@ export async function updateDrillSettings(
 }
 
 export function useUpdateDrillSettings() {
-  return useApiMutation(updateDrillSettings);
+  return useApiMutation(updateDrillSettings, (organizationId) => [drillsKeys.settings(organizationId)]);
 }

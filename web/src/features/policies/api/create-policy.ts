@@ -1,7 +1,7 @@
 import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodePolicy } from "./list-policies";
+import { useApiMutation } from "@/lib/query";
+import { decodePolicy, policiesKeys } from "./list-policies";
 
 /** `POST /v1/organizations/{id}/policies`: a new policy (paid plans; the frequency must fit the plan). */
 export async function createPolicy(organizationId: string, input: PolicyInput): Promise<Policy> {
@@ -11,5 +11,5 @@ export async function createPolicy(organizationId: string, input: PolicyInput): 
 }
 
 export function useCreatePolicy() {
-  return useApiMutation(createPolicy);
+  return useApiMutation(createPolicy, (organizationId) => [policiesKeys.all(organizationId)]);
 }

@@ -9,7 +9,7 @@ import {
 import type { PlanId } from "@alpvault/contracts/plans";
 import { asFields, isString, unexpectedAnswer } from "@/lib/decode";
 import { api } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 
 const PLAN_IDS: readonly PlanId[] = ["matterhorn", "geneva", "zurich"];
 
@@ -75,9 +75,15 @@ export async function listPolicies(organizationId: string, signal?: AbortSignal)
   );
 }
 
-/** `version` changes force a reload (after a change). */
-export function usePolicies(organizationId: string | null, version = 0) {
-  return useApiQuery(organizationId === null ? null : `${organizationId}:${version}`, (signal) =>
-    listPolicies(organizationId as string, signal),
-  );
+/** The query keys of the organisation's policies (a change to a policy invalidates them). */
+export const policiesKeys = {
+  all: (organizationId: string | null) => ["policies", organizationId] as const,
+};
+
+export function usePolicies(organizationId: string | null) {
+  return useQuery({
+    queryKey: policiesKeys.all(organizationId),
+    queryFn: organizationId === null ? skipToken : ({ signal }) => listPolicies(organizationId, signal),
+    placeholderData: keepPreviousData,
+  });
 }

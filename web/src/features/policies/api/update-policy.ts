@@ -1,7 +1,7 @@
 import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodePolicy } from "./list-policies";
+import { useApiMutation } from "@/lib/query";
+import { decodePolicy, policiesKeys } from "./list-policies";
 
 /** `PATCH /v1/organizations/{id}/policies/{policyId}`: changes a policy (paid plans). */
 export async function updatePolicy(
@@ -18,5 +18,5 @@ export async function updatePolicy(
 }
 
 export function useUpdatePolicy() {
-  return useApiMutation(updatePolicy);
+  return useApiMutation(updatePolicy, (organizationId) => [policiesKeys.all(organizationId)]);
 }

@@ -1,6 +1,6 @@
 import type { Recovery, RecoveryRequest } from "@alpvault/contracts/recovery";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
+import { useApiMutation } from "@/lib/query";
 import { decodeRecovery } from "./get-recovery";
 
 /**

@@ -1,7 +1,8 @@
 import type { AssignPolicyResponse } from "@alpvault/contracts/policies";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
+import { useApiMutation } from "@/lib/query";
+import { resourcesKeys } from "./list-resources";
 
 export function decodeAssigned(value: unknown): AssignPolicyResponse {
   const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
@@ -33,5 +34,5 @@ export async function assignPolicy(
 }
 
 export function useAssignPolicy() {
-  return useApiMutation(assignPolicy);
+  return useApiMutation(assignPolicy, (organizationId) => [resourcesKeys.all(organizationId)]);
 }

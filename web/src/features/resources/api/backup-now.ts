@@ -1,7 +1,8 @@
 import type { BackupNowResponse } from "@alpvault/contracts/backups";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
+import { useApiMutation } from "@/lib/query";
+import { resourcesKeys } from "./list-resources";
 
 export function decodeBackupNow(value: unknown): BackupNowResponse {
   const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
@@ -28,5 +29,5 @@ export async function backupNow(organizationId: string, resourceId: string): Pro
 }
 
 export function useBackupNow() {
-  return useApiMutation(backupNow);
+  return useApiMutation(backupNow, (organizationId) => [resourcesKeys.lists(organizationId)]);
 }

@@ -1,7 +1,8 @@
 import type { Alert, AlertsResponse } from "@alpvault/contracts/organizations";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
+import { resourcesKeys } from "./list-resources";
 
 const KINDS = [
   "resources-added",
@@ -48,9 +49,10 @@ export async function getAlerts(organizationId: string, signal?: AbortSignal): P
   );
 }
 
-/** `version` changes force a reload (after a sync or marking all read). */
-export function useAlerts(organizationId: string | null, version = 0) {
-  return useApiQuery(organizationId === null ? null : `${organizationId}:${version}`, (signal) =>
-    getAlerts(organizationId as string, signal),
-  );
+export function useAlerts(organizationId: string | null) {
+  return useQuery({
+    queryKey: resourcesKeys.alerts(organizationId),
+    queryFn: organizationId === null ? skipToken : ({ signal }) => getAlerts(organizationId, signal),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -1,7 +1,8 @@
 import type { ResourcesAnalytics } from "@alpvault/contracts/organizations";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
+import { resourcesKeys } from "./list-resources";
 
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 
@@ -48,9 +49,10 @@ export async function getAnalytics(
   );
 }
 
-/** `version` changes force a reload (after a sync). */
-export function useAnalytics(organizationId: string | null, version = 0) {
-  return useApiQuery(organizationId === null ? null : `${organizationId}:${version}`, (signal) =>
-    getAnalytics(organizationId as string, signal),
-  );
+export function useAnalytics(organizationId: string | null) {
+  return useQuery({
+    queryKey: resourcesKeys.analytics(organizationId),
+    queryFn: organizationId === null ? skipToken : ({ signal }) => getAnalytics(organizationId, signal),
+    placeholderData: keepPreviousData,
+  });
 }

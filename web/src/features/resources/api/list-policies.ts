@@ -1,6 +1,7 @@
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
+import { resourcesKeys } from "./list-resources";
 
 /** What the resources screen needs of a policy: to filter by it and to assign it. */
 export interface PolicyChoice {
@@ -31,8 +32,10 @@ export async function listPolicyChoices(
   );
 }
 
-export function usePolicyChoices(organizationId: string | null, version = 0) {
-  return useApiQuery(organizationId === null ? null : `${organizationId}:${version}`, (signal) =>
-    listPolicyChoices(organizationId as string, signal),
-  );
+export function usePolicyChoices(organizationId: string | null) {
+  return useQuery({
+    queryKey: resourcesKeys.policyChoices(organizationId),
+    queryFn: organizationId === null ? skipToken : ({ signal }) => listPolicyChoices(organizationId, signal),
+    placeholderData: keepPreviousData,
+  });
 }

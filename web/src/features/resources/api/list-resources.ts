@@ -8,7 +8,7 @@ import {
 import { decodeResourceIntegrity } from "@alpvault/contracts/integrity";
 import { asFields, isString, isNullableString, isCount, unexpectedAnswer } from "@/lib/decode";
 import { api } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 
 const TYPES = ["email", "shared_drive"] as const;
 const STATUSES = ["active", "suspended", "deleted"] as const;
@@ -140,8 +140,26 @@ export async function listResources(
   return decodeResourcesPage(answer);
 }
 
-/** `version` changes force a reload (after a sync). */
-export function useResources(organizationId: string | null, query: ResourcesQuery, version = 0) {
-  const key = organizationId === null ? null : JSON.stringify([organizationId, query, version]);
-  return useApiQuery(key, (signal) => listResources(organizationId as string, query, signal));
+/**
+ * The query keys of the resources screen's data: the list, and beside it what changes with it (analytics,
+ * alerts, the policies to choose from). A sync, an assignment or marking alerts read invalidates them all.
+ */
+export const resourcesKeys = {
+  all: (organizationId: string | null) => ["resources", organizationId] as const,
+  lists: (organizationId: string | null) => [...resourcesKeys.all(organizationId), "list"] as const,
+  list: (organizationId: string | null, query: ResourcesQuery) =>
+    [...resourcesKeys.lists(organizationId), query] as const,
+  analytics: (organizationId: string | null) => [...resourcesKeys.all(organizationId), "analytics"] as const,
+  alerts: (organizationId: string | null) => [...resourcesKeys.all(organizationId), "alerts"] as const,
+  policyChoices: (organizationId: string | null) =>
+    [...resourcesKeys.all(organizationId), "policy-choices"] as const,
+};
+
+export function useResources(organizationId: string | null, query: ResourcesQuery) {
+  return useQuery({
+    queryKey: resourcesKeys.list(organizationId, query),
+    queryFn:
+      organizationId === null ? skipToken : ({ signal }) => listResources(organizationId, query, signal),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -1,6 +1,7 @@
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
+import { useApiMutation } from "@/lib/query";
+import { resourcesKeys } from "./list-resources";
 
 export function decodeMarked(value: unknown): { marked: number } {
   const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
@@ -16,5 +17,5 @@ export async function markAlertsRead(organizationId: string): Promise<{ marked: 
 }
 
 export function useMarkAlertsRead() {
-  return useApiMutation(markAlertsRead);
+  return useApiMutation(markAlertsRead, (organizationId) => [resourcesKeys.all(organizationId)]);
 }

@@ -1,6 +1,7 @@
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
+import { useApiMutation } from "@/lib/query";
+import { resourcesKeys } from "./list-resources";
 
 export interface SyncResult {
   added: number;
@@ -22,5 +23,5 @@ export async function syncResources(organizationId: string): Promise<SyncResult>
 }
 
 export function useSyncResources() {
-  return useApiMutation(syncResources);
+  return useApiMutation(syncResources, (organizationId) => [resourcesKeys.all(organizationId)]);
 }

@@ -8,7 +8,7 @@ import type {
 } from "@alpvault/contracts/exports";
 import { asFields, isCount, isNullableString, isString, unexpectedAnswer } from "@/lib/decode";
 import { api } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { skipToken, useQuery } from "@tanstack/react-query";
 
 const STATES: readonly ExportState[] = ["pending", "running", "succeeded", "failed", "expired"];
 const SERVICES: readonly ExportService[] = ["gmail", "drive"];
@@ -88,8 +88,22 @@ export async function listExports(organizationId: string, signal?: AbortSignal):
   return { exports: answer.exports.map(decodeExportJob) };
 }
 
-/** The export jobs, read again whenever `version` changes (after a start, and while jobs are under way). */
-export function useExports(organizationId: string | null, version: string) {
-  const key = organizationId ? JSON.stringify([organizationId, version]) : null;
-  return useApiQuery(key, (signal) => listExports(organizationId as string, signal));
+/** How long after each answer the list is read again while an export is under way. */
+export const EXPORTS_POLL_MS = 2000;
+
+export const isExportUnderWay = (job: ExportJob) => job.state === "pending" || job.state === "running";
+
+/** The query keys of the organisation's export jobs (starting one invalidates them). */
+export const exportsKeys = {
+  all: (organizationId: string | null) => ["exports", organizationId] as const,
+};
+
+/** The export jobs, read again every `EXPORTS_POLL_MS` while one is under way. */
+export function useExports(organizationId: string | null) {
+  return useQuery({
+    queryKey: exportsKeys.all(organizationId),
+    queryFn: organizationId ? ({ signal }) => listExports(organizationId, signal) : skipToken,
+    refetchIntervalInBackground: true,
+    refetchInterval: (query) => (query.state.data?.exports.some(isExportUnderWay) ? EXPORTS_POLL_MS : false),
+  });
 }

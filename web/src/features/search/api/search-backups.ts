@@ -7,7 +7,7 @@ import {
 } from "@alpvault/contracts/search";
 import { asFields, isString, isNullableString, isCount, unexpectedAnswer } from "@/lib/decode";
 import { api } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 
 export interface SearchQuery {
   service: SearchService;
@@ -126,7 +126,18 @@ export async function searchBackups(
 }
 
 /** Searches when there is a query (null before the first search). */
+export const searchKeys = {
+  all: (organizationId: string | null) => ["search", organizationId] as const,
+  query: (organizationId: string | null, query: SearchQuery | null) =>
+    [...searchKeys.all(organizationId), query] as const,
+};
+
+/** Nothing is searched until there is a query. */
 export function useSearchBackups(organizationId: string | null, query: SearchQuery | null) {
-  const key = organizationId && query ? JSON.stringify([organizationId, query]) : null;
-  return useApiQuery(key, (signal) => searchBackups(organizationId as string, query as SearchQuery, signal));
+  return useQuery({
+    queryKey: searchKeys.query(organizationId, query),
+    queryFn:
+      organizationId && query ? ({ signal }) => searchBackups(organizationId, query, signal) : skipToken,
+    placeholderData: keepPreviousData,
+  });
 }

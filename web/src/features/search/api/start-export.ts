@@ -1,8 +1,8 @@
 import type { ExportFormat, ExportJob } from "@alpvault/contracts/exports";
 import type { SearchService } from "@alpvault/contracts/search";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeExportJob, exportsPath } from "./list-exports";
+import { useApiMutation } from "@/lib/query";
+import { decodeExportJob, exportsKeys, exportsPath } from "./list-exports";
 
 export interface ExportRequestBody {
   resourceId: string;
@@ -23,5 +23,5 @@ export async function startExport(organizationId: string, request: ExportRequest
 }
 
 export function useStartExport() {
-  return useApiMutation(startExport);
+  return useApiMutation(startExport, (organizationId) => [exportsKeys.all(organizationId)]);
 }

@@ -1,7 +1,7 @@
 import type { Secret } from "@alpvault/contracts/secrets";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeSecretAnswer, secretsPath } from "./list-secrets";
+import { useApiMutation } from "@/lib/query";
+import { decodeSecretAnswer, secretsKeys, secretsPath } from "./list-secrets";
 
 /** `POST /v1/organizations/{id}/secrets/{secretId}:check`: asks Cloud KMS about the key now. */
 export async function checkSecret(organizationId: string, secretId: string): Promise<Secret> {
@@ -9,5 +9,5 @@ export async function checkSecret(organizationId: string, secretId: string): Pro
 }
 
 export function useCheckSecret() {
-  return useApiMutation(checkSecret);
+  return useApiMutation(checkSecret, (organizationId) => [secretsKeys.all(organizationId)]);
 }

@@ -1,7 +1,7 @@
 import type { CreateSecretRequest, Secret } from "@alpvault/contracts/secrets";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeSecretAnswer, secretsPath } from "./list-secrets";
+import { useApiMutation } from "@/lib/query";
+import { decodeSecretAnswer, secretsKeys, secretsPath } from "./list-secrets";
 
 /** `POST /v1/organizations/{id}/secrets`: adds a Cloud KMS key; the answer carries its first check. */
 export async function createSecret(organizationId: string, input: CreateSecretRequest): Promise<Secret> {
@@ -9,5 +9,5 @@ export async function createSecret(organizationId: string, input: CreateSecretRe
 }
 
 export function useCreateSecret() {
-  return useApiMutation(createSecret);
+  return useApiMutation(createSecret, (organizationId) => [secretsKeys.all(organizationId)]);
 }

@@ -2,7 +2,7 @@ import type { PlanId } from "@alpvault/contracts/plans";
 import type { KeyCheck, KeyHealth, Secret, SecretsResponse } from "@alpvault/contracts/secrets";
 import { asFields, isString, isNullableString, unexpectedAnswer } from "@/lib/decode";
 import { api } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 
 const PLAN_IDS: readonly PlanId[] = ["matterhorn", "geneva", "zurich"];
 const HEALTHS: readonly KeyHealth[] = [
@@ -79,8 +79,15 @@ export async function listSecrets(organizationId: string, signal?: AbortSignal):
   return decodeSecrets(await api.get<unknown>(secretsPath(organizationId), { signal }));
 }
 
-/** `version` changes force a reload (after a change). */
-export function useSecrets(organizationId: string | null, version = 0) {
-  const key = organizationId === null ? null : JSON.stringify([organizationId, version]);
-  return useApiQuery(key, (signal) => listSecrets(organizationId as string, signal));
+/** The query keys of the organisation's secrets (every change to a secret invalidates them). */
+export const secretsKeys = {
+  all: (organizationId: string | null) => ["secrets", organizationId] as const,
+};
+
+export function useSecrets(organizationId: string | null) {
+  return useQuery({
+    queryKey: secretsKeys.all(organizationId),
+    queryFn: organizationId === null ? skipToken : ({ signal }) => listSecrets(organizationId, signal),
+    placeholderData: keepPreviousData,
+  });
 }

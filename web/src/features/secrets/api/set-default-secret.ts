@@ -1,7 +1,7 @@
 import type { SecretsResponse } from "@alpvault/contracts/secrets";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeSecrets, secretsPath } from "./list-secrets";
+import { useApiMutation } from "@/lib/query";
+import { decodeSecrets, secretsKeys, secretsPath } from "./list-secrets";
 
 /** `POST /v1/organizations/{id}/secrets/{secretId}/default`: the list as it now is. */
 export async function setDefaultSecret(organizationId: string, secretId: string): Promise<SecretsResponse> {
@@ -9,5 +9,5 @@ export async function setDefaultSecret(organizationId: string, secretId: string)
 }
 
 export function useSetDefaultSecret() {
-  return useApiMutation(setDefaultSecret);
+  return useApiMutation(setDefaultSecret, (organizationId) => [secretsKeys.all(organizationId)]);
 }

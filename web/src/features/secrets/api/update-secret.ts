@@ -1,7 +1,7 @@
 import type { Secret, UpdateSecretRequest } from "@alpvault/contracts/secrets";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeSecretAnswer, secretsPath } from "./list-secrets";
+import { useApiMutation } from "@/lib/query";
+import { decodeSecretAnswer, secretsKeys, secretsPath } from "./list-secrets";
 
 /** `PATCH /v1/organizations/{id}/secrets/{secretId}`: a new description and/or key (a new key is checked). */
 export async function updateSecret(
@@ -13,5 +13,5 @@ export async function updateSecret(
 }
 
 export function useUpdateSecret() {
-  return useApiMutation(updateSecret);
+  return useApiMutation(updateSecret, (organizationId) => [secretsKeys.all(organizationId)]);
 }
