@@ -1,23 +1,8 @@
 import type { SubscriptionDetails, SubscriptionReference } from "@alpvault/contracts/organizations";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError, regionalBaseUrl } from "@/lib/api-client";
+import { subscriptionDetailsSchema } from "@alpvault/contracts/schemas/organizations";
+import { api, regionalBaseUrl } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
 import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
-
-export function decodeSubscription(value: unknown): SubscriptionDetails {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Partial<SubscriptionDetails>;
-  if (
-    typeof v.subscriptionId === "string" &&
-    typeof v.plan?.id === "string" &&
-    typeof v.renewalDate === "string" &&
-    typeof v.seats?.used === "number" &&
-    typeof v.storage?.used === "number" &&
-    typeof v.storage.maximum === "number" &&
-    typeof v.autoAddStorage === "boolean"
-  ) {
-    return v as SubscriptionDetails;
-  }
-  throw new ApiError(UNEXPECTED_ERROR);
-}
 
 /**
  * `GET /v1/organizations/{id}/subscriptions/{subscriptionId}` (spec §7), on the subscription region's host:
@@ -28,7 +13,8 @@ export async function getSubscription(
   subscription: SubscriptionReference,
   signal?: AbortSignal,
 ): Promise<SubscriptionDetails> {
-  return decodeSubscription(
+  return decodeAnswer(
+    subscriptionDetailsSchema,
     await api.get<unknown>(
       `/organizations/${encodeURIComponent(organizationId)}/subscriptions/${encodeURIComponent(subscription.subscriptionId)}`,
       { baseUrl: regionalBaseUrl(subscription.region.domain), signal },

@@ -1,11 +1,14 @@
 import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
+import { policySchema } from "@alpvault/contracts/schemas/policies";
 import { api } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
 import { useApiMutation } from "@/lib/query";
-import { decodePolicy, policiesKeys } from "./list-policies";
+import { policiesKeys } from "./list-policies";
 
 /** `POST /v1/organizations/{id}/policies`: a new policy (paid plans; the frequency must fit the plan). */
 export async function createPolicy(organizationId: string, input: PolicyInput): Promise<Policy> {
-  return decodePolicy(
+  return decodeAnswer(
+    policySchema,
     await api.post<unknown>(`/organizations/${encodeURIComponent(organizationId)}/policies`, input),
   );
 }

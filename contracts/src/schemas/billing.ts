@@ -1,0 +1,56 @@
+import { z } from "zod";
+import {
+  MAX_SEATS,
+  MAX_STORAGE_PACKS,
+  PAYMENT_STATES,
+  type AutoAddStorageResponse,
+  type CheckoutResponse,
+  type Payment,
+  type PaymentState,
+  type PlansResponse,
+  type Purchase,
+} from "../billing";
+import { planIdSchema } from "./plans";
+
+const wholeUpTo = (max: number) => z.number().int().min(1).max(max);
+
+/** A purchase: a plan with its seats, or storage packs. */
+export const purchaseSchema: z.ZodType<Purchase> = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("upgrade"), planId: planIdSchema, seats: wholeUpTo(MAX_SEATS) }),
+  z.object({ kind: z.literal("storage"), packs: wholeUpTo(MAX_STORAGE_PACKS) }),
+]);
+
+export const paymentSchema: z.ZodType<Payment> = z.object({
+  checkoutId: z.string(),
+  state: z.enum(PAYMENT_STATES as [PaymentState, ...PaymentState[]]),
+  purchase: purchaseSchema,
+  amountUsd: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+
+export const plansResponseSchema: z.ZodType<PlansResponse> = z.object({
+  plans: z.array(
+    z.object({
+      id: planIdSchema,
+      name: z.string(),
+      maxUsers: z.number().nullable(),
+      storagePerUserBytes: z.number(),
+      backupsPerDay: z.literal([1, 3, 24]),
+      services: z.array(z.enum(["gmail", "drive", "chat", "calendars", "contacts", "directory"])),
+      pricePerUserMonthlyUsd: z.number(),
+      premium: z.boolean(),
+    }),
+  ),
+  storagePack: z.object({ bytes: z.number(), priceMonthlyUsd: z.number() }),
+  currency: z.literal("USD"),
+});
+
+export const checkoutResponseSchema: z.ZodType<CheckoutResponse> = z.object({
+  checkoutId: z.string(),
+  url: z.string(),
+});
+
+export const autoAddStorageResponseSchema: z.ZodType<AutoAddStorageResponse> = z.object({
+  autoAddStorage: z.boolean(),
+});
