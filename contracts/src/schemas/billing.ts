@@ -1,20 +1,20 @@
 import { z } from "zod";
-import {
-  MAX_SEATS,
-  MAX_STORAGE_PACKS,
-  PAYMENT_STATES,
-  type AutoAddStorageResponse,
-  type CheckoutResponse,
-  type Payment,
-  type PaymentState,
-  type PlansResponse,
-  type Purchase,
-} from "../billing";
+import type { AutoAddStorageResponse, CheckoutResponse, Payment, PlansResponse, Purchase } from "../billing";
 import { planIdSchema } from "./plans";
+
+/** Seats and packs one purchase may hold. */
+export const MAX_SEATS = 10_000;
+export const MAX_STORAGE_PACKS = 1_000;
+
+/**
+ * A payment's states: `open` until the payment provider reports; then the spec's outcomes (§4): `paid`
+ * (success), `failed`, `pending` (the provider waits for the money), `cancelled`.
+ */
+export const PAYMENT_STATES = ["open", "pending", "paid", "failed", "cancelled"] as const;
 
 const wholeUpTo = (max: number) => z.number().int().min(1).max(max);
 
-/** A purchase: a plan with its seats, or storage packs. */
+/** A purchase as a checkout request carries it and a payment stores it: a plan with its seats, or packs. */
 export const purchaseSchema: z.ZodType<Purchase> = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("upgrade"), planId: planIdSchema, seats: wholeUpTo(MAX_SEATS) }),
   z.object({ kind: z.literal("storage"), packs: wholeUpTo(MAX_STORAGE_PACKS) }),
@@ -22,7 +22,7 @@ export const purchaseSchema: z.ZodType<Purchase> = z.discriminatedUnion("kind", 
 
 export const paymentSchema: z.ZodType<Payment> = z.object({
   checkoutId: z.string(),
-  state: z.enum(PAYMENT_STATES as [PaymentState, ...PaymentState[]]),
+  state: z.enum(PAYMENT_STATES),
   purchase: purchaseSchema,
   amountUsd: z.number(),
   createdAt: z.string(),

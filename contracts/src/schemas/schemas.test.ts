@@ -1,3 +1,4 @@
+import { MAX_SEATS, MAX_STORAGE_PACKS, decodePurchase } from "../billing";
 import { decodeResourceIntegrity } from "../integrity";
 import { isCount } from "./common";
 import { drillRunSchema } from "./drills";
@@ -120,4 +121,26 @@ test("when stored integrity is absent, malformed or whole, then it reads as none
   expect(decodeResourceIntegrity({ ...integrity, checkedItems: -1 })).toBeUndefined();
   expect(decodeResourceIntegrity({ ...integrity, damaged: [{ itemKey: "m1" }] })).toBeUndefined();
   expect(decodeResourceIntegrity(integrity)).toEqual(integrity);
+});
+
+test("when a purchase has 1 to the most seats or packs, then it reads as itself, and otherwise not at all", () => {
+  expect(decodePurchase({ kind: "upgrade", planId: "geneva", seats: 3, extra: true })).toEqual({
+    kind: "upgrade",
+    planId: "geneva",
+    seats: 3,
+  });
+  expect(decodePurchase({ kind: "storage", packs: MAX_STORAGE_PACKS })).toEqual({
+    kind: "storage",
+    packs: MAX_STORAGE_PACKS,
+  });
+  for (const purchase of [
+    { kind: "upgrade", planId: "geneva", seats: 0 },
+    { kind: "upgrade", planId: "geneva", seats: MAX_SEATS + 1 },
+    { kind: "upgrade", planId: "everest", seats: 1 },
+    { kind: "storage", packs: 1.5 },
+    { kind: "gift" },
+    null,
+  ]) {
+    expect(decodePurchase(purchase)).toBeUndefined();
+  }
 });
