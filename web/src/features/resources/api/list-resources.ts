@@ -1,7 +1,7 @@
 import type { ResourcesPage, ResourcesQuery } from "@alpvault/contracts/organizations";
 import { resourcesPageSchema } from "@alpvault/contracts/schemas/organizations";
-import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
+import { keepPreviousData, skipToken, useQuery, type Query, type QueryKey } from "@tanstack/react-query";
+import { api, type ApiError } from "@/lib/api-client";
 import { decodeAnswer } from "@/lib/decode";
 
 /** `GET /v1/organizations/{id}/resources`: one page of resources with search, filters and sorting. */
@@ -32,11 +32,22 @@ export const resourcesKeys = {
     [...resourcesKeys.all(organizationId), "policy-choices"] as const,
 };
 
-export function useResources(organizationId: string | null, query: ResourcesQuery) {
+/** Reads a page again after this long, or not again (false), given the query as it stands. */
+export type RefetchInterval = (
+  query: Query<ResourcesPage, ApiError, ResourcesPage, QueryKey>,
+) => number | false;
+
+/** One page of resources; `refetchInterval` keeps it live (see `useLiveResources`). */
+export function useResources(
+  organizationId: string | null,
+  query: ResourcesQuery,
+  refetchInterval?: RefetchInterval,
+) {
   return useQuery({
     queryKey: resourcesKeys.list(organizationId, query),
     queryFn:
       organizationId === null ? skipToken : ({ signal }) => listResources(organizationId, query, signal),
     placeholderData: keepPreviousData,
+    ...(refetchInterval ? { refetchInterval, refetchIntervalInBackground: true } : {}),
   });
 }

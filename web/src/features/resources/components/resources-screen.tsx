@@ -9,7 +9,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import type { Resource, ResourcesQuery } from "@alpvault/contracts/organizations";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import "../i18n/register";
 import { useAssignPolicy } from "../api/assign-policy";
@@ -17,12 +17,11 @@ import { useBackupNow } from "../api/backup-now";
 import { useAlerts } from "../api/get-alerts";
 import { useAnalytics } from "../api/get-analytics";
 import { usePolicyChoices } from "../api/list-policies";
-import { useResources } from "../api/list-resources";
 import { useMarkAlertsRead } from "../api/mark-alerts-read";
 import { useSyncResources } from "../api/sync-resources";
 import { useSnackbar } from "@/lib/snackbar";
 import { asApiError, isLoading } from "@/lib/query";
-import { useBackupPolling } from "../hooks/use-backup-polling";
+import { useLiveResources } from "../hooks/use-live-resources";
 import { useOrganizationId } from "../hooks/use-organization-id";
 import { AlertsPanel } from "./alerts-panel";
 import { AnalyticsCards } from "./analytics-cards";
@@ -74,7 +73,6 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
     }),
     [debouncedSearch, filters, sort, page, pageSize],
   );
-  const resources = useResources(organizationId, query);
   const analytics = useAnalytics(organizationId);
   const alerts = useAlerts(organizationId);
   const sync = useSyncResources();
@@ -87,17 +85,9 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
   // one ends, the analytics (sizes, counts) and alerts (a failure raises one) catch up.
   const { refetch: refetchAnalytics } = analytics;
   const { refetch: refetchAlerts } = alerts;
-  const { refetch: refetchResourcesQuery } = resources;
-  const refetchResources = useCallback(() => void refetchResourcesQuery(), [refetchResourcesQuery]);
-  const quietReload = useBackupPolling({
-    resources: resources.data?.resources,
-    queryKey: JSON.stringify([organizationId, query]),
-    loading: isLoading(resources),
-    reload: refetchResources,
-    onFinished: () => {
-      void refetchAnalytics();
-      void refetchAlerts();
-    },
+  const { resources, quietReload } = useLiveResources(organizationId, query, () => {
+    void refetchAnalytics();
+    void refetchAlerts();
   });
 
   // A new search or filter starts again from the first page.
