@@ -17,3 +17,8 @@ export async function getPayment(
     ),
   );
 }
+
+export const paymentKeys = {
+  one: (organizationId: string | null, checkoutId: string | null) =>
+    ["payments", organizationId, checkoutId] as const,
+};
