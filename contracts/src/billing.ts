@@ -8,29 +8,22 @@ import {
   PLAN_ORDER,
   STORAGE_PACK_BYTES,
   STORAGE_PACK_PRICE_USD,
-  isPlanId,
   isPremium,
   seatsSubtotalUsd,
   storagePacksSubtotalUsd,
   type Plan,
   type PlanId,
 } from "./plans";
+import { MAX_SEATS, MAX_STORAGE_PACKS, PAYMENT_STATES, purchaseSchema } from "./schemas/billing";
+
+export { MAX_SEATS, MAX_STORAGE_PACKS, PAYMENT_STATES } from "./schemas/billing";
 
 /** What a checkout buys: a plan with a number of seats, or storage packs added to the current plan. */
 export type Purchase =
   { kind: "upgrade"; planId: PlanId; seats: number } | { kind: "storage"; packs: number };
 
-/** Seats and packs one purchase may hold. */
-export const MAX_SEATS = 10_000;
-export const MAX_STORAGE_PACKS = 1_000;
-
-/**
- * A payment's state: `open` until the payment provider reports; then the spec's outcomes (§4): `paid`
- * (success), `failed`, `pending` (the provider waits for the money), `cancelled`.
- */
-export type PaymentState = "open" | "pending" | "paid" | "failed" | "cancelled";
-
-export const PAYMENT_STATES: readonly PaymentState[] = ["open", "pending", "paid", "failed", "cancelled"];
+/** A payment's state (`PAYMENT_STATES`). */
+export type PaymentState = (typeof PAYMENT_STATES)[number];
 
 /** GET /v1/plans. */
 export interface PlanOffer extends Plan {
@@ -131,21 +124,10 @@ export function purchaseAmountUsd(purchase: Purchase): number {
     : storagePacksSubtotalUsd(purchase.packs);
 }
 
-function wholeIn(value: unknown, max: number): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= max;
-}
-
 /** Reads a purchase; undefined when it has not the shape of one. */
 export function decodePurchase(value: unknown): Purchase | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  if (v.kind === "upgrade" && isPlanId(v.planId) && wholeIn(v.seats, MAX_SEATS)) {
-    return { kind: "upgrade", planId: v.planId, seats: v.seats };
-  }
-  if (v.kind === "storage" && wholeIn(v.packs, MAX_STORAGE_PACKS)) {
-    return { kind: "storage", packs: v.packs };
-  }
-  return undefined;
+  const result = purchaseSchema.safeParse(value);
+  return result.success ? result.data : undefined;
 }
 
 export function isPaymentState(value: unknown): value is PaymentState {

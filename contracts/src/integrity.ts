@@ -6,6 +6,8 @@
  * Google by the resource's next backup.
  */
 
+import { damagedItemSchema, resourceIntegritySchema } from "./schemas/integrity";
+
 /** What a damaged item's next backup does about it. */
 export type RefetchState =
   /** The next backup of the resource fetches it again from Google. */
@@ -116,24 +118,10 @@ export const REFETCH_TEXTS: Record<RefetchState, string> = {
   gone: "no longer exists at Google: cannot be fetched again",
 };
 
-const REFETCH_STATES: readonly string[] = ["pending", "refetched", "gone"];
-
-const isCount = (value: unknown): value is number =>
-  typeof value === "number" && Number.isInteger(value) && value >= 0;
-
 /** A damaged item from stored or received data; undefined when malformed. */
 export function decodeDamagedItem(value: unknown): DamagedItem | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  if (
-    typeof v.itemKey !== "string" ||
-    (v.kind !== "gmail-message" && v.kind !== "drive-file") ||
-    typeof v.name !== "string" ||
-    !REFETCH_STATES.includes(v.refetch as string)
-  ) {
-    return undefined;
-  }
-  return { itemKey: v.itemKey, kind: v.kind, name: v.name, refetch: v.refetch as RefetchState };
+  const result = damagedItemSchema.safeParse(value);
+  return result.success ? result.data : undefined;
 }
 
 /**
@@ -142,24 +130,6 @@ export function decodeDamagedItem(value: unknown): DamagedItem | undefined {
  */
 export function decodeResourceIntegrity(value: unknown): ResourceIntegrity | null | undefined {
   if (value === null || value === undefined) return null;
-  if (typeof value !== "object") return undefined;
-  const v = value as Record<string, unknown>;
-  const damaged = Array.isArray(v.damaged) ? v.damaged.map(decodeDamagedItem) : undefined;
-  if (
-    (v.state !== "ok" && v.state !== "damaged") ||
-    !isCount(v.checkedItems) ||
-    !isCount(v.damagedItems) ||
-    typeof v.verifiedAt !== "string" ||
-    !damaged ||
-    damaged.some((item) => item === undefined)
-  ) {
-    return undefined;
-  }
-  return {
-    state: v.state,
-    checkedItems: v.checkedItems,
-    damagedItems: v.damagedItems,
-    verifiedAt: v.verifiedAt,
-    damaged: damaged as DamagedItem[],
-  };
+  const result = resourceIntegritySchema.safeParse(value);
+  return result.success ? result.data : undefined;
 }

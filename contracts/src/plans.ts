@@ -1,7 +1,9 @@
 /** Plans and their limits (spec §3, §6, §9): the one place these constants live. */
 export const GB = 1024 ** 3;
 
-export type PlanId = "matterhorn" | "geneva" | "zurich";
+/** Every plan, from the free one up; the one place their ids are written. */
+export const PLAN_IDS = ["matterhorn", "geneva", "zurich"] as const;
+export type PlanId = (typeof PLAN_IDS)[number];
 
 export interface Plan {
   id: PlanId;
@@ -53,7 +55,7 @@ export function isPremium(planName: string): boolean {
 }
 
 /** Plans from the smallest to the largest: Zürich is the maximum (spec §4). */
-export const PLAN_ORDER: readonly PlanId[] = ["matterhorn", "geneva", "zurich"];
+export const PLAN_ORDER: readonly PlanId[] = PLAN_IDS;
 
 /** The plan's position in PLAN_ORDER: a higher rank is an upgrade, a lower one a downgrade. */
 export function planRank(planId: PlanId): number {

@@ -3,7 +3,7 @@
  * one validation schema used by the API and the web form, and every text both of them show.
  */
 import * as yup from "yup";
-import type { PlanId } from "./plans";
+import { PLAN_ORDER, type PlanId } from "./plans";
 
 /** Spec §3 data types. Only emails and drive are backed up today; the others are shown as coming soon. */
 export const DATA_TYPES = ["emails", "drive", "chats", "contacts", "calendars", "directory"] as const;
@@ -28,9 +28,6 @@ export type Frequency = (typeof FREQUENCIES)[number];
 
 /** The lowest plan that allows each frequency (spec §6: 3 per day needs Geneva, 24 needs Zürich). */
 export const FREQUENCY_PLAN: Record<Frequency, PlanId> = { 1: "matterhorn", 3: "geneva", 24: "zurich" };
-
-/** Plans in ascending order, to compare a plan with the one a frequency needs. */
-const PLAN_ORDER: readonly PlanId[] = ["matterhorn", "geneva", "zurich"];
 
 export function planAllowsFrequency(planId: PlanId, frequency: Frequency): boolean {
   return PLAN_ORDER.indexOf(planId) >= PLAN_ORDER.indexOf(FREQUENCY_PLAN[frequency]);

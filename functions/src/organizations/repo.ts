@@ -9,7 +9,7 @@ import type { Transaction } from "firebase-admin/firestore";
 import { globalDb } from "../lib/firebase";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { isRegionId, type RegionId } from "@alpvault/contracts/regions";
-import { FREE_PLAN, PLANS, type PlanId } from "@alpvault/contracts/plans";
+import { FREE_PLAN, PLANS, isPlanId, type PlanId } from "@alpvault/contracts/plans";
 
 /**
  * The graceful period after a failed payment: `started` when a payment fails (backups go on until
@@ -67,15 +67,13 @@ export function decodeGracefulPeriod(data: unknown): GracefulPeriod {
   return NO_GRACEFUL_PERIOD;
 }
 
-const PLAN_IDS: readonly string[] = ["matterhorn", "geneva", "zurich"];
-
 /** Decodes stored account state; anything missing or malformed reads as the initial account. */
 export function decodeAccount(data: unknown): Account {
   const value = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
   const whole = (field: unknown, fallback: number) =>
     typeof field === "number" && Number.isInteger(field) && field >= 0 ? field : fallback;
   return {
-    planId: PLAN_IDS.includes(value.planId as string) ? (value.planId as PlanId) : INITIAL_ACCOUNT.planId,
+    planId: isPlanId(value.planId) ? value.planId : INITIAL_ACCOUNT.planId,
     seats: whole(value.seats, INITIAL_ACCOUNT.seats),
     storagePacks: whole(value.storagePacks, 0),
     autoAddStorage: value.autoAddStorage === true,

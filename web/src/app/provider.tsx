@@ -1,4 +1,6 @@
-import { useEffect, type ReactNode } from "react";
+import { QueryClientProvider } from "@tanstack/react-query";
+import { onAuthStateChanged } from "firebase/auth";
+import { useEffect, useState, type ReactNode } from "react";
 import { I18nextProvider } from "react-i18next";
 import { AppCheckProvider, AuthProvider, FirebaseAppProvider } from "reactfire";
 import { AppTheme } from "@/components/theme/app-theme";
@@ -10,6 +12,7 @@ import { useSessionStorageSync } from "@/lib/auth";
 import { appCheck, auth, firebaseApp } from "@/lib/firebase";
 import { initI18n } from "@/lib/i18n/i18n";
 import { PreferencesProvider, usePreferences } from "@/lib/preferences";
+import { createQueryClient } from "@/lib/query";
 import { SessionProvider, type SessionLoaders } from "@/lib/session";
 import { SnackbarProvider } from "@/lib/snackbar";
 
@@ -45,15 +48,26 @@ function PreferenceBoundProviders({ children }: { children: ReactNode }) {
 }
 
 export function AppProvider({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  // What one user read is not shown to the next: signing out empties the cache.
+  useEffect(
+    () =>
+      onAuthStateChanged(auth, (user) => {
+        if (!user) queryClient.clear();
+      }),
+    [queryClient],
+  );
   return (
-    <FirebaseAppProvider firebaseApp={firebaseApp}>
-      <AppCheckProvider sdk={appCheck}>
-        <AuthProvider sdk={auth}>
-          <PreferencesProvider>
-            <PreferenceBoundProviders>{children}</PreferenceBoundProviders>
-          </PreferencesProvider>
-        </AuthProvider>
-      </AppCheckProvider>
-    </FirebaseAppProvider>
+    <QueryClientProvider client={queryClient}>
+      <FirebaseAppProvider firebaseApp={firebaseApp}>
+        <AppCheckProvider sdk={appCheck}>
+          <AuthProvider sdk={auth}>
+            <PreferencesProvider>
+              <PreferenceBoundProviders>{children}</PreferenceBoundProviders>
+            </PreferencesProvider>
+          </AuthProvider>
+        </AppCheckProvider>
+      </FirebaseAppProvider>
+    </QueryClientProvider>
   );
 }

@@ -1,22 +1,14 @@
 /**
- * Checks for decoding the API's answers in the browser: a decoder tests each field with these and rebuilds
- * the typed value, and anything else is an unexpected answer.
+ * Decoding the API's answers in the browser: each answer is checked against its contract type's schema
+ * (`@alpvault/contracts/schemas/…`), and anything else is an unexpected answer.
  */
+import type { ZodType } from "zod";
 import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
 import { ApiError } from "./api-client";
 
-export type Fields = Record<string, unknown>;
-
-/** An object's fields, or none (every check then fails) for anything else. */
-export const asFields = (value: unknown): Fields =>
-  (typeof value === "object" && value !== null ? value : {}) as Fields;
-export const isString = (value: unknown): value is string => typeof value === "string";
-export const isNullableString = (value: unknown): value is string | null => value === null || isString(value);
-/** A finite number, zero or more (sizes, counts). */
-export const isCount = (value: unknown): value is number =>
-  typeof value === "number" && Number.isFinite(value) && value >= 0;
-
-/** What a decoder throws for an answer it does not recognise. */
-export function unexpectedAnswer(): never {
+/** The answer as its schema reads it; an `ApiError` (unexpected answer) when it does not fit. */
+export function decodeAnswer<T>(schema: ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
   throw new ApiError(UNEXPECTED_ERROR);
 }

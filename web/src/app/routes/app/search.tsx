@@ -9,6 +9,7 @@ import type { LoadResources } from "@/features/recovery/hooks/use-resource-choic
 import { listResources, useResources } from "@/features/resources/api/list-resources";
 import { SearchScreen } from "@/features/search/components/search-screen";
 import { useSession } from "@/lib/session";
+import { isLoading } from "@/lib/query";
 
 /** The resources list's largest page: where `/search/{resourceId}` looks its resource up. */
 const RESOURCES_PAGE_SIZE = 100;
@@ -29,7 +30,7 @@ export default function SearchRoute() {
   const [recovering, setRecovering] = useState<RecoveryTarget | null>(null);
   const lookup = useResources(resourceId ? organizationId : null, { pageSize: RESOURCES_PAGE_SIZE });
   const resource = lookup.data?.resources.find((candidate) => candidate.resourceId === resourceId) ?? null;
-  const waiting = resourceId !== undefined && (lookup.status === "idle" || lookup.status === "loading");
+  const waiting = resourceId !== undefined && (lookup.isPending || isLoading(lookup));
   return (
     <ContentLayout title={t("pages.search.title")}>
       {waiting && organizationId !== null ? (

@@ -21,6 +21,7 @@ import { AUDIT_OPERATIONS, AUDIT_PAGE_SIZE, validateAuditRange } from "@alpvault
 import { useSession } from "@/lib/session";
 import "../i18n/register";
 import { useAuditLogs, type AuditQuery } from "../api/get-audit-logs";
+import { isLoading } from "@/lib/query";
 import { AuditChainCheck } from "./audit-chain-check";
 
 /** A date as YYYY-MM-DD in the browser's own calendar. */
@@ -90,14 +91,14 @@ export function AuditLogsScreen() {
 
       <AuditChainCheck organizationId={organizationId} />
 
-      {logs.status === "error" && (
+      {logs.status === "error" && !isLoading(logs) && (
         <Alert severity="error" data-testid="audit-logs-error">
           {logs.error.message}
         </Alert>
       )}
 
       <Card>
-        {logs.status === "loading" && <LinearProgress />}
+        {isLoading(logs) && <LinearProgress />}
         <TableContainer>
           <Table size="small" aria-label={t("pages.auditLogs.title")}>
             <TableHead>
@@ -142,7 +143,7 @@ export function AuditLogsScreen() {
             </Typography>
             <IconButton
               aria-label={t("auditLogs.previous")}
-              disabled={page.page <= 1 || logs.status === "loading"}
+              disabled={page.page <= 1 || isLoading(logs)}
               onClick={() => setQuery((previous) => ({ ...previous, page: previous.page - 1 }))}
             >
               <ChevronLeft />
@@ -152,7 +153,7 @@ export function AuditLogsScreen() {
             </Typography>
             <IconButton
               aria-label={t("auditLogs.next")}
-              disabled={page.page >= page.totalPages || logs.status === "loading"}
+              disabled={page.page >= page.totalPages || isLoading(logs)}
               onClick={() => setQuery((previous) => ({ ...previous, page: previous.page + 1 }))}
             >
               <ChevronRight />

@@ -1,15 +1,8 @@
 import type { CheckoutResponse, Purchase } from "@alpvault/contracts/billing";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-
-export function decodeCheckout(value: unknown): CheckoutResponse {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  if (typeof v.checkoutId === "string" && typeof v.url === "string") {
-    return { checkoutId: v.checkoutId, url: v.url };
-  }
-  throw new ApiError(UNEXPECTED_ERROR);
-}
+import { checkoutResponseSchema } from "@alpvault/contracts/schemas/billing";
+import { api } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
 
 /**
  * `POST /v1/organizations/{id}/checkout`: opens a payment for the purchase; the payment page sends the
@@ -20,7 +13,8 @@ export async function createCheckout(
   purchase: Purchase,
   returnUrl: string,
 ): Promise<CheckoutResponse> {
-  return decodeCheckout(
+  return decodeAnswer(
+    checkoutResponseSchema,
     await api.post<unknown>(`/organizations/${encodeURIComponent(organizationId)}/checkout`, {
       purchase,
       returnUrl,

@@ -1,27 +1,7 @@
-import { isPaymentState, type Payment } from "@alpvault/contracts/billing";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
-
-export function decodePayment(value: unknown): Payment {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  const purchase = v.purchase as Payment["purchase"] | undefined;
-  if (
-    typeof v.checkoutId === "string" &&
-    isPaymentState(v.state) &&
-    (purchase?.kind === "upgrade" || purchase?.kind === "storage") &&
-    typeof v.amountUsd === "number"
-  ) {
-    return {
-      checkoutId: v.checkoutId,
-      state: v.state,
-      purchase,
-      amountUsd: v.amountUsd,
-      createdAt: String(v.createdAt),
-      updatedAt: String(v.updatedAt),
-    };
-  }
-  throw new ApiError(UNEXPECTED_ERROR);
-}
+import type { Payment } from "@alpvault/contracts/billing";
+import { paymentSchema } from "@alpvault/contracts/schemas/billing";
+import { api } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
 
 /** `GET /v1/organizations/{id}/payments/{checkoutId}`: the checkout's state, for the payment modal. */
 export async function getPayment(
@@ -29,10 +9,16 @@ export async function getPayment(
   checkoutId: string,
   signal?: AbortSignal,
 ): Promise<Payment> {
-  return decodePayment(
+  return decodeAnswer(
+    paymentSchema,
     await api.get<unknown>(
       `/organizations/${encodeURIComponent(organizationId)}/payments/${encodeURIComponent(checkoutId)}`,
       { signal },
     ),
   );
 }
+
+export const paymentKeys = {
+  one: (organizationId: string | null, checkoutId: string | null) =>
+    ["payments", organizationId, checkoutId] as const,
+};

@@ -1,23 +1,8 @@
 import type { SubscriptionDetails, SubscriptionReference } from "@alpvault/contracts/organizations";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError, regionalBaseUrl } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
-
-export function decodeSubscription(value: unknown): SubscriptionDetails {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Partial<SubscriptionDetails>;
-  if (
-    typeof v.subscriptionId === "string" &&
-    typeof v.plan?.id === "string" &&
-    typeof v.renewalDate === "string" &&
-    typeof v.seats?.used === "number" &&
-    typeof v.storage?.used === "number" &&
-    typeof v.storage.maximum === "number" &&
-    typeof v.autoAddStorage === "boolean"
-  ) {
-    return v as SubscriptionDetails;
-  }
-  throw new ApiError(UNEXPECTED_ERROR);
-}
+import { subscriptionDetailsSchema } from "@alpvault/contracts/schemas/organizations";
+import { api, regionalBaseUrl } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 
 /**
  * `GET /v1/organizations/{id}/subscriptions/{subscriptionId}` (spec §7), on the subscription region's host:
@@ -28,7 +13,8 @@ export async function getSubscription(
   subscription: SubscriptionReference,
   signal?: AbortSignal,
 ): Promise<SubscriptionDetails> {
-  return decodeSubscription(
+  return decodeAnswer(
+    subscriptionDetailsSchema,
     await api.get<unknown>(
       `/organizations/${encodeURIComponent(organizationId)}/subscriptions/${encodeURIComponent(subscription.subscriptionId)}`,
       { baseUrl: regionalBaseUrl(subscription.region.domain), signal },
@@ -36,14 +22,20 @@ export async function getSubscription(
   );
 }
 
-/** `version` changes force a reload (after a purchase or a setting change). */
-export function useSubscription(
-  organizationId: string | null,
-  subscription: SubscriptionReference | null,
-  version = 0,
-) {
-  return useApiQuery(
-    organizationId && subscription ? `${organizationId}:${subscription.subscriptionId}:${version}` : null,
-    (signal) => getSubscription(organizationId as string, subscription as SubscriptionReference, signal),
-  );
+/** The query keys of an organisation's subscription (a purchase invalidates them). */
+export const subscriptionKeys = {
+  all: (organizationId: string | null) => ["subscription", organizationId] as const,
+  one: (organizationId: string | null, subscriptionId: string | null) =>
+    [...subscriptionKeys.all(organizationId), subscriptionId] as const,
+};
+
+export function useSubscription(organizationId: string | null, subscription: SubscriptionReference | null) {
+  return useQuery({
+    queryKey: subscriptionKeys.one(organizationId, subscription?.subscriptionId ?? null),
+    queryFn:
+      organizationId && subscription
+        ? ({ signal }) => getSubscription(organizationId, subscription, signal)
+        : skipToken,
+    placeholderData: keepPreviousData,
+  });
 }

@@ -1,20 +1,16 @@
 import type { AutoAddStorageResponse } from "@alpvault/contracts/billing";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-
-export function decodeAutoAddStorage(value: unknown): AutoAddStorageResponse {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  if (typeof v.autoAddStorage === "boolean") return { autoAddStorage: v.autoAddStorage };
-  throw new ApiError(UNEXPECTED_ERROR);
-}
+import { autoAddStorageResponseSchema } from "@alpvault/contracts/schemas/billing";
+import { api } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
 
 /** `PUT /v1/organizations/{id}/settings/auto-add-storage`: adds storage packs when storage runs full. */
 export async function setAutoAddStorage(
   organizationId: string,
   enabled: boolean,
 ): Promise<AutoAddStorageResponse> {
-  return decodeAutoAddStorage(
+  return decodeAnswer(
+    autoAddStorageResponseSchema,
     await api.put<unknown>(`/organizations/${encodeURIComponent(organizationId)}/settings/auto-add-storage`, {
       enabled,
     }),

@@ -1,21 +1,26 @@
 import type { Purchase } from "@alpvault/contracts/billing";
 import { CHECKOUT_QUERY_PARAMETER } from "@alpvault/contracts/billing";
-import { useCallback, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
-import { asApiError } from "@/lib/use-api-query";
+import { asApiError } from "@/lib/query";
 import { useCreateCheckout } from "../api/create-checkout";
-import { useSubscription } from "../api/get-subscription";
+import { subscriptionKeys, useSubscription } from "../api/get-subscription";
 
 /** The current organisation's subscription (region host) and a way to reload it. */
 export function useCurrentSubscription() {
   const session = useSession();
   const organization = session.organizations[0] ?? null;
   const reference = organization?.subscriptions.find((candidate) => Boolean(candidate.region)) ?? null;
-  const [version, setVersion] = useState(0);
-  const subscription = useSubscription(session.organizationId, reference, version);
-  const reload = useCallback(() => setVersion((value) => value + 1), []);
+  const subscription = useSubscription(session.organizationId, reference);
+  const client = useQueryClient();
+  const { organizationId } = session;
+  const reload = useCallback(
+    () => void client.invalidateQueries({ queryKey: subscriptionKeys.all(organizationId) }),
+    [client, organizationId],
+  );
   return { organizationId: session.organizationId, subscription, reload };
 }
 

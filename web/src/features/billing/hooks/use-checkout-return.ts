@@ -1,8 +1,9 @@
 import type { Payment, PaymentState } from "@alpvault/contracts/billing";
 import { CHECKOUT_QUERY_PARAMETER } from "@alpvault/contracts/billing";
-import { useCallback, useEffect, useState } from "react";
+import { skipToken, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect } from "react";
 import { useSearchParams } from "react-router-dom";
-import { getPayment } from "../api/get-payment";
+import { getPayment, paymentKeys } from "../api/get-payment";
 
 const POLL_MS = 1000;
 /** After this many answers of a checkout still open, the modal shows it as pending. */
@@ -23,39 +24,35 @@ export interface CheckoutReturn {
 export function useCheckoutReturn(organizationId: string | null): CheckoutReturn {
   const [searchParams, setSearchParams] = useSearchParams();
   const checkoutId = searchParams.get(CHECKOUT_QUERY_PARAMETER);
-  const [payment, setPayment] = useState<Payment | null>(null);
-  const [outcome, setOutcome] = useState<CheckoutReturn["outcome"]>(null);
-
+  const polled = useQuery({
+    queryKey: paymentKeys.one(organizationId, checkoutId),
+    queryFn:
+      checkoutId && organizationId
+        ? ({ signal }) => getPayment(organizationId, checkoutId, signal)
+        : skipToken,
+    // Until the provider has reported, at most MAX_POLLS answers; a failed read ends it.
+    refetchInterval: ({ state }) =>
+      state.status === "success" && state.data?.state === "open" && state.dataUpdateCount < MAX_POLLS
+        ? POLL_MS
+        : false,
+    refetchIntervalInBackground: true,
+  });
+  const { error } = polled;
   useEffect(() => {
-    setPayment(null);
-    setOutcome(null);
-    if (!checkoutId || !organizationId) return;
-    const controller = new AbortController();
-    let polls = 0;
-    let timer: number | undefined;
-    const poll = () => {
-      polls += 1;
-      getPayment(organizationId, checkoutId, controller.signal).then(
-        (answer) => {
-          if (controller.signal.aborted) return;
-          setPayment(answer);
-          if (answer.state !== "open") setOutcome(answer.state);
-          else if (polls >= MAX_POLLS) setOutcome("pending");
-          else timer = window.setTimeout(poll, POLL_MS);
-        },
-        (error: unknown) => {
-          if (controller.signal.aborted) return;
-          console.warn("The payment state could not be read", error);
-          setOutcome("failed");
-        },
-      );
-    };
-    poll();
-    return () => {
-      controller.abort();
-      window.clearTimeout(timer);
-    };
-  }, [checkoutId, organizationId]);
+    if (error) console.warn("The payment state could not be read", error);
+  }, [error]);
+  const payment = polled.data ?? null;
+  const answers =
+    useQueryClient().getQueryState(paymentKeys.one(organizationId, checkoutId))?.dataUpdateCount ?? 0;
+  const outcome: CheckoutReturn["outcome"] = polled.isError
+    ? "failed"
+    : !payment
+      ? null
+      : payment.state !== "open"
+        ? payment.state
+        : answers >= MAX_POLLS
+          ? "pending"
+          : null;
 
   const close = useCallback(() => {
     setSearchParams(

@@ -1,14 +1,15 @@
 import type { DrillRun } from "@alpvault/contracts/drills";
+import { drillRunSchema } from "@alpvault/contracts/schemas/drills";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { drillsPath } from "./get-drill-settings";
-import { decodeDrillRun } from "./list-drill-runs";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
+import { drillsKeys, drillsPath } from "./get-drill-settings";
 
 /** `POST /v1/organizations/{id}/drills/run`: a drill now (its run, pending). */
 export async function startDrill(organizationId: string): Promise<DrillRun> {
-  return decodeDrillRun(await api.post<unknown>(`${drillsPath(organizationId)}/run`));
+  return decodeAnswer(drillRunSchema, await api.post<unknown>(`${drillsPath(organizationId)}/run`));
 }
 
 export function useStartDrill() {
-  return useApiMutation(startDrill);
+  return useApiMutation(startDrill, (organizationId) => [drillsKeys.runs(organizationId)]);
 }

@@ -26,16 +26,15 @@ import {
   DRILL_MAX_SAMPLE_SIZE,
   DRILL_MESSAGES,
   DRILL_SCHEDULES,
-  type DrillRun,
   type DrillSchedule,
   type DrillSettings,
 } from "@alpvault/contracts/drills";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
-import { asApiError } from "@/lib/use-api-query";
+import { asApiError, isLoading } from "@/lib/query";
 import "../i18n/register";
 import { useDrillSettings } from "../api/get-drill-settings";
-import { useDrillRuns } from "../api/list-drill-runs";
+import { isDrillActive, useDrillRuns } from "../api/list-drill-runs";
 import { useMailboxes } from "../api/list-mailboxes";
 import { useStartDrill } from "../api/start-drill";
 import { useUpdateDrillSettings } from "../api/update-drill-settings";
@@ -65,8 +64,6 @@ function validate(form: Form): Partial<Record<keyof Form, string>> {
   return errors;
 }
 
-const active = (run: DrillRun) => run.state === "pending" || run.state === "running";
-
 /**
  * Restore drills: the settings (a schedule, the sandbox mailbox among the organisation's mailboxes, the
  * sample size), "Run a drill now", and the history (date, sample, matched, mismatched, duration, state),
@@ -80,8 +77,8 @@ export function DrillsScreen() {
   const settings = useDrillSettings(organizationId);
   const mailboxes = useMailboxes(organizationId);
   const [page, setPage] = useState(1);
-  const [reload, setReload] = useState(0);
-  const runs = useDrillRuns(organizationId, page, reload);
+  const runs = useDrillRuns(organizationId, page);
+  const running = runs.data?.runs.some(isDrillActive) ?? false;
   const save = useUpdateDrillSettings();
   const start = useStartDrill();
   const [form, setForm] = useState<Form>(formOf(undefined));
@@ -90,13 +87,6 @@ export function DrillsScreen() {
   useEffect(() => {
     if (settings.data) setForm(formOf(settings.data));
   }, [settings.data]);
-
-  const running = runs.data?.runs.some(active) ?? false;
-  useEffect(() => {
-    if (!running) return;
-    const timer = setTimeout(() => setReload((value) => value + 1), 2000);
-    return () => clearTimeout(timer);
-  }, [running, runs.data]);
 
   const errors = touched ? validate(form) : {};
   const fail = (error: unknown) => show({ text: asApiError(error).message, isError: true });
@@ -111,7 +101,6 @@ export function DrillsScreen() {
         sampleSize: Number(form.sampleSize),
         schedule: form.schedule,
       });
-      settings.refetch();
       show({ text: t("drills.saved"), isError: false });
     } catch (error) {
       fail(error);
@@ -124,7 +113,6 @@ export function DrillsScreen() {
       await start.run(organizationId);
       show({ text: t("drills.started"), isError: false });
       setPage(1);
-      setReload((value) => value + 1);
     } catch (error) {
       fail(error);
     }
@@ -230,7 +218,7 @@ export function DrillsScreen() {
         <Typography variant="h6" component="h2" sx={{ p: 2, pb: 0 }}>
           {t("drills.history")}
         </Typography>
-        {runs.status === "loading" && !history && <LinearProgress />}
+        {isLoading(runs) && !history && <LinearProgress />}
         {runs.error && <Alert severity="error">{runs.error.message}</Alert>}
         <TableContainer>
           <Table aria-label={t("drills.history")}>

@@ -1,15 +1,18 @@
 import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
+import { policySchema } from "@alpvault/contracts/schemas/policies";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodePolicy } from "./list-policies";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
+import { policiesKeys } from "./list-policies";
 
 /** `POST /v1/organizations/{id}/policies`: a new policy (paid plans; the frequency must fit the plan). */
 export async function createPolicy(organizationId: string, input: PolicyInput): Promise<Policy> {
-  return decodePolicy(
+  return decodeAnswer(
+    policySchema,
     await api.post<unknown>(`/organizations/${encodeURIComponent(organizationId)}/policies`, input),
   );
 }
 
 export function useCreatePolicy() {
-  return useApiMutation(createPolicy);
+  return useApiMutation(createPolicy, (organizationId) => [policiesKeys.all(organizationId)]);
 }

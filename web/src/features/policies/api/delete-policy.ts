@@ -1,5 +1,6 @@
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
+import { useApiMutation } from "@/lib/query";
+import { policiesKeys } from "./list-policies";
 
 /**
  * `DELETE /v1/organizations/{id}/policies/{policyId}` (paid plans). A policy with resources is refused
@@ -12,5 +13,5 @@ export async function deletePolicy(organizationId: string, policyId: string): Pr
 }
 
 export function useDeletePolicy() {
-  return useApiMutation(deletePolicy);
+  return useApiMutation(deletePolicy, (organizationId) => [policiesKeys.all(organizationId)]);
 }

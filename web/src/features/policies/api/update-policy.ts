@@ -1,7 +1,9 @@
 import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
+import { policySchema } from "@alpvault/contracts/schemas/policies";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodePolicy } from "./list-policies";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
+import { policiesKeys } from "./list-policies";
 
 /** `PATCH /v1/organizations/{id}/policies/{policyId}`: changes a policy (paid plans). */
 export async function updatePolicy(
@@ -9,7 +11,8 @@ export async function updatePolicy(
   policyId: string,
   changes: Partial<PolicyInput>,
 ): Promise<Policy> {
-  return decodePolicy(
+  return decodeAnswer(
+    policySchema,
     await api.patch<unknown>(
       `/organizations/${encodeURIComponent(organizationId)}/policies/${encodeURIComponent(policyId)}`,
       changes,
@@ -18,5 +21,5 @@ export async function updatePolicy(
 }
 
 export function useUpdatePolicy() {
-  return useApiMutation(updatePolicy);
+  return useApiMutation(updatePolicy, (organizationId) => [policiesKeys.all(organizationId)]);
 }

@@ -28,7 +28,7 @@ import { FREE_PLAN } from "@alpvault/contracts/plans";
 import { RetryableError, UpgradeNotice } from "@/components/ui/notices";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
-import { asApiError } from "@/lib/use-api-query";
+import { asApiError, isLoading } from "@/lib/query";
 import { useCreatePolicy } from "../api/create-policy";
 import { useDeletePolicy } from "../api/delete-policy";
 import { usePolicies } from "../api/list-policies";
@@ -57,8 +57,7 @@ export function PoliciesScreen() {
   const { t } = useTranslation();
   const { organizationId } = useSession();
   const { show } = useSnackbar();
-  const [version, setVersion] = useState(0);
-  const policies = usePolicies(organizationId, version);
+  const policies = usePolicies(organizationId);
   const create = useCreatePolicy();
   const update = useUpdatePolicy();
   const remove = useDeletePolicy();
@@ -68,7 +67,6 @@ export function PoliciesScreen() {
   const planId = policies.data?.planId;
   const freePlan = planId === FREE_PLAN;
   const canManage = planId !== undefined && !freePlan;
-  const reload = () => setVersion((value) => value + 1);
   const fail = (error: unknown) => show({ text: asApiError(error).message, isError: true });
 
   const save = async (input: PolicyInput) => {
@@ -82,7 +80,6 @@ export function PoliciesScreen() {
     }
     show({ text: editing.policy ? t("policies.updated") : t("policies.added"), isError: false });
     setEditing((current) => ({ ...current, open: false }));
-    reload();
   };
 
   const confirmDelete = () => {
@@ -91,7 +88,6 @@ export function PoliciesScreen() {
       () => {
         show({ text: t("policies.deleted"), isError: false });
         setDeleting(null);
-        reload();
       },
       (error: unknown) => {
         setDeleting(null);
@@ -120,7 +116,7 @@ export function PoliciesScreen() {
           testId="policies-error"
           message={policies.error.message}
           retryLabel={t("policies.retry")}
-          onRetry={policies.refetch}
+          onRetry={() => void policies.refetch()}
         />
       )}
       <Card variant="outlined">
@@ -134,12 +130,12 @@ export function PoliciesScreen() {
             {t("policies.create")}
           </Button>
         </Box>
-        <Box sx={{ height: 4 }}>{policies.status === "loading" && <LinearProgress />}</Box>
+        <Box sx={{ height: 4 }}>{isLoading(policies) && <LinearProgress />}</Box>
         <TableContainer>
           <Table
             size="small"
             aria-label={t("policies.table.label")}
-            aria-busy={policies.status === "loading"}
+            aria-busy={isLoading(policies)}
             data-testid="policies-table"
           >
             <TableHead>
@@ -211,7 +207,7 @@ export function PoliciesScreen() {
                   </TableCell>
                 </TableRow>
               ))}
-              {policies.status === "success" && policies.data.policies.length === 0 && (
+              {policies.isSuccess && !isLoading(policies) && policies.data.policies.length === 0 && (
                 <TableRow>
                   <TableCell colSpan={7}>
                     <Typography variant="body2" color="text.secondary" sx={{ py: 2 }}>

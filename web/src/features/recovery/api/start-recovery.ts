@@ -1,14 +1,16 @@
 import type { Recovery, RecoveryRequest } from "@alpvault/contracts/recovery";
+import { recoverySchema } from "@alpvault/contracts/schemas/recovery";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeRecovery } from "./get-recovery";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
 
 /**
  * `POST /v1/organizations/{id}/recoveries` (the recovery modal, spec §2): the recovery starts (202) and is
  * followed with `getRecovery`. 400, 404 and 409 reject with the API's text.
  */
 export async function startRecovery(organizationId: string, request: RecoveryRequest): Promise<Recovery> {
-  return decodeRecovery(
+  return decodeAnswer(
+    recoverySchema,
     await api.post<unknown>(`/organizations/${encodeURIComponent(organizationId)}/recoveries`, request),
   );
 }

@@ -24,7 +24,7 @@ import {
   type RecoveryRequest,
   type RecoveryService,
 } from "@alpvault/contracts/recovery";
-import { asApiError } from "@/lib/use-api-query";
+import { asApiError, isLoading } from "@/lib/query";
 import { useStartRecovery } from "../api/start-recovery";
 import { useResourceChoices, type LoadResources } from "../hooks/use-resource-choices";
 import "../i18n/register";
@@ -223,7 +223,7 @@ function RecoveryForm({
               id="recovery-target"
               options={options}
               value={chosen}
-              loading={choices.status === "loading"}
+              loading={isLoading(choices)}
               loadingText={t("recovery.location.loading")}
               noOptionsText={t("recovery.location.none")}
               getOptionLabel={resourceLabel}

@@ -1,19 +1,9 @@
 import type { AssignPolicyResponse } from "@alpvault/contracts/policies";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-
-export function decodeAssigned(value: unknown): AssignPolicyResponse {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  if (
-    typeof v.policyId === "string" &&
-    typeof v.assigned === "number" &&
-    typeof v.backupsQueued === "number"
-  ) {
-    return { policyId: v.policyId, assigned: v.assigned, backupsQueued: v.backupsQueued };
-  }
-  throw new ApiError(UNEXPECTED_ERROR);
-}
+import { assignPolicyResponseSchema } from "@alpvault/contracts/schemas/policies";
+import { api } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
+import { resourcesKeys } from "./list-resources";
 
 /**
  * `POST /v1/organizations/{id}/policies/{policyId}/assign`: the resources get the policy and become
@@ -24,7 +14,8 @@ export async function assignPolicy(
   policyId: string,
   resourceIds: string[],
 ): Promise<AssignPolicyResponse> {
-  return decodeAssigned(
+  return decodeAnswer(
+    assignPolicyResponseSchema,
     await api.post<unknown>(
       `/organizations/${encodeURIComponent(organizationId)}/policies/${encodeURIComponent(policyId)}/assign`,
       { resourceIds },
@@ -33,5 +24,5 @@ export async function assignPolicy(
 }
 
 export function useAssignPolicy() {
-  return useApiMutation(assignPolicy);
+  return useApiMutation(assignPolicy, (organizationId) => [resourcesKeys.all(organizationId)]);
 }

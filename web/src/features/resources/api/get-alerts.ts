@@ -1,56 +1,22 @@
-import type { Alert, AlertsResponse } from "@alpvault/contracts/organizations";
-import { UNEXPECTED_ERROR } from "@alpvault/contracts/errors";
-import { api, ApiError } from "@/lib/api-client";
-import { useApiQuery } from "@/lib/use-api-query";
-
-const KINDS = [
-  "resources-added",
-  "resources-removed",
-  "backup-failed",
-  "integrity-damaged",
-  "storage",
-  "billing",
-  "drill-failed",
-] as const;
-
-function decodeAlert(value: unknown): Alert {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  if (
-    typeof v.alertId === "string" &&
-    typeof v.createdAt === "string" &&
-    (KINDS as readonly unknown[]).includes(v.kind) &&
-    typeof v.message === "string" &&
-    typeof v.read === "boolean"
-  ) {
-    return {
-      alertId: v.alertId,
-      createdAt: v.createdAt,
-      kind: v.kind as Alert["kind"],
-      message: v.message,
-      read: v.read,
-    };
-  }
-  throw new ApiError(UNEXPECTED_ERROR);
-}
-
-export function decodeAlerts(value: unknown): AlertsResponse {
-  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
-  if (Array.isArray(v.alerts) && typeof v.unread === "number") {
-    return { alerts: v.alerts.map(decodeAlert), unread: v.unread };
-  }
-  throw new ApiError(UNEXPECTED_ERROR);
-}
+import type { AlertsResponse } from "@alpvault/contracts/organizations";
+import { alertsResponseSchema } from "@alpvault/contracts/schemas/organizations";
+import { api } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
+import { resourcesKeys } from "./list-resources";
 
 /** `GET /v1/organizations/{id}/alerts`: the latest alerts and how many are unread. */
 export async function getAlerts(organizationId: string, signal?: AbortSignal): Promise<AlertsResponse> {
-  return decodeAlerts(
+  return decodeAnswer(
+    alertsResponseSchema,
     await api.get<unknown>(`/organizations/${encodeURIComponent(organizationId)}/alerts`, { signal }),
   );
 }
 
-/** `version` changes force a reload (after a sync or marking all read). */
-export function useAlerts(organizationId: string | null, version = 0) {
-  return useApiQuery(organizationId === null ? null : `${organizationId}:${version}`, (signal) =>
-    getAlerts(organizationId as string, signal),
-  );
+export function useAlerts(organizationId: string | null) {
+  return useQuery({
+    queryKey: resourcesKeys.alerts(organizationId),
+    queryFn: organizationId === null ? skipToken : ({ signal }) => getAlerts(organizationId, signal),
+    placeholderData: keepPreviousData,
+  });
 }

@@ -17,12 +17,11 @@ import { useBackupNow } from "../api/backup-now";
 import { useAlerts } from "../api/get-alerts";
 import { useAnalytics } from "../api/get-analytics";
 import { usePolicyChoices } from "../api/list-policies";
-import { useResources } from "../api/list-resources";
 import { useMarkAlertsRead } from "../api/mark-alerts-read";
 import { useSyncResources } from "../api/sync-resources";
 import { useSnackbar } from "@/lib/snackbar";
-import { asApiError } from "@/lib/use-api-query";
-import { useBackupPolling } from "../hooks/use-backup-polling";
+import { asApiError, isLoading } from "@/lib/query";
+import { useLiveResources } from "../hooks/use-live-resources";
 import { useOrganizationId } from "../hooks/use-organization-id";
 import { AlertsPanel } from "./alerts-panel";
 import { AnalyticsCards } from "./analytics-cards";
@@ -59,7 +58,6 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
   const [pageSize, setPageSize] = useState(25);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const { show: setMessage } = useSnackbar();
-  const [version, setVersion] = useState(0);
   const [assignTarget, setAssignTarget] = useState<AssignTarget | null>(null);
 
   const query = useMemo<ResourcesQuery>(
@@ -75,12 +73,11 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
     }),
     [debouncedSearch, filters, sort, page, pageSize],
   );
-  const resources = useResources(organizationId, query, version);
-  const analytics = useAnalytics(organizationId, version);
-  const alerts = useAlerts(organizationId, version);
+  const analytics = useAnalytics(organizationId);
+  const alerts = useAlerts(organizationId);
   const sync = useSyncResources();
   const markRead = useMarkAlertsRead();
-  const policyChoices = usePolicyChoices(organizationId, version);
+  const policyChoices = usePolicyChoices(organizationId);
   const policies = policyChoices.data ?? [];
   const assign = useAssignPolicy();
   const startBackup = useBackupNow();
@@ -88,15 +85,9 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
   // one ends, the analytics (sizes, counts) and alerts (a failure raises one) catch up.
   const { refetch: refetchAnalytics } = analytics;
   const { refetch: refetchAlerts } = alerts;
-  const quietReload = useBackupPolling({
-    resources: resources.data?.resources,
-    queryKey: JSON.stringify([organizationId, query, version]),
-    loading: resources.status === "loading",
-    reload: resources.refetch,
-    onFinished: () => {
-      refetchAnalytics();
-      refetchAlerts();
-    },
+  const { resources, quietReload } = useLiveResources(organizationId, query, () => {
+    void refetchAnalytics();
+    void refetchAlerts();
   });
 
   // A new search or filter starts again from the first page.
@@ -108,7 +99,6 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
     if (!organizationId) return;
     sync.run(organizationId).then((result) => {
       setMessage({ text: t("resources.synced", { ...result }), isError: false });
-      setVersion((value) => value + 1);
     }, fail);
   };
 
@@ -119,7 +109,6 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
       setMessage({ text: t("resources.assign.done", { count: result.assigned, name }), isError: false });
       setAssignTarget(null);
       setSelected(new Set());
-      setVersion((value) => value + 1);
     }, fail);
   };
 
@@ -130,7 +119,6 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
         text: result.created ? BACKUP_MESSAGES.started : BACKUP_MESSAGES.alreadyRunning,
         isError: false,
       });
-      resources.refetch();
     }, fail);
   };
 
@@ -138,7 +126,6 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
     if (!organizationId) return;
     markRead.run(organizationId).then(() => {
       setMessage({ text: t("resources.alerts.marked"), isError: false });
-      setVersion((value) => value + 1);
     }, fail);
   };
 
@@ -161,10 +148,10 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
               color="inherit"
               size="small"
               onClick={() => {
-                resources.refetch();
-                analytics.refetch();
-                alerts.refetch();
-                policyChoices.refetch();
+                void resources.refetch();
+                void analytics.refetch();
+                void alerts.refetch();
+                void policyChoices.refetch();
               }}
             >
               {t("resources.retry")}
@@ -224,7 +211,7 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
           total={resources.data?.total ?? 0}
           page={page}
           pageSize={pageSize}
-          loading={(resources.status === "loading" && !quietReload) || sync.pending}
+          loading={(isLoading(resources) && !quietReload) || sync.pending}
           sort={sort}
           selected={selected}
           onSortChange={setSort}

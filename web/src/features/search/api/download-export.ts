@@ -1,6 +1,7 @@
 import type { ExportDownload } from "@alpvault/contracts/exports";
-import { asFields, isString, unexpectedAnswer } from "@/lib/decode";
+import { exportDownloadSchema } from "@alpvault/contracts/schemas/exports";
 import { api } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
 import { exportsPath } from "./list-exports";
 
 const exportPath = (organizationId: string, exportId: string) =>
@@ -16,9 +17,6 @@ export function exportReportPath(organizationId: string, exportId: string): stri
  * export's file in the bucket (the browser downloads it from there, not through the API).
  */
 export async function downloadExport(organizationId: string, exportId: string): Promise<ExportDownload> {
-  const answer = asFields(await api.post<unknown>(`${exportPath(organizationId, exportId)}/download`));
-  if (isString(answer.url) && isString(answer.expiresAt)) {
-    return { url: answer.url, expiresAt: answer.expiresAt };
-  }
-  return unexpectedAnswer();
+  const answer = await api.post<unknown>(`${exportPath(organizationId, exportId)}/download`);
+  return decodeAnswer(exportDownloadSchema, answer);
 }

@@ -1,8 +1,10 @@
 import type { ExportFormat, ExportJob } from "@alpvault/contracts/exports";
 import type { SearchService } from "@alpvault/contracts/search";
+import { exportJobSchema } from "@alpvault/contracts/schemas/exports";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeExportJob, exportsPath } from "./list-exports";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
+import { exportsKeys, exportsPath } from "./list-exports";
 
 export interface ExportRequestBody {
   resourceId: string;
@@ -19,9 +21,9 @@ export interface ExportRequestBody {
  * organisation's regional bucket; the exports list follows it.
  */
 export async function startExport(organizationId: string, request: ExportRequestBody): Promise<ExportJob> {
-  return decodeExportJob(await api.post<unknown>(exportsPath(organizationId), request));
+  return decodeAnswer(exportJobSchema, await api.post<unknown>(exportsPath(organizationId), request));
 }
 
 export function useStartExport() {
-  return useApiMutation(startExport);
+  return useApiMutation(startExport, (organizationId) => [exportsKeys.all(organizationId)]);
 }

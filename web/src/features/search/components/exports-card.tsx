@@ -6,23 +6,19 @@ import Card from "@mui/material/Card";
 import Chip from "@mui/material/Chip";
 import LinearProgress from "@mui/material/LinearProgress";
 import Typography from "@mui/material/Typography";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EXPORT_LIFETIME_DAYS, type ExportJob, type ExportState } from "@alpvault/contracts/exports";
 import { apiDownload } from "@/lib/api-client";
 import { formatStorage } from "@/lib/format";
 import { downloadFromLink, saveFile } from "@/lib/save-file";
-import { asApiError } from "@/lib/use-api-query";
+import { asApiError, isLoading } from "@/lib/query";
 import { downloadExport, exportReportPath } from "../api/download-export";
-import { useExports } from "../api/list-exports";
+import { isExportUnderWay, useExports } from "../api/list-exports";
 import "../i18n/register";
 
-/** How long after each answer the list is read again while an export is under way. */
-export const EXPORTS_POLL_MS = 2000;
 /** Items named under a job; its report lists every one. */
 const NAMED_PROBLEMS = 5;
-
-const isUnderWay = (job: ExportJob) => job.state === "pending" || job.state === "running";
 
 const STATE_COLORS: Record<ExportState, "default" | "info" | "success" | "error"> = {
   pending: "default",
@@ -156,7 +152,7 @@ function ExportRow({ organizationId, job }: { organizationId: string; job: Expor
         })}
         {job.asOf ? ` · ${t("search.exports.asOf", { date: dateFormat.format(new Date(job.asOf)) })}` : ""}
       </Typography>
-      {isUnderWay(job) && (
+      {isExportUnderWay(job) && (
         <LinearProgress
           aria-label={t("search.exports.bar", { file: job.fileName })}
           variant={job.state === "running" && total > 0 ? "determinate" : "indeterminate"}
@@ -197,21 +193,13 @@ function ExportRow({ organizationId, job }: { organizationId: string; job: Expor
 /**
  * The organisation's exports, newest first: each job's state and progress (items exported of those
  * chosen, bytes written), once finished its Download (a short-lived link to the file in the bucket) and
- * the items it left out, with the report. The list is read again after `reload` changes (an export was
- * started) and every `EXPORTS_POLL_MS` while an export is under way.
+ * the items it left out, with the report. The list is read again after an export starts and every
+ * `EXPORTS_POLL_MS` while an export is under way.
  */
-export function ExportsCard({ organizationId, reload }: { organizationId: string | null; reload: number }) {
+export function ExportsCard({ organizationId }: { organizationId: string | null }) {
   const { t } = useTranslation();
-  const [tick, setTick] = useState(0);
-  const list = useExports(organizationId, `${reload}.${tick}`);
+  const list = useExports(organizationId);
   const jobs = list.data?.exports ?? [];
-  const underWay = jobs.some(isUnderWay);
-
-  useEffect(() => {
-    if (!underWay || list.status === "loading") return;
-    const timer = window.setTimeout(() => setTick((value) => value + 1), EXPORTS_POLL_MS);
-    return () => window.clearTimeout(timer);
-  }, [underWay, list.status, list.data]);
 
   return (
     <Card variant="outlined" component="section" aria-labelledby="exports-heading" data-testid="exports">
@@ -223,7 +211,7 @@ export function ExportsCard({ organizationId, reload }: { organizationId: string
           {t("search.exports.intro", { days: EXPORT_LIFETIME_DAYS })}
         </Typography>
       </Box>
-      <Box sx={{ height: 4, mt: 1 }}>{list.status === "loading" && !list.data && <LinearProgress />}</Box>
+      <Box sx={{ height: 4, mt: 1 }}>{isLoading(list) && !list.data && <LinearProgress />}</Box>
       {list.error && (
         <Alert severity="warning" sx={{ mx: 2, mb: 2 }}>
           {list.error.message}

@@ -27,7 +27,7 @@ import {
 import { RetryableError } from "@/components/ui/notices";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
-import { asApiError } from "@/lib/use-api-query";
+import { asApiError, isLoading } from "@/lib/query";
 import { useStartExport } from "../api/start-export";
 import { useSearchBackups } from "../api/search-backups";
 import "../i18n/register";
@@ -141,7 +141,7 @@ export function SearchScreen(props: {
   };
   const runSearch = (next: SearchCriteria) => {
     // The same search again asks again (a backup may have run since, or the resource been added).
-    if (page === 1 && JSON.stringify(next) === JSON.stringify(criteria)) search.refetch();
+    if (page === 1 && JSON.stringify(next) === JSON.stringify(criteria)) void search.refetch();
     setCriteria(next);
     setPage(1);
     setSelected(new Set());
@@ -152,7 +152,7 @@ export function SearchScreen(props: {
   };
 
   const answer = search.status === "error" ? undefined : search.data;
-  const loading = search.status === "loading";
+  const loading = isLoading(search);
   const recover = () => {
     if (!answer || selected.size === 0) return;
     const { resource } = answer;
@@ -165,8 +165,6 @@ export function SearchScreen(props: {
     });
   };
   const startExport = useStartExport();
-  /** Bumped after an export starts: the exports list reads the new job. */
-  const [exportsVersion, setExportsVersion] = useState(0);
   /** The Gmail export's format menu (mail exports as MBOX or as .eml files in a ZIP). */
   const [formatMenu, setFormatMenu] = useState<HTMLElement | null>(null);
   const exportItems = async (format: ExportFormat) => {
@@ -184,8 +182,6 @@ export function SearchScreen(props: {
       show({ text: EXPORT_MESSAGES.started, isError: false });
     } catch (error) {
       show({ text: asApiError(error).message, isError: true });
-    } finally {
-      setExportsVersion((value) => value + 1);
     }
   };
   const onExport = (event: MouseEvent<HTMLElement>) => {
@@ -258,7 +254,7 @@ export function SearchScreen(props: {
             testId="search-error"
             message={search.error.message}
             retryLabel={t("search.retry")}
-            onRetry={search.refetch}
+            onRetry={() => void search.refetch()}
           />
         )}
 
@@ -349,7 +345,7 @@ export function SearchScreen(props: {
         </Card>
       </Box>
 
-      <ExportsCard organizationId={organizationId} reload={exportsVersion} />
+      <ExportsCard organizationId={organizationId} />
     </Box>
   );
 }

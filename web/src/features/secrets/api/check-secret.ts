@@ -1,13 +1,16 @@
 import type { Secret } from "@alpvault/contracts/secrets";
+import { secretResponseSchema } from "@alpvault/contracts/schemas/secrets";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeSecretAnswer, secretsPath } from "./list-secrets";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
+import { secretsKeys, secretsPath } from "./list-secrets";
 
 /** `POST /v1/organizations/{id}/secrets/{secretId}:check`: asks Cloud KMS about the key now. */
 export async function checkSecret(organizationId: string, secretId: string): Promise<Secret> {
-  return decodeSecretAnswer(await api.post<unknown>(`${secretsPath(organizationId, secretId)}:check`));
+  const answer = await api.post<unknown>(`${secretsPath(organizationId, secretId)}:check`);
+  return decodeAnswer(secretResponseSchema, answer).secret;
 }
 
 export function useCheckSecret() {
-  return useApiMutation(checkSecret);
+  return useApiMutation(checkSecret, (organizationId) => [secretsKeys.all(organizationId)]);
 }

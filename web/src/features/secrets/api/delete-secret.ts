@@ -1,6 +1,6 @@
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { secretsPath } from "./list-secrets";
+import { useApiMutation } from "@/lib/query";
+import { secretsKeys, secretsPath } from "./list-secrets";
 
 /** `DELETE /v1/organizations/{id}/secrets/{secretId}`: refused (409) while backups depend on the key. */
 export async function deleteSecret(organizationId: string, secretId: string): Promise<void> {
@@ -8,5 +8,5 @@ export async function deleteSecret(organizationId: string, secretId: string): Pr
 }
 
 export function useDeleteSecret() {
-  return useApiMutation(deleteSecret);
+  return useApiMutation(deleteSecret, (organizationId) => [secretsKeys.all(organizationId)]);
 }

@@ -1,7 +1,9 @@
 import type { Secret, UpdateSecretRequest } from "@alpvault/contracts/secrets";
+import { secretResponseSchema } from "@alpvault/contracts/schemas/secrets";
 import { api } from "@/lib/api-client";
-import { useApiMutation } from "@/lib/use-api-query";
-import { decodeSecretAnswer, secretsPath } from "./list-secrets";
+import { decodeAnswer } from "@/lib/decode";
+import { useApiMutation } from "@/lib/query";
+import { secretsKeys, secretsPath } from "./list-secrets";
 
 /** `PATCH /v1/organizations/{id}/secrets/{secretId}`: a new description and/or key (a new key is checked). */
 export async function updateSecret(
@@ -9,9 +11,10 @@ export async function updateSecret(
   secretId: string,
   change: UpdateSecretRequest,
 ): Promise<Secret> {
-  return decodeSecretAnswer(await api.patch<unknown>(secretsPath(organizationId, secretId), change));
+  const answer = await api.patch<unknown>(secretsPath(organizationId, secretId), change);
+  return decodeAnswer(secretResponseSchema, answer).secret;
 }
 
 export function useUpdateSecret() {
-  return useApiMutation(updateSecret);
+  return useApiMutation(updateSecret, (organizationId) => [secretsKeys.all(organizationId)]);
 }

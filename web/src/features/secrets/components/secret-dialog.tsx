@@ -6,15 +6,9 @@ import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import TextField from "@mui/material/TextField";
-import { useFormik } from "formik";
+import { useFormik, type FormikErrors } from "formik";
 import { useTranslation } from "react-i18next";
-import * as yup from "yup";
-import {
-  DESCRIPTION_MAX_LENGTH,
-  KMS_RESOURCE_NAME,
-  SECRET_MESSAGES,
-  type Secret,
-} from "@alpvault/contracts/secrets";
+import { descriptionError, kmsResourceNameError, type Secret } from "@alpvault/contracts/secrets";
 import "../i18n/register";
 
 export interface SecretFormValues {
@@ -23,20 +17,15 @@ export interface SecretFormValues {
   isDefault: boolean;
 }
 
-/** Spec §5: the same rules and texts as the API. */
-export const secretSchema = yup.object({
-  description: yup
-    .string()
-    .trim()
-    .required(SECRET_MESSAGES.descriptionRequired)
-    .max(DESCRIPTION_MAX_LENGTH, SECRET_MESSAGES.descriptionTooLong),
-  kmsResourceName: yup
-    .string()
-    .trim()
-    .required(SECRET_MESSAGES.kmsResourceNameRequired)
-    .matches(KMS_RESOURCE_NAME, SECRET_MESSAGES.kmsResourceNameInvalid),
-  isDefault: yup.boolean().required(),
-});
+/** Spec §5: the API's own rules and texts (`@alpvault/contracts/secrets`). */
+function validate(values: SecretFormValues): FormikErrors<SecretFormValues> {
+  const description = descriptionError(values.description);
+  const kmsResourceName = kmsResourceNameError(values.kmsResourceName);
+  return {
+    ...(description ? { description } : {}),
+    ...(kmsResourceName ? { kmsResourceName } : {}),
+  };
+}
 
 /** Adds a Cloud KMS key (`secret` null) or edits one; `onSubmit` rejects to keep the dialog open. */
 export function SecretDialog({
@@ -60,7 +49,7 @@ export function SecretDialog({
       isDefault: false,
     },
     enableReinitialize: true,
-    validationSchema: secretSchema,
+    validate,
     onSubmit: async (values) => {
       try {
         await onSubmit({

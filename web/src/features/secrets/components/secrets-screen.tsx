@@ -29,7 +29,7 @@ import { SECRET_MESSAGES, type Secret } from "@alpvault/contracts/secrets";
 import { RetryableError, UpgradeNotice } from "@/components/ui/notices";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
-import { asApiError } from "@/lib/use-api-query";
+import { asApiError, isLoading } from "@/lib/query";
 import { useCheckSecret } from "../api/check-secret";
 import { useCreateSecret } from "../api/create-secret";
 import { useDeleteSecret } from "../api/delete-secret";
@@ -86,8 +86,7 @@ export function SecretsScreen() {
   const { t } = useTranslation();
   const { organizationId } = useSession();
   const { show } = useSnackbar();
-  const [version, setVersion] = useState(0);
-  const secrets = useSecrets(organizationId, version);
+  const secrets = useSecrets(organizationId);
   const create = useCreateSecret();
   const update = useUpdateSecret();
   const remove = useDeleteSecret();
@@ -100,7 +99,6 @@ export function SecretsScreen() {
   const freePlan = planId === FREE_PLAN;
   const canAdd = planId !== undefined && !freePlan;
   const busy = create.pending || update.pending || remove.pending || setDefault.pending || check.pending;
-  const reload = () => setVersion((value) => value + 1);
   const fail = (error: unknown) => show({ text: asApiError(error).message, isError: true });
 
   /** After an add or edit: success, or the key's problem when Cloud KMS said it cannot be used. */
@@ -123,7 +121,6 @@ export function SecretsScreen() {
         reportSaved(saved, SECRET_MESSAGES.added);
       }
       setEditing((previous) => ({ ...previous, open: false }));
-      reload();
     } catch (error) {
       fail(error);
       throw error;
@@ -134,7 +131,6 @@ export function SecretsScreen() {
     if (!organizationId) return;
     setDefault.run(organizationId, secret.secretId).then(() => {
       show({ text: t("secrets.defaultUpdated", { description: secret.description }), isError: false });
-      reload();
     }, fail);
   };
 
@@ -148,7 +144,6 @@ export function SecretsScreen() {
           : (checked.lastCheck?.message ?? SECRET_MESSAGES.notUsableAsDefault),
         isError: !ok,
       });
-      reload();
     }, fail);
   };
 
@@ -158,7 +153,6 @@ export function SecretsScreen() {
       () => {
         setDeleting(null);
         show({ text: SECRET_MESSAGES.deleted, isError: false });
-        reload();
       },
       (error: unknown) => {
         setDeleting(null);
@@ -210,16 +204,16 @@ export function SecretsScreen() {
           testId="secrets-error"
           message={secrets.error.message}
           retryLabel={t("secrets.retry")}
-          onRetry={secrets.refetch}
+          onRetry={() => void secrets.refetch()}
         />
       )}
 
       <Card>
-        {(secrets.status === "loading" || busy) && <LinearProgress />}
+        {(isLoading(secrets) || busy) && <LinearProgress />}
         <TableContainer>
           <Table
             aria-label={t("pages.secrets.title")}
-            aria-busy={secrets.status === "loading"}
+            aria-busy={isLoading(secrets)}
             data-testid="secrets-table"
           >
             <TableHead>

@@ -8,6 +8,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { isLoading } from "@/lib/query";
 import { useHealth } from "../api/get-health";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -25,6 +26,8 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export function SystemStatusCard() {
   const { t } = useTranslation();
   const health = useHealth();
+  // A check under way hides the last answer, so what is shown is always the latest check.
+  const loading = isLoading(health);
   return (
     <Card data-testid="system-status" sx={{ maxWidth: 480 }}>
       <CardContent>
@@ -32,13 +35,13 @@ export function SystemStatusCard() {
           <Typography variant="h6" component="h2">
             {t("systemStatus.title")}
           </Typography>
-          {health.status === "loading" && (
+          {loading && (
             <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
               <CircularProgress size={18} />
               <Typography variant="body2">{t("systemStatus.checking")}</Typography>
             </Stack>
           )}
-          {health.status === "success" && (
+          {!loading && health.status === "success" && (
             <>
               <Row label={t("systemStatus.status")}>
                 <Chip color="success" size="small" label={health.data.status} data-testid="health-status" />
@@ -55,12 +58,12 @@ export function SystemStatusCard() {
               </Row>
             </>
           )}
-          {health.status === "error" && (
+          {!loading && health.status === "error" && (
             <Alert
               severity="error"
               data-testid="health-error"
               action={
-                <Button color="inherit" size="small" onClick={health.refetch}>
+                <Button color="inherit" size="small" onClick={() => void health.refetch()}>
                   {t("systemStatus.retry")}
                 </Button>
               }

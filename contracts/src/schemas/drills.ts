@@ -1,0 +1,67 @@
+import { z } from "zod";
+import {
+  DRILL_SCHEDULES,
+  type DrillCounts,
+  type DrillItem,
+  type DrillRun,
+  type DrillRunsPage,
+  type DrillSettings,
+} from "../drills";
+import { count, nullableString } from "./common";
+
+export const drillSettingsSchema: z.ZodType<DrillSettings> = z.object({
+  enabled: z.boolean(),
+  sandboxResourceId: nullableString,
+  sandboxEmail: nullableString,
+  sampleSize: z.number(),
+  schedule: z.enum(DRILL_SCHEDULES),
+  nextDrillAt: nullableString,
+  updatedAt: nullableString,
+  updatedBy: nullableString,
+});
+
+const drillCounts = {
+  sample: count,
+  matched: count,
+  mismatched: count,
+  failed: count,
+  skipped: count,
+};
+
+export const drillCountsSchema: z.ZodType<DrillCounts> = z.object(drillCounts);
+
+export const drillItemSchema: z.ZodType<DrillItem> = z.object({
+  itemKey: z.string(),
+  resourceId: z.string(),
+  resourceName: z.string(),
+  service: z.enum(["gmail", "drive"]),
+  name: z.string(),
+  outcome: z.enum(["matched", "mismatched", "failed", "skipped"]).nullable(),
+  reason: nullableString,
+});
+
+export const drillRunSchema: z.ZodType<DrillRun> = z.object({
+  drillRunId: z.string(),
+  state: z.enum(["pending", "running", "passed", "failed"]),
+  /** Anything but a scheduled drill was started by hand. */
+  trigger: z.enum(["manual", "schedule"]).catch("manual"),
+  requestedBy: z.string(),
+  requestedAt: z.string(),
+  startedAt: nullableString,
+  finishedAt: nullableString,
+  durationMs: count.nullable(),
+  sandboxResourceId: z.string(),
+  sandboxEmail: z.string(),
+  sampleSize: count,
+  counts: drillCountsSchema,
+  resources: z.array(z.object({ ...drillCounts, resourceId: z.string(), name: z.string() })),
+  problems: z.array(drillItemSchema),
+  failureReason: nullableString,
+});
+
+export const drillRunsPageSchema: z.ZodType<DrillRunsPage> = z.object({
+  runs: z.array(drillRunSchema),
+  page: count,
+  pageSize: count,
+  total: count,
+});

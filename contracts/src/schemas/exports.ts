@@ -1,0 +1,36 @@
+import { z } from "zod";
+import type { ExportDownload, ExportJob, ExportList, ExportProblem } from "../exports";
+import { count, nullableString } from "./common";
+
+export const exportProblemSchema: z.ZodType<ExportProblem> = z.object({
+  itemKey: z.string(),
+  name: z.string(),
+  reason: z.string(),
+});
+
+export const exportJobSchema: z.ZodType<ExportJob> = z.object({
+  exportId: z.string(),
+  state: z.enum(["pending", "running", "succeeded", "failed", "expired"]),
+  service: z.enum(["gmail", "drive"]),
+  format: z.enum(["mbox", "eml", "zip"]),
+  resourceId: z.string(),
+  resourceName: z.string(),
+  fileName: z.string(),
+  asOf: nullableString,
+  requestedAt: z.string(),
+  requestedBy: z.string(),
+  finishedAt: nullableString,
+  expiresAt: nullableString,
+  progress: z.object({ total: count, exported: count, failed: count, bytes: count }),
+  failureReason: nullableString,
+  problems: z.array(exportProblemSchema),
+  downloads: count,
+  lastDownloadedAt: nullableString,
+});
+
+export const exportListSchema: z.ZodType<ExportList> = z.object({ exports: z.array(exportJobSchema) });
+
+export const exportDownloadSchema: z.ZodType<ExportDownload> = z.object({
+  url: z.string(),
+  expiresAt: z.string(),
+});

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import type { DamagedItem, ResourceIntegrity } from "../integrity";
+import { count } from "./common";
+
+export const damagedItemSchema: z.ZodType<DamagedItem> = z.object({
+  itemKey: z.string(),
+  kind: z.enum(["gmail-message", "drive-file"]),
+  name: z.string(),
+  refetch: z.enum(["pending", "refetched", "gone"]),
+});
+
+export const resourceIntegritySchema: z.ZodType<ResourceIntegrity> = z.object({
+  state: z.enum(["ok", "damaged"]),
+  checkedItems: count,
+  damagedItems: count,
+  verifiedAt: z.string(),
+  damaged: z.array(damagedItemSchema),
+});

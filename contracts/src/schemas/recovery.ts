@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { RECOVERY_SERVICES, type Recovery, type RecoveryProblem } from "../recovery";
+import { count, nullableString } from "./common";
+
+export const recoveryProblemSchema: z.ZodType<RecoveryProblem> = z.object({
+  itemKey: z.string(),
+  name: z.string(),
+  outcome: z.enum(["skipped", "failed"]),
+  reason: z.string(),
+});
+
+export const recoverySchema: z.ZodType<Recovery> = z.object({
+  recoveryId: z.string(),
+  state: z.enum(["pending", "running", "succeeded", "failed"]),
+  service: z.enum(RECOVERY_SERVICES),
+  resourceId: z.string(),
+  targetResourceId: z.string(),
+  method: z.enum(["folder", "overwrite"]),
+  folderName: nullableString,
+  /** Absent from older answers: as backed up last. */
+  asOf: nullableString.default(null),
+  requestedAt: z.string(),
+  finishedAt: nullableString,
+  progress: z.object({ total: count, restored: count, skipped: count, failed: count }),
+  failureReason: nullableString,
+  /** Absent from older answers: none named. */
+  problems: z.array(recoveryProblemSchema).default([]),
+});

@@ -1,0 +1,47 @@
+import { z } from "zod";
+import type { DriveSearchResult, MailSearchResult, SearchResponse } from "../search";
+import { count, nullableString } from "./common";
+
+export const mailSearchResultSchema: z.ZodType<MailSearchResult> = z.object({
+  itemId: z.string(),
+  versionId: z.string(),
+  subject: z.string(),
+  fromName: z.string(),
+  fromEmail: z.string(),
+  to: z.array(z.string()),
+  date: z.string(),
+  size: count,
+  deletedAtSource: nullableString,
+});
+
+export const driveSearchResultSchema: z.ZodType<DriveSearchResult> = z.object({
+  itemId: z.string(),
+  versionId: z.string(),
+  name: z.string(),
+  path: z.string(),
+  mimeType: z.string(),
+  createdBy: z.string(),
+  lastModified: z.string(),
+  lastBackup: z.string(),
+  size: count,
+  googleId: z.string(),
+  currentVersion: z.string(),
+  deletedAtSource: nullableString,
+  /** Absent: the file exports like any other. */
+  notExportable: z
+    .boolean()
+    .optional()
+    .transform((value) => value === true),
+});
+
+const page = {
+  resource: z.object({ resourceId: z.string(), name: z.string(), email: nullableString }),
+  total: count,
+  page: count,
+  pageSize: count,
+};
+
+export const searchResponseSchema: z.ZodType<SearchResponse> = z.discriminatedUnion("service", [
+  z.object({ ...page, service: z.literal("gmail"), results: z.array(mailSearchResultSchema) }),
+  z.object({ ...page, service: z.literal("drive"), results: z.array(driveSearchResultSchema) }),
+]);
