@@ -4,10 +4,12 @@ import tseslint from "typescript-eslint";
 import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importBoundaries from "./eslint-rules/import-boundaries.cjs";
+import typeImportCycles from "./eslint-rules/type-import-cycles.cjs";
 
 /**
  * Import cycles: import-x's `no-cycle`, resolving imports as TypeScript does (the `@/` and
- * `@alpvault/contracts/` aliases included). `CYCLE_CHECKED` lists the folders it covers.
+ * `@alpvault/contracts/` aliases included), and `alpvault/type-import-cycles` for the cycles that close
+ * through `import type`, which `no-cycle` does not follow. `CYCLE_CHECKED` lists the folders they cover.
  */
 const { "import-x/resolver": _typescriptResolver, ...typescriptSettings } =
   importX.flatConfigs.typescript.settings;
@@ -30,7 +32,7 @@ const importCycles = (files) => ({
       }),
     ],
   },
-  rules: { "import-x/no-cycle": "error" },
+  rules: { "import-x/no-cycle": "error", "alpvault/type-import-cycles": "error" },
 });
 const CYCLE_CHECKED = ["functions", "contracts", "web", "scripts", "tests", "eslint-rules"];
 /** The emulators' folders join the cycle check once their restructuring lands (emulators/<name>/**). */
@@ -54,7 +56,9 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { alpvault: { rules: { "import-boundaries": importBoundaries } } },
+    plugins: {
+      alpvault: { rules: { "import-boundaries": importBoundaries, "type-import-cycles": typeImportCycles } },
+    },
     rules: {
       "alpvault/import-boundaries": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
