@@ -11,9 +11,8 @@ import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { Organization } from "../organizations/repo";
 import { DEFAULT_POLICY_ID } from "@alpvault/contracts/policies";
-import { decodePolicy, ensureDefaultPolicy } from "../policies/repo";
+import { ensureDefaultPolicy, storedPolicies } from "../policies/repo";
 import { nextBackupAt } from "../policies/schedule";
-import { organizationRef } from "../lib/tenancy";
 import { enqueueBackup, enqueueGc, type EnqueueBackup } from "./queue";
 import { gcDue } from "./retention/schedule";
 import {
@@ -94,8 +93,8 @@ export async function dispatchOrganization(
   if (due.some((resource) => resource.policyId === DEFAULT_POLICY_ID)) {
     await ensureDefaultPolicy(organization, now);
   }
-  const policies = await organizationRef(organization).collection("policies").get();
-  const timing = new Map(policies.docs.map((doc) => [doc.id, decodePolicy(doc.id, doc.data())]));
+  const policies = await storedPolicies(organization);
+  const timing = new Map(policies.map((policy) => [policy.policyId, policy]));
   let scheduled = 0;
   for (const resource of due) {
     const policy = resource.policyId ? timing.get(resource.policyId) : undefined;

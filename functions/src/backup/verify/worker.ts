@@ -37,7 +37,7 @@ import { putAlert } from "../../resources/repo";
 import { isBlobStoreError, type BlobStore } from "../blobstore/blob-store";
 import type { DerivedKeys } from "../format/keys";
 import type { EnqueueVerify, VerifyTask } from "../queue";
-import { backupsRunning, releaseLock, takeLock } from "../retention/gc";
+import { backupsRunning, releaseLock, takeLock } from "../retention/repo";
 import { failureReasonOf } from "../runner/run-backup";
 import { checkItem, isDamaged, type ChunkMemory } from "./check";
 import { CHUNK_FRESH_MS } from "./plan";
