@@ -5,6 +5,7 @@ import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importBoundaries from "./eslint-rules/import-boundaries.cjs";
 import typeImportCycles from "./eslint-rules/type-import-cycles.cjs";
+import firestoreInRepos from "./eslint-rules/firestore-in-repos.cjs";
 
 /**
  * Import cycles: import-x's `no-cycle`, resolving imports as TypeScript does (the `@/` and
@@ -57,10 +58,17 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     plugins: {
-      alpvault: { rules: { "import-boundaries": importBoundaries, "type-import-cycles": typeImportCycles } },
+      alpvault: {
+        rules: {
+          "import-boundaries": importBoundaries,
+          "type-import-cycles": typeImportCycles,
+          "firestore-in-repos": firestoreInRepos,
+        },
+      },
     },
     rules: {
       "alpvault/import-boundaries": "error",
+      "alpvault/firestore-in-repos": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "off",
     },
