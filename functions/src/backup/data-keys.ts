@@ -7,7 +7,7 @@
  */
 import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
 import type { Scope } from "../lib/tenancy";
-import { getSecret, listSecrets } from "../secrets/repo";
+import { storedSecret, storedSecrets } from "../secrets/service";
 import { FormatError } from "./format/errors";
 import {
   deriveKeys,
@@ -29,7 +29,7 @@ export interface KeyWrappers {
 
 /** The default secret now: the stored secret marked default, else the built-in key. */
 async function defaultSecret(scope: Scope): Promise<{ secretId: string; kmsResourceName?: string }> {
-  const stored = (await listSecrets(scope)).find((secret) => secret.isDefault);
+  const stored = (await storedSecrets(scope)).find((secret) => secret.isDefault);
   return stored
     ? { secretId: stored.secretId, kmsResourceName: stored.kmsResourceName }
     : { secretId: DEFAULT_SECRET_ID };
@@ -78,7 +78,7 @@ export function dataKeyResolver(
         ? { secretId: DEFAULT_SECRET_ID }
         : {
             secretId: record.secretId,
-            kmsResourceName: (await getSecret(scope, record.secretId))?.kmsResourceName,
+            kmsResourceName: (await storedSecret(scope, record.secretId))?.kmsResourceName,
           };
     return deriveKeys(await unwrapDataKey(wrappers(secret), scope.organizationId, record));
   };

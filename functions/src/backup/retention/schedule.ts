@@ -2,7 +2,7 @@
  * When retention and garbage collection run: at most once a day per organisation. The dispatcher asks
  * `gcDue` and enqueues the `collectBackupGarbage` task (retention/task.ts) when it answers true.
  */
-import type { Organization } from "../../organizations/repo";
+import type { Organization } from "../../organizations/service";
 import { lastCollectionAt } from "./repo";
 
 const DAY_MS = 24 * 3600 * 1000;
