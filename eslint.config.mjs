@@ -4,10 +4,13 @@ import tseslint from "typescript-eslint";
 import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importBoundaries from "./eslint-rules/import-boundaries.cjs";
+import typeImportCycles from "./eslint-rules/type-import-cycles.cjs";
+import firestoreInRepos from "./eslint-rules/firestore-in-repos.cjs";
 
 /**
  * Import cycles: import-x's `no-cycle`, resolving imports as TypeScript does (the `@/` and
- * `@alpvault/contracts/` aliases included). `CYCLE_CHECKED` lists the folders it covers.
+ * `@alpvault/contracts/` aliases included), and `alpvault/type-import-cycles` for the cycles that close
+ * through `import type`, which `no-cycle` does not follow. `CYCLE_CHECKED` lists the folders they cover.
  */
 const { "import-x/resolver": _typescriptResolver, ...typescriptSettings } =
   importX.flatConfigs.typescript.settings;
@@ -30,7 +33,7 @@ const importCycles = (files) => ({
       }),
     ],
   },
-  rules: { "import-x/no-cycle": "error" },
+  rules: { "import-x/no-cycle": "error", "alpvault/type-import-cycles": "error" },
 });
 const CYCLE_CHECKED = ["functions", "contracts", "web", "scripts", "tests", "eslint-rules", "emulators"];
 
@@ -52,9 +55,18 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node } },
-    plugins: { alpvault: { rules: { "import-boundaries": importBoundaries } } },
+    plugins: {
+      alpvault: {
+        rules: {
+          "import-boundaries": importBoundaries,
+          "type-import-cycles": typeImportCycles,
+          "firestore-in-repos": firestoreInRepos,
+        },
+      },
+    },
     rules: {
       "alpvault/import-boundaries": "error",
+      "alpvault/firestore-in-repos": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "off",
     },

@@ -9,6 +9,10 @@
  *   a domain module (a service, repo, worker, task, lib/…) never does: its errors come from lib/errors.ts.
  * - emulators: each one (and the shared kit) is a package whose only public entry is `src/index.ts`; from
  *   outside an emulator (tests, scripts, another emulator) nothing else under it may be imported.
+ * - functions/src: a module (the first folder: backup/, policies/, …) imports only its own repo.ts files;
+ *   another module's data is reached through that module's service. `CROSS_MODULE_REPO_IMPORTS` lists the
+ *   imports that still do (a ratchet: it only shrinks, and an entry no longer needed is an error too).
+ *   Tests may arrange data through any repo.
  */
 const path = require("node:path");
 
@@ -24,6 +28,33 @@ const PACKAGE_DEPS = {
   emulators: ["emulators"],
 };
 const FUNCTIONS_SRC = path.join(ROOT, "functions", "src");
+
+/**
+ * The imports of another module's repo still to be replaced by a call to that module's service, as
+ * "importing file → imported repo" (inside functions/src), each with what it uses the repo for.
+ */
+const CROSS_MODULE_REPO_IMPORTS = new Map([
+  [
+    "backup/retention/gc.ts → policies/repo",
+    "policies/service queues backups through backup/service: going through it would be a cycle",
+  ],
+  [
+    "backup/service.ts → policies/repo",
+    "policies/service queues backups through backup/service: going through it would be a cycle",
+  ],
+  [
+    "backup/worker.ts → policies/repo",
+    "policies/service queues backups through backup/service: going through it would be a cycle",
+  ],
+  ["billing/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the account"],
+  ["billing/repo.ts → organizations/repo", "reads and writes the account inside its own transaction"],
+  ["drills/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the drill"],
+  ["export/repo.ts → backup/runner/repo", "names catalog documents as the catalog does (catalogDocId)"],
+  ["policies/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the policy"],
+  ["policies/repo.ts → resources/repo", "decodes resources inside the assignment transaction"],
+  ["recovery/repo.ts → backup/runner/repo", "names catalog documents as the catalog does (catalogDocId)"],
+  ["secrets/service.ts → audit/repo", "writes the audit entry in the transaction that changes the secret"],
+]);
 const HTTP_LAYER_FILES = new Set(["routes.ts", "routes.test.ts"]);
 const WEB_SHARED = new Set(["components", "lib", "config", "testing", "assets", "types"]);
 
@@ -124,7 +155,20 @@ function violation(fromFile, source) {
   if (fromParts && targetParts?.[0] === "http" && !inHttpLayer(fromParts)) {
     return "domain modules never import http/ (only http/, routes.ts and index.ts do)";
   }
+  const pair = crossModuleRepoImport(fromParts, targetParts);
+  if (pair && !CROSS_MODULE_REPO_IMPORTS.has(pair)) {
+    return `a module imports only its own repo; reach ${targetParts[0]}/ through its service`;
+  }
   return undefined;
+}
+
+/** "file → repo" when a functions/src file (not a test) imports another module's repo, else undefined. */
+function crossModuleRepoImport(fromParts, targetParts) {
+  if (!fromParts || !targetParts || fromParts.length < 2) return undefined;
+  if (/\.test\.tsx?$/.test(fromParts[fromParts.length - 1])) return undefined;
+  const targetName = targetParts[targetParts.length - 1].replace(/\.ts$/, "");
+  if (targetName !== "repo" || targetParts[0] === fromParts[0]) return undefined;
+  return `${fromParts.join("/")} → ${[...targetParts.slice(0, -1), targetName].join("/")}`;
 }
 
 module.exports = {
@@ -132,12 +176,24 @@ module.exports = {
     type: "problem",
     docs: { description: "one-way import boundaries between packages and layers" },
     schema: [],
-    messages: { boundary: "Import boundary: {{reason}} ('{{source}}')." },
+    messages: {
+      boundary: "Import boundary: {{reason}} ('{{source}}').",
+      staleException:
+        "Import boundary: '{{pair}}' is listed in CROSS_MODULE_REPO_IMPORTS but no longer imported; remove it from the list.",
+    },
   },
   create(context) {
     const file = context.filename;
+    const fromParts = functionsSrcParts(file);
+    const listed = new Set(
+      fromParts
+        ? [...CROSS_MODULE_REPO_IMPORTS.keys()].filter((pair) => pair.startsWith(`${fromParts.join("/")} → `))
+        : [],
+    );
     const check = (node) => {
       if (!node.source || typeof node.source.value !== "string") return;
+      const target = resolveImport(node.source.value, file);
+      if (target) listed.delete(crossModuleRepoImport(fromParts, functionsSrcParts(target)));
       const reason = violation(file, node.source.value);
       if (reason)
         context.report({
@@ -151,7 +207,11 @@ module.exports = {
       ExportNamedDeclaration: check,
       ExportAllDeclaration: check,
       ImportExpression: check,
+      "Program:exit"(node) {
+        for (const pair of listed) context.report({ node, messageId: "staleException", data: { pair } });
+      },
     };
   },
   violation,
+  CROSS_MODULE_REPO_IMPORTS,
 };

@@ -30,6 +30,21 @@ test("when two files import each other, then lint fails with import-x/no-cycle o
   ]);
 });
 
+test("when a cycle closes through a type-only import, then lint fails with alpvault/type-import-cycles on both", () => {
+  const { status, results } = lint(
+    "eslint-rules/fixtures/type-cycle/first.ts",
+    "eslint-rules/fixtures/type-cycle/second.ts",
+  );
+  expect(status).toBe(1);
+  expect(results.map((file) => file.messages.map((message) => message.ruleId))).toEqual([
+    ["alpvault/type-import-cycles"],
+    ["alpvault/type-import-cycles"],
+  ]);
+  expect(results[1]?.messages[0]?.message).toContain(
+    "eslint-rules/fixtures/type-cycle/second.ts → eslint-rules/fixtures/type-cycle/first.ts → eslint-rules/fixtures/type-cycle/second.ts",
+  );
+});
+
 test("when one file imports another that imports nothing back, then lint passes", () => {
   const { status, results } = lint(
     "eslint-rules/fixtures/one-way/first.ts",

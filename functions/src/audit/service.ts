@@ -15,12 +15,14 @@ import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import { breakAt, ChainWalk } from "./chain";
 import {
+  appendAudit as appendAuditEntry,
   auditChainPages,
   entryBeyondHead,
   firstUnsealedEntry,
   listAudit,
   readAuditHead,
   sealAuditSafely,
+  type AuditRecord,
 } from "./repo";
 
 function wholeNumber(value: unknown, fallback: number, max: number): number {
@@ -103,4 +105,9 @@ export async function verifyAudit(
     verifiedAt: now().toISOString(),
     firstBroken: broken ?? null,
   };
+}
+
+/** Appends an entry to the organisation's audit log (once per `key`, when it has one). */
+export function appendAudit(scope: Scope, record: AuditRecord): Promise<void> {
+  return appendAuditEntry(scope, record);
 }

@@ -6,11 +6,10 @@
  * still read; objects never move). A secret named by a record protects backups and cannot be deleted.
  */
 import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
-import { organizationRef, type Scope } from "../lib/tenancy";
-import { getSecret, listSecrets } from "../secrets/repo";
+import type { Scope } from "../lib/tenancy";
+import { storedSecret, storedSecrets } from "../secrets/service";
 import { FormatError } from "./format/errors";
 import {
-  decodeDataKeyRecord,
   deriveKeys,
   newDataKey,
   unwrapDataKey,
@@ -21,19 +20,16 @@ import {
   type KeyWrapper,
 } from "./format/keys";
 import { SharedByKey } from "../lib/parallel";
+import { activeDataKeyRecord, dataKeyRecords, makeActiveDataKey } from "./repo";
 
 export interface KeyWrappers {
   /** The wrapper of a secret: the built-in key for `DEFAULT_SECRET_ID`, else the named Cloud KMS key. */
   (secret: { secretId: string; kmsResourceName?: string }): KeyWrapper;
 }
 
-function dataKeys(scope: Scope) {
-  return organizationRef(scope).collection("dataKeys");
-}
-
 /** The default secret now: the stored secret marked default, else the built-in key. */
 async function defaultSecret(scope: Scope): Promise<{ secretId: string; kmsResourceName?: string }> {
-  const stored = (await listSecrets(scope)).find((secret) => secret.isDefault);
+  const stored = (await storedSecrets(scope)).find((secret) => secret.isDefault);
   return stored
     ? { secretId: stored.secretId, kmsResourceName: stored.kmsResourceName }
     : { secretId: DEFAULT_SECRET_ID };
@@ -48,14 +44,8 @@ async function defaultSecret(scope: Scope): Promise<{ secretId: string; kmsResou
 export async function activeDataKey(scope: Scope, wrappers: KeyWrappers, now: Date): Promise<DataKey> {
   const secret = await defaultSecret(scope);
   const wrapper = wrappers(secret);
-  const existing = await dataKeys(scope)
-    .where("state", "==", "active")
-    .where("secretId", "==", secret.secretId)
-    .limit(1)
-    .get();
-  if (!existing.empty) {
-    return unwrapDataKey(wrapper, scope.organizationId, decodeDataKeyRecord(existing.docs[0]!.data()));
-  }
+  const existing = await activeDataKeyRecord(scope, secret.secretId);
+  if (existing) return unwrapDataKey(wrapper, scope.organizationId, existing);
   const key = newDataKey();
   const record = await wrapDataKey(wrapper, {
     organizationId: scope.organizationId,
@@ -63,22 +53,8 @@ export async function activeDataKey(scope: Scope, wrappers: KeyWrappers, now: Da
     dataKey: key,
     now,
   });
-  const chosen = await organizationRef(scope).firestore.runTransaction(async (transaction) => {
-    const active = await transaction.get(dataKeys(scope).where("state", "==", "active"));
-    const winner = active.docs.find((doc) => doc.get("secretId") === secret.secretId);
-    if (winner) return decodeDataKeyRecord(winner.data());
-    for (const doc of active.docs)
-      transaction.update(doc.ref, { state: "retired", retiredAt: now.toISOString() });
-    transaction.create(dataKeys(scope).doc(record.dataKeyId), record);
-    return record;
-  });
+  const chosen = await makeActiveDataKey(scope, record, now);
   return chosen.dataKeyId === key.id ? key : unwrapDataKey(wrapper, scope.organizationId, chosen);
-}
-
-/** Every data key record of the organisation (restore and verification read any of them). */
-export async function dataKeyRecords(scope: Scope): Promise<DataKeyRecord[]> {
-  const snapshot = await dataKeys(scope).get();
-  return snapshot.docs.map((doc) => decodeDataKeyRecord(doc.data()));
 }
 
 /**
@@ -102,7 +78,7 @@ export function dataKeyResolver(
         ? { secretId: DEFAULT_SECRET_ID }
         : {
             secretId: record.secretId,
-            kmsResourceName: (await getSecret(scope, record.secretId))?.kmsResourceName,
+            kmsResourceName: (await storedSecret(scope, record.secretId))?.kmsResourceName,
           };
     return deriveKeys(await unwrapDataKey(wrappers(secret), scope.organizationId, record));
   };

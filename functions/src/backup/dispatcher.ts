@@ -1,8 +1,8 @@
 import type { RegionId } from "@alpvault/contracts/regions";
 import { advanceGracefulPeriods } from "../billing/service";
-import { recordDispatcherRun } from "../system/repo";
+import { recordDispatcherRun } from "../system/service";
 import { loadWorkspaceConfig } from "../config";
-import { organizationsIn } from "../organizations/repo";
+import { organizationsIn } from "../organizations/service";
 import { resyncDueOrganizations } from "../resources/service";
 import { workspaceGateway } from "../workspace/gateway";
 import * as logs from "../logs";

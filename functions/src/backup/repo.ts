@@ -1,7 +1,8 @@
 /**
  * Backup runs as the product sees them (docs/backup-format.md §5), beside the runner's own calls
  * (`runner/repo.ts`): requesting a run, preparing it for its first worker, ending runs that cannot start,
- * the resource's backup status and the organisation's totals. All in the organisation's region database.
+ * the resource's backup status and the organisation's totals; and the organisation's data key records
+ * (`organizations/{id}/dataKeys/{dataKeyId}`). All in the organisation's region database.
  *
  * A resource has at most one active run (pending or running): asking again returns that one. The
  * resource document keeps `backupCursor`, the cursor the last run ended with, which seeds the next run.
@@ -16,6 +17,7 @@ import { BACKED_UP_SERVICES, type BackupFailureReason } from "@alpvault/contract
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeRun } from "./runner/repo";
 import type { RunRecord } from "./runner/catalog";
+import { decodeDataKeyRecord, type DataKeyRecord } from "./format/keys";
 
 export type RunTrigger = NonNullable<RunRecord["trigger"]>;
 
@@ -290,4 +292,48 @@ export async function dueResources(
 /** Moves a resource's next scheduled backup (the dispatcher, after enqueueing the due one). */
 export async function setNextBackupAt(scope: Scope, resourceId: string, next: string | null): Promise<void> {
   await resourceRef(scope, resourceId).update({ nextBackupAt: next });
+}
+
+/** The organisation's data key records (`backup/data-keys.ts` decides which one new data uses). */
+function dataKeys(scope: Scope) {
+  return organizationRef(scope).collection("dataKeys");
+}
+
+/** The active data key record made under the secret, if there is one. */
+export async function activeDataKeyRecord(
+  scope: Scope,
+  secretId: string,
+): Promise<DataKeyRecord | undefined> {
+  const existing = await dataKeys(scope)
+    .where("state", "==", "active")
+    .where("secretId", "==", secretId)
+    .limit(1)
+    .get();
+  return existing.empty ? undefined : decodeDataKeyRecord(existing.docs[0]!.data());
+}
+
+/**
+ * Makes `record` the organisation's active data key and retires the others, unless an active record of the
+ * same secret exists by now (another worker made one first): that one is answered instead. One transaction.
+ */
+export async function makeActiveDataKey(
+  scope: Scope,
+  record: DataKeyRecord,
+  now: Date,
+): Promise<DataKeyRecord> {
+  return organizationRef(scope).firestore.runTransaction(async (transaction) => {
+    const active = await transaction.get(dataKeys(scope).where("state", "==", "active"));
+    const winner = active.docs.find((doc) => doc.get("secretId") === record.secretId);
+    if (winner) return decodeDataKeyRecord(winner.data());
+    for (const doc of active.docs)
+      transaction.update(doc.ref, { state: "retired", retiredAt: now.toISOString() });
+    transaction.create(dataKeys(scope).doc(record.dataKeyId), record);
+    return record;
+  });
+}
+
+/** Every data key record of the organisation (restore and verification read any of them). */
+export async function dataKeyRecords(scope: Scope): Promise<DataKeyRecord[]> {
+  const snapshot = await dataKeys(scope).get();
+  return snapshot.docs.map((doc) => decodeDataKeyRecord(doc.data()));
 }

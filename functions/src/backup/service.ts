@@ -9,20 +9,21 @@ import { backupsAllowed } from "../billing/graceful";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
-import type { Organization } from "../organizations/repo";
+import type { Organization } from "../organizations/service";
 import { DEFAULT_POLICY_ID } from "@alpvault/contracts/policies";
-import { decodePolicy, ensureDefaultPolicy } from "../policies/repo";
+import { ensureDefaultPolicy, storedPolicies } from "../policies/repo";
 import { nextBackupAt } from "../policies/schedule";
-import { organizationRef } from "../lib/tenancy";
 import { enqueueBackup, enqueueGc, type EnqueueBackup } from "./queue";
 import { gcDue } from "./retention/schedule";
+import * as catalog from "./runner/repo";
 import {
   activeRuns,
   dueResources,
-  readBackupResource,
+  readBackupResource as readResource,
   requestRun,
   setNextBackupAt,
   strandedRuns,
+  type BackupResource,
 } from "./repo";
 
 /** Enqueues a run's task. Its first task is named after the run, so asking twice enqueues once. */
@@ -54,7 +55,7 @@ export async function backupNow(
   now = new Date(),
   enqueue: EnqueueBackup = enqueueBackup,
 ): Promise<BackupNowResponse> {
-  const resource = await readBackupResource(organization, resourceId);
+  const resource = await readResource(organization, resourceId);
   if (!resource) throw DomainError.notFound(BACKUP_MESSAGES.resourceNotFound);
   if (!resource.policyId) throw DomainError.conflict(BACKUP_MESSAGES.noPolicy);
   if (resource.status !== "active") throw DomainError.conflict(BACKUP_MESSAGES.unavailable);
@@ -94,8 +95,8 @@ export async function dispatchOrganization(
   if (due.some((resource) => resource.policyId === DEFAULT_POLICY_ID)) {
     await ensureDefaultPolicy(organization, now);
   }
-  const policies = await organizationRef(organization).collection("policies").get();
-  const timing = new Map(policies.docs.map((doc) => [doc.id, decodePolicy(doc.id, doc.data())]));
+  const policies = await storedPolicies(organization);
+  const timing = new Map(policies.map((policy) => [policy.policyId, policy]));
   let scheduled = 0;
   for (const resource of due) {
     const policy = resource.policyId ? timing.get(resource.policyId) : undefined;
@@ -128,4 +129,38 @@ export async function dispatchOrganization(
     if (await dispatchRun(organization, run, enqueue, `${run.runId}-r${minute}`)) redispatched += 1;
   }
   return { scheduled, redispatched };
+}
+
+/** The resource as its backups see it (type, identity, status), if it is a backed-up resource. */
+export function readBackupResource(scope: Scope, resourceId: string): Promise<BackupResource | undefined> {
+  return readResource(scope, resourceId);
+}
+
+/** Reading the backup catalog: the items of a resource, their versions at a date, the mail labels. */
+export function itemsAfter(
+  ...args: Parameters<typeof catalog.itemsAfter>
+): ReturnType<typeof catalog.itemsAfter> {
+  return catalog.itemsAfter(...args);
+}
+
+export function itemsByKey(
+  ...args: Parameters<typeof catalog.itemsByKey>
+): ReturnType<typeof catalog.itemsByKey> {
+  return catalog.itemsByKey(...args);
+}
+
+export function itemAsOf(...args: Parameters<typeof catalog.itemAsOf>): ReturnType<typeof catalog.itemAsOf> {
+  return catalog.itemAsOf(...args);
+}
+
+export function versionAt(
+  ...args: Parameters<typeof catalog.versionAt>
+): ReturnType<typeof catalog.versionAt> {
+  return catalog.versionAt(...args);
+}
+
+export function mailLabelNames(
+  ...args: Parameters<typeof catalog.mailLabelNames>
+): ReturnType<typeof catalog.mailLabelNames> {
+  return catalog.mailLabelNames(...args);
 }

@@ -8,7 +8,7 @@ import { gmail_v1 } from "@googleapis/gmail";
 import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
 import { loadEngineConfig, loadKmsConfig, loadQuotaConfig, loadWorkspaceConfig } from "../config";
 import { kmsClient, kmsService, type Kms } from "../secrets/kms";
-import { addGoogleUnitsSpent, googleUnitsSpent } from "../system/repo";
+import { addGoogleUnitsSpent, googleUnitsSpent } from "../system/service";
 import { delegatedJwt, workspaceRootUrl } from "../workspace/gateway";
 import { GcsBlobStore, regionBucketName } from "./blobstore/gcs-blob-store";
 import { cloudKmsKeyWrapper, defaultKeyWrapper } from "./format/keys";

@@ -20,17 +20,14 @@ import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { PLANS, maximumStorageBytes } from "@alpvault/contracts/plans";
 import { DEFAULT_POLICY_ID, type DataType } from "@alpvault/contracts/policies";
-import { appendAudit } from "../audit/repo";
+import { appendAudit } from "../audit/service";
 import { backupsAllowed } from "../billing/graceful";
 import type { Scope } from "../lib/tenancy";
-import { organizationRef } from "../lib/tenancy";
 import * as logs from "../logs";
-import { organizationServedIn, type Organization } from "../organizations/repo";
+import { organizationServedIn, seatsOf, type Organization } from "../organizations/service";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { seatsOf } from "../organizations/service";
 import { ensureDefaultPolicy, getPolicy } from "../policies/repo";
-import { listResources } from "../resources/repo";
-import { backupBytes } from "../resources/service";
+import { backupBytes, listResources, putAlert } from "../resources/service";
 import type { BlobStore } from "./blobstore/blob-store";
 import { activeDataKey, type KeyWrappers } from "./data-keys";
 import type { GoogleCaller } from "./google/caller";
@@ -190,15 +187,12 @@ async function recordEnd(scope: Scope, run: BackupRun, resource: BackupResource 
   });
   if (failed) {
     // Keyed by run, so a repeated delivery raises it once.
-    await organizationRef(scope)
-      .collection("alerts")
-      .doc(`backup-failed-${run.runId}`)
-      .set({
-        createdAt: run.finishedAt ?? new Date().toISOString(),
-        kind: "backup-failed",
-        message: `Backup of ${name} failed: ${BACKUP_FAILURE_REASONS[reason]}`,
-        read: false,
-      });
+    await putAlert(scope, `backup-failed-${run.runId}`, {
+      createdAt: run.finishedAt ?? new Date().toISOString(),
+      kind: "backup-failed",
+      message: `Backup of ${name} failed: ${BACKUP_FAILURE_REASONS[reason]}`,
+      read: false,
+    });
   }
 }
 

@@ -2,7 +2,7 @@
  * The graceful period (spec §4): a failed payment starts it, backups go on until it ends, then they stop;
  * a successful payment resets it. Pure rules over the account; the repo applies them in transactions.
  */
-import type { Account, GracefulPeriod } from "../organizations/repo";
+import type { Account, GracefulPeriod } from "../organizations/service";
 
 const DAY_MS = 86_400_000;
 

@@ -23,8 +23,7 @@ import {
 import { PLANS, STORAGE_PACK_PRICE_USD, planRank } from "@alpvault/contracts/plans";
 import { DomainError } from "../lib/errors";
 import type { Caller } from "../lib/caller";
-import { getRouting, withAccount, type Account } from "../organizations/repo";
-import type { OrganizationService } from "../organizations/service";
+import { getRouting, withAccount, type Account, type OrganizationService } from "../organizations/service";
 import { GRACEFUL_TEXTS, resetGracefulPeriod, startGracefulPeriod, stopGracefulPeriod } from "./graceful";
 import { CHECKOUT_ID_PLACEHOLDER, type CheckoutItem, type PaymentProvider } from "./provider";
 import * as repo from "./repo";

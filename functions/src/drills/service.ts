@@ -19,7 +19,7 @@ import {
   type DrillSettingsRequest,
 } from "@alpvault/contracts/drills";
 import { enqueueDrill, type EnqueueDrill } from "../backup/queue";
-import { readBackupResource } from "../backup/repo";
+import { readBackupResource } from "../backup/service";
 import { DomainError } from "../lib/errors";
 import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";

@@ -31,23 +31,22 @@ import {
   type DrillService,
 } from "@alpvault/contracts/drills";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { appendAudit } from "../audit/repo";
+import { appendAudit } from "../audit/service";
 import type { BlobStore } from "../backup/blobstore/blob-store";
 import { dataKeyResolver, type KeyWrappers } from "../backup/data-keys";
 import { createContentDigester } from "../backup/format/content-digest";
 import type { GoogleCaller } from "../backup/google/caller";
 import { classifyGoogleError, GoogleCallError } from "../backup/google/errors";
 import type { EnqueueDrill, DrillTask } from "../backup/queue";
-import { readBackupResource } from "../backup/repo";
 import { isIntegrityError, versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem, ItemKind } from "../backup/runner/catalog";
-import { itemsAfter, itemsByKey } from "../backup/runner/repo";
+import { itemsAfter, itemsByKey, readBackupResource } from "../backup/service";
 import { DriveRestorer, RESUMABLE_UPLOAD_BYTES, type UploadAccess } from "../backup/services/drive/restorer";
 import { GmailRestorer, messageIdOf } from "../backup/services/gmail/restorer";
 import { googleStatus } from "../backup/services/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
-import { organizationServedIn } from "../organizations/repo";
+import { organizationServedIn } from "../organizations/service";
 import { protectedResources } from "../resources/service";
 import {
   finishRun,

@@ -19,17 +19,17 @@ import { randomUUID } from "node:crypto";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { EXPORT_ITEM_REASONS, EXPORT_LIFETIME_DAYS, type ExportProblem } from "@alpvault/contracts/exports";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { appendAudit } from "../audit/repo";
+import { appendAudit } from "../audit/service";
 import type { BlobStore } from "../backup/blobstore/blob-store";
 import { dataKeyResolver, type KeyWrappers } from "../backup/data-keys";
 import type { EnqueueExport, ExportTask } from "../backup/queue";
 import { isIntegrityError, versionChunks, versionContent } from "../backup/restore/content";
 import type { CatalogItem } from "../backup/runner/catalog";
-import { itemAsOf, itemsAfter, itemsByKey } from "../backup/runner/repo";
+import { itemAsOf, itemsAfter, itemsByKey } from "../backup/service";
 import { csvField } from "../lib/csv";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
-import { organizationServedIn } from "../organizations/repo";
+import { organizationServedIn } from "../organizations/service";
 import { mboxEntry } from "./mbox";
 import {
   EMPTY_CHECKPOINT,

@@ -18,8 +18,8 @@ import {
 import { isId } from "@alpvault/contracts/ids";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { appendAudit } from "../audit/repo";
-import { readBackupResource } from "../backup/repo";
+import { appendAudit } from "../audit/service";
+import { readBackupResource } from "../backup/service";
 import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";

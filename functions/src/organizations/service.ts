@@ -15,13 +15,15 @@ import {
 } from "@alpvault/contracts/organizations";
 import { PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans";
 import { REGIONS, isRegionId, type Region, type RegionId } from "@alpvault/contracts/regions";
-import { appendAudit } from "../audit/repo";
+import { appendAudit } from "../audit/service";
 import { DomainError } from "../lib/errors";
 import type { Caller, RefusedAttempt } from "../lib/caller";
 import { isId } from "@alpvault/contracts/ids";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as organizations from "./repo";
 import type { Organization } from "./repo";
+
+export type { Account, GracefulPeriod, Organization } from "./repo";
 
 /** Consumer Google accounts have no Workspace behind them (spec §5 consumer-mail helper). */
 export function isConsumerEmail(email: string): boolean {
@@ -283,4 +285,30 @@ export function nextRenewal(createdAt: string, now: Date): string {
     renewal.setUTCMonth(start.getUTCMonth() + months);
   }
   return renewal.toISOString();
+}
+
+/**
+ * The organisation with its account, when it is served in `servingRegion` (any region when undefined):
+ * a worker of another region's deployment leaves it alone.
+ */
+export function organizationServedIn(
+  organizationId: string,
+  servingRegion: RegionId | undefined,
+): Promise<Organization | undefined> {
+  return organizations.organizationServedIn(organizationId, servingRegion);
+}
+
+/** Every organisation of the region (routing only, without the account), page by page. */
+export function organizationsIn(regionId: RegionId): AsyncGenerator<Organization> {
+  return organizations.organizationsIn(regionId);
+}
+
+/** The organisation's routing record, without its account. */
+export function getRouting(organizationId: string): Promise<Organization | undefined> {
+  return organizations.getRouting(organizationId);
+}
+
+/** The routing record with the organisation's account read from its region. */
+export function withAccount(routing: Organization): Promise<Organization> {
+  return organizations.withAccount(routing);
 }

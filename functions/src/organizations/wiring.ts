@@ -4,8 +4,7 @@
  */
 import type { RegionId } from "@alpvault/contracts/regions";
 import { loadWorkspaceConfig, regionApiDomain, regionApiUrl } from "../config";
-import * as resources from "../resources/repo";
-import { backupBytes, syncResources } from "../resources/service";
+import { backupBytes, listResources, syncResources } from "../resources/service";
 import { workspaceGateway, type WorkspaceGateway } from "../workspace/gateway";
 import { organizationService, type OrganizationService } from "./service";
 
@@ -28,7 +27,7 @@ export function productServices(servingRegion: RegionId | null): ProductServices
     syncResources: (organization, adminEmail) =>
       syncResources(workspace, organization, adminEmail, new Date(), adminEmail),
     usage: async (organization) => {
-      const list = await resources.listResources(organization);
+      const list = await listResources(organization);
       return {
         storageBytes: list.reduce((sum, resource) => sum + backupBytes(resource), 0),
         activeMailboxes: list.filter((resource) => resource.type === "email" && resource.status === "active")

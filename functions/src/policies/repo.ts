@@ -130,10 +130,15 @@ async function resourceCount(scope: Scope, policyId: string): Promise<number> {
   return snapshot.data().count;
 }
 
+/** Every policy as stored (the backup dispatcher's timing and retention's rules read them). */
+export async function storedPolicies(scope: Scope): Promise<StoredPolicy[]> {
+  const snapshot = await policies(scope).get();
+  return snapshot.docs.flatMap((doc) => decodePolicy(doc.id, doc.data()) ?? []);
+}
+
 /** Every policy with its resource count: the default policy first, then by name. */
 export async function listPolicies(scope: Scope): Promise<Policy[]> {
-  const snapshot = await policies(scope).get();
-  const stored = snapshot.docs.flatMap((doc) => decodePolicy(doc.id, doc.data()) ?? []);
+  const stored = await storedPolicies(scope);
   const counts = await Promise.all(stored.map((policy) => resourceCount(scope, policy.policyId)));
   const collator = new Intl.Collator("en", { sensitivity: "base", numeric: true });
   return stored

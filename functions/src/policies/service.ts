@@ -19,7 +19,7 @@ import {
 import { isId } from "@alpvault/contracts/ids";
 import { FREE_PLAN, type PlanId } from "@alpvault/contracts/plans";
 import type { AuditOperation } from "@alpvault/contracts/audit";
-import { appendAudit } from "../audit/repo";
+import { appendAudit } from "../audit/service";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import * as repo from "./repo";

@@ -13,7 +13,7 @@ import {
   type RecoveryRequest,
 } from "@alpvault/contracts/recovery";
 import { enqueueRecovery, type EnqueueRecovery } from "../backup/queue";
-import { readBackupResource } from "../backup/repo";
+import { readBackupResource } from "../backup/service";
 import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";

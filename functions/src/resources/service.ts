@@ -4,9 +4,10 @@
  * resources screen (analytics and alerts).
  */
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
-import { appendAudit } from "../audit/repo";
+import { appendAudit } from "../audit/service";
 import {
   RESOURCE_SORT_FIELDS,
+  type Alert,
   type AlertsResponse,
   type Resource,
   type ResourceSortField,
@@ -246,4 +247,14 @@ export async function protectedResources(scope: Scope): Promise<{ resourceId: st
     .filter((resource) => resource.protected)
     .map((resource) => ({ resourceId: resource.resourceId, name: resource.email ?? resource.name }))
     .sort((a, b) => a.resourceId.localeCompare(b.resourceId));
+}
+
+/** Every resource of the organisation, as stored. */
+export function listResources(scope: Scope): Promise<Resource[]> {
+  return repo.listResources(scope);
+}
+
+/** Raises (or replaces) the alert with this id. */
+export function putAlert(scope: Scope, alertId: string, alert: Omit<Alert, "alertId">): Promise<void> {
+  return repo.putAlert(scope, alertId, alert);
 }

@@ -19,11 +19,11 @@ import {
   type SearchService,
 } from "@alpvault/contracts/search";
 import type { Resource } from "@alpvault/contracts/organizations";
-import { appendAudit } from "../audit/repo";
+import { appendAudit } from "../audit/service";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
-import { listResources } from "../resources/repo";
-import { versionAt } from "../backup/runner/repo";
+import { listResources } from "../resources/service";
+import { versionAt } from "../backup/service";
 import * as logs from "../logs";
 import { MAX_CANDIDATES, countItems, itemPage, scanItems, type ItemKind, type SearchableItem } from "./repo";
 

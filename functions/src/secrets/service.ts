@@ -306,3 +306,13 @@ export function secretService(deps: SecretsDeps) {
 }
 
 export type SecretService = ReturnType<typeof secretService>;
+
+/** Every secret of the organisation as stored (the backup engine picks the default one). */
+export function storedSecrets(scope: Scope): Promise<StoredSecret[]> {
+  return repo.listSecrets(scope);
+}
+
+/** One secret as stored, if the organisation has it. */
+export function storedSecret(scope: Scope, secretId: string): Promise<StoredSecret | undefined> {
+  return repo.getSecret(scope, secretId);
+}

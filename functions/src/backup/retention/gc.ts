@@ -20,20 +20,26 @@
  * Counts only are returned and logged; no names, no content.
  */
 import { randomUUID } from "node:crypto";
-import { organizationRef, type Scope } from "../../lib/tenancy";
-import { decodePolicy } from "../../policies/repo";
+import type { Scope } from "../../lib/tenancy";
+import { storedPolicies } from "../../policies/repo";
 import type { BlobStore } from "../blobstore/blob-store";
 import { decodeManifest } from "../format/chunk-codec";
 import type { DerivedKeys } from "../format/keys";
-import type { ChunkList } from "../runner/catalog";
-import { gcLockRef } from "../runner/repo";
 import { prunableVersions, type RetentionRule } from "./prune";
 import { inParallel } from "../../lib/parallel";
-import { decodeRun } from "../runner/repo";
+import {
+  backupsRunning,
+  chunksLastReferenced,
+  deleteChunkIndexEntries,
+  deleteVersions,
+  itemsOf,
+  releaseLock,
+  resourcePolicies,
+  takeLock,
+  unfinishedRuns,
+} from "./repo";
 
 export const GC_GRACE_MS = 24 * 3600 * 1000;
-const LOCK_MS = 15 * 60_000;
-const ITEM_PAGE = 200;
 const DELETE_PARALLEL = 16;
 
 export interface GcOptions {
@@ -55,55 +61,10 @@ export interface GcResult {
   manifestsDeleted: number;
 }
 
-const gcRef = gcLockRef;
-
-/**
- * Takes (or, for its holder, extends) the organisation's GC lock; false while another holder's is live.
- * Integrity healing takes it too, for the short time it removes damaged objects.
- */
-export async function takeLock(scope: Scope, holder: string, now: Date): Promise<boolean> {
-  const ref = gcRef(scope);
-  return ref.firestore.runTransaction(async (transaction) => {
-    const lock = (await transaction.get(ref)).data();
-    const until = typeof lock?.sweepingUntil === "string" ? lock.sweepingUntil : "";
-    if (until > now.toISOString() && lock?.holder !== holder) return false;
-    transaction.set(
-      ref,
-      { holder, sweepingUntil: new Date(now.getTime() + LOCK_MS).toISOString() },
-      { merge: true },
-    );
-    return true;
-  });
-}
-
-export async function releaseLock(
-  scope: Scope,
-  holder: string,
-  fields: Record<string, unknown>,
-): Promise<void> {
-  const ref = gcRef(scope);
-  await ref.firestore.runTransaction(async (transaction) => {
-    const lock = (await transaction.get(ref)).data();
-    if (lock?.holder !== holder) return;
-    transaction.set(ref, { holder: null, sweepingUntil: null, ...fields }, { merge: true });
-  });
-}
-
-/** Whether a backup run of the organisation holds a live lease. */
-export async function backupsRunning(scope: Scope, now: Date): Promise<boolean> {
-  const running = await organizationRef(scope).collection("backupRuns").where("state", "==", "running").get();
-  return running.docs.some((doc) => {
-    const until = (doc.get("lease") as { until?: unknown } | null | undefined)?.until;
-    return typeof until === "string" && until > now.toISOString();
-  });
-}
-
 async function retentionRules(scope: Scope): Promise<Map<string, RetentionRule>> {
-  const snapshot = await organizationRef(scope).collection("policies").get();
   const rules = new Map<string, RetentionRule>();
-  for (const doc of snapshot.docs) {
-    const policy = decodePolicy(doc.id, doc.data());
-    if (policy) rules.set(doc.id, { retentionDays: policy.retentionDays, archiving: policy.archiving });
+  for (const policy of await storedPolicies(scope)) {
+    rules.set(policy.policyId, { retentionDays: policy.retentionDays, archiving: policy.archiving });
   }
   return rules;
 }
@@ -117,8 +78,6 @@ async function* allNames(store: BlobStore, prefix: string): AsyncGenerator<strin
     pageToken = page.nextPageToken;
   } while (pageToken);
 }
-
-type StoredVersion = { versionId: string; capturedAt: string; dataKeyId: string } & ChunkList;
 
 export async function collectGarbage(options: GcOptions): Promise<GcResult> {
   const { scope, blobStore, now } = options;
@@ -144,72 +103,40 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
     const liveManifests = new Set<string>();
     const deadManifests: string[] = [];
 
-    const resources = await organizationRef(scope).collection("resources").get();
-    for (const resource of resources.docs) {
-      const policyId = resource.get("policyId") as unknown;
-      const rule = typeof policyId === "string" ? rules.get(policyId) : undefined;
-      type ItemPage = Awaited<ReturnType<ReturnType<typeof resource.ref.collection>["get"]>>;
-      let last: ItemPage["docs"][number] | undefined;
-      for (;;) {
-        // "__name__": the document id order (paging by the last document seen).
-        let query = resource.ref.collection("items").orderBy("__name__").limit(ITEM_PAGE);
-        if (last) query = query.startAfter(last);
-        const items = await query.get();
-        for (const item of items.docs) {
-          const versions = await item.ref.collection("versions").get();
-          const stored = versions.docs.map((doc) => ({ ref: doc.ref, version: doc.data() as StoredVersion }));
-          const prune = new Set(
-            rule
-              ? prunableVersions(
-                  {
-                    currentVersionId: String(item.get("currentVersionId")),
-                    deletedAtSource: (item.get("deletedAtSource") as string | null | undefined) ?? null,
-                  },
-                  stored.map(({ version }) => version),
-                  rule,
-                  now,
-                )
-              : [],
-          );
-          if (prune.size > 0) {
-            const batch = item.ref.firestore.batch();
-            for (const { ref, version } of stored) {
-              if (!prune.has(version.versionId)) continue;
-              batch.delete(ref);
-              if ("manifestObject" in version) deadManifests.push(version.manifestObject);
+    for (const resource of await resourcePolicies(scope)) {
+      const rule = resource.policyId ? rules.get(resource.policyId) : undefined;
+      for await (const item of itemsOf(scope, resource.resourceId)) {
+        const prune = new Set(rule ? prunableVersions(item, item.versions, rule, now) : []);
+        if (prune.size > 0) {
+          for (const version of item.versions) {
+            if (prune.has(version.versionId) && "manifestObject" in version) {
+              deadManifests.push(version.manifestObject);
             }
-            const removeItem = prune.size === stored.length;
-            if (removeItem) batch.delete(item.ref);
-            await batch.commit();
-            result.versionsPruned += prune.size;
-            if (removeItem) result.itemsRemoved += 1;
           }
-          for (const { version } of stored) {
-            if (prune.has(version.versionId)) continue;
-            if ("chunks" in version) {
-              for (const chunk of version.chunks) liveChunks.add(chunk.id);
-            } else {
-              liveManifests.add(version.manifestObject);
-              const keys = await options.keys(version.dataKeyId);
-              const body = await blobStore.get(version.manifestObject);
-              const manifest = await decodeManifest({ organizationId, keys }, version.versionId, body);
-              for (const chunk of manifest.chunks) liveChunks.add(chunk.id);
-            }
+          const removeItem = prune.size === item.versions.length;
+          await deleteVersions(item, prune, removeItem);
+          result.versionsPruned += prune.size;
+          if (removeItem) result.itemsRemoved += 1;
+        }
+        for (const version of item.versions) {
+          if (prune.has(version.versionId)) continue;
+          if ("chunks" in version) {
+            for (const chunk of version.chunks) liveChunks.add(chunk.id);
+          } else {
+            liveManifests.add(version.manifestObject);
+            const keys = await options.keys(version.dataKeyId);
+            const body = await blobStore.get(version.manifestObject);
+            const manifest = await decodeManifest({ organizationId, keys }, version.versionId, body);
+            for (const chunk of manifest.chunks) liveChunks.add(chunk.id);
           }
         }
-        if (items.size < ITEM_PAGE) break;
-        last = items.docs[items.docs.length - 1];
       }
       // Long collections keep their lock.
       if (!(await takeLock(scope, holder, now))) throw new Error("The GC lock was taken over");
     }
     // A large item a run stopped in the middle of: its partial chunk list and chunks stay until it ends.
-    const stopped = await organizationRef(scope)
-      .collection("backupRuns")
-      .where("state", "in", ["pending", "running"])
-      .get();
-    for (const run of stopped.docs) {
-      const partial = decodeRun(run)?.partial;
+    for (const run of await unfinishedRuns(scope)) {
+      const partial = run.partial;
       if (!partial) continue;
       liveManifests.add(partial.manifestObject);
       try {
@@ -233,24 +160,27 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
       },
     );
 
-    const chunkRefs = organizationRef(scope).collection("chunkRefs");
     const cutoff = new Date(now.getTime() - grace).toISOString();
     for await (const names of allNames(blobStore, `o/${organizationId}/c/`)) {
       const candidates = names
         .map((name) => ({ name, id: name.slice(name.lastIndexOf("/") + 1) }))
         .filter((entry) => !liveChunks.has(entry.id));
       if (candidates.length === 0) continue;
-      const refs = await chunkRefs.firestore.getAll(...candidates.map((entry) => chunkRefs.doc(entry.id)));
+      const referencedAt = await chunksLastReferenced(
+        scope,
+        candidates.map((entry) => entry.id),
+      );
       const doomed = candidates.filter((_, index) => {
-        const referenced = refs[index]?.get("lastReferencedAt") as unknown;
+        const referenced = referencedAt[index];
         return !(typeof referenced === "string" && referenced >= cutoff);
       });
       if (doomed.length === 0) continue;
       // Index entries first: an object without an entry is only a leak, an entry without an object would
       // let a run reuse a chunk that is gone.
-      const batch = chunkRefs.firestore.batch();
-      for (const entry of doomed) batch.delete(chunkRefs.doc(entry.id));
-      await batch.commit();
+      await deleteChunkIndexEntries(
+        scope,
+        doomed.map((entry) => entry.id),
+      );
       await inParallel(doomed, DELETE_PARALLEL, async (entry) => {
         await blobStore.delete(entry.name);
         result.chunksDeleted += 1;

@@ -8,7 +8,7 @@ import type { Request } from "firebase-functions/v2/tasks";
 import * as logs from "../../logs";
 import { isId } from "@alpvault/contracts/ids";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { organizationServedIn } from "../../organizations/repo";
+import { organizationServedIn } from "../../organizations/service";
 import { dataKeyResolver } from "../data-keys";
 import { workerDeps } from "../wiring";
 import { collectGarbage } from "./gc";

@@ -15,7 +15,7 @@ import { isId } from "@alpvault/contracts/ids";
 import { DomainError } from "../../lib/errors";
 import type { Scope } from "../../lib/tenancy";
 import * as logs from "../../logs";
-import type { Organization } from "../../organizations/repo";
+import type { Organization } from "../../organizations/service";
 import { enqueueVerify, type EnqueueVerify } from "../queue";
 import { planDay } from "./plan";
 import {

@@ -28,16 +28,16 @@ import {
   type ResourceIntegrity,
   type VerifyRun,
 } from "@alpvault/contracts/integrity";
-import { appendAudit } from "../../audit/repo";
+import { appendAudit } from "../../audit/service";
 import * as logs from "../../logs";
 import type { Scope } from "../../lib/tenancy";
-import { organizationServedIn } from "../../organizations/repo";
+import { organizationServedIn } from "../../organizations/service";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { putAlert } from "../../resources/repo";
+import { putAlert } from "../../resources/service";
 import { isBlobStoreError, type BlobStore } from "../blobstore/blob-store";
 import type { DerivedKeys } from "../format/keys";
 import type { EnqueueVerify, VerifyTask } from "../queue";
-import { backupsRunning, releaseLock, takeLock } from "../retention/gc";
+import { backupsRunning, releaseLock, takeLock } from "../retention/repo";
 import { failureReasonOf } from "../runner/run-backup";
 import { checkItem, isDamaged, type ChunkMemory } from "./check";
 import { CHUNK_FRESH_MS } from "./plan";
