@@ -14,9 +14,15 @@ import {
   type Plan,
   type PlanId,
 } from "./plans";
-import { MAX_SEATS, MAX_STORAGE_PACKS, PAYMENT_STATES, purchaseSchema } from "./schemas/billing";
+/** Seats and packs one purchase may hold. */
+export const MAX_SEATS = 10_000;
+export const MAX_STORAGE_PACKS = 1_000;
 
-export { MAX_SEATS, MAX_STORAGE_PACKS, PAYMENT_STATES } from "./schemas/billing";
+/**
+ * A payment's states: `open` until the payment provider reports; then the spec's outcomes (§4): `paid`
+ * (success), `failed`, `pending` (the provider waits for the money), `cancelled`.
+ */
+export const PAYMENT_STATES = ["open", "pending", "paid", "failed", "cancelled"] as const;
 
 /** What a checkout buys: a plan with a number of seats, or storage packs added to the current plan. */
 export type Purchase =
@@ -122,12 +128,6 @@ export function purchaseAmountUsd(purchase: Purchase): number {
   return purchase.kind === "upgrade"
     ? seatsSubtotalUsd(PLANS[purchase.planId], purchase.seats)
     : storagePacksSubtotalUsd(purchase.packs);
-}
-
-/** Reads a purchase; undefined when it has not the shape of one. */
-export function decodePurchase(value: unknown): Purchase | undefined {
-  const result = purchaseSchema.safeParse(value);
-  return result.success ? result.data : undefined;
 }
 
 export function isPaymentState(value: unknown): value is PaymentState {

@@ -6,8 +6,6 @@
  * Google by the resource's next backup.
  */
 
-import { damagedItemSchema, resourceIntegritySchema } from "./schemas/integrity";
-
 /** What a damaged item's next backup does about it. */
 export type RefetchState =
   /** The next backup of the resource fetches it again from Google. */
@@ -117,19 +115,3 @@ export const REFETCH_TEXTS: Record<RefetchState, string> = {
   refetched: "fetched again; the next verification confirms it",
   gone: "no longer exists at Google: cannot be fetched again",
 };
-
-/** A damaged item from stored or received data; undefined when malformed. */
-export function decodeDamagedItem(value: unknown): DamagedItem | undefined {
-  const result = damagedItemSchema.safeParse(value);
-  return result.success ? result.data : undefined;
-}
-
-/**
- * A resource's last verification from stored or received data: null when there is none, undefined when it
- * is malformed (the caller decides: a repository reads it as none, the web as an unexpected answer).
- */
-export function decodeResourceIntegrity(value: unknown): ResourceIntegrity | null | undefined {
-  if (value === null || value === undefined) return null;
-  const result = resourceIntegritySchema.safeParse(value);
-  return result.success ? result.data : undefined;
-}

@@ -1,16 +1,15 @@
 import { z } from "zod";
-import type { AutoAddStorageResponse, CheckoutResponse, Payment, PlansResponse, Purchase } from "../billing";
+import {
+  MAX_SEATS,
+  MAX_STORAGE_PACKS,
+  PAYMENT_STATES,
+  type AutoAddStorageResponse,
+  type CheckoutResponse,
+  type Payment,
+  type PlansResponse,
+  type Purchase,
+} from "../billing";
 import { planIdSchema } from "./plans";
-
-/** Seats and packs one purchase may hold. */
-export const MAX_SEATS = 10_000;
-export const MAX_STORAGE_PACKS = 1_000;
-
-/**
- * A payment's states: `open` until the payment provider reports; then the spec's outcomes (§4): `paid`
- * (success), `failed`, `pending` (the provider waits for the money), `cancelled`.
- */
-export const PAYMENT_STATES = ["open", "pending", "paid", "failed", "cancelled"] as const;
 
 const wholeUpTo = (max: number) => z.number().int().min(1).max(max);
 
@@ -54,3 +53,9 @@ export const checkoutResponseSchema: z.ZodType<CheckoutResponse> = z.object({
 export const autoAddStorageResponseSchema: z.ZodType<AutoAddStorageResponse> = z.object({
   autoAddStorage: z.boolean(),
 });
+
+/** Reads a purchase; undefined when it has not the shape of one. */
+export function decodePurchase(value: unknown): Purchase | undefined {
+  const result = purchaseSchema.safeParse(value);
+  return result.success ? result.data : undefined;
+}

@@ -1,5 +1,6 @@
-import { MAX_SEATS, MAX_STORAGE_PACKS, decodePurchase } from "../billing";
-import { decodeResourceIntegrity } from "../integrity";
+import { MAX_SEATS, MAX_STORAGE_PACKS } from "../billing";
+import { decodePurchase } from "./billing";
+import { decodeResourceIntegrity } from "./integrity";
 import { isCount } from "./common";
 import { drillRunSchema } from "./drills";
 import { healthResponseSchema } from "./health";

@@ -7,7 +7,8 @@
  */
 import type { Transaction } from "firebase-admin/firestore";
 import type { AuditOperation } from "@alpvault/contracts/audit";
-import { decodePurchase, isPaymentState, type Payment, type PaymentState } from "@alpvault/contracts/billing";
+import { isPaymentState, type Payment, type PaymentState } from "@alpvault/contracts/billing";
+import { decodePurchase } from "@alpvault/contracts/schemas/billing";
 import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
 import { auditedTransaction, recordAudit } from "../audit/repo";
 import { globalDb, regionDb } from "../lib/firebase";

@@ -7,10 +7,10 @@
 import { REGION_IDS, type RegionId } from "@alpvault/contracts/regions";
 import Stripe from "stripe";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
+import { decodePurchase } from "@alpvault/contracts/schemas/billing";
 import {
   BILLING_MESSAGES,
   CHECKOUT_QUERY_PARAMETER,
-  decodePurchase,
   plansCatalogue,
   purchaseAmountUsd,
   type AutoAddStorageResponse,

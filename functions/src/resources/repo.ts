@@ -4,7 +4,7 @@
  */
 import type { Alert, Resource, ResourceType } from "@alpvault/contracts/organizations";
 import { BACKED_UP_SERVICES, BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
-import { decodeResourceIntegrity } from "@alpvault/contracts/integrity";
+import { decodeResourceIntegrity } from "@alpvault/contracts/schemas/integrity";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export type { Scope };

@@ -13,8 +13,8 @@
  * move a checkpoint back.
  */
 import { randomUUID } from "node:crypto";
+import { decodeResourceIntegrity } from "@alpvault/contracts/schemas/integrity";
 import {
-  decodeResourceIntegrity,
   type DamagedItem,
   type ResourceIntegrity,
   type VerifyRun,
