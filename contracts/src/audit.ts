@@ -1,10 +1,10 @@
 /**
- * Audit logs (spec §3 entry, §5 date validation, §9 operations): append-only, one entry per operation,
+ * Audit logs (docs/requirements.md#data-the-console-shows entry, #validation date validation, #constants-and-limits operations): append-only, one entry per operation,
  * written in the same transaction as the change it records.
  */
 
 /**
- * Every audited operation (spec §9, plus the key and storage-setting changes and the restore drills a serious
+ * Every audited operation (docs/requirements.md#constants-and-limits, plus the key and storage-setting changes and the restore drills a serious
  * product records).
  */
 export const AUDIT_OPERATIONS = {
@@ -52,7 +52,7 @@ export function isAuditOperation(value: unknown): value is AuditOperation {
   return typeof value === "string" && Object.prototype.hasOwnProperty.call(AUDIT_OPERATIONS, value);
 }
 
-/** Spec §3 audit log entry. */
+/** docs/requirements.md#data-the-console-shows audit log entry. */
 export interface AuditEntry {
   entryId: string;
   /** ISO date-time of the operation. */
@@ -79,7 +79,7 @@ export interface AuditPage {
 /** The actor of the service's own work (scheduled syncs, backups). */
 export const SYSTEM_ACTOR = "Alpvault";
 
-/** Spec §5 audit-log date rules; the API answers the same texts as the browser shows. */
+/** docs/requirements.md#validation audit-log date rules; the API answers the same texts as the browser shows. */
 export const AUDIT_MESSAGES = {
   startRequired: "Start Date is required",
   startBeforeEnd: "Start Date must be before End Date",
@@ -93,7 +93,7 @@ export const AUDIT_PAGE_SIZE = 20;
 export const AUDIT_MAX_PAGE_SIZE = 100;
 
 /**
- * Validates an audit date range given as YYYY-MM-DD strings (spec §5): both required, start before end.
+ * Validates an audit date range given as YYYY-MM-DD strings (docs/requirements.md#validation): both required, start before end.
  * Returns the first failing rule's text per field, or no keys when the range is valid. A range of one day
  * (start equal to end) is valid: it means that whole day.
  */

@@ -1,6 +1,6 @@
-/** Backup runs as the API and the screens see them (spec §8 failure reasons). */
+/** Backup runs as the API and the screens see them (docs/requirements.md#errors-and-messages failure reasons). */
 
-/** Spec §8: why a backup failed (one per failed run). */
+/** docs/requirements.md#errors-and-messages: why a backup failed (one per failed run). */
 export const BACKUP_FAILURE_REASONS = {
   "search-service-unavailable": "Search service unavailable",
   "google-api-error": "Google API error",
@@ -16,7 +16,7 @@ export const BACKUP_FAILURE_REASONS = {
 
 export type BackupFailureReason = keyof typeof BACKUP_FAILURE_REASONS;
 
-/** A resource's backup in progress, as the resources list shows it (spec §2: live progress). */
+/** A resource's backup in progress, as the resources list shows it (docs/requirements.md#screens-and-navigation: live progress). */
 export interface ActiveBackup {
   runId: string;
   state: "pending" | "running";

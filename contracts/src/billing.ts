@@ -1,6 +1,6 @@
 /**
- * Plans catalogue, purchases (upgrade, storage add-on), payments and the auto-add-storage setting (spec §2
- * plans and profile screens, §4 payment outcomes and graceful period, §8 texts): request and response
+ * Plans catalogue, purchases (upgrade, storage add-on), payments and the auto-add-storage setting (docs/requirements.md#screens-and-navigation
+ * plans and profile screens, docs/requirements.md#states-and-flows payment outcomes and graceful period, #errors-and-messages texts): request and response
  * shapes shared by web and functions, and the texts both show.
  */
 import {
@@ -19,7 +19,7 @@ export const MAX_SEATS = 10_000;
 export const MAX_STORAGE_PACKS = 1_000;
 
 /**
- * A payment's states: `open` until the payment provider reports; then the spec's outcomes (§4): `paid`
+ * A payment's states: `open` until the payment provider reports; then the required outcomes (docs/requirements.md#states-and-flows): `paid`
  * (success), `failed`, `pending` (the provider waits for the money), `cancelled`.
  */
 export const PAYMENT_STATES = ["open", "pending", "paid", "failed", "cancelled"] as const;
@@ -110,7 +110,7 @@ export const BILLING_MESSAGES = {
   invalidEvent: "The webhook event could not be read.",
 } as const;
 
-/** The outcomes the local sandbox payment page offers (spec §4 payment outcomes). */
+/** The outcomes the local sandbox payment page offers (docs/requirements.md#states-and-flows payment outcomes). */
 export const SANDBOX_OUTCOMES = ["success", "failed", "pending", "cancelled"] as const;
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 

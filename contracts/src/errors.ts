@@ -1,6 +1,6 @@
 import { APP_CHECK_HEADER } from "./app-check";
 
-/** The error object of spec §8: every failed API call answers with this shape. */
+/** The error object of docs/requirements.md#errors-and-messages: every failed API call answers with this shape. */
 export interface ApiError {
   code: number;
   message: string;
@@ -8,7 +8,7 @@ export interface ApiError {
 
 export const UNEXPECTED_ERROR: ApiError = { code: 500, message: "Unexpected error occurred" };
 
-/** Spec §8: a value lacking the `{code, message}` shape becomes code 500, "Unexpected error occurred". */
+/** docs/requirements.md#errors-and-messages: a value lacking the `{code, message}` shape becomes code 500, "Unexpected error occurred". */
 export function toApiError(value: unknown): ApiError {
   if (
     typeof value === "object" &&

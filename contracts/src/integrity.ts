@@ -62,7 +62,7 @@ export interface VerifyRun {
     /** Stored bytes read. */
     bytesRead: number;
   };
-  /** Why the run failed (a spec §8 reason text), or null. */
+  /** Why the run failed (a docs/requirements.md#errors-and-messages reason text), or null. */
   failureReason: string | null;
 }
 

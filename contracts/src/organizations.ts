@@ -1,25 +1,25 @@
 /**
- * The onboarding and organisation calls of spec §7 and the resources list: response types and request
+ * The onboarding and organisation calls of docs/requirements.md#calls-the-web-makes and the resources list: response types and request
  * schemas shared by web and functions.
  */
 import type { Region, RegionId } from "./regions";
 import type { ActiveBackup, BackedUpService, BackupFailureReason, ServiceStatus } from "./backups";
 import type { ResourceIntegrity } from "./integrity";
 
-/** Spec §3 subscription reference. */
+/** docs/requirements.md#data-the-console-shows subscription reference. */
 export interface SubscriptionReference {
   subscriptionId: string;
   region: Region;
 }
 
-/** Spec §3 organisation (in the installation response). */
+/** docs/requirements.md#data-the-console-shows organisation (in the installation response). */
 export interface OrganizationSummary {
   organizationId: string;
   subscriptions: SubscriptionReference[];
   plan: { name: string };
 }
 
-/** GET /v1/installation (spec §3 installation response). */
+/** GET /v1/installation (docs/requirements.md#data-the-console-shows installation response). */
 export interface InstallationResponse {
   isAdmin: boolean;
   hasGWInstalled: boolean;
@@ -46,7 +46,7 @@ export interface CreateOrganizationRequest {
   regionId: RegionId;
 }
 
-/** GET /v1/organizations/{organizationId} (spec §3 organisation details). */
+/** GET /v1/organizations/{organizationId} (docs/requirements.md#data-the-console-shows organisation details). */
 export interface OrganizationDetails {
   organizationId: string;
   domain: string;
@@ -55,7 +55,7 @@ export interface OrganizationDetails {
   plan: { name: string };
 }
 
-/** GET /v1/organizations/{organizationId}/subscriptions/{subscriptionId} (spec §3 subscription). */
+/** GET /v1/organizations/{organizationId}/subscriptions/{subscriptionId} (docs/requirements.md#data-the-console-shows subscription). */
 export interface SubscriptionDetails {
   subscriptionId: string;
   region: Region;
@@ -74,7 +74,7 @@ export interface SubscriptionDetails {
   autoAddStorage: boolean;
 }
 
-/** The parts of a subscription a caller may ask for with repeated `fields` query keys (spec §7). */
+/** The parts of a subscription a caller may ask for with repeated `fields` query keys (docs/requirements.md#calls-the-web-makes). */
 export const SUBSCRIPTION_FIELDS = [
   "region",
   "plan",
@@ -91,7 +91,7 @@ export type SubscriptionView = Pick<SubscriptionDetails, "subscriptionId"> &
 
 export type ResourceType = "email" | "shared_drive";
 
-/** Spec §3 resource. */
+/** docs/requirements.md#data-the-console-shows resource. */
 export interface Resource {
   resourceId: string;
   type: ResourceType;
@@ -109,7 +109,7 @@ export interface Resource {
   driveBackupBytes: number;
   /** The backup pending or running now (its live progress), or null. */
   activeBackup: ActiveBackup | null;
-  /** Why the last backup failed (spec §8 reason), or null when it succeeded or none ran yet. */
+  /** Why the last backup failed (docs/requirements.md#errors-and-messages reason), or null when it succeeded or none ran yet. */
   lastBackupFailure: BackupFailureReason | null;
   /** Each service of the resource as its last backup left it (a service never backed up is absent). */
   services: Partial<Record<BackedUpService, ServiceStatus>>;

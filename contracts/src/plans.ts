@@ -1,4 +1,4 @@
-/** Plans and their limits (spec §3, §6, §9): the one place these constants live. */
+/** Plans and their limits (docs/requirements.md#data-the-console-shows, #who-may-do-what, #constants-and-limits): the one place these constants live. */
 export const GB = 1024 ** 3;
 
 /** Every plan, from the free one up; the one place their ids are written. */
@@ -49,12 +49,12 @@ export const PLANS: Record<PlanId, Plan> = {
 
 export const FREE_PLAN: PlanId = "matterhorn";
 
-/** Spec §4: a plan is 'premium' unless its name is 'matterhorn'. */
+/** docs/requirements.md#states-and-flows: a plan is 'premium' unless its name is 'matterhorn'. */
 export function isPremium(planName: string): boolean {
   return planName.toLowerCase() !== "matterhorn";
 }
 
-/** Plans from the smallest to the largest: Zürich is the maximum (spec §4). */
+/** Plans from the smallest to the largest: Zürich is the maximum (docs/requirements.md#states-and-flows). */
 export const PLAN_ORDER: readonly PlanId[] = PLAN_IDS;
 
 /** The plan's position in PLAN_ORDER: a higher rank is an upgrade, a lower one a downgrade. */
@@ -66,13 +66,13 @@ export function isPlanId(value: unknown): value is PlanId {
   return typeof value === "string" && (PLAN_ORDER as readonly string[]).includes(value);
 }
 
-/** The storage add-on (spec §9): packs of 100 GB. */
+/** The storage add-on (docs/requirements.md#constants-and-limits): packs of 100 GB. */
 export const STORAGE_PACK_BYTES = 100 * GB;
 
-/** Price of one seat per month in USD (spec §9: the subtotal is seats × 3). */
+/** Price of one seat per month in USD (docs/requirements.md#constants-and-limits: the subtotal is seats × 3). */
 export const SEAT_PRICE_USD = 3;
 
-/** Price of one storage pack per month in USD (spec §9: the subtotal is packs × 3). */
+/** Price of one storage pack per month in USD (docs/requirements.md#constants-and-limits: the subtotal is packs × 3). */
 export const STORAGE_PACK_PRICE_USD = 3;
 
 /** Monthly subtotal of `seats` seats on `plan`, in USD. */

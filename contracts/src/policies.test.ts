@@ -35,7 +35,7 @@ test("when a policy is valid, then it comes back trimmed, with data types and da
   expect(validatePolicy({ ...VALID, schedule: "weekends" }).days).toEqual([]);
 });
 
-test("when a rule of spec §5 is broken, then the first error is its exact text", () => {
+test("when a rule of docs/requirements.md#validation is broken, then the first error is its exact text", () => {
   expect(firstError({ ...VALID, name: " " })).toBe("Please provide a policy name");
   expect(firstError({ ...VALID, dataTypes: [] })).toBe("Please select at least one data type");
   expect(firstError({ ...VALID, frequency: undefined })).toBe("Please specify a backup frequency");

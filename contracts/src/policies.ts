@@ -1,11 +1,11 @@
 /**
- * Backup policies (spec §3 policy, §5 validation, §6 plan rules, §8 delete conflict): the fields, the
+ * Backup policies (docs/requirements.md#data-the-console-shows policy, #validation validation, #who-may-do-what plan rules, #errors-and-messages delete conflict): the fields, the
  * one validation schema used by the API and the web form, and every text both of them show.
  */
 import * as yup from "yup";
 import { PLAN_ORDER, type PlanId } from "./plans";
 
-/** Spec §3 data types. Only emails and drive are backed up today; the others are shown as coming soon. */
+/** docs/requirements.md#data-the-console-shows data types. Only emails and drive are backed up today; the others are shown as coming soon. */
 export const DATA_TYPES = ["emails", "drive", "chats", "contacts", "calendars", "directory"] as const;
 export type DataType = (typeof DATA_TYPES)[number];
 export const AVAILABLE_DATA_TYPES: readonly DataType[] = ["emails", "drive"];
@@ -22,18 +22,18 @@ export const DATA_TYPE_SERVICES = {
 } as const;
 export type BackupService = (typeof DATA_TYPE_SERVICES)[DataType];
 
-/** Spec §9: backups per day. */
+/** docs/requirements.md#constants-and-limits: backups per day. */
 export const FREQUENCIES = [1, 3, 24] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
-/** The lowest plan that allows each frequency (spec §6: 3 per day needs Geneva, 24 needs Zürich). */
+/** The lowest plan that allows each frequency (docs/requirements.md#who-may-do-what: 3 per day needs Geneva, 24 needs Zürich). */
 export const FREQUENCY_PLAN: Record<Frequency, PlanId> = { 1: "matterhorn", 3: "geneva", 24: "zurich" };
 
 export function planAllowsFrequency(planId: PlanId, frequency: Frequency): boolean {
   return PLAN_ORDER.indexOf(planId) >= PLAN_ORDER.indexOf(FREQUENCY_PLAN[frequency]);
 }
 
-/** Spec §3 schedule: none, every day, weekdays, weekends, or chosen days (`days`). */
+/** docs/requirements.md#data-the-console-shows schedule: none, every day, weekdays, weekends, or chosen days (`days`). */
 export const SCHEDULES = ["none", "every-day", "weekdays", "weekends", "days"] as const;
 export type Schedule = (typeof SCHEDULES)[number];
 
@@ -153,7 +153,7 @@ const dataType = yup
   .defined();
 
 /**
- * Spec §5: the policy form's rules (exact texts), shared by the API and the web form. `strict` in the API
+ * docs/requirements.md#validation: the policy form's rules (exact texts), shared by the API and the web form. `strict` in the API
  * (no coercion of strings into numbers); the web form passes its values as they are.
  */
 export const policySchema = yup

@@ -1,5 +1,5 @@
 /**
- * Recovering backups (spec §2 recovery modal, §5 recovery validation, §8 recovery errors and success): the
+ * Recovering backups (docs/requirements.md#screens-and-navigation recovery modal, #validation recovery validation, #errors-and-messages recovery errors and success): the
  * request's rules and texts, shared by the browser and the API, and the answers' types.
  */
 import * as yup from "yup";

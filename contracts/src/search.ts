@@ -1,5 +1,5 @@
 /**
- * Searching backups (spec §2 "Search backups", §3 email and drive items, §5 search validation): the query's
+ * Searching backups (docs/requirements.md#screens-and-navigation "Search backups", #data-the-console-shows email and drive items, #validation search validation): the query's
  * rules and texts, shared by the browser and the API (the API checks again with the same texts), and the
  * answer's types.
  */
@@ -63,7 +63,7 @@ export type SearchForm = yup.InferType<typeof searchFormSchema>;
 
 export const MAX_SEARCH_PAGE_SIZE = 100;
 
-/** An email in the results (spec §3: subject, from parsed into name and email, to, date). */
+/** An email in the results (docs/requirements.md#data-the-console-shows: subject, from parsed into name and email, to, date). */
 export interface MailSearchResult {
   itemId: string;
   versionId: string;
@@ -78,7 +78,7 @@ export interface MailSearchResult {
   deletedAtSource: string | null;
 }
 
-/** A Drive file in the results (spec §3: created by, last modified, last backup, size, Google ID, version). */
+/** A Drive file in the results (docs/requirements.md#data-the-console-shows: created by, last modified, last backup, size, Google ID, version). */
 export interface DriveSearchResult {
   itemId: string;
   versionId: string;

@@ -1,5 +1,5 @@
 /**
- * Secrets (spec §3 Secret, §5, §6, §8): the built-in default key and customers' own Cloud KMS keys that
+ * Secrets (docs/requirements.md#data-the-console-shows Secret, #validation, #who-may-do-what, #errors-and-messages): the built-in default key and customers' own Cloud KMS keys that
  * protect their backups. Types, request checks and texts shared by the web and the API. No key material
  * ever appears here: a secret names a key, it never holds one.
  */
@@ -25,7 +25,7 @@ export interface KeyCheck {
   checkedAt: string;
 }
 
-/** Spec §3 Secret. */
+/** docs/requirements.md#data-the-console-shows Secret. */
 export interface Secret {
   secretId: string;
   description: string;
@@ -43,7 +43,7 @@ export interface Secret {
 /** GET /v1/organizations/{id}/secrets (and POST …/{secretId}/default): the default key first. */
 export interface SecretsResponse {
   secrets: Secret[];
-  /** The organisation's plan: the free plan cannot add keys (spec §6). */
+  /** The organisation's plan: the free plan cannot add keys (docs/requirements.md#who-may-do-what). */
   planId: PlanId;
 }
 
@@ -73,21 +73,21 @@ export const KMS_RESOURCE_NAME =
   /^projects\/[a-z][a-z0-9-]{4,28}[a-z0-9]\/locations\/[a-z0-9-]{1,63}\/keyRings\/[a-zA-Z0-9_-]{1,63}\/cryptoKeys\/[a-zA-Z0-9_-]{1,63}$/;
 
 export const SECRET_MESSAGES = {
-  /** Spec §5. */
+  /** docs/requirements.md#validation. */
   descriptionRequired: "Please provide a description for the key",
   descriptionTooLong: `The description can be at most ${DESCRIPTION_MAX_LENGTH} characters`,
   kmsResourceNameRequired: "Please provide the Cloud KMS key's resource name",
   kmsResourceNameInvalid:
     "The key's resource name must look like projects/PROJECT/locations/LOCATION/keyRings/RING/cryptoKeys/KEY",
-  /** Spec §6. */
+  /** docs/requirements.md#who-may-do-what. */
   freePlan: "Secrets need a paid plan. Please upgrade your plan to add your own encryption keys.",
-  /** Spec §8 (409; read {product} as "backup"). */
+  /** docs/requirements.md#errors-and-messages (409; read {product} as "backup"). */
   deleteConflict: "This secret cannot be deleted as it has backup linked.",
   defaultKeyReadOnly: "The built-in default key cannot be changed or deleted.",
   secretNotFound: "Secret not found",
   alreadyAdded: "This Cloud KMS key is already added.",
   notUsableAsDefault: "This key cannot be made the default until its check succeeds.",
-  /** Spec §8 success messages. */
+  /** docs/requirements.md#errors-and-messages success messages. */
   added: "Secret added successfully",
   updated: "Secret updated successfully",
   deleted: "Secret deleted successfully",

@@ -1,2 +1,2 @@
-/** The product version (spec §9: app version 1.1.1). */
+/** The product version (docs/requirements.md#constants-and-limits: app version 1.1.1). */
 export const APP_VERSION = "1.1.1";

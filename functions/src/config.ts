@@ -225,7 +225,7 @@ export function loadKmsConfig(): KmsConfig {
 }
 
 /**
- * The built-in default key (spec §3 "a built-in default AES key"): the key-encryption key that wraps the
+ * The built-in default key (docs/requirements.md#data-the-console-shows "a built-in default AES key"): the key-encryption key that wraps the
  * data keys of organisations whose default secret is the built-in one. 32 bytes, base64, in Secret Manager.
  */
 export const defaultKeyEncryptionKey = defineSecret("DEFAULT_KEY_ENCRYPTION_KEY");

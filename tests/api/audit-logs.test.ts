@@ -1,6 +1,6 @@
 /**
  * The audit log through the API: entries written by the operations that happen during set-up and sign-in,
- * the date range rules of spec §5 (same texts as the browser), paging, and tenant isolation.
+ * the date range rules of docs/requirements.md#validation (same texts as the browser), paging, and tenant isolation.
  */
 import { AUDIT_MESSAGES, type AuditPage } from "@alpvault/contracts/audit";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";

@@ -1,6 +1,6 @@
 /**
  * Every /v1 route requires a valid App Check token and a valid Firebase ID token; failures are 401 with
- * the spec's `{code, message}` error object. Calls go through Hosting's `/v1/**` rewrite, as the web's do.
+ * the `{code, message}` error object. Calls go through Hosting's `/v1/**` rewrite, as the web's do.
  */
 import { APP_VERSION } from "@alpvault/contracts/version";
 import { appCheckToken, callApi } from "../support/api-client";

@@ -1,5 +1,5 @@
 /**
- * Plans, checkout and payments through the API (spec §4, §6, §9): the catalogue; a checkout paid, failed,
+ * Plans, checkout and payments through the API (docs/requirements.md#states-and-flows, #who-may-do-what, #constants-and-limits): the catalogue; a checkout paid, failed,
  * left pending or cancelled on the local sandbox payment page, which delivers Stripe-signed events to the
  * public webhook; bad signatures and replays; plan rules; the auto-add-storage setting; the graceful period
  * from a failed payment to stopped backups, and its reset by a payment.

@@ -1,5 +1,5 @@
 /**
- * Recovering Drive files through the API, end to end on the stack (spec §2 recovery modal and search, §5):
+ * Recovering Drive files through the API, end to end on the stack (docs/requirements.md#screens-and-navigation recovery modal and search, #validation):
  * a user's drive is backed up, then "attacked": a file is overwritten with other bytes and renamed, another
  * deleted. The first backup is moved three days back in the catalog (as if it had run then), and a new
  * backup records the attack.

@@ -1,5 +1,5 @@
 /**
- * Onboarding through the API (spec §4, §7): regions, the installation answer for each kind of account
+ * Onboarding through the API (docs/requirements.md#states-and-flows, #calls-the-web-makes): regions, the installation answer for each kind of account
  * (which decides the onboarding step), and the one-time region choice that creates the organisation.
  */
 import type {
@@ -11,13 +11,13 @@ import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
 import { workspaceAdmin } from "../support/workspace";
 import { asUser, newWorkspace } from "../support/organizations";
 
-/** The step spec §4 derives from an installation answer: 1 app missing, 2 not admin, 3 admin. */
+/** The step docs/requirements.md#states-and-flows derives from an installation answer: 1 app missing, 2 not admin, 3 admin. */
 function onboardingStep(installation: InstallationResponse): 1 | 2 | 3 {
   if (!installation.hasGWInstalled) return 1;
   return installation.isAdmin ? 3 : 2;
 }
 
-/** Spec §4: complete when the admin's installed domain has an organisation with a subscription in a region. */
+/** docs/requirements.md#states-and-flows: complete when the admin's installed domain has an organisation with a subscription in a region. */
 function onboardingComplete(installation: InstallationResponse): boolean {
   return (
     installation.isAdmin &&
@@ -146,7 +146,7 @@ describe("subscription set-up (the region choice)", () => {
     }
   });
 
-  test("when the app is not installed or the caller is not a super admin, then set-up is refused with the spec's texts", async () => {
+  test("when the app is not installed or the caller is not a super admin, then set-up is refused with the required texts", async () => {
     const notInstalled = await newWorkspace({ installed: false });
     expect(
       await (

@@ -226,7 +226,7 @@ describe("tenant isolation", () => {
     }
   });
 
-  test("when a non-admin of the same domain asks, then it is 403 with the spec's text; an unknown id is 404", async () => {
+  test("when a non-admin of the same domain asks, then it is 403 with the required text; an unknown id is 404", async () => {
     const { workspace, organization } = await onboarded();
     const user = await asUser(workspace.user);
     expect(await user(`/organizations/${organization.organizationId}/resources`)).toMatchObject({

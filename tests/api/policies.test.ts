@@ -1,6 +1,6 @@
 /**
- * Backup policies through the API: the default policy, the spec's validation texts (§5), the plan rules
- * (§6), the delete conflict (§8), assignment to resources with its queued backup (§4), the audit entry of
+ * Backup policies through the API: the default policy, the required validation texts (docs/requirements.md#validation), the plan rules
+ * (docs/requirements.md#who-may-do-what), the delete conflict (#errors-and-messages), assignment to resources with its queued backup (#states-and-flows), the audit entry of
  * every change, and tenant isolation.
  */
 import type { AuditPage } from "@alpvault/contracts/audit";
@@ -112,7 +112,7 @@ describe("default policy", () => {
 });
 
 describe("validation", () => {
-  test("when a policy breaks a rule of spec §5, then the API answers 400 with the form's exact text", async () => {
+  test("when a policy breaks a rule of docs/requirements.md#validation, then the API answers 400 with the form's exact text", async () => {
     const { call, organization } = await onboarded();
     await setAccount(organization, { planId: "zurich", seats: 5 });
     const base = `/organizations/${organization.organizationId}/policies`;
@@ -192,7 +192,7 @@ describe("validation", () => {
   });
 });
 
-describe("plan rules (spec §6)", () => {
+describe("plan rules (docs/requirements.md#who-may-do-what)", () => {
   test("when each plan creates, edits and deletes policies at 1, 3 and 24 backups a day, then only what the plan allows passes, with the rule's text otherwise", async () => {
     const { call, organization } = await onboarded();
     const base = `/organizations/${organization.organizationId}/policies`;
@@ -289,7 +289,7 @@ describe("plan rules (spec §6)", () => {
 });
 
 describe("delete", () => {
-  test("when a policy still has resources, then deleting it is 409 with the spec's text; once they are reassigned it is deleted", async () => {
+  test("when a policy still has resources, then deleting it is 409 with the required text; once they are reassigned it is deleted", async () => {
     const { call, organization } = await onboarded();
     await setAccount(organization, { planId: "geneva", seats: 5 });
     const base = `/organizations/${organization.organizationId}/policies`;
@@ -563,7 +563,7 @@ describe("tenant isolation", () => {
     });
   });
 
-  test("when a non-admin of the same domain asks, then it is 403 with the spec's text", async () => {
+  test("when a non-admin of the same domain asks, then it is 403 with the required text", async () => {
     const { workspace, organization } = await onboarded();
     const user = await asUser(workspace.user);
     expect(await user(`/organizations/${organization.organizationId}/policies`)).toMatchObject({

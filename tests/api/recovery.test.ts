@@ -1,9 +1,9 @@
 /**
- * Recovering mail through the API, end to end on the stack (spec §2 recovery modal, §5, §8): a backed-up
+ * Recovering mail through the API, end to end on the stack (docs/requirements.md#screens-and-navigation recovery modal, #validation, #errors-and-messages): a backed-up
  * mailbox loses messages at the source; recovering them to the mailbox (separate folder) brings back the
  * exact bytes under the folder's label, once; a repeated delivery or a recovery resumed after dying between
  * import and ledger duplicates nothing; "overwrite" skips what is there; recovery to another mailbox; one
- * recovery per target at a time (409 with the spec's text); the validation texts; the audit entries.
+ * recovery per target at a time (409 with the required text); the validation texts; the audit entries.
  */
 import type { AuditPage } from "@alpvault/contracts/audit";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";

@@ -1,5 +1,5 @@
 /**
- * Searching backups through the API (spec §2, §3, §5): the search card's validation texts again on the
+ * Searching backups through the API (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #validation): the search card's validation texts again on the
  * server, results from the catalog of a real backup (mail and Drive, paged, keyword on whole words, a date
  * showing what the backups held that day), deleted messages found, the audit entry, and tenant isolation.
  */

@@ -1,6 +1,6 @@
 /**
  * Secrets (encryption keys) through the API: the built-in default key, customer Cloud KMS keys checked
- * against the stack's KMS emulator, the spec's texts (§5, §6, §8), one audit entry per operation, tenant
+ * against the stack's KMS emulator, the required texts (docs/requirements.md#validation, #who-may-do-what, #errors-and-messages), one audit entry per operation, tenant
  * isolation, and no key material in any answer.
  */
 import type { AuditEntry, AuditPage } from "@alpvault/contracts/audit";
@@ -210,7 +210,7 @@ test("when a paid organisation adds, edits, sets default and deletes a key, then
   for (const entry of entries) expect(entry).toMatchObject({ actor: workspace.admin, failureReason: null });
 });
 
-test("when a key protects backups, then deleting it is refused with 409 and the spec's text, and it stays", async () => {
+test("when a key protects backups, then deleting it is refused with 409 and the required text, and it stays", async () => {
   const { call, base, organization } = await paidOrganization();
   const secret = await add(call, base, {
     description: "Protects backups",

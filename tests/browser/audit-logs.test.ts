@@ -1,6 +1,6 @@
 /**
  * The Audit Logs screen in Chromium: today's entries of the demo organisation (its sign-in and set-up),
- * paging through a month of entries as "Page X of Y", the date range rules of spec §5, and "Verify log
+ * paging through a month of entries as "Page X of Y", the date range rules of docs/requirements.md#validation, and "Verify log
  * integrity" naming an entry edited behind the API's back.
  */
 import { closeDemoPage, signedInDemoPage } from "./support/demo-page";

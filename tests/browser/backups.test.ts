@@ -1,5 +1,5 @@
 /**
- * "Backup now" and a backup's live progress on the resources screen (spec §2, §8) with the demo
+ * "Backup now" and a backup's live progress on the resources screen (docs/requirements.md#screens-and-navigation, #errors-and-messages) with the demo
  * organisation. One demo mailbox no other browser file uses gets the default policy straight in Firestore
  * (so no backup starts by itself) and a failed last run: its status shows the reason. Backup now is disabled
  * for a resource without a policy. A run written in Firestore stands for a backup already under way: Backup
@@ -196,7 +196,7 @@ async function figures(): Promise<{ emails: string; size: string }> {
 }
 
 describe("backups from the resources screen", () => {
-  it("when a resource's last backup failed, then its status shows the spec's reason", async () => {
+  it("when a resource's last backup failed, then its status shows the required reason", async () => {
     const row = mailboxRow();
     await row.filter({ hasText: "Default policy" }).waitFor();
     const failure = row.getByTestId("backup-failure");
@@ -306,7 +306,7 @@ describe("backups from the resources screen", () => {
     const bytes = Number(stored.mailBackupBytes) + Number(stored.driveBackupBytes);
     expect(Number(stored.mailItems)).toBeGreaterThan(0);
     expect(Number(stored.driveItems)).toBeGreaterThan(0);
-    // The column is in GB (spec §2); a backup too small for two decimals does not read as none.
+    // The column is in GB (docs/requirements.md#screens-and-navigation); a backup too small for two decimals does not read as none.
     const storage = row.getByTestId("resource-storage");
     expect(bytes).toBeGreaterThan(0);
     expect(await storage.innerText()).toBe(

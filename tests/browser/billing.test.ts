@@ -1,5 +1,5 @@
 /**
- * Plans, payments and the subscription in the browser (spec §2, §4, §6, §8) for the demo organisation:
+ * Plans, payments and the subscription in the browser (docs/requirements.md#screens-and-navigation, #states-and-flows, #who-may-do-what, #errors-and-messages) for the demo organisation:
  * upgrades that end in each payment outcome on the local sandbox checkout page, the storage add-on
  * (blocked on the free plan, bought on a paid one), the subscription figures and the auto-add-storage
  * switch. The demo organisation's account is restored afterwards (other files use it).
@@ -242,7 +242,7 @@ describe("subscription", () => {
     await screenshotBothThemes(page, "subscription-geneva");
   });
 
-  it("when auto-add storage is switched on, then it is saved; when saving fails, then the switch reverts with the spec's error text", async () => {
+  it("when auto-add storage is switched on, then it is saved; when saving fails, then the switch reverts with the required error text", async () => {
     await page.goto("/profile/subscription");
     const toggle = page.getByTestId("auto-add-storage");
     await page.getByTestId("subscription-plan").getByText("Geneva").waitFor();

@@ -1,6 +1,6 @@
 /**
- * Recovering a deleted Drive folder's files to another user from the web app (spec §2 recovery modal, §5,
- * §8) with the demo organisation. Jürg Känzig (no other browser file uses him) gets a folder "Q3-Reports"
+ * Recovering a deleted Drive folder's files to another user from the web app (docs/requirements.md#screens-and-navigation recovery modal, #validation,
+ * docs/requirements.md#errors-and-messages) with the demo organisation. Jürg Känzig (no other browser file uses him) gets a folder "Q3-Reports"
  * in his My Drive with a binary file, a text file and a Google Doc, made with the official Drive client in
  * the Workspace emulator; he gets the default policy straight in Firestore and "Backup now" backs him up for
  * real. The folder is then deleted in Drive (its files with it) and "Backup now" again marks the files

@@ -14,7 +14,7 @@ import {
 } from "./support/onboarding";
 
 /**
- * The onboarding of spec §2, §4 and §6, walked by a new admin of a fresh Workspace (created through the
+ * The onboarding of docs/requirements.md#screens-and-navigation, #states-and-flows and #who-may-do-what, walked by a new admin of a fresh Workspace (created through the
  * Workspace emulator's admin API, so the one-time region choice never collides with other tests).
  */
 jest.setTimeout(180_000);

@@ -1,6 +1,6 @@
 /**
- * The backup policies screen (spec §2, §5, §6, §8) with the demo organisation: on a paid plan the admin
- * creates a policy (the form shows the spec's texts), edits it, assigns it to two resources from the
+ * The backup policies screen (docs/requirements.md#screens-and-navigation, #validation, #who-may-do-what, #errors-and-messages) with the demo organisation: on a paid plan the admin
+ * creates a policy (the form shows the required texts), edits it, assigns it to two resources from the
  * resources screen, is refused its deletion while resources use it (409 text), reassigns them through the
  * row menu and deletes it; on the free plan the actions are disabled with the way to upgrade. The demo
  * organisation's plan, resources, policies, queued runs and the audit entries of this file are restored
@@ -119,7 +119,7 @@ describe("backup policies on a paid plan", () => {
     await screenshotBothThemes(page, "policies-list");
   });
 
-  it("when the new policy form is sent empty, then it shows the spec's four texts; coming-soon types and Zürich's frequency are disabled", async () => {
+  it("when the new policy form is sent empty, then it shows the required four texts; coming-soon types and Zürich's frequency are disabled", async () => {
     await page.getByRole("button", { name: "New policy" }).click();
     await dialog().waitFor();
     await dialog().getByRole("button", { name: "Add policy" }).click();
@@ -226,7 +226,7 @@ describe("backup policies on a paid plan", () => {
     await screenshot(page, "policies-assigned-resources");
   });
 
-  it("when a policy with resources is deleted, then the spec's 409 text is shown as an error", async () => {
+  it("when a policy with resources is deleted, then the required 409 text is shown as an error", async () => {
     await openPolicies();
     expect(await policyRow("Finance team").getByTestId("policy-resources").innerText()).toBe("2");
     await policyRow("Finance team").getByRole("button", { name: "Delete Finance team" }).click();

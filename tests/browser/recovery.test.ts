@@ -1,5 +1,5 @@
 /**
- * Recovering backed-up mail from the web app (spec §2 recovery modal, §5, §8) with the demo organisation.
+ * Recovering backed-up mail from the web app (docs/requirements.md#screens-and-navigation recovery modal, #validation, #errors-and-messages) with the demo organisation.
  * One demo mailbox no other browser file uses gets the default policy straight in Firestore, and "Backup
  * now" backs it up for real. One of its messages is then deleted in the Workspace emulator; the row menu's
  * "Recover specific data" opens Search Backups for the mailbox, a word of the message's subject finds it,

@@ -1,5 +1,5 @@
 /**
- * The resources screen (spec §2) for a freshly onboarded organisation: a new Workspace customer in the
+ * The resources screen (docs/requirements.md#screens-and-navigation) for a freshly onboarded organisation: a new Workspace customer in the
  * Workspace emulator, its admin signed in with Google through the popup, the organisation created in the
  * Swiss region, then `/resources` with its real users, shared drives, analytics and alerts.
  */
@@ -179,12 +179,12 @@ describe("resources screen", () => {
     await chooseAccountInEmulatorPopup(popup, { email: people.admin.email, displayName: "Ada Admin" });
     await page.waitForURL((url) => url.pathname !== "/login", { timeout: 30_000 });
 
-    // Spec §4 onboarding's last step (the region choice), made as the signed-in admin.
+    // docs/requirements.md#states-and-flows onboarding's last step (the region choice), made as the signed-in admin.
     const answer = await asAdmin("/organizations", "POST", { regionId: "ch" });
     expect(answer.status).toBe(201);
     organizationId = (answer.body as OrganizationSummary).organizationId;
     expect(organizationId).toMatch(/^[0-9A-Za-z_-]{10}$/);
-    // The connecting sequence saves the organisation id locally (spec §4); set it in case it has not run.
+    // The connecting sequence saves the organisation id locally (docs/requirements.md#states-and-flows); set it in case it has not run.
     await page.evaluate(({ key, id }) => window.localStorage.setItem(key, id), {
       key: ORGANIZATION_ID_KEY,
       id: organizationId,

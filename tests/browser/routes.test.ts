@@ -32,7 +32,7 @@ afterAll(async () => {
   await uninstallApp(DEMO_DOMAIN);
 });
 
-/** Every signed-in route of spec §2 with the title its screen shows and the navigation entry it highlights. */
+/** Every signed-in route of docs/requirements.md#screens-and-navigation with the title its screen shows and the navigation entry it highlights. */
 const SHELL_ROUTES: { path: string; title: string; nav: string | null; screenshot: string }[] = [
   { path: "/", title: "Resources", nav: "Resources", screenshot: "home" },
   { path: "/resources", title: "Resources", nav: "Resources", screenshot: "resources" },
@@ -47,7 +47,7 @@ const SHELL_ROUTES: { path: string; title: string; nav: string | null; screensho
   { path: "/profile/subscription", title: "My Subscription", nav: null, screenshot: "profile-subscription" },
 ];
 
-/** Pages an onboarded user has no business on: the route guard sends them to /resources (spec §2). */
+/** Pages an onboarded user has no business on: the route guard sends them to /resources (docs/requirements.md#screens-and-navigation). */
 const ONBOARDED_REDIRECTS = [
   "/login",
   "/sign-up",
@@ -100,7 +100,7 @@ describe("route table", () => {
     await page.waitForURL((url) => url.pathname === "/resources");
   });
 
-  it("when the shell is shown on a large screen, then the side navigation lists the spec's four entries, Restore Drills and the help links", async () => {
+  it("when the shell is shown on a large screen, then the side navigation lists the four required entries, Restore Drills and the help links", async () => {
     await page.goto("/resources");
     const nav = page.getByRole("navigation", { name: "Main navigation" });
     await nav.getByRole("link", { name: "Resources" }).waitFor();

@@ -1,5 +1,5 @@
 /**
- * Search Backups in Chromium (spec §2, §3, §5): the tabs (Chat, Calendars, Contacts and Directory coming
+ * Search Backups in Chromium (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #validation): the tabs (Chat, Calendars, Contacts and Directory coming
  * soon), every text of the search card's rules, and searches of one demo mailbox whose catalog this file
  * writes straight into Firestore (the demo organisation may have no backup yet): emails paged 25 a page
  * with sender, recipients and date, a keyword, a date, a message deleted at the source, Drive files with

@@ -1,6 +1,6 @@
 /**
- * The secrets screen (spec §2, §3, §5, §6, §8) with the demo organisation: on a paid plan the admin adds a
- * Cloud KMS key made in the stack's KMS emulator (the form shows the spec's texts), sees the snackbar,
+ * The secrets screen (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #validation, #who-may-do-what, #errors-and-messages) with the demo organisation: on a paid plan the admin adds a
+ * Cloud KMS key made in the stack's KMS emulator (the form shows the required texts), sees the snackbar,
  * makes it the default and deletes it; on the free plan the add button is disabled and the screen explains
  * that keys need a paid plan, with the way to the plans. The demo organisation's plan, secrets and the
  * audit entries of this file are restored afterwards.

@@ -1,5 +1,5 @@
 /**
- * The storage banner (spec §2, §4): 'almost' from 80%, 'full' at 100%, dismissals that persist and reset
+ * The storage banner (docs/requirements.md#screens-and-navigation, #states-and-flows): 'almost' from 80%, 'full' at 100%, dismissals that persist and reset
  * when usage falls again, and the upgrade button to the plans route. Usage is the organisation's real
  * total: the test sets the backup size of the demo admin's mailbox (what the backup engine records) and
  * puts it back afterwards; the maximum is the free plan's 2 × 15 GB.

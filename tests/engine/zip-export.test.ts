@@ -143,7 +143,7 @@ function parseArchive(archive: Buffer): ParsedArchive {
     const field = zip64Field(archive.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength));
     let centralZip64: bigint[] | null = null;
     if (field) {
-      // §4.5.3: only the fields whose classic value is the marker, in this order.
+      // docs/requirements.md#states-and-flows.5.3: only the fields whose classic value is the marker, in this order.
       centralZip64 = [];
       for (let read = 0; read < field.length; read += 8) centralZip64.push(field.readBigUInt64LE(read));
       const values = [...centralZip64];
@@ -167,7 +167,7 @@ function parseArchive(archive: Buffer): ParsedArchive {
     );
     const localZip64 = localField !== null;
     if (localZip64) {
-      // §4.3.9.2 and §4.5.3 when streaming: both sizes, zero, and the header's sizes are markers.
+      // docs/requirements.md#states-and-flows.3.9.2 and #states-and-flows.5.3 when streaming: both sizes, zero, and the header's sizes are markers.
       expect(localField).toEqual(Buffer.alloc(16));
       expect(archive.readUInt16LE(offset + 4)).toBeGreaterThanOrEqual(45);
       expect(archive.readUInt32LE(offset + 18)).toBe(MARK32);

@@ -12,7 +12,7 @@ import { activeBackupSchema, backupFailureReasonSchema, serviceStatusSchema } fr
 import { count, nullableString } from "./common";
 import { resourceIntegritySchema } from "./integrity";
 
-/** Spec §3 resource. */
+/** docs/requirements.md#data-the-console-shows resource. */
 export const resourceSchema: z.ZodType<Resource> = z.object({
   resourceId: z.string(),
   type: z.enum(["email", "shared_drive"]),

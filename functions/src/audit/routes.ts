@@ -4,7 +4,7 @@ import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
 import { auditPage, verifyAudit } from "./service";
 
-/** The audit log (spec §2 Audit Logs) and the check of its hash chain: read only; no route edits or deletes entries. */
+/** The audit log (docs/requirements.md#screens-and-navigation Audit Logs) and the check of its hash chain: read only; no route edits or deletes entries. */
 export function auditRoutes(organizations: () => OrganizationService): Router {
   const router = apiRouter();
   router.get("/organizations/:organizationId/audit-logs", async (request, response) => {

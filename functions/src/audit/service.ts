@@ -41,7 +41,7 @@ function dayAfter(day: string): string {
 
 /**
  * One page of the log for `?start=YYYY-MM-DD&end=YYYY-MM-DD&page=N&pageSize=N`: both dates required,
- * start not after end (spec §5, same texts as the browser), whole days in UTC, newest first.
+ * start not after end (docs/requirements.md#validation, same texts as the browser), whole days in UTC, newest first.
  */
 export async function auditPage(scope: Scope, query: Record<string, unknown>): Promise<AuditPage> {
   const start = typeof query.start === "string" ? query.start : undefined;

@@ -5,7 +5,7 @@
  *    changes nothing. A missing organisation, run or resource drops the task.
  * 2. A pending run is checked before it starts: backups stopped after a graceful period, a resource that
  *    is gone or suspended at Google, no policy, or storage over the plan's maximum end it failed with its
- *    spec §8 reason. Otherwise it gets its resource's last cursor and "backup started" is audited.
+ *    docs/requirements.md#errors-and-messages reason. Otherwise it gets its resource's last cursor and "backup started" is audited.
  * 3. The organisation's active data key (made under the default secret when there is none), the region's
  *    bucket, the resource's streams (Gmail and/or Drive per its policy; a shared drive is Drive only) with
  *    delegated clients, and `runBackup` with the function's deadline.

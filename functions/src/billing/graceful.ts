@@ -1,5 +1,5 @@
 /**
- * The graceful period (spec §4): a failed payment starts it, backups go on until it ends, then they stop;
+ * The graceful period (docs/requirements.md#states-and-flows): a failed payment starts it, backups go on until it ends, then they stop;
  * a successful payment resets it. Pure rules over the account; the repo applies them in transactions.
  */
 import type { Account, GracefulPeriod } from "../organizations/service";

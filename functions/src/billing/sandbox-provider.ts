@@ -99,7 +99,7 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
-/** The checkout page: what is bought, and the four outcomes (spec §4) as buttons. */
+/** The checkout page: what is bought, and the four outcomes (docs/requirements.md#states-and-flows) as buttons. */
 export function sandboxPage(checkout: SandboxCheckout, notice?: string): string {
   const total = checkout.items.reduce((sum, item) => sum + item.unitAmountUsd * item.quantity, 0);
   const lines = checkout.items

@@ -179,7 +179,7 @@ export function decidePaymentOutcome(
   return change;
 }
 
-/** Checks a purchase against the organisation's plan (spec §4, §6); throws the text to show. */
+/** Checks a purchase against the organisation's plan (docs/requirements.md#states-and-flows, #who-may-do-what); throws the text to show. */
 export function checkPurchase(account: Account, purchase: Purchase): void {
   if (purchase.kind === "storage") {
     if (account.planId === "matterhorn") throw DomainError.forbidden(BILLING_MESSAGES.storageNeedsPaidPlan);

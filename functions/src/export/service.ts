@@ -1,5 +1,5 @@
 /**
- * Export (beyond the spec): a resource's backed-up mail as one MBOX file, or its Drive files as one ZIP
+ * Export (beyond the requirements): a resource's backed-up mail as one MBOX file, or its Drive files as one ZIP
  * (their folder paths kept; Google files as their office export; ZIP64 where the archive needs it), streamed
  * to the browser and decrypted on the fly: mail item by item, Drive files chunk by chunk (never a whole file,
  * let alone the whole export, in memory). Selected items or the whole mailbox, as backed up last or, with a

@@ -3,7 +3,7 @@
  * pieces: deflated incrementally (`createDeflateRaw`), its CRC-32 and sizes counted on the way and written
  * in a data descriptor after it, so no file is ever held whole. UTF-8 names (flag bit 11).
  *
- * ZIP64 (§4.3.9, §4.4, §4.5.3), only where needed, so small archives stay classic and every unzip reads
+ * ZIP64 (docs/requirements.md#states-and-flows.3.9, #states-and-flows.4, #states-and-flows.5.3), only where needed, so small archives stay classic and every unzip reads
  * them:
  * - an entry whose content could exceed 4 GiB once deflated (judged from the size the caller expects, or
  *   always when unknown) is written as ZIP64 from its local header on, as streaming requires: "version
@@ -79,7 +79,7 @@ function deflateBound(size: number): number {
   return size + Math.floor(size / 4096) + Math.floor(size / 16384) + Math.floor(size / 33554432) + 13;
 }
 
-/** A ZIP64 extended information extra field (§4.5.3) holding `values` as 8-byte integers. */
+/** A ZIP64 extended information extra field (docs/requirements.md#states-and-flows.5.3) holding `values` as 8-byte integers. */
 function zip64Extra(values: number[]): Buffer {
   const extra = Buffer.alloc(4 + 8 * values.length);
   extra.writeUInt16LE(ZIP64_EXTRA, 0);

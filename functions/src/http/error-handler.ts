@@ -5,7 +5,7 @@ import { BODY_MESSAGES } from "./body";
 import * as logs from "../logs";
 import { routeLabel } from "./request-log";
 
-/** The HTTP status of each kind of domain error: the `code` of the spec's error object (§8). */
+/** The HTTP status of each kind of domain error: the `code` of the error object (docs/requirements.md#errors-and-messages). */
 export const STATUS_OF_KIND: Readonly<Record<ErrorKind, number>> = {
   invalid: 400,
   unauthenticated: 401,
@@ -42,7 +42,7 @@ export const notFoundHandler: RequestHandler = (request, _response, next) => {
   next(DomainError.notFound(`No such API route: ${request.method} ${request.baseUrl}${request.path}`));
 };
 
-/** Maps every error to the spec's `{code, message}`; anything unknown is logged and answered with 500. */
+/** Maps every error to `{code, message}`; anything unknown is logged and answered with 500. */
 export const errorHandler: ErrorRequestHandler = (error: unknown, request, response, _next) => {
   const route = `${request.method} ${routeLabel(request, response)}`;
   const known = error instanceof DomainError ? apiErrorOf(error) : requestError(error);

@@ -16,7 +16,7 @@ export type ErrorKind =
   | "unavailable";
 
 /**
- * The one error type for domain failures. `message` is the spec's text (contracts/), shown to the user as
+ * The one error type for domain failures. `message` is the required text (contracts/), shown to the user as
  * is; `cause` is kept for logs and never sent.
  */
 export class DomainError extends Error {

@@ -29,7 +29,7 @@ export interface Account {
   planId: PlanId;
   /** Seats bought on paid plans (the free plan has its fixed seats). */
   seats: number;
-  /** Extra storage bought, in packs (spec §9: 100 GB each). */
+  /** Extra storage bought, in packs (docs/requirements.md#constants-and-limits: 100 GB each). */
   storagePacks: number;
   autoAddStorage: boolean;
   graceful: GracefulPeriod;

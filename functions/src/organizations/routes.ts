@@ -16,7 +16,7 @@ function createRequest(body: unknown): CreateOrganizationRequest {
   return { regionId } as CreateOrganizationRequest;
 }
 
-/** `fields` as repeated query keys (spec §7: array query parameters), each one of SUBSCRIPTION_FIELDS. */
+/** `fields` as repeated query keys (docs/requirements.md#calls-the-web-makes: array query parameters), each one of SUBSCRIPTION_FIELDS. */
 function subscriptionFields(query: unknown): SubscriptionField[] {
   if (query === undefined) return [];
   const values = Array.isArray(query) ? (query as unknown[]) : [query];
@@ -28,7 +28,7 @@ function subscriptionFields(query: unknown): SubscriptionField[] {
   });
 }
 
-/** Spec §7: regions, installation, organisation details and subscription; the region choice. */
+/** docs/requirements.md#calls-the-web-makes: regions, installation, organisation details and subscription; the region choice. */
 export function organizationRoutes(service: () => OrganizationService): Router {
   const router = apiRouter();
 

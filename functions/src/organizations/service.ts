@@ -25,7 +25,7 @@ import type { Organization } from "./repo";
 
 export type { Account, GracefulPeriod, Organization } from "./repo";
 
-/** Consumer Google accounts have no Workspace behind them (spec §5 consumer-mail helper). */
+/** Consumer Google accounts have no Workspace behind them (docs/requirements.md#validation consumer-mail helper). */
 export function isConsumerEmail(email: string): boolean {
   return /@(gmail\.com|googlemail\.com)$/i.test(email);
 }
@@ -34,7 +34,7 @@ export function domainOf(email: string): string {
   return (email.split("@")[1] ?? "").toLowerCase();
 }
 
-/** Spec §9 random id helper: digits, letters, hyphen, underscore. */
+/** docs/requirements.md#constants-and-limits random id helper: digits, letters, hyphen, underscore. */
 export function randomId(length = 10): string {
   const alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
   const bytes = randomBytes(length);
@@ -211,7 +211,7 @@ export function organizationService(deps: OrganizationDeps) {
     },
 
     /**
-     * Connecting reads the details after every sign-in (spec §4): this is where the sign-in is audited,
+     * Connecting reads the details after every sign-in (docs/requirements.md#states-and-flows): this is where the sign-in is audited,
      * in the organisation's region; the sign-in time makes it one entry per sign-in.
      */
     async details(caller: Caller, organizationId: string): Promise<OrganizationDetails> {
@@ -235,7 +235,7 @@ export function organizationService(deps: OrganizationDeps) {
       };
     },
 
-    /** Spec §7 plan data; `fields` (repeated query keys) limits the answer, none means everything. */
+    /** docs/requirements.md#calls-the-web-makes plan data; `fields` (repeated query keys) limits the answer, none means everything. */
     async subscription(
       caller: Caller,
       organizationId: string,

@@ -263,7 +263,7 @@ export type AssignOutcome =
 
 /**
  * Assigns a policy to resources, in one transaction with the audit entry: each resource gets the policy,
- * becomes protected and gets its next scheduled backup; each gets one pending backup run (spec §4:
+ * becomes protected and gets its next scheduled backup; each gets one pending backup run (docs/requirements.md#states-and-flows:
  * assigning a policy starts a backup) — a resource that already has an active (pending or running) run
  * keeps that one, now for this policy, so assigning twice never queues two.
  */

@@ -1,8 +1,8 @@
 /**
- * Backup policies: the rules. Validation with the shared schema (spec §5 texts), the plan rules of spec §6
+ * Backup policies: the rules. Validation with the shared schema (docs/requirements.md#validation texts), the plan rules of #who-may-do-what
  * (the free plan cannot create, edit or delete policies; 3 per day needs Geneva, 24 Zürich), the default
- * policy every organisation has, the delete conflict of spec §8, and assignment to resources, which queues
- * a backup of each (spec §4).
+ * policy every organisation has, the delete conflict of docs/requirements.md#errors-and-messages, and assignment to resources, which queues
+ * a backup of each (docs/requirements.md#states-and-flows).
  */
 import { ValidationError } from "yup";
 import {
@@ -205,7 +205,7 @@ export async function assignPolicy(
   const outcome = await repo.assignPolicy(scope, policyId, resourceIds, nextBackup(now), actor, now);
   if (outcome.kind === "policy-not-found") throw DomainError.notFound(POLICY_MESSAGES.notFound);
   if (outcome.kind === "resources-not-found") throw DomainError.notFound(POLICY_MESSAGES.resourcesNotFound);
-  // Spec §4: assigning a policy starts a backup. A task that cannot be enqueued now is enqueued by the
+  // docs/requirements.md#states-and-flows: assigning a policy starts a backup. A task that cannot be enqueued now is enqueued by the
   // dispatcher (the run stays pending).
   await Promise.all(outcome.runs.map((run) => dispatchRun(scope, run)));
   return { policyId, assigned: outcome.assigned, backupsQueued: outcome.backupsQueued };

@@ -5,7 +5,7 @@ import { writeChunk } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";
 import { getRecovery, recoveryReport, startRecovery } from "./service";
 
-/** Recoveries (spec §2 recovery modal): start one (202) and follow it, for the organisation's admins. */
+/** Recoveries (docs/requirements.md#screens-and-navigation recovery modal): start one (202) and follow it, for the organisation's admins. */
 export function recoveryRoutes(organizations: () => OrganizationService): Router {
   const router = apiRouter();
   const base = "/organizations/:organizationId/recoveries";

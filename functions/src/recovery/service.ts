@@ -1,7 +1,7 @@
 /**
- * Starting and reading recoveries (spec §2 recovery modal, §5, §8). The request is checked with the
+ * Starting and reading recoveries (docs/requirements.md#screens-and-navigation recovery modal, #validation, #errors-and-messages). The request is checked with the
  * recovery modal's rules and texts; the source and target resources must exist (mail goes to a mailbox);
- * one recovery per target resource at a time (409 with the spec's text). The recovery is written, then its
+ * one recovery per target resource at a time (409 with the required text). The recovery is written, then its
  * task enqueued; should the enqueue fail, the answer says so and the recovery is marked failed, so the
  * target is not left locked.
  */

@@ -4,7 +4,7 @@ import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
 import { searchBackups } from "./service";
 
-/** Searching backups (spec §2 Search backups): the catalog of one resource, for the organisation's admins. */
+/** Searching backups (docs/requirements.md#screens-and-navigation Search backups): the catalog of one resource, for the organisation's admins. */
 export function searchRoutes(organizations: () => OrganizationService): Router {
   const router = apiRouter();
   router.get("/organizations/:organizationId/search", async (request, response) => {

@@ -1,5 +1,5 @@
 /**
- * Searching a resource's backups (spec §2, §3, §5): the query is checked with the browser's rules and
+ * Searching a resource's backups (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #validation): the query is checked with the browser's rules and
  * texts, the resource is found by its name or email, and the catalog answers (no object is opened). A
  * keyword matches whole words of the subject, sender and recipients (mail) or of the file name (Drive),
  * every word of it; a date shows the items the backups held at the end of that day (UTC), each as its

@@ -1,5 +1,5 @@
 /**
- * Secrets (spec §3, §5, §6, §8): the built-in default key and customers' Cloud KMS keys. Rules: the
+ * Secrets (docs/requirements.md#data-the-console-shows, #validation, #who-may-do-what, #errors-and-messages): the built-in default key and customers' Cloud KMS keys. Rules: the
  * built-in key is always listed and never changed; free plans cannot add keys; exactly one default; a key
  * is checked against Cloud KMS on add, on a change of its resource name and on demand, and the result is
  * kept on the secret; a key that protects backups cannot be deleted. Every change and its audit entry are

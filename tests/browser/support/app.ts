@@ -3,7 +3,7 @@ import { DEMO_GOOGLE_USER } from "@alpvault/contracts/local";
 
 /** Product-facing helpers shared by the browser tests. */
 
-/** Same key as the web app's local preferences (spec §3). */
+/** Same key as the web app's local preferences (docs/requirements.md#data-the-console-shows). */
 export const PREFERENCES_KEY = "alpvault:shared-settings";
 
 /** The header's account button; found by attribute, as a modal above the shell hides it from the role tree. */

@@ -1,5 +1,5 @@
 /**
- * What browser files that back up a demo resource and recover from it share (spec §2 recovery modal):
+ * What browser files that back up a demo resource and recover from it share (docs/requirements.md#screens-and-navigation recovery modal):
  * - `protectDemoResource` gives one demo resource the default policy and remembers what its backups and
  *   recoveries change in Firestore, so that `restore()` puts it back (its resource fields, runs, catalog
  *   items, alerts, audit entries, the recoveries and their locks, and the organisation's item counts):

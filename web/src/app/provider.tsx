@@ -16,7 +16,7 @@ import { createQueryClient } from "@/lib/query";
 import { SessionProvider, type SessionLoaders } from "@/lib/session";
 import { SnackbarProvider } from "@/lib/snackbar";
 
-/** The calls of the connecting sequence (spec §4). */
+/** The calls of the connecting sequence (docs/requirements.md#states-and-flows). */
 const sessionLoaders: SessionLoaders = {
   installation: getInstallation,
   regions: getRegions,

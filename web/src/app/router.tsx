@@ -6,7 +6,7 @@ import { ConnectingFailed } from "@/features/onboarding/components/connecting-fa
 import { decideRoute } from "@/lib/route-guard";
 import { useSession } from "@/lib/session";
 
-/** The route guard of spec §2 around every route (the decision itself is `decideRoute`). */
+/** The route guard of docs/requirements.md#screens-and-navigation around every route (the decision itself is `decideRoute`). */
 function RouteGuard() {
   const session = useSession();
   const location = useLocation();
@@ -30,7 +30,7 @@ function RouteGuard() {
   }
 }
 
-/** The route table of spec §2; every screen is a lazily loaded route module. */
+/** The route table of docs/requirements.md#screens-and-navigation; every screen is a lazily loaded route module. */
 export function createAppRouter() {
   return createBrowserRouter([
     {

@@ -1,4 +1,4 @@
-/** The route table of the product (spec §2). Every link and route definition reads it from here. */
+/** The route table of the product (docs/requirements.md#screens-and-navigation). Every link and route definition reads it from here. */
 export const paths = {
   auth: {
     signUp: { path: "/sign-up", getHref: () => "/sign-up" },
@@ -8,7 +8,7 @@ export const paths = {
     step1: { path: "/onboarding/step-1", getHref: () => "/onboarding/step-1" },
     step2: { path: "/onboarding/step-2", getHref: () => "/onboarding/step-2" },
     step3: { path: "/onboarding/step-3", getHref: () => "/onboarding/step-3" },
-    /** The other onboarding pages the spec names (§2); their routes are ours. */
+    /** The other onboarding pages the requirements name (docs/requirements.md#screens-and-navigation); their routes are ours. */
     superAdminLogin: {
       path: "/onboarding/super-admin-login",
       getHref: () => "/onboarding/super-admin-login",
@@ -32,7 +32,7 @@ export const paths = {
     plans: { path: "/plans", getHref: () => "/plans" },
     policies: { path: "/policies", getHref: () => "/policies" },
     auditLogs: { path: "/audit-logs", getHref: () => "/audit-logs" },
-    /** Restore drills (ours: the spec has no such screen). */
+    /** Restore drills (ours: the requirements name no such screen). */
     drills: { path: "/restore-drills", getHref: () => "/restore-drills" },
     search: {
       path: "/search/:resourceId?",
@@ -45,16 +45,16 @@ export const paths = {
   },
 } as const;
 
-/** The onboarding has three steps (spec §9). */
+/** The onboarding has three steps (docs/requirements.md#constants-and-limits). */
 export const ONBOARDING_STEP_COUNT = 3;
 
-/** Routes anyone may open without signing in (spec §2, route guard). */
+/** Routes anyone may open without signing in (docs/requirements.md#screens-and-navigation, route guard). */
 export const PUBLIC_PATHS: readonly string[] = [paths.auth.login.path, paths.auth.signUp.path];
 
-/** Onboarding pages without a Logout button (spec §2): login, sign-up and step 2. */
+/** Onboarding pages without a Logout button (docs/requirements.md#screens-and-navigation): login, sign-up and step 2. */
 export const PATHS_WITHOUT_LOGOUT: readonly string[] = [...PUBLIC_PATHS, paths.onboarding.step2.path];
 
-/** The query parameter the route guard carries into the onboarding (spec §2). */
+/** The query parameter the route guard carries into the onboarding (docs/requirements.md#screens-and-navigation). */
 export const APP_QUERY_PARAMETER = "app";
 
 /** `href` with the `app` query parameter of `search` (if any) carried over. */

@@ -4,7 +4,7 @@ import { toApiError, type ApiError as ApiErrorShape } from "@alpvault/contracts/
 import { env } from "@/config/env";
 import { appCheck, auth } from "@/lib/firebase";
 
-/** A failed API call (spec §8): numeric code and message, whatever went wrong underneath. */
+/** A failed API call (docs/requirements.md#errors-and-messages): numeric code and message, whatever went wrong underneath. */
 export class ApiError extends Error implements ApiErrorShape {
   readonly code: number;
   constructor(shape: ApiErrorShape) {
@@ -20,7 +20,7 @@ type QueryValue = string | number | boolean | readonly (string | number | boolea
 
 export interface RequestOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Array values are sent as repeated keys (spec §7). */
+  /** Array values are sent as repeated keys (docs/requirements.md#calls-the-web-makes). */
   query?: Record<string, QueryValue>;
   body?: unknown;
   /** Another API host (e.g. an organisation's regional domain); defaults to the configured base. */
@@ -140,7 +140,7 @@ export async function apiDownload(
 }
 
 /**
- * The API base of a region's host (spec §7: regional calls go to the region's domain; http in
+ * The API base of a region's host (docs/requirements.md#calls-the-web-makes: regional calls go to the region's domain; http in
  * development builds, https in production). A region served by the page's own host (the local stack
  * serves every region from one host) uses the configured base, so the call stays same-origin.
  */

@@ -39,7 +39,7 @@ export async function signInAsDemoUser(): Promise<User> {
 }
 
 /**
- * Logout (spec §4): clears the stored auth token, email, display name and organisation id and signs out;
+ * Logout (docs/requirements.md#states-and-flows): clears the stored auth token, email, display name and organisation id and signs out;
  * the session resets itself when the auth state becomes signed out, and the route guard continues to
  * sign-up.
  */
@@ -51,7 +51,7 @@ export async function logout(): Promise<void> {
 
 /**
  * Keeps the session's browser storage entries in step with the auth state: on becoming signed in the
- * App Check token is fetched and stored as authToken, with the user's email and display name (spec §4).
+ * App Check token is fetched and stored as authToken, with the user's email and display name (docs/requirements.md#states-and-flows).
  */
 export function useSessionStorageSync(): void {
   useEffect(

@@ -1,5 +1,5 @@
 /**
- * Display helpers (spec §5, §9): initials, storage sizes, prices, relative time, random ids and the
+ * Display helpers (docs/requirements.md#validation, #constants-and-limits): initials, storage sizes, prices, relative time, random ids and the
  * consumer-mail check. Pure functions: no DOM, no app imports, unit-tested in `format.test.ts`.
  */
 
@@ -50,7 +50,7 @@ export function formatPrice(amount: number, locale = "en-US"): string {
   }).format(Number.isFinite(amount) ? amount : 0);
 }
 
-/** Relative-time thresholds (spec §9): below them the smaller unit is used. */
+/** Relative-time thresholds (docs/requirements.md#constants-and-limits): below them the smaller unit is used. */
 export const RELATIVE_TIME_THRESHOLDS = {
   seconds: 45,
   minutes: 45,
@@ -107,7 +107,7 @@ export function formatRelativeTime(
   return new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(value, unit);
 }
 
-/** The random-id alphabet (spec §9): digits, letters, hyphen and underscore (64 characters). */
+/** The random-id alphabet (docs/requirements.md#constants-and-limits): digits, letters, hyphen and underscore (64 characters). */
 export const RANDOM_ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 
 /** A random id of `length` characters (default 10) from the alphabet above, from the platform's CSPRNG. */
@@ -125,7 +125,7 @@ export const CONSUMER_MAIL_DOMAIN = "gmail.com";
 export const ALTERNATE_CONSUMER_MAIL_DOMAIN = "googlemail.com";
 
 /**
- * Consumer-mail check (spec §5): true only for a non-empty string whose domain is the consumer mail domain
+ * Consumer-mail check (docs/requirements.md#validation): true only for a non-empty string whose domain is the consumer mail domain
  * (`gmail.com`), never the alternate `googlemail.com`; case-insensitive.
  */
 export function isConsumerMail(address: unknown): boolean {

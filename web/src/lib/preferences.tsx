@@ -9,7 +9,7 @@ import {
 } from "@/config/constants";
 
 /**
- * Local preferences (spec §3): one JSON object in browser storage under the storage namespace and the
+ * Local preferences (docs/requirements.md#data-the-console-shows): one JSON object in browser storage under the storage namespace and the
  * shared-settings group. A missing or null value is replaced by its default and the default is written
  * back; storage failures are logged only and the defaults are used.
  */

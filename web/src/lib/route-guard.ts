@@ -1,11 +1,11 @@
 /**
- * The route guard's decision (spec §2), kept free of Firebase and React so it is unit-tested on its own
+ * The route guard's decision (docs/requirements.md#screens-and-navigation), kept free of Firebase and React so it is unit-tested on its own
  * (`route-guard.test.ts`); `app/router.tsx` acts on it.
  */
 import { paths, PUBLIC_PATHS, withAppParameter } from "@/config/paths";
 import type { Session } from "@/lib/session";
 
-/** Set by logout: the guard then sends the signed-out user to sign-up rather than login (spec §2). */
+/** Set by logout: the guard then sends the signed-out user to sign-up rather than login (docs/requirements.md#screens-and-navigation). */
 let loggedOut = false;
 
 export function rememberLogout(value: boolean): void {
@@ -38,7 +38,7 @@ function isOnboardingPath(pathname: string): boolean {
 }
 
 /**
- * The route guard of spec §2:
+ * The route guard of docs/requirements.md#screens-and-navigation:
  * - unknown auth state, or signed in and connecting: wait;
  * - unconnected users on any page other than login or sign-up go to /login (to /sign-up right after a
  *   logout), carrying the `app` query parameter;

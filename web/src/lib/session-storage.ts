@@ -1,11 +1,11 @@
 import { STORAGE_NAMESPACE } from "@/config/constants";
 
 /**
- * Browser storage entries of the session (spec §3). Failures are logged only: the app keeps working
+ * Browser storage entries of the session (docs/requirements.md#data-the-console-shows). Failures are logged only: the app keeps working
  * without them.
  */
 export const SESSION_KEYS = {
-  /** The bot-check (App Check) token, written when the auth state becomes signed in (spec §4). */
+  /** The bot-check (App Check) token, written when the auth state becomes signed in (docs/requirements.md#states-and-flows). */
   authToken: `${STORAGE_NAMESPACE}:authToken`,
   email: `${STORAGE_NAMESPACE}:email`,
   displayName: `${STORAGE_NAMESPACE}:displayName`,
@@ -16,7 +16,7 @@ export const SESSION_KEYS = {
 
 export type SessionKey = keyof typeof SESSION_KEYS;
 
-/** The entries logout clears (spec §4): stored auth token, email, display name and organisation id. */
+/** The entries logout clears (docs/requirements.md#states-and-flows): stored auth token, email, display name and organisation id. */
 const LOGOUT_KEYS: readonly SessionKey[] = ["authToken", "email", "displayName", "organizationId"];
 
 export function writeSessionEntry(key: SessionKey, value: string | null): void {

@@ -1,12 +1,12 @@
 /**
- * The session state of spec §3 and the connecting sequence of spec §4, shared by the route guard, the
+ * The session state of docs/requirements.md#data-the-console-shows and the connecting sequence of #states-and-flows, shared by the route guard, the
  * onboarding and every screen that needs the current organisation.
  *
  * CONTRACT (other features rely on it; keep these names and shapes): `SessionProvider`, `useSession()`
  * returning `Session`, with `organizationId` (the current organisation, also saved in browser storage) and
  * `organizationDetails`.
  *
- * Connecting (spec §4): when the auth state becomes signed in, load the installation, then the regions,
+ * Connecting (docs/requirements.md#states-and-flows): when the auth state becomes signed in, load the installation, then the regions,
  * then the first organisation's details. A failure of the installation or the regions aborts connecting
  * (status "failed" with the `{code, message}` error); a failure of the organisation details still connects.
  * The calls themselves are given by the app (`loaders`), so this shared module depends on no feature.
@@ -68,7 +68,7 @@ export interface Session {
   status: SessionStatus;
   /** Why connecting failed (status "failed"). */
   error: ApiError | null;
-  /** The current onboarding step (spec §4). */
+  /** The current onboarding step (docs/requirements.md#states-and-flows). */
   onboardingStep: OnboardingStep;
   /** False for accounts outside any Google Workspace (consumer accounts). */
   hasWorkspaceAccount: boolean;
@@ -81,10 +81,10 @@ export interface CurrentPlan {
   maxUsers: number | null;
 }
 
-/** Spec §3/§9: the session's plan before the organisation's own is known. */
+/** docs/requirements.md#data-the-console-shows/#constants-and-limits: the session's plan before the organisation's own is known. */
 export const DEFAULT_PLAN: CurrentPlan = { name: "GW Daily", maxUsers: 5 };
 
-/** The calls of the connecting sequence (spec §7). */
+/** The calls of the connecting sequence (docs/requirements.md#calls-the-web-makes). */
 export interface SessionLoaders {
   installation(): Promise<InstallationResponse>;
   regions(): Promise<Region[]>;
@@ -95,13 +95,13 @@ export interface SessionLoaders {
 
 type InstallationFacts = Pick<InstallationResponse, "hasGWInstalled" | "isAdmin" | "organizations">;
 
-/** Spec §4: 1 if the app is not installed; 2 if installed but not admin; 3 if installed and admin. */
+/** docs/requirements.md#states-and-flows: 1 if the app is not installed; 2 if installed but not admin; 3 if installed and admin. */
 export function computeOnboardingStep(installation: InstallationFacts): OnboardingStep {
   if (!installation.hasGWInstalled) return 1;
   return installation.isAdmin ? 3 : 2;
 }
 
-/** Spec §4: organisations, admin, app installed, and some organisation with a subscription with a region. */
+/** docs/requirements.md#states-and-flows: organisations, admin, app installed, and some organisation with a subscription with a region. */
 export function computeOnboardingComplete(installation: InstallationFacts): boolean {
   return (
     installation.organizations.length > 0 &&

@@ -1,5 +1,5 @@
 /**
- * The app's one snackbar (spec §3 snackbar message: text and isError). Any screen calls
+ * The app's one snackbar (docs/requirements.md#data-the-console-shows snackbar message: text and isError). Any screen calls
  * `useSnackbar().show({ text, isError })`; a new message replaces the one shown.
  */
 import Alert from "@mui/material/Alert";

@@ -3,7 +3,7 @@ import { NO_DISMISSALS, storageBanner } from "./storage-banner";
 
 const GB = 1024 ** 3;
 
-describe("storage banner (spec §4)", () => {
+describe("storage banner (docs/requirements.md#states-and-flows)", () => {
   test("when usage is below 80%, then no banner", () => {
     expect(storageBanner(79 * GB, 100 * GB, NO_DISMISSALS)).toMatchObject({ kind: "none", percent: null });
   });

@@ -1,5 +1,5 @@
 /**
- * The storage banner of spec §4: 'limit' when usage is at or above the maximum and not dismissed;
+ * The storage banner of docs/requirements.md#states-and-flows: 'limit' when usage is at or above the maximum and not dismissed;
  * 'threshold' when usage is at least 80% and below the maximum and not dismissed; otherwise none.
  * Dismissals persist, and are reset when usage falls below 80% (threshold) or below 100% (limit).
  * No check when the maximum is 0 or missing.

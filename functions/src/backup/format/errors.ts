@@ -1,5 +1,5 @@
 /**
- * What can go wrong reading or writing the backup format, each tied to the run's failure reason (spec §8).
+ * What can go wrong reading or writing the backup format, each tied to the run's failure reason (docs/requirements.md#errors-and-messages).
  * Messages name ids and states only: never key material, never content.
  */
 import type { BackupFailureReason } from "@alpvault/contracts/backups";

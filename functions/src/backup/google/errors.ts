@@ -5,7 +5,7 @@
  * - "item": permanent for one item (a message deleted meanwhile, a file Google will not let us download,
  *   a bad request about one item): recorded on the item, the run goes on;
  * - "fatal": the run cannot go on (app uninstalled, scopes revoked, daily limit): the run fails with the
- *   spec's failure reason.
+ *   required failure reason.
  * Reads gaxios errors (`response.status`, `response.data.error.errors[0].reason`, the OAuth token
  * endpoint's `{error, error_description}`, network error codes), never the message content of a request.
  */

@@ -223,7 +223,7 @@ export type RunOutcome = { state: "succeeded" } | { state: "failed"; failureReas
 
 export type LeaseAnswer = "taken" | "held-by-another" | "finished" | "missing";
 
-/** The catalog's database could not be reached or did not answer in time (spec §8 "SQL database unresponsive"). */
+/** The catalog's database could not be reached or did not answer in time (docs/requirements.md#errors-and-messages "SQL database unresponsive"). */
 export class CatalogUnavailableError extends Error {
   constructor(message = "The catalog is unavailable", options?: { cause?: unknown }) {
     super(message, options);

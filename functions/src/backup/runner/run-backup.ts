@@ -17,7 +17,7 @@
  * - Deadline or signal: the runner stops between items, stores what it has, saves the checkpoint (the
  *   cursor of the last complete batch) and answers "continue" (the caller re-enqueues the run).
  * - Item errors (Google's permanent errors about one item) are recorded on the run, which goes on; any
- *   other error ends the run "failed" with its failure reason (spec §8). The next run of the resource
+ *   other error ends the run "failed" with its failure reason (docs/requirements.md#errors-and-messages). The next run of the resource
  *   starts from the last saved cursor of this one, whatever its outcome.
  */
 import { createHash, randomUUID } from "node:crypto";
@@ -162,7 +162,7 @@ function detailOf(error: unknown): string | undefined {
   return classified.googleReason ?? (classified.status ? `http-${classified.status}` : undefined);
 }
 
-/** The run's failure reason for a fatal error (spec §8). */
+/** The run's failure reason for a fatal error (docs/requirements.md#errors-and-messages). */
 export function failureReasonOf(error: unknown): BackupFailureReason {
   if (error instanceof NoAccessError) return "backup-not-completed";
   if (error instanceof BlobStoreError) {

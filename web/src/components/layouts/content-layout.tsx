@@ -3,7 +3,7 @@ import Typography from "@mui/material/Typography";
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 
-/** A page of the app shell: its own title above its content (spec §2). */
+/** A page of the app shell: its own title above its content (docs/requirements.md#screens-and-navigation). */
 export function ContentLayout({ title, children }: { title: string; children?: ReactNode }) {
   const { t } = useTranslation();
   useEffect(() => {

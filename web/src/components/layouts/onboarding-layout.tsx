@@ -16,7 +16,7 @@ import { useSession } from "@/lib/session";
 interface OnboardingLayoutProps {
   title: string;
   /**
-   * Whether to offer Logout. By default (spec §2): to a signed-in user on every onboarding page except
+   * Whether to offer Logout. By default (docs/requirements.md#screens-and-navigation): to a signed-in user on every onboarding page except
    * login, sign-up and step 2.
    */
   showLogout?: boolean;

@@ -4,7 +4,7 @@ import Button from "@mui/material/Button";
 import { Link as RouterLink } from "react-router-dom";
 import { paths } from "@/config/paths";
 
-/** Why the free plan cannot do something here, with the way to the plans (spec §6: an upgrade path). */
+/** Why the free plan cannot do something here, with the way to the plans (docs/requirements.md#who-may-do-what: an upgrade path). */
 export function UpgradeNotice(props: { testId: string; title: string; body: string; upgradeLabel: string }) {
   return (
     <Alert

@@ -4,7 +4,7 @@ type Bundle = Record<string, unknown>;
 
 /**
  * Deep-merges a feature's strings into the default namespace. French is a stub and falls back to English
- * key by key (spec §1). Registering twice is harmless; a registration before i18next is initialised waits
+ * key by key (docs/requirements.md#scope). Registering twice is harmless; a registration before i18next is initialised waits
  * for it.
  */
 export function registerFeatureTranslations(en: Bundle, fr: Bundle): void {

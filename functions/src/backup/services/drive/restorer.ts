@@ -1,5 +1,5 @@
 /**
- * Restoring Drive files (spec §2 recovery): uploads of the backed-up content, the folder tree rebuilt.
+ * Restoring Drive files (docs/requirements.md#screens-and-navigation recovery): uploads of the backed-up content, the folder tree rebuilt.
  * - "Separate folder": a folder named after the recovery's folder at the top of the target (My Drive or
  *   the shared drive), and under it the file's folder path as it was backed up (without its root).
  * - "Overwrite": a file that still exists where it was gets the backed-up content as a new revision, and

@@ -1,5 +1,5 @@
 /**
- * Restoring messages into a mailbox (spec §2 recovery): `messages.import` (a media upload) of the backed-up bytes with
+ * Restoring messages into a mailbox (docs/requirements.md#screens-and-navigation recovery): `messages.import` (a media upload) of the backed-up bytes with
  * `internalDateSource=dateHeader` and `neverMarkSpam`, under the message's labels (system labels kept; user
  * labels found by name or created) plus, for "separate folder", a label named after the folder. A user
  * label is named as it is called now in the backed-up mailbox (`currentNames`, the resource's label names

@@ -39,7 +39,7 @@ function defaultRange(): { start: string; end: string } {
 }
 
 /**
- * Audit Logs (spec §2, §3, §5): entries in a date range, newest first, paged as "Page X of Y". The range
+ * Audit Logs (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #validation): entries in a date range, newest first, paged as "Page X of Y". The range
  * is checked with the same rules and texts as the API (start and end required, start before end).
  */
 export function AuditLogsScreen() {

@@ -12,7 +12,7 @@ import { paths, withAppParameter } from "@/config/paths";
 import { signInAsDemoUser, signInWithGoogle, useSignIn } from "@/lib/auth";
 
 /**
- * The authentication step shared by sign-up and login (spec §2). After sign-in the session connects and
+ * The authentication step shared by sign-up and login (docs/requirements.md#screens-and-navigation). After sign-in the session connects and
  * the route guard leads on: to the current onboarding step, or to /resources once onboarding is complete.
  */
 export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {

@@ -5,7 +5,7 @@ import { decodeAnswer } from "@/lib/decode";
 import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 
 /**
- * `GET /v1/organizations/{id}/subscriptions/{subscriptionId}` (spec §7), on the subscription region's host:
+ * `GET /v1/organizations/{id}/subscriptions/{subscriptionId}` (docs/requirements.md#calls-the-web-makes), on the subscription region's host:
  * plan, renewal date, seats, storage and the auto-add-storage setting.
  */
 export async function getSubscription(

@@ -20,7 +20,7 @@ import { PlanCards } from "./plan-cards";
 import { StorageAddOnCard } from "./storage-add-on-card";
 import { SubscriptionCard } from "./subscription-card";
 
-/** The plans route (spec §2): the plans with upgrades, the storage add-on, and the payment modal. */
+/** The plans route (docs/requirements.md#screens-and-navigation): the plans with upgrades, the storage add-on, and the payment modal. */
 export function PlansScreen() {
   const plans = usePlans();
   const { organizationId, subscription, reload } = useCurrentSubscription();
@@ -59,7 +59,7 @@ export function PlansScreen() {
   );
 }
 
-/** The subscription with its auto-add-storage switch; the switch reverts when saving fails (spec §8). */
+/** The subscription with its auto-add-storage switch; the switch reverts when saving fails (docs/requirements.md#errors-and-messages). */
 function SubscriptionSection({ titled }: { titled: boolean }) {
   const { t } = useTranslation();
   const { show } = useSnackbar();
@@ -113,7 +113,7 @@ function SubscriptionSection({ titled }: { titled: boolean }) {
   );
 }
 
-/** /profile/subscription (spec §2). */
+/** /profile/subscription (docs/requirements.md#screens-and-navigation). */
 export function SubscriptionScreen() {
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 3 }}>
@@ -122,7 +122,7 @@ export function SubscriptionScreen() {
   );
 }
 
-/** /profile (spec §2): the signed-in admin, then My Subscription. */
+/** /profile (docs/requirements.md#screens-and-navigation): the signed-in admin, then My Subscription. */
 export function ProfileScreen() {
   const { t } = useTranslation();
   const { displayName, email, pictureUrl } = useSession();

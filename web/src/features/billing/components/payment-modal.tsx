@@ -26,7 +26,7 @@ const ICONS = {
 } as const;
 
 /**
- * The payment modal (spec §2, §4): shown on the return from the payment page, it waits for the payment's
+ * The payment modal (docs/requirements.md#screens-and-navigation, #states-and-flows): shown on the return from the payment page, it waits for the payment's
  * outcome and shows success, failed, pending or cancelled. A success refreshes the session (plan, storage
  * banner) and the screen's own data (`onPaid`).
  */

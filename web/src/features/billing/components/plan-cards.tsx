@@ -128,7 +128,7 @@ function PlanCard({
   );
 }
 
-/** The three plans (spec §3) with their limits; the current one marked, upgrades with seats and subtotal. */
+/** The three plans (docs/requirements.md#data-the-console-shows) with their limits; the current one marked, upgrades with seats and subtotal. */
 export function PlanCards({
   plans,
   currentPlanId,

@@ -26,7 +26,7 @@ function validPacks(value: string): number | null {
 }
 
 /**
- * The storage add-on (spec §2, §6, §9): packs of 100 GB, subtotal packs × price; blocked on the free plan
+ * The storage add-on (docs/requirements.md#screens-and-navigation, #who-may-do-what, #constants-and-limits): packs of 100 GB, subtotal packs × price; blocked on the free plan
  * with an upgrade prompt (`upgradeLink`: a link to the plans, where the prompt is not on them already).
  */
 export function StorageAddOnCard({

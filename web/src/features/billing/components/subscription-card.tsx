@@ -36,7 +36,7 @@ function Row({ label, testId, children }: { label: string; testId: string; child
 }
 
 /**
- * The subscription (spec §3): plan, renewal date, seats used and total (or unlimited), storage used and
+ * The subscription (docs/requirements.md#data-the-console-shows): plan, renewal date, seats used and total (or unlimited), storage used and
  * maximum, and the auto-add-storage setting.
  */
 export function SubscriptionCard({

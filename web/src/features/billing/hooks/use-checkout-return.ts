@@ -19,7 +19,7 @@ export interface CheckoutReturn {
 
 /**
  * The return from the payment page (`?checkout=<id>`): polls the payment until the provider has reported
- * one of the spec's outcomes (success, failed, pending, cancelled); `close` drops the parameter.
+ * one of the required outcomes (success, failed, pending, cancelled); `close` drops the parameter.
  */
 export function useCheckoutReturn(organizationId: string | null): CheckoutReturn {
   const [searchParams, setSearchParams] = useSearchParams();

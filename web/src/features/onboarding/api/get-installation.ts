@@ -2,7 +2,7 @@ import { useCallback, useState } from "react";
 import type { InstallationResponse } from "@alpvault/contracts/organizations";
 import { api, ApiError } from "@/lib/api-client";
 
-/** GET /v1/installation (spec §7): isAdmin, hasGWInstalled, organizations, user. */
+/** GET /v1/installation (docs/requirements.md#calls-the-web-makes): isAdmin, hasGWInstalled, organizations, user. */
 export function getInstallation(): Promise<InstallationResponse> {
   return api.get<InstallationResponse>("/installation");
 }

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import type { OrganizationDetails } from "@alpvault/contracts/organizations";
 import { api, ApiError } from "@/lib/api-client";
 
-/** GET /v1/organizations/{organizationId} (spec §7): total and maximum storage in bytes, plan name. */
+/** GET /v1/organizations/{organizationId} (docs/requirements.md#calls-the-web-makes): total and maximum storage in bytes, plan name. */
 export function getOrganization(organizationId: string): Promise<OrganizationDetails> {
   return api.get<OrganizationDetails>(`/organizations/${encodeURIComponent(organizationId)}`);
 }

@@ -3,7 +3,7 @@ import type { RegionsResponse } from "@alpvault/contracts/organizations";
 import type { Region } from "@alpvault/contracts/regions";
 import { api, ApiError } from "@/lib/api-client";
 
-/** GET /v1/regions (spec §7): the backup regions offered at onboarding. */
+/** GET /v1/regions (docs/requirements.md#calls-the-web-makes): the backup regions offered at onboarding. */
 export async function getRegions(): Promise<Region[]> {
   const answer = await api.get<RegionsResponse>("/regions");
   return answer.regions;

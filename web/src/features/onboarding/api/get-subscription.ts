@@ -6,7 +6,7 @@ import type {
 import { api, regionalBaseUrl } from "@/lib/api-client";
 
 /**
- * GET /v1/organizations/{organizationId}/subscriptions/{subscriptionId} (spec §7): plan data, sent to the
+ * GET /v1/organizations/{organizationId}/subscriptions/{subscriptionId} (docs/requirements.md#calls-the-web-makes): plan data, sent to the
  * subscription region's host; `fields` go as repeated query keys.
  */
 export function getSubscription(

@@ -8,7 +8,7 @@ import { VerifyInstallationButton } from "./verify-installation-button";
 /** Where a super admin installs the Alpvault app for their domain. */
 export const MARKETPLACE_URL = "https://workspace.google.com/marketplace/app/alpvault/104857600";
 
-/** Step 1 (spec §4): install the app, then verify the installation. */
+/** Step 1 (docs/requirements.md#states-and-flows): install the app, then verify the installation. */
 export function AppInstallStep() {
   const { t } = useOnboardingTranslation();
   return (

@@ -5,8 +5,8 @@ import { useSession } from "@/lib/session";
 import { useOnboardingTranslation } from "../i18n/texts";
 
 /**
- * Connecting aborted (spec §4: the installation or the regions could not be loaded): the error's message
- * (spec §8), Retry, and Logout.
+ * Connecting aborted (docs/requirements.md#states-and-flows: the installation or the regions could not be loaded): the error's message
+ * (docs/requirements.md#errors-and-messages), Retry, and Logout.
  */
 export function ConnectingFailed() {
   const { t } = useOnboardingTranslation();

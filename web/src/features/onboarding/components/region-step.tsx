@@ -25,7 +25,7 @@ interface RegionForm {
 }
 
 /**
- * Step 3 (spec §4, §5): choose the backup region, confirm that the choice is irreversible, and set up the
+ * Step 3 (docs/requirements.md#states-and-flows, #validation): choose the backup region, confirm that the choice is irreversible, and set up the
  * subscription (POST /v1/organizations). A failure offers Retry; success refreshes the session, and the
  * route guard continues to /resources.
  */

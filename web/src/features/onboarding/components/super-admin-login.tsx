@@ -11,7 +11,7 @@ import { useSession } from "@/lib/session";
 import { useOnboardingTranslation } from "../i18n/texts";
 
 /**
- * The super-admin login page (onboarding order, spec §4): signs in with another Google account. The
+ * The super-admin login page (onboarding order, docs/requirements.md#states-and-flows): signs in with another Google account. The
  * session reconnects with it: the route guard leads a super admin on to the super-admin success page;
  * another non-admin account stays here, refused with the same text.
  */

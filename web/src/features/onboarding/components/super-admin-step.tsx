@@ -8,7 +8,7 @@ import { paths, withAppParameter } from "@/config/paths";
 import { useSession } from "@/lib/session";
 import { useOnboardingTranslation } from "../i18n/texts";
 
-/** Step 2 (spec §6): the signed-in account is not a super admin; sign in with another account. */
+/** Step 2 (docs/requirements.md#who-may-do-what): the signed-in account is not a super admin; sign in with another account. */
 export function SuperAdminStep() {
   const { t } = useOnboardingTranslation();
   const { email } = useSession();

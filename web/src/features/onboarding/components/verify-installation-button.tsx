@@ -7,7 +7,7 @@ import { useVerifyInstallation } from "../api/get-installation";
 import { useOnboardingTranslation } from "../i18n/texts";
 
 /**
- * "Verify installation" (spec §4: installation verified, page refreshes): checks the installation and
+ * "Verify installation" (docs/requirements.md#states-and-flows: installation verified, page refreshes): checks the installation and
  * refreshes the session. Installed: the route guard moves on to the next step. Not installed: the
  * app-install error page.
  */

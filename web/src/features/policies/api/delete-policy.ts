@@ -4,7 +4,7 @@ import { policiesKeys } from "./list-policies";
 
 /**
  * `DELETE /v1/organizations/{id}/policies/{policyId}` (paid plans). A policy with resources is refused
- * with 409 and the spec's text, which the screen shows as it is.
+ * with 409 and the required text, which the screen shows as it is.
  */
 export async function deletePolicy(organizationId: string, policyId: string): Promise<void> {
   await api.delete<unknown>(

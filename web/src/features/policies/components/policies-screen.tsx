@@ -49,7 +49,7 @@ function Schedule({ policy }: { policy: Policy }) {
 }
 
 /**
- * The backup policies screen (spec §2, §3, §6): the organisation's policies with what they back up, how
+ * The backup policies screen (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #who-may-do-what): the organisation's policies with what they back up, how
  * often, when and for how long, and how many resources use them. Paid plans create, edit and delete them;
  * the free plan sees why it cannot, with the way to upgrade.
  */

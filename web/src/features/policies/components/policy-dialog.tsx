@@ -51,7 +51,7 @@ interface PolicyFormValues {
   archiving: boolean;
 }
 
-/** A new policy starts empty: the admin chooses what, how often and when (spec §5 rules). */
+/** A new policy starts empty: the admin chooses what, how often and when (docs/requirements.md#validation rules). */
 const EMPTY: PolicyFormValues = {
   name: "",
   dataTypes: [],

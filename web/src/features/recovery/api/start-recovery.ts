@@ -5,7 +5,7 @@ import { decodeAnswer } from "@/lib/decode";
 import { useApiMutation } from "@/lib/query";
 
 /**
- * `POST /v1/organizations/{id}/recoveries` (the recovery modal, spec §2): the recovery starts (202) and is
+ * `POST /v1/organizations/{id}/recoveries` (the recovery modal, docs/requirements.md#screens-and-navigation): the recovery starts (202) and is
  * followed with `getRecovery`. 400, 404 and 409 reject with the API's text.
  */
 export async function startRecovery(organizationId: string, request: RecoveryRequest): Promise<Recovery> {

@@ -303,7 +303,7 @@ function RecoveryForm({
 }
 
 /**
- * The recovery modal (spec §2, §5): restore location (the original resource, or another one picked from the
+ * The recovery modal (docs/requirements.md#screens-and-navigation, #validation): restore location (the original resource, or another one picked from the
  * organisation's resources), restore method (a separate folder, named with letters, numbers, dashes and
  * underscores, or overwriting existing content) and, for Drive, whether sharing permissions come back too.
  * formik checks the request with the rules and texts the API checks with; what the API refuses (400, 404,

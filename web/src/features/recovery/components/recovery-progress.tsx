@@ -76,7 +76,7 @@ function Remarks({ organizationId, recovery }: { organizationId: string; recover
 }
 
 /**
- * One recovery followed live (spec §2): waiting, then the items restored so far, until it ends with how
+ * One recovery followed live (docs/requirements.md#screens-and-navigation): waiting, then the items restored so far, until it ends with how
  * many were restored, or why it failed (as an error). The admin dismisses it.
  */
 export function RecoveryProgress({

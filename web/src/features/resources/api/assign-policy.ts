@@ -7,7 +7,7 @@ import { resourcesKeys } from "./list-resources";
 
 /**
  * `POST /v1/organizations/{id}/policies/{policyId}/assign`: the resources get the policy and become
- * protected; a backup of each is queued (spec §4).
+ * protected; a backup of each is queued (docs/requirements.md#states-and-flows).
  */
 export async function assignPolicy(
   organizationId: string,

@@ -6,7 +6,7 @@ import { useApiMutation } from "@/lib/query";
 import { resourcesKeys } from "./list-resources";
 
 /**
- * `POST /v1/organizations/{id}/resources/{resourceId}/backups` ("Backup now", spec §2): a backup of the
+ * `POST /v1/organizations/{id}/resources/{resourceId}/backups` ("Backup now", docs/requirements.md#screens-and-navigation): a backup of the
  * resource starts, or the one already pending or running is returned (`created` false).
  */
 export async function backupNow(organizationId: string, resourceId: string): Promise<BackupNowResponse> {

@@ -12,7 +12,7 @@ import type { AlertsResponse } from "@alpvault/contracts/organizations";
 import { useTranslation } from "react-i18next";
 import { formatRelativeTime } from "@/lib/format";
 
-/** The alerts panel (spec §2): latest alerts, the unread count and Mark All as Read. */
+/** The alerts panel (docs/requirements.md#screens-and-navigation): latest alerts, the unread count and Mark All as Read. */
 export function AlertsPanel({
   alerts,
   marking,

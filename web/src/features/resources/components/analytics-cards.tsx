@@ -30,7 +30,7 @@ function Value({ children, testId }: { children: ReactNode; testId?: string }) {
   );
 }
 
-/** The resources screen's figures (spec §2 analytics), from `GET …/analytics`. */
+/** The resources screen's figures (docs/requirements.md#screens-and-navigation analytics), from `GET …/analytics`. */
 export function AnalyticsCards({ analytics }: { analytics: ResourcesAnalytics | undefined }) {
   const { t, i18n } = useTranslation();
   const number = (value: number) => new Intl.NumberFormat(i18n.language).format(value);

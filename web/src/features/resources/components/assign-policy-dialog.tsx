@@ -20,7 +20,7 @@ export interface AssignTarget {
 }
 
 /**
- * Chooses the backup policy for one or many resources. Assigning starts a backup of each (spec §4), which
+ * Chooses the backup policy for one or many resources. Assigning starts a backup of each (docs/requirements.md#states-and-flows), which
  * the dialog says before the admin confirms.
  */
 export function AssignPolicyDialog({

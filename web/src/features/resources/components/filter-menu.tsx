@@ -22,7 +22,7 @@ export interface PolicyOption {
   name: string;
 }
 
-/** The filter menu (spec §2): backup policy; type (email address or shared drive); protected or not. */
+/** The filter menu (docs/requirements.md#screens-and-navigation): backup policy; type (email address or shared drive); protected or not. */
 export function FilterMenu({
   filters,
   policies,

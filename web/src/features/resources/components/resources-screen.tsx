@@ -43,7 +43,7 @@ function useDebounced<T>(value: T, delay: number): T {
 }
 
 /**
- * The resources screen (spec §2): welcome modal, analytics, alerts, search, filters and the table. A row's
+ * The resources screen (docs/requirements.md#screens-and-navigation): welcome modal, analytics, alerts, search, filters and the table. A row's
  * Recover (and its menu's "Recover all data") hands the resource to `onRecoverAll` (the app opens the
  * recovery modal).
  */

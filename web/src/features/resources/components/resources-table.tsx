@@ -37,7 +37,7 @@ export interface TableSort {
   direction: "asc" | "desc";
 }
 
-/** Spec §3: the display name is the name plus the email or a 'shared drive' label. */
+/** docs/requirements.md#data-the-console-shows: the display name is the name plus the email or a 'shared drive' label. */
 function DisplayName({ resource }: { resource: Resource }) {
   const { t } = useTranslation();
   return (
@@ -221,7 +221,7 @@ function Status({ resource }: { resource: Resource }) {
 }
 
 /**
- * A backup pending or running (spec §2 live progress): the items and source bytes done so far. A backup
+ * A backup pending or running (docs/requirements.md#screens-and-navigation live progress): the items and source bytes done so far. A backup
  * does not know its total in advance, so the bar is indeterminate.
  */
 function BackupProgress({ name, backup }: { name: string; backup: ActiveBackup }) {
@@ -273,7 +273,7 @@ function BackupDates({ resource }: { resource: Resource }) {
 const SMALLEST_SHOWN_BYTES = 0.005 * 1024 ** 3;
 
 /**
- * The data storage column in GB (spec §2). A backup too small for two decimals reads "< 0.01 GB" rather
+ * The data storage column in GB (docs/requirements.md#screens-and-navigation). A backup too small for two decimals reads "< 0.01 GB" rather
  * than looking empty; its exact size is the cell's tooltip.
  */
 function Storage({ bytes }: { bytes: number }) {
@@ -285,7 +285,7 @@ function Storage({ bytes }: { bytes: number }) {
   );
 }
 
-/** The resources table (spec §2): selectable rows, sorting and paging by the API. */
+/** The resources table (docs/requirements.md#screens-and-navigation): selectable rows, sorting and paging by the API. */
 export function ResourcesTable({
   resources,
   total,

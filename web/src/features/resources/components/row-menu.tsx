@@ -20,7 +20,7 @@ function backupBlocked(resource: Resource): "needsPolicy" | "notActive" | null {
 }
 
 /**
- * A resource's row menu (spec §2). "Recover specific data" opens Search Backups for the resource, to pick
+ * A resource's row menu (docs/requirements.md#screens-and-navigation). "Recover specific data" opens Search Backups for the resource, to pick
  * what to recover; "Recover all data" opens the recovery modal for everything of a service; "Backup now"
  * starts a backup (disabled, with the reason, when the resource has no policy or is not active); "Change
  * backup policy" opens the assign dialog.

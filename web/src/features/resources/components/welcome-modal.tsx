@@ -29,7 +29,7 @@ function rememberDismissal(): void {
 }
 
 /**
- * The resources screen's welcome modal (spec §2): shown on the first visit to an organisation's resources
+ * The resources screen's welcome modal (docs/requirements.md#screens-and-navigation): shown on the first visit to an organisation's resources
  * (once `ready`: the organisation's resources have loaded) until dismissed; the dismissal is remembered in
  * browser storage.
  */

@@ -10,7 +10,7 @@ const hasActiveBackup = (page: ResourcesPage | undefined): boolean =>
   page?.resources.some((resource) => resource.activeBackup !== null) ?? false;
 
 /**
- * The resources list, kept live while one of its resources has a backup pending or running (spec §2). A
+ * The resources list, kept live while one of its resources has a backup pending or running (docs/requirements.md#screens-and-navigation). A
  * backup has no known total, so the list is read again `BACKUP_POLL_MS` after each answer (the query's
  * `refetchInterval`) until none is active. The worker records a resource's last backup and sizes just
  * after its run ends, so the first answer without an active backup may not show them yet: one more read

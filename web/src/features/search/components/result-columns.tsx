@@ -63,7 +63,7 @@ function Title(props: {
   );
 }
 
-/** Spec §3 email item: subject, from (name and email), to, date. */
+/** docs/requirements.md#data-the-console-shows email item: subject, from (name and email), to, date. */
 export function useMailColumns(): ResultColumn<MailSearchResult>[] {
   const { t } = useTranslation();
   const formatDate = useDateFormat();
@@ -96,7 +96,7 @@ export function useMailColumns(): ResultColumn<MailSearchResult>[] {
 
 const GOOGLE_FILES = "application/vnd.google-apps.";
 
-/** Spec §3 Drive item: created by, last modified, last backup, file size, Google ID, current version. */
+/** docs/requirements.md#data-the-console-shows Drive item: created by, last modified, last backup, file size, Google ID, current version. */
 export function useDriveColumns(): ResultColumn<DriveSearchResult>[] {
   const { t } = useTranslation();
   const formatDate = useDateFormat();

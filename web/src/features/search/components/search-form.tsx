@@ -17,7 +17,7 @@ export interface SearchCriteria {
 type FieldName = "resource" | "date" | "keyword";
 
 /**
- * The search card (spec §2, §5): resource name or email, an optional MM-DD-YYYY date and an optional keyword,
+ * The search card (docs/requirements.md#screens-and-navigation, #validation): resource name or email, an optional MM-DD-YYYY date and an optional keyword,
  * checked with the rules and texts the API checks with; a rule's text shows under its field (as
  * `#search-<field>-helper-text`) once the field was left or the form submitted.
  */

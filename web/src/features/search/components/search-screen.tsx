@@ -94,7 +94,7 @@ function Results(props: {
 }
 
 /**
- * Search Backups (spec §2, §3, §5): a tab per service (Gmail and Drive; Chat, Calendars, Contacts and
+ * Search Backups (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #validation): a tab per service (Gmail and Drive; Chat, Calendars, Contacts and
  * Directory coming soon), the search card, and one page of the resource's backed-up emails or files with a
  * checkbox per row and the recover action. Opened for a resource (`/search/{resourceId}`), the card starts
  * with its email (a shared drive's name, on the Drive tab) and searches at once. Recover hands the selected

@@ -17,7 +17,7 @@ export interface SecretFormValues {
   isDefault: boolean;
 }
 
-/** Spec §5: the API's own rules and texts (`@alpvault/contracts/secrets`). */
+/** docs/requirements.md#validation: the API's own rules and texts (`@alpvault/contracts/secrets`). */
 function validate(values: SecretFormValues): FormikErrors<SecretFormValues> {
   const description = descriptionError(values.description);
   const kmsResourceName = kmsResourceNameError(values.kmsResourceName);

@@ -78,7 +78,7 @@ function KeyStatus({ secret }: { secret: Secret }) {
 }
 
 /**
- * Secrets (spec §2, §3, §5, §6, §8): the built-in default AES key and the organisation's Cloud KMS keys,
+ * Secrets (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #validation, #who-may-do-what, #errors-and-messages): the built-in default AES key and the organisation's Cloud KMS keys,
  * default first. Paid plans add keys; every key can be edited, checked against Cloud KMS, made the
  * default or deleted (unless backups depend on it). The free plan sees why it cannot add keys.
  */

@@ -21,9 +21,9 @@ import { NavRail, SideNav } from "./side-nav";
 import { StorageBanner } from "./storage-banner";
 
 /**
- * Navigation and header of the signed-in app (spec §2). The drawer (300 wide) is permanent from the
+ * Navigation and header of the signed-in app (docs/requirements.md#screens-and-navigation). The drawer (300 wide) is permanent from the
  * `lg` breakpoint; below it the drawer is temporary, opened from the menu button or by a touch swipe
- * from the left edge (25 px), and an icon rail (56 wide) keeps the four entries in reach (spec §9).
+ * from the left edge (25 px), and an icon rail (56 wide) keeps the four entries in reach (docs/requirements.md#constants-and-limits).
  */
 export function AppShell() {
   const { t } = useTranslation();

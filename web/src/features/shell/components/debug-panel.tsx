@@ -13,7 +13,7 @@ export function isDebugAccount(user: User | null): boolean {
   return user?.email?.toLowerCase() === DEBUG_ACCOUNT_EMAIL;
 }
 
-/** Token copy buttons, shown only to the one test account (spec §2, §6). */
+/** Token copy buttons, shown only to the one test account (docs/requirements.md#screens-and-navigation, #who-may-do-what). */
 export function DebugPanel({ user }: { user: User }) {
   const { t } = useTranslation();
   const { show: setMessage } = useSnackbar();

@@ -14,7 +14,7 @@ import { paths } from "@/config/paths";
 import { initials } from "@/lib/format";
 import { useSession } from "@/lib/session";
 
-/** Header profile menu (spec §2): picture, name and email; My profile, Secrets, My Subscription, Log Out. */
+/** Header profile menu (docs/requirements.md#screens-and-navigation): picture, name and email; My profile, Secrets, My Subscription, Log Out. */
 export function ProfileMenu({ user, onLogout }: { user: User; onLogout: () => void }) {
   const { t } = useTranslation();
   const navigate = useNavigate();

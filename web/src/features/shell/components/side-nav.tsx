@@ -35,7 +35,7 @@ interface NavEntry {
 const startsWith = (pathname: string, prefix: string) =>
   pathname === prefix || pathname.startsWith(`${prefix}/`);
 
-/** Highlighting (spec §2): '/' and '/resources' both mean resources; otherwise prefix match. */
+/** Highlighting (docs/requirements.md#screens-and-navigation): '/' and '/resources' both mean resources; otherwise prefix match. */
 export function useNavEntries(): NavEntry[] {
   const { t } = useTranslation();
   return [
@@ -141,7 +141,7 @@ export function SideNav({ onNavigate, footer }: { onNavigate?: () => void; foote
 }
 
 /**
- * The icon rail shown below the `lg` breakpoint while the drawer is closed (spec §9: 56 wide): the
+ * The icon rail shown below the `lg` breakpoint while the drawer is closed (docs/requirements.md#constants-and-limits: 56 wide): the
  * four entries as icons with their labels as tooltips, and the button that opens the drawer.
  */
 export function NavRail({ menuButton }: { menuButton: ReactNode }) {

@@ -10,7 +10,7 @@ import { paths } from "@/config/paths";
 import { useSession } from "@/lib/session";
 import { NO_DISMISSALS, storageBanner, type StorageBannerDismissals } from "@/lib/storage-banner";
 
-/** Browser storage entry of the banner dismissals (spec §3); they outlive a logout. */
+/** Browser storage entry of the banner dismissals (docs/requirements.md#data-the-console-shows); they outlive a logout. */
 export const STORAGE_BANNER_KEY = `${STORAGE_NAMESPACE}:storageBannerDismissals`;
 
 function readDismissals(): StorageBannerDismissals {
@@ -34,7 +34,7 @@ function writeDismissals(dismissals: StorageBannerDismissals): void {
   }
 }
 
-/** The storage warning at the top of the app (spec §2, §4) with its upgrade call to action. */
+/** The storage warning at the top of the app (docs/requirements.md#screens-and-navigation, #states-and-flows) with its upgrade call to action. */
 export function StorageBanner() {
   const { t } = useTranslation();
   const { organizationDetails } = useSession();
