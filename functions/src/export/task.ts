@@ -4,11 +4,9 @@
  * against the emulator, signed with the local service-account key the emulator checks), and the handler of
  * one `runExport` delivery.
  */
-import type { Request } from "firebase-functions/v2/tasks";
-import { isId } from "@alpvault/contracts/ids";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { loadEngineConfig, loadWorkspaceConfig } from "../config";
-import * as logs from "../logs";
+import { organizationTaskHandler } from "../lib/task-handler";
 import { GcsBlobStore, regionBucketName } from "../backup/blobstore/gcs-blob-store";
 import { enqueueExport } from "../backup/queue";
 import { TASK_BUDGET_MS, workerDeps } from "../backup/wiring";
@@ -56,17 +54,7 @@ function exportDeps(): ExportDeps {
  * region's organisation, is dropped.
  */
 export function exportTaskHandler(regionId: RegionId) {
-  return async (request: Request<unknown>): Promise<void> => {
-    const queue = `${regionId}-runExport`;
-    logs.taskReceived({ queue, taskId: request.id, retryCount: request.retryCount });
-    const data = (request.data ?? {}) as { organizationId?: unknown; exportId?: unknown };
-    if (!isId(data.organizationId) || !isId(data.exportId)) {
-      logs.taskDropped({ queue, taskId: request.id, reason: "invalid payload" });
-      return;
-    }
-    await executeExport(
-      { organizationId: data.organizationId, exportId: data.exportId },
-      { ...exportDeps(), servingRegion: regionId },
-    );
-  };
+  return organizationTaskHandler(`${regionId}-runExport`, "exportId", (task) =>
+    executeExport(task, { ...exportDeps(), servingRegion: regionId }),
+  );
 }

@@ -1,55 +1,18 @@
-import type { Request } from "firebase-functions/v2/tasks";
-import { drive_v3 } from "@googleapis/drive";
-import { isId } from "@alpvault/contracts/ids";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { gmail_v1 } from "@googleapis/gmail";
-import { loadWorkspaceConfig } from "../config";
-import * as logs from "../logs";
-import { googleClientOptions } from "../backup/google/client-options";
 import { enqueueRecovery } from "../backup/queue";
 import { TASK_BUDGET_MS, workerDeps } from "../backup/wiring";
-import { delegatedJwt, workspaceRootUrl } from "../workspace/gateway";
+import { organizationTaskHandler } from "../lib/task-handler";
+import { restoreClients } from "../workspace/restore-clients";
 import { executeRecovery, type RecoveryDeps } from "./worker";
-
-/** Restoring needs to write to the mailbox. */
-const GMAIL_RESTORE_SCOPES = [
-  "https://www.googleapis.com/auth/gmail.insert",
-  "https://www.googleapis.com/auth/gmail.labels",
-  "https://www.googleapis.com/auth/gmail.modify",
-];
-
-const DRIVE_SCOPES = ["https://www.googleapis.com/auth/drive"];
 
 let deps: RecoveryDeps | undefined;
 
 function recoveryDeps(): RecoveryDeps {
   if (deps) return deps;
   const backup = workerDeps();
-  const workspace = loadWorkspaceConfig();
-  const rootUrl = workspaceRootUrl(workspace);
   deps = {
     caller: backup.caller,
-    gmail: (user) =>
-      new gmail_v1.Gmail(
-        googleClientOptions({
-          auth: delegatedJwt(workspace, user, GMAIL_RESTORE_SCOPES),
-          ...(rootUrl ? { rootUrl } : {}),
-        }),
-      ),
-    drive: (user) =>
-      new drive_v3.Drive(
-        googleClientOptions({
-          auth: delegatedJwt(workspace, user, DRIVE_SCOPES),
-          ...(rootUrl ? { rootUrl } : {}),
-        }),
-      ),
-    upload: (user) => {
-      const auth = delegatedJwt(workspace, user, DRIVE_SCOPES);
-      return {
-        rootUrl: rootUrl ?? "https://www.googleapis.com/",
-        accessToken: async () => (await auth.getAccessToken()).token ?? "",
-      };
-    },
+    ...restoreClients(),
     blobStore: backup.blobStore,
     wrappers: backup.wrappers,
     enqueue: enqueueRecovery,
@@ -63,17 +26,7 @@ function recoveryDeps(): RecoveryDeps {
  * region's organisation, is dropped.
  */
 export function recoveryTaskHandler(regionId: RegionId) {
-  return async (request: Request<unknown>): Promise<void> => {
-    const queue = `${regionId}-runRecovery`;
-    logs.taskReceived({ queue, taskId: request.id, retryCount: request.retryCount });
-    const data = (request.data ?? {}) as { organizationId?: unknown; recoveryId?: unknown };
-    if (!isId(data.organizationId) || !isId(data.recoveryId)) {
-      logs.taskDropped({ queue, taskId: request.id, reason: "invalid payload" });
-      return;
-    }
-    await executeRecovery(
-      { organizationId: data.organizationId, recoveryId: data.recoveryId },
-      { ...recoveryDeps(), servingRegion: regionId },
-    );
-  };
+  return organizationTaskHandler(`${regionId}-runRecovery`, "recoveryId", (task) =>
+    executeRecovery(task, { ...recoveryDeps(), servingRegion: regionId }),
+  );
 }

@@ -1,0 +1,44 @@
+/**
+ * The Google clients a restore writes with, acting as one user through domain-wide delegation: Gmail with
+ * the scopes an import into a mailbox needs (insert, labels, modify: a drill also reads its copy back and
+ * moves it to the trash), Drive with full access, and the access a resumable Drive upload sends its bytes
+ * with. Recoveries and restore drills share them.
+ */
+import { drive_v3 } from "@googleapis/drive";
+import { gmail_v1 } from "@googleapis/gmail";
+import type { UploadAccess } from "../backup/services/drive/restorer";
+import { googleClientOptions } from "../backup/google/client-options";
+import { loadWorkspaceConfig } from "../config";
+import { delegatedJwt, workspaceRootUrl } from "./gateway";
+
+const GMAIL_RESTORE_SCOPES = [
+  "https://www.googleapis.com/auth/gmail.insert",
+  "https://www.googleapis.com/auth/gmail.labels",
+  "https://www.googleapis.com/auth/gmail.modify",
+];
+
+const DRIVE_SCOPES = ["https://www.googleapis.com/auth/drive"];
+
+export interface RestoreClients {
+  gmail(user: string): gmail_v1.Gmail;
+  drive(user: string): drive_v3.Drive;
+  upload(user: string): UploadAccess;
+}
+
+export function restoreClients(): RestoreClients {
+  const workspace = loadWorkspaceConfig();
+  const rootUrl = workspaceRootUrl(workspace);
+  const options = (user: string, scopes: string[]) =>
+    googleClientOptions({ auth: delegatedJwt(workspace, user, scopes), ...(rootUrl ? { rootUrl } : {}) });
+  return {
+    gmail: (user) => new gmail_v1.Gmail(options(user, GMAIL_RESTORE_SCOPES)),
+    drive: (user) => new drive_v3.Drive(options(user, DRIVE_SCOPES)),
+    upload: (user) => {
+      const auth = delegatedJwt(workspace, user, DRIVE_SCOPES);
+      return {
+        rootUrl: rootUrl ?? "https://www.googleapis.com/",
+        accessToken: async () => (await auth.getAccessToken()).token ?? "",
+      };
+    },
+  };
+}
