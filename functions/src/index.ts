@@ -68,6 +68,21 @@ export const api = onRequest({ invoker: "public", secrets: apiSecrets() }, (requ
   globalApi()(request, response),
 );
 
+/**
+ * The options of a worker that runs one stretch of a job per delivery and re-enqueues itself until the job
+ * ends (verification, recovery, export, drill): 9 minutes, retried with backoff up to an hour.
+ */
+function stretchWorker(region: string, memory: "512MiB" | "1GiB", maxConcurrentDispatches: number) {
+  return {
+    region,
+    secrets: workerSecrets(),
+    timeoutSeconds: 540,
+    memory,
+    retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
+    rateLimits: { maxConcurrentDispatches },
+  } as const;
+}
+
 /** One region's functions, all in the region's location. */
 function regionalFunctions(regionId: RegionId) {
   const region = regionLocation(regionId);
@@ -116,56 +131,16 @@ function regionalFunctions(regionId: RegionId) {
      * One stretch of one integrity verification run of an organisation's backups (daily from the
      * dispatcher, or asked for through the API; it re-enqueues itself until the run ends).
      */
-    verifyBackups: onTaskDispatched(
-      {
-        region,
-        secrets: workerSecrets(),
-        timeoutSeconds: 540,
-        memory: "1GiB",
-        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
-        rateLimits: { maxConcurrentDispatches: 4 },
-      },
-      verifyTaskHandler(regionId),
-    ),
+    verifyBackups: onTaskDispatched(stretchWorker(region, "1GiB", 4), verifyTaskHandler(regionId)),
 
     /** One stretch of one recovery (it re-enqueues itself until the recovery ends). */
-    runRecovery: onTaskDispatched(
-      {
-        region,
-        secrets: workerSecrets(),
-        timeoutSeconds: 540,
-        memory: "1GiB",
-        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
-        rateLimits: { maxConcurrentDispatches: 10 },
-      },
-      recoveryTaskHandler(regionId),
-    ),
+    runRecovery: onTaskDispatched(stretchWorker(region, "1GiB", 10), recoveryTaskHandler(regionId)),
 
     /** One stretch of one export job (it re-enqueues itself until the export's file is complete). */
-    runExport: onTaskDispatched(
-      {
-        region,
-        secrets: workerSecrets(),
-        timeoutSeconds: 540,
-        memory: "512MiB",
-        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
-        rateLimits: { maxConcurrentDispatches: 10 },
-      },
-      exportTaskHandler(regionId),
-    ),
+    runExport: onTaskDispatched(stretchWorker(region, "512MiB", 10), exportTaskHandler(regionId)),
 
     /** One stretch of one restore drill (it re-enqueues itself until the drill ends). */
-    runDrill: onTaskDispatched(
-      {
-        region,
-        secrets: workerSecrets(),
-        timeoutSeconds: 540,
-        memory: "1GiB",
-        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
-        rateLimits: { maxConcurrentDispatches: 4 },
-      },
-      drillTaskHandler(regionId),
-    ),
+    runDrill: onTaskDispatched(stretchWorker(region, "1GiB", 4), drillTaskHandler(regionId)),
   };
 }
 
