@@ -22,6 +22,7 @@ import {
   backedUpItems,
   closeFreshOrganizationPage,
   freshOrganizationPage,
+  subjectOf as subjectOfItem,
   type FreshOrganizationPage,
 } from "./support/fresh-organization";
 import { screenshotBothThemes } from "./support/onboarding";
@@ -40,13 +41,7 @@ beforeAll(async () => {
 
 afterAll(() => closeFreshOrganizationPage(fresh));
 
-/** A backed-up message's subject, from the bytes the test put into the mailbox. */
-function subjectOf(item: StoredItem): string {
-  const raw = fresh.setup.raws.get(item.sourceId);
-  const subject = raw && /^Subject: (.*)$/m.exec(raw.toString("latin1"))?.[1]?.trim();
-  if (!subject) throw new Error(`No subject for ${item.itemKey}`);
-  return subject;
-}
+const subjectOf = (item: StoredItem) => subjectOfItem(fresh.setup, item);
 
 const jobs = () => page.getByTestId("export-job");
 

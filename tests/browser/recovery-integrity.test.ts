@@ -16,6 +16,7 @@ import {
   backedUpItems,
   closeFreshOrganizationPage,
   freshOrganizationPage,
+  subjectOf as subjectOfItem,
   type FreshOrganizationPage,
 } from "./support/fresh-organization";
 import { dialogSettled, recoveryDialog, recoveryEnded, recoveryProgress } from "./support/recovery-flow";
@@ -34,13 +35,7 @@ beforeAll(async () => {
 
 afterAll(() => closeFreshOrganizationPage(fresh));
 
-/** A backed-up message's subject, from the bytes the test put into the mailbox. */
-function subjectOf(item: StoredItem): string {
-  const raw = fresh.setup.raws.get(item.sourceId);
-  const subject = raw && /^Subject: (.*)$/m.exec(raw.toString("latin1"))?.[1]?.trim();
-  if (!subject) throw new Error(`No subject for ${item.itemKey}`);
-  return subject;
-}
+const subjectOf = (item: StoredItem) => subjectOfItem(fresh.setup, item);
 
 describe("recovery of a damaged backup", () => {
   it("when a message's chunk is damaged and the mailbox is recovered, then the progress card fails naming that message with integrity check failed, and the report gives every outcome", async () => {

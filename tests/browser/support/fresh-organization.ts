@@ -38,6 +38,14 @@ export async function backedUpItems(setup: FreshOrganization, kind = "gmail-mess
  * A fresh organisation with `messages` messages and one file ("budget.txt") for its user, backed up once
  * (the run succeeded), and a Chromium page with its super admin signed in on /resources.
  */
+/** A backed-up message's subject, from the bytes the test put into the mailbox. */
+export function subjectOf(setup: FreshOrganization, item: StoredItem): string {
+  const raw = setup.raws.get(item.sourceId);
+  const subject = raw && /^Subject: (.*)$/m.exec(raw.toString("latin1"))?.[1]?.trim();
+  if (!subject) throw new Error(`No subject for ${item.itemKey}`);
+  return subject;
+}
+
 export async function freshOrganizationPage(messages: number): Promise<FreshOrganizationPage> {
   const setup = await organizationWithData(messages);
   await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
