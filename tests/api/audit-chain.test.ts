@@ -5,7 +5,7 @@
  */
 import type { AuditChainVerification, AuditPage } from "@alpvault/contracts/audit";
 import { ORGANIZATION_MESSAGES, type OrganizationSummary } from "@alpvault/contracts/organizations";
-import { POLICY_MESSAGES, type PolicyInput } from "@alpvault/contracts/policies";
+import { POLICY_MESSAGES } from "@alpvault/contracts/policies";
 import type { Firestore } from "firebase-admin/firestore";
 import {
   asUser,
@@ -16,19 +16,9 @@ import {
   type ApiCaller,
 } from "../support/organizations";
 
+import { GOLD } from "../support/policies";
+import { today } from "../support/backup-runs";
 jest.setTimeout(60_000);
-
-const today = () => new Date().toISOString().slice(0, 10);
-
-const GOLD: PolicyInput = {
-  name: "Gold",
-  dataTypes: ["emails", "drive"],
-  frequency: 1,
-  schedule: "weekdays",
-  days: [],
-  retentionDays: 90,
-  archiving: true,
-};
 
 function withLog<T>(
   organization: OrganizationSummary,

@@ -5,8 +5,7 @@
 import { AUDIT_MESSAGES, type AuditPage } from "@alpvault/contracts/audit";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
 import { asUser, newWorkspace, onboarded, withRegionDb } from "../support/organizations";
-
-const today = () => new Date().toISOString().slice(0, 10);
+import { today } from "../support/backup-runs";
 
 test("when an organisation is set up and its admin connects, then 'resources added' and one 'user logged in' per sign-in are logged", async () => {
   const { workspace, call, organization } = await onboarded();

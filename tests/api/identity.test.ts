@@ -12,8 +12,7 @@ import { DEFAULT_SECRET_ID, type SecretsResponse } from "@alpvault/contracts/sec
 import { signInWithGoogle, signUpWithPassword } from "../support/auth-emulator";
 import { googleSubOf, onboarded, withIdToken, type ApiCaller } from "../support/organizations";
 import { workspaceAdmin } from "../support/workspace";
-
-const today = () => new Date().toISOString().slice(0, 10);
+import { today } from "../support/backup-runs";
 
 let setup: Awaited<ReturnType<typeof onboarded>>;
 let base: string;

@@ -10,25 +10,14 @@ import {
   type AssignPolicyResponse,
   type PoliciesResponse,
   type Policy,
-  type PolicyInput,
 } from "@alpvault/contracts/policies";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { nextBackupAt } from "../../functions/src/policies/schedule";
 import { asUser, onboarded, setAccount, withRegionDb, type ApiCaller } from "../support/organizations";
 
+import { GOLD } from "../support/policies";
+import { today } from "../support/backup-runs";
 jest.setTimeout(60_000);
-
-const today = () => new Date().toISOString().slice(0, 10);
-
-const GOLD: PolicyInput = {
-  name: "Gold",
-  dataTypes: ["emails", "drive"],
-  frequency: 1,
-  schedule: "weekdays",
-  days: [],
-  retentionDays: 90,
-  archiving: true,
-};
 
 async function resourcesOf(call: ApiCaller, organizationId: string) {
   return ((await call(`/organizations/${organizationId}/resources?pageSize=100`)).body as ResourcesPage)

@@ -16,13 +16,12 @@ import {
   organizationWithData,
   resourceOf,
   runsOf,
+  today,
 } from "../support/backup-runs";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { driveFor, gmailFor, workspaceAdmin } from "../support/workspace";
 
 jest.setTimeout(180_000);
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 let setup: Awaited<ReturnType<typeof organizationWithData>>;
 let gone: string[];

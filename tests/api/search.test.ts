@@ -12,6 +12,7 @@ import {
   finishedRun,
   organizationWithData,
   runsOf,
+  today,
 } from "../support/backup-runs";
 import type { ApiCaller } from "../support/organizations";
 import { onboarded } from "../support/organizations";
@@ -21,7 +22,6 @@ jest.setTimeout(180_000);
 
 type MailSearchResponse = Extract<SearchResponse, { service: "gmail" }>;
 
-const today = () => new Date().toISOString().slice(0, 10);
 /** MM-DD-YYYY of a date. */
 const cardDate = (date: Date) =>
   `${String(date.getUTCMonth() + 1).padStart(2, "0")}-${String(date.getUTCDate()).padStart(2, "0")}-${date.getUTCFullYear()}`;

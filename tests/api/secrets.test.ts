@@ -24,9 +24,8 @@ import {
   type ApiCaller,
 } from "../support/organizations";
 
+import { today } from "../support/backup-runs";
 jest.setTimeout(60_000);
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** A fresh organisation on a paid plan, and its secrets path. */
 async function paidOrganization() {
