@@ -26,28 +26,20 @@
  *   emulator's memory and the engine's work per message stays what it is for headers and short bodies.
  */
 import { GOOGLE_QUOTA_LIMITS, QUOTA_MODELS, unitCost } from "../../functions/src/backup/google/costs";
-import { meteredCaller } from "../../functions/src/backup/google/caller";
 import {
   BUDGET_FRACTION,
   MIN_DELIVERY_UNITS,
   backupRunSlots,
   dailyBudget,
-  deliveryShare,
   pacedAllowance,
   quotaDayOf,
 } from "../../functions/src/backup/google/daily-budget";
 import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
-import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { GMAIL_UNITS_PER_PROJECT_PER_DAY, testMessage } from "../../emulators/workspace/src/index";
+import { GMAIL_UNITS_PER_PROJECT_PER_DAY } from "../../emulators/workspace/src/index";
 import type { MeasuredFigure } from "./types";
-import {
-  BackupStore,
-  DiscardingBlobStore,
-  ORGANIZATION_ID,
-  busyShare,
-  sampler,
-  steadyRate,
-} from "./engine-store";
+import { BackupStore, DiscardingBlobStore, busyShare, sampler, steadyRate } from "./engine-store";
+import { fillMailboxes } from "./engine-scale-mail";
+import { type RunContext, type ScaledRun, backupRun } from "./engine-scale-run";
 import { BenchWorkspace } from "./engine-workspace";
 
 export interface ScaleOptions {
@@ -63,69 +55,122 @@ const SEED = 6_003;
 const CALLER_FRACTION = 0.97;
 /** What the pace allows when the runs start, as a multiple of what they need. */
 const PACE_HEADROOM = 1.2;
-/** The longest the section waits for the pace (real time) before it gives up. */
-const LONGEST_WAIT_MS = 5 * 60_000;
-
-const WORDS =
-  "the of and to in for on with at by from about meeting report invoice project team please review attached draft budget schedule client update thanks regards tomorrow friday agenda notes quarter sales offer order delivery contract question answer minutes plan".split(
-    " ",
-  );
-
-/** A short plain message (text and HTML alternatives), its words from a seeded generator. */
-function smallMessage(
-  user: string,
-  index: number,
-  date: Date,
-  textChars: number,
-  random: () => number,
-): Buffer {
-  const words: string[] = [];
-  let length = 0;
-  while (length < textChars) {
-    const word = WORDS[Math.floor(random() * WORDS.length)] as string;
-    words.push(word);
-    length += word.length + 1;
-  }
-  const lines = words.join(" ").replace(/(.{1,72})( |$)/g, "$1\r\n");
-  return testMessage({
-    subject: `${WORDS[index % WORDS.length]} ${index}`,
-    to: user,
-    date,
-    messageId: `scale-${index}.${user}`,
-    text: lines,
-  });
-}
-
-/** A seeded generator in [0, 1) (mulberry32). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-interface ScaledRun {
-  user: string;
-  startedAt: number;
-  finishedAt: number;
-  items: number;
-  itemErrors: number;
-  deliveries: number;
-  /** Deliveries that ended because they spent their share. */
-  stoppedByShare: number;
-  /** The first delivery's share (units). */
-  firstShare: number;
-  units: number;
-}
 
 const count = (value: number): string => Math.round(value).toLocaleString("en-US");
 
+/** What the scale run measured, as the figures it reports. */
+interface ScaleFacts {
+  options: ScaleOptions;
+  workspace: BenchWorkspace;
+  runs: ScaledRun[];
+  samples: ReturnType<ReturnType<typeof sampler>["stop"]>;
+  before: ReturnType<BenchWorkspace["charged"]>;
+  after: ReturnType<BenchWorkspace["charged"]>;
+  busy: number;
+  shared: ReturnType<typeof quotaAwareCaller>;
+  retried: Map<string, number>;
+  spent: number[];
+  spendMs: number;
+  messageBytes: number;
+  expected: number;
+  ceiling: number;
+  threshold: number;
+  paceShare: number;
+  startDay: ReturnType<typeof quotaDayOf>;
+  budget: number;
+  runSlots: number;
+  waits: number;
+}
+
+function scaleFigures(facts: ScaleFacts): MeasuredFigure[] {
+  const { options, workspace, runs, samples, before, after, busy, shared, retried, spent, spendMs } = facts;
+  const { messageBytes, expected, ceiling, threshold, paceShare, startDay, budget, runSlots, waits } = facts;
+  const { timeScale, mailboxes, messagesPerMailbox } = options;
+  const { minuteMs } = workspace;
+  const { emulator } = workspace.harness;
+  const startedAt = Math.min(...runs.map((run) => run.startedAt));
+  const firstEnd = Math.min(...runs.map((run) => run.finishedAt));
+  const lastEnd = Math.max(...runs.map((run) => run.finishedAt));
+  // The steady part ends with the first run to end: after it, fewer than 200 users spend.
+  const steady = steadyRate(samples, { startedAt, finishedAt: firstEnd }, minuteMs);
+  const wholeRate = (after.units - before.units) / ((lastEnd - startedAt) / minuteMs);
+
+  const rejected = after.rejected - before.rejected;
+  const report = emulator.quota.report();
+  // Units of the refused calls, at their methods' costs (the emulator charges refused calls nothing).
+  const refusedUnits = Object.values(report.users)
+    .flatMap((methods) => Object.entries(methods))
+    .filter(([method]) => method.startsWith("gmail."))
+    .reduce((sum, [method, figures]) => sum + figures.rejected * emulator.quota.cost(method), 0);
+  const stats = shared.stats().total;
+  const items = runs.reduce((sum, run) => sum + run.items, 0);
+  const itemErrors = runs.reduce((sum, run) => sum + run.itemErrors, 0);
+  const dayUnits = Object.entries(report.projects)
+    .map(([, projects]) => projects[emulator.quota.defaultProject]?.units.gmail ?? 0)
+    .reduce((most, value) => Math.max(most, value), 0);
+  const days = Object.keys(report.projects).join(", ");
+  const deliveries = runs.reduce((sum, run) => sum + run.deliveries, 0);
+  const stoppedByShare = runs.reduce((sum, run) => sum + run.stoppedByShare, 0);
+  const shares = runs.map((run) => run.firstShare);
+  const runUnits = runs.map((run) => run.units);
+  const lengths = runs.map((run) => (run.finishedAt - run.startedAt) / minuteMs);
+  const scale =
+    `time scale ${timeScale} (a quota minute = ${(minuteMs / 1000).toFixed(0)} s); ${mailboxes} mailboxes ` +
+    `of ${count(messagesPerMailbox)} small generated messages (${(messageBytes / mailboxes / messagesPerMailbox / 1000).toFixed(1)} KB ` +
+    `on average) and 3 generated ones each`;
+  const machine = "2 cores, 2026-11-24";
+
+  return [
+    {
+      id: "scale-ceiling-fraction",
+      value: steady.perMinute / ceiling,
+      note:
+        `${scale}; ${count(items)} of ${count(expected)} messages stored; each user's first caller bucket ` +
+        `spent just before (${count(spent.reduce((sum, calls) => sum + calls, 0))} messages.get in ` +
+        `${(spendMs / minuteMs).toFixed(2)} quota minutes); runs of ${Math.min(...lengths).toFixed(2)} to ` +
+        `${Math.max(...lengths).toFixed(2)} quota minutes; steady part ${steady.minutes.toFixed(2)} minutes at ` +
+        `${count(steady.perMinute)} units/min of ${count(ceiling)} (the caller aims at 97 %); from the first ` +
+        `start to the last end ${count(wholeRate)} units/min; one caller for all runs (one worker's; in ` +
+        `production 200 runs are spread over instances); event loop busy ${(busy * 100).toFixed(0)} % ` +
+        `(200 runs and the emulator in one thread); ${machine}`,
+    },
+    {
+      id: "scale-refused-units",
+      value: refusedUnits,
+      note:
+        `Gmail calls the emulator refused (429 or 403: per user, per project, per day, concurrency) during ` +
+        `the runs: ${rejected}, ${count(refusedUnits)} units in all since the emulator started; the caller's ` +
+        `retries ${stats.retries} (${[...retried].map(([why, times]) => `${why} ×${times}`).join(", ") || "none"}), item errors ${itemErrors}; ${machine}`,
+    },
+    {
+      id: "scale-failed-calls",
+      value: stats.failures,
+      note: `calls that failed for good after the caller's retries, of ${count(stats.calls)}; ${machine}`,
+    },
+    {
+      id: "scale-daily-threshold-fraction",
+      value: dayUnits / threshold,
+      note:
+        `the project's daily Gmail threshold lowered to ${count(threshold)} units (the model's ` +
+        `${count(GMAIL_UNITS_PER_PROJECT_PER_DAY)}) so that the pace allowed ${PACE_HEADROOM} times what ` +
+        `the runs need when they started (the quota clock ${(paceShare * 24 - 1).toFixed(1)} h into the ` +
+        `Pacific day ${startDay.day}, the pace at ${(paceShare * 100).toFixed(1)} % of the day's budget of ` +
+        `${count(budget)}); charged that quota day ${count(dayUnits)} units (days: ${days}); ${deliveries} ` +
+        `deliveries for ${mailboxes} runs, ${stoppedByShare} ended by their share, ${waits} waits for the ` +
+        `pace; first shares ${count(Math.min(...shares))} to ${count(Math.max(...shares))} units (at least ` +
+        `${count(MIN_DELIVERY_UNITS)}), runs spent ${count(Math.min(...runUnits))} to ` +
+        `${count(Math.max(...runUnits))}; the budget does not bind within the run: a share for each of ` +
+        `${runSlots} run slots needs ${count(runSlots * MIN_DELIVERY_UNITS)} units left in the pace, which ` +
+        `grows by ${count(budget / 1_440)} units a quota minute here, so runs stopped by their shares ` +
+        `would wait ${((runSlots * MIN_DELIVERY_UNITS) / (budget / 1_440)).toFixed(0)} quota minutes ` +
+        `(${((((runSlots * MIN_DELIVERY_UNITS) / (budget / 1_440)) * minuteMs) / 60_000).toFixed(0)} real ` +
+        `minutes) for the next; ${machine}`,
+    },
+  ];
+}
+
 export async function measureScale(options: ScaleOptions = DEFAULTS): Promise<MeasuredFigure[]> {
-  const { timeScale, mailboxes, messagesPerMailbox, textChars } = options;
+  const { timeScale, mailboxes } = options;
   // The generated roster has one suspended user; each mailbox gets 3 generated broadcast messages too.
   const workspace = await BenchWorkspace.start(timeScale, {
     users: mailboxes + 2,
@@ -137,19 +182,7 @@ export async function measureScale(options: ScaleOptions = DEFAULTS): Promise<Me
     const users = workspace.users.slice(0, mailboxes);
     if (users.length < mailboxes) throw new Error(`only ${users.length} active users were generated`);
     const { emulator } = workspace.harness;
-    const random = seeded(SEED);
-    let messageBytes = 0;
-    const firstDate = Date.UTC(2025, 0, 1);
-    for (const user of users) {
-      const userId = emulator.directory.user(user)?.id;
-      if (!userId) throw new Error(`no user ${user}`);
-      for (let index = 0; index < messagesPerMailbox; index += 1) {
-        const date = firstDate + index * 3_600_000;
-        const raw = smallMessage(user, index, new Date(date), textChars, random);
-        emulator.gmail.insertMessage(userId, raw, { internalDate: date });
-        messageBytes += raw.length;
-      }
-    }
+    const messageBytes = fillMailboxes(emulator, users, options, SEED);
     const expected = users.reduce(
       (sum, user) => sum + emulator.gmail.messageDates(emulator.directory.user(user)?.id ?? "").length,
       0,
@@ -173,7 +206,7 @@ export async function measureScale(options: ScaleOptions = DEFAULTS): Promise<Me
     const runSlots = backupRunSlots();
     /** What the project spent of Gmail per quota day, as every worker records it after a delivery. */
     const ledger = new Map<string, number>();
-    let waits = 0;
+    const pace = { waits: 0 };
 
     const spendStarted = performance.now();
     const spent = await Promise.all(
@@ -204,154 +237,46 @@ export async function measureScale(options: ScaleOptions = DEFAULTS): Promise<Me
     const budget = dailyBudget(model, "gmail");
     if (budget === undefined) throw new Error("no daily Gmail budget");
 
-    const backupRun = async (user: string, index: number): Promise<ScaledRun> => {
-      const runId = `scale-run-${index + 1}`;
-      store.catalog.createRun({ runId, resourceId: user, cursor: null });
-      const run: ScaledRun = {
-        user,
-        startedAt: performance.now(),
-        finishedAt: 0,
-        items: 0,
-        itemErrors: 0,
-        deliveries: 0,
-        stoppedByShare: 0,
-        firstShare: 0,
-        units: 0,
-      };
-      for (;;) {
-        const instant = quotaNow();
-        const day = quotaDayOf(instant).day;
-        const share = deliveryShare({ budget, used: ledger.get(day) ?? 0, instant, runSlots });
-        if ("waitUntil" in share) {
-          waits += 1;
-          const waitMs = (share.waitUntil - instant) / timeScale;
-          if (waitMs > LONGEST_WAIT_MS) {
-            throw new Error(
-              `a delivery would wait ${(waitMs / 60_000).toFixed(0)} minutes for the daily pace`,
-            );
-          }
-          await new Promise((resolve) => setTimeout(resolve, waitMs));
-          continue;
-        }
-        run.deliveries += 1;
-        if (run.deliveries === 1) run.firstShare = share.units;
-        const metered = meteredCaller(shared);
-        const overShare = (): boolean => metered.usageOf("gmail").units >= share.units;
-        let result;
-        try {
-          result = await runBackup({
-            run: { runId, resourceId: user },
-            source: workspace.gmailSource(user, metered, { catalog: store.catalog, resourceId: user }),
-            blobStore: store.blobStore,
-            catalog: store.catalog,
-            dataKey: store.dataKey,
-            organizationId: ORGANIZATION_ID,
-            usage: metered.usage,
-            stopWhen: overShare,
-          });
-        } finally {
-          const units = metered.usageOf("gmail").units;
-          ledger.set(day, (ledger.get(day) ?? 0) + units);
-          run.units += units;
-        }
-        if (result.outcome === "continue") {
-          if (overShare()) run.stoppedByShare += 1;
-          continue;
-        }
-        if (result.outcome !== "succeeded") {
-          throw new Error(`a backup run ended "${result.outcome}": ${JSON.stringify(result)}`);
-        }
-        run.finishedAt = performance.now();
-        run.items = result.progress.items;
-        run.itemErrors = result.itemErrors;
-        return run;
-      }
+    const context: RunContext = {
+      workspace,
+      store,
+      shared,
+      ledger,
+      budget,
+      runSlots,
+      timeScale,
+      quotaNow,
+      pace,
     };
-
     const before = workspace.charged("gmail");
     const units = sampler(1_000, () => workspace.charged("gmail").units);
-    const { value: runs, busy } = await busyShare(() => Promise.all(users.map(backupRun)));
+    const { value: runs, busy } = await busyShare(() =>
+      Promise.all(users.map((user, index) => backupRun(context, user, index))),
+    );
     const samples = units.stop();
     const after = workspace.charged("gmail");
-    const startedAt = Math.min(...runs.map((run) => run.startedAt));
-    const firstEnd = Math.min(...runs.map((run) => run.finishedAt));
-    const lastEnd = Math.max(...runs.map((run) => run.finishedAt));
-    // The steady part ends with the first run to end: after it, fewer than 200 users spend.
-    const steady = steadyRate(samples, { startedAt, finishedAt: firstEnd }, minuteMs);
-    const wholeRate = (after.units - before.units) / ((lastEnd - startedAt) / minuteMs);
-
-    const rejected = after.rejected - before.rejected;
-    const report = emulator.quota.report();
-    // Units of the refused calls, at their methods' costs (the emulator charges refused calls nothing).
-    const refusedUnits = Object.values(report.users)
-      .flatMap((methods) => Object.entries(methods))
-      .filter(([method]) => method.startsWith("gmail."))
-      .reduce((sum, [method, figures]) => sum + figures.rejected * emulator.quota.cost(method), 0);
-    const stats = shared.stats().total;
-    const items = runs.reduce((sum, run) => sum + run.items, 0);
-    const itemErrors = runs.reduce((sum, run) => sum + run.itemErrors, 0);
-    const dayUnits = Object.entries(report.projects)
-      .map(([, projects]) => projects[emulator.quota.defaultProject]?.units.gmail ?? 0)
-      .reduce((most, value) => Math.max(most, value), 0);
-    const days = Object.keys(report.projects).join(", ");
-    const deliveries = runs.reduce((sum, run) => sum + run.deliveries, 0);
-    const stoppedByShare = runs.reduce((sum, run) => sum + run.stoppedByShare, 0);
-    const shares = runs.map((run) => run.firstShare);
-    const runUnits = runs.map((run) => run.units);
-    const lengths = runs.map((run) => (run.finishedAt - run.startedAt) / minuteMs);
-    const scale =
-      `time scale ${timeScale} (a quota minute = ${(minuteMs / 1000).toFixed(0)} s); ${mailboxes} mailboxes ` +
-      `of ${count(messagesPerMailbox)} small generated messages (${(messageBytes / mailboxes / messagesPerMailbox / 1000).toFixed(1)} KB ` +
-      `on average) and 3 generated ones each`;
-    const machine = "2 cores, 2026-11-24";
-
-    return [
-      {
-        id: "scale-ceiling-fraction",
-        value: steady.perMinute / ceiling,
-        note:
-          `${scale}; ${count(items)} of ${count(expected)} messages stored; each user's first caller bucket ` +
-          `spent just before (${count(spent.reduce((sum, calls) => sum + calls, 0))} messages.get in ` +
-          `${(spendMs / minuteMs).toFixed(2)} quota minutes); runs of ${Math.min(...lengths).toFixed(2)} to ` +
-          `${Math.max(...lengths).toFixed(2)} quota minutes; steady part ${steady.minutes.toFixed(2)} minutes at ` +
-          `${count(steady.perMinute)} units/min of ${count(ceiling)} (the caller aims at 97 %); from the first ` +
-          `start to the last end ${count(wholeRate)} units/min; one caller for all runs (one worker's; in ` +
-          `production 200 runs are spread over instances); event loop busy ${(busy * 100).toFixed(0)} % ` +
-          `(200 runs and the emulator in one thread); ${machine}`,
-      },
-      {
-        id: "scale-refused-units",
-        value: refusedUnits,
-        note:
-          `Gmail calls the emulator refused (429 or 403: per user, per project, per day, concurrency) during ` +
-          `the runs: ${rejected}, ${count(refusedUnits)} units in all since the emulator started; the caller's ` +
-          `retries ${stats.retries} (${[...retried].map(([why, times]) => `${why} ×${times}`).join(", ") || "none"}), item errors ${itemErrors}; ${machine}`,
-      },
-      {
-        id: "scale-failed-calls",
-        value: stats.failures,
-        note: `calls that failed for good after the caller's retries, of ${count(stats.calls)}; ${machine}`,
-      },
-      {
-        id: "scale-daily-threshold-fraction",
-        value: dayUnits / threshold,
-        note:
-          `the project's daily Gmail threshold lowered to ${count(threshold)} units (the model's ` +
-          `${count(GMAIL_UNITS_PER_PROJECT_PER_DAY)}) so that the pace allowed ${PACE_HEADROOM} times what ` +
-          `the runs need when they started (the quota clock ${(paceShare * 24 - 1).toFixed(1)} h into the ` +
-          `Pacific day ${startDay.day}, the pace at ${(paceShare * 100).toFixed(1)} % of the day's budget of ` +
-          `${count(budget)}); charged that quota day ${count(dayUnits)} units (days: ${days}); ${deliveries} ` +
-          `deliveries for ${mailboxes} runs, ${stoppedByShare} ended by their share, ${waits} waits for the ` +
-          `pace; first shares ${count(Math.min(...shares))} to ${count(Math.max(...shares))} units (at least ` +
-          `${count(MIN_DELIVERY_UNITS)}), runs spent ${count(Math.min(...runUnits))} to ` +
-          `${count(Math.max(...runUnits))}; the budget does not bind within the run: a share for each of ` +
-          `${runSlots} run slots needs ${count(runSlots * MIN_DELIVERY_UNITS)} units left in the pace, which ` +
-          `grows by ${count(budget / 1_440)} units a quota minute here, so runs stopped by their shares ` +
-          `would wait ${((runSlots * MIN_DELIVERY_UNITS) / (budget / 1_440)).toFixed(0)} quota minutes ` +
-          `(${((((runSlots * MIN_DELIVERY_UNITS) / (budget / 1_440)) * minuteMs) / 60_000).toFixed(0)} real ` +
-          `minutes) for the next; ${machine}`,
-      },
-    ];
+    return scaleFigures({
+      options,
+      workspace,
+      runs,
+      samples,
+      before,
+      after,
+      busy,
+      shared,
+      retried,
+      spent,
+      spendMs,
+      messageBytes,
+      expected,
+      ceiling,
+      threshold,
+      paceShare,
+      startDay,
+      budget,
+      runSlots,
+      waits: pace.waits,
+    });
   } finally {
     await workspace.stop();
   }

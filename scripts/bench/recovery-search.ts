@@ -14,6 +14,7 @@
  * included.
  */
 
+import type { DocumentReference } from "firebase-admin/firestore";
 import { startFirestore } from "../../emulators/firestore/src/index";
 import { seededRandom } from "../../emulators/workspace/src/index";
 import { freePort } from "../ports";
@@ -152,6 +153,39 @@ function percentile(sorted: number[], share: number): number {
 
 const ms = (value: number): string => `${value.toFixed(0)} ms`;
 
+/**
+ * Seeds the mailbox's items, each with its version document, with BulkWriter until ITEMS are stored or
+ * SEED_BUDGET_MS has passed; checks the emulator holds them all.
+ */
+async function seedItems(resource: DocumentReference): Promise<{ seeded: number; seedSeconds: number }> {
+  const items = await catalog();
+  const seedStarted = performance.now();
+  const writer = resource.firestore.bulkWriter({ throttling: false });
+  let seeded = 0;
+  while (seeded < ITEMS && performance.now() - seedStarted < SEED_BUDGET_MS) {
+    for (const end = Math.min(ITEMS, seeded + 5_000); seeded < end; seeded += 1) {
+      const { id, data } = items.item(seeded);
+      const item = resource.collection("items").doc(id);
+      void writer.set(item, data);
+      // Its version document, which a date's view reads for each result shown.
+      const current = data.current as Record<string, unknown>;
+      void writer.set(item.collection("versions").doc(String(current.versionId)), {
+        ...current,
+        itemKey: data.itemKey,
+        kind: data.kind,
+        capturedAt: data.firstSeenAt,
+        search: data.search,
+      });
+    }
+    await writer.flush();
+  }
+  await writer.close();
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  const stored = (await resource.collection("items").count().get()).data().count;
+  if (stored !== seeded) throw new Error(`seeded ${seeded} items, the emulator holds ${stored}`);
+  return { seeded, seedSeconds };
+}
+
 export async function measureSearch(): Promise<{ measured: MeasuredFigure[]; results: BenchResult[] }> {
   const port = await freePort();
   const emulator = await startFirestore({ port });
@@ -173,31 +207,7 @@ export async function measureSearch(): Promise<{ measured: MeasuredFigure[]; res
         .set({ type: "email", name: `Other ${i}`, email: `other${i}@recovery-bench.test`, status: "active" });
     }
 
-    const items = await catalog();
-    const seedStarted = performance.now();
-    const writer = organizationRef(scope).firestore.bulkWriter({ throttling: false });
-    let seeded = 0;
-    while (seeded < ITEMS && performance.now() - seedStarted < SEED_BUDGET_MS) {
-      for (const end = Math.min(ITEMS, seeded + 5_000); seeded < end; seeded += 1) {
-        const { id, data } = items.item(seeded);
-        const item = resource.collection("items").doc(id);
-        void writer.set(item, data);
-        // Its version document, which a date's view reads for each result shown.
-        const current = data.current as Record<string, unknown>;
-        void writer.set(item.collection("versions").doc(String(current.versionId)), {
-          ...current,
-          itemKey: data.itemKey,
-          kind: data.kind,
-          capturedAt: data.firstSeenAt,
-          search: data.search,
-        });
-      }
-      await writer.flush();
-    }
-    await writer.close();
-    const seedSeconds = (performance.now() - seedStarted) / 1000;
-    const stored = (await resource.collection("items").count().get()).data().count;
-    if (stored !== seeded) throw new Error(`seeded ${seeded} items, the emulator holds ${stored}`);
+    const { seeded, seedSeconds } = await seedItems(resource);
     console.log(`recovery bench: seeded ${seeded} items in ${seedSeconds.toFixed(0)} s [${emulator.kind}]`);
 
     const common = word(0);

@@ -121,7 +121,11 @@ export class FirestoreService {
   }
 
   implementation(): UntypedServiceImplementation {
-    const readTime = (): Timestamp => this.store.commitTime();
+    return { ...this.transactionHandlers(), ...this.readHandlers() };
+  }
+
+  /** Transactions and writes: BeginTransaction, Rollback, Commit, BatchWrite. */
+  private transactionHandlers(): UntypedServiceImplementation {
     return {
       BeginTransaction: unary((request: BeginTransactionRequest) => {
         const transaction = this.transactions.begin(request.has_options && request.options.has_read_only);
@@ -166,7 +170,13 @@ export class FirestoreService {
           status: results.map((r) => r.status),
         } as Parameters<typeof BatchWriteResponse.fromObject>[0]);
       }),
+    };
+  }
 
+  /** Reads: BatchGetDocuments, RunQuery, RunAggregationQuery, ListCollectionIds, ListDocuments. */
+  private readHandlers(): UntypedServiceImplementation {
+    const readTime = (): Timestamp => this.store.commitTime();
+    return {
       BatchGetDocuments: streaming(
         async (request: BatchGetDocumentsRequest, write: (r: BatchGetDocumentsResponse) => void) => {
           const { transaction, isNew } = this.readTransaction(request);

@@ -56,6 +56,52 @@ function toBuffer(chunk: unknown, encoding: unknown): Buffer {
   return Buffer.from(String(chunk));
 }
 
+/** Where an intercepted answer's status, headers and body go instead of the socket. */
+interface WriteHooks {
+  /** The status and headers (lower-case names) `writeHead` is given, before they are written. */
+  headers(status: number, headers: Record<string, string>): void;
+  /** A piece of the body (never empty); the answer `write()` gives. */
+  write(data: Buffer, callback: WriteCallback | undefined): boolean;
+  /** Whether `end()` was called already (later calls do nothing). */
+  ending(): boolean;
+  /** The end, with a last piece of the body when it has one. */
+  end(data: Buffer | undefined, callback: (() => void) | undefined): void;
+}
+
+/** Replaces an answer's `writeHead`, `write` and `end` with the hooks (the headers still go out at once). */
+function interceptWrites(response: ServerResponse, hooks: WriteHooks): void {
+  const originalWriteHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
+  response.writeHead = function writeHead(...args: unknown[]) {
+    hooks.headers(Number(args[0]), headerRecord(args.slice(1)));
+    return originalWriteHead(...args);
+  } as typeof response.writeHead;
+
+  response.write = function write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+    const done = (typeof encoding === "function" ? encoding : callback) as WriteCallback | undefined;
+    const data = toBuffer(chunk, typeof encoding === "function" ? undefined : encoding);
+    if (data.length === 0) {
+      if (done) process.nextTick(done);
+      return true;
+    }
+    return hooks.write(data, done);
+  } as typeof response.write;
+
+  response.end = function end(chunk?: unknown, encoding?: unknown, callback?: unknown) {
+    if (hooks.ending()) return response;
+    let done: (() => void) | undefined;
+    if (typeof chunk === "function") done = chunk as () => void;
+    else if (typeof encoding === "function") done = encoding as () => void;
+    else if (typeof callback === "function") done = callback as () => void;
+    let data: Buffer | undefined;
+    if (chunk !== undefined && chunk !== null && typeof chunk !== "function") {
+      const bytes = toBuffer(chunk, typeof encoding === "function" ? undefined : encoding);
+      if (bytes.length > 0) data = bytes;
+    }
+    hooks.end(data, done);
+    return response;
+  } as typeof response.end;
+}
+
 /**
  * Makes an answer take the model's time: nothing is sent before `firstByteAt` (plus the size term), then
  * the body goes out at `bytesPerSecond`. `write()` returns false while more than a few hundred KiB wait, and
@@ -64,7 +110,6 @@ function toBuffer(chunk: unknown, encoding: unknown): Buffer {
 export function paceResponse(response: ServerResponse, pacing: ResponsePacing): PacedResponse {
   const originalWrite = response.write.bind(response) as (chunk: Buffer, callback?: WriteCallback) => boolean;
   const originalEnd = response.end.bind(response) as (callback?: () => void) => ServerResponse;
-  const originalWriteHead = response.writeHead.bind(response) as (...args: unknown[]) => ServerResponse;
   const queue: { data: Buffer; offset: number; callback?: WriteCallback }[] = [];
   let queued = 0;
   let declaredLength: number | undefined;
@@ -144,44 +189,28 @@ export function paceResponse(response: ServerResponse, pacing: ResponsePacing): 
     }
   }
 
-  response.writeHead = function writeHead(...args: unknown[]) {
-    const headers = headerRecord(args.slice(1));
-    if (headers["content-length"] !== undefined) declaredLength = Number(headers["content-length"]) || 0;
-    pacing.onHeaders?.(Number(args[0]), headers);
-    return originalWriteHead(...args);
-  } as typeof response.writeHead;
-
-  response.write = function write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
-    const done = (typeof encoding === "function" ? encoding : callback) as WriteCallback | undefined;
-    const data = toBuffer(chunk, typeof encoding === "function" ? undefined : encoding);
-    if (data.length === 0) {
-      if (done) process.nextTick(done);
-      return true;
-    }
-    queue.push({ data, offset: 0, callback: done });
-    queued += data.length;
-    schedule();
-    if (queued >= HIGH_WATER_BYTES) needDrain = true;
-    return !needDrain;
-  } as typeof response.write;
-
-  response.end = function end(chunk?: unknown, encoding?: unknown, callback?: unknown) {
-    if (ending) return response;
-    let done: (() => void) | undefined;
-    if (typeof chunk === "function") done = chunk as () => void;
-    else if (typeof encoding === "function") done = encoding as () => void;
-    else if (typeof callback === "function") done = callback as () => void;
-    if (chunk !== undefined && chunk !== null && typeof chunk !== "function") {
-      const data = toBuffer(chunk, typeof encoding === "function" ? undefined : encoding);
-      if (data.length > 0) {
+  interceptWrites(response, {
+    headers: (status, headers) => {
+      if (headers["content-length"] !== undefined) declaredLength = Number(headers["content-length"]) || 0;
+      pacing.onHeaders?.(status, headers);
+    },
+    write: (data, callback) => {
+      queue.push({ data, offset: 0, callback });
+      queued += data.length;
+      schedule();
+      if (queued >= HIGH_WATER_BYTES) needDrain = true;
+      return !needDrain;
+    },
+    ending: () => ending !== undefined,
+    end: (data, callback) => {
+      if (data) {
         queue.push({ data, offset: 0 });
         queued += data.length;
       }
-    }
-    ending = { callback: done };
-    schedule();
-    return response;
-  } as typeof response.end;
+      ending = { callback };
+      schedule();
+    },
+  });
 
   response.once("close", () => {
     if (timer) clearTimeout(timer);

@@ -31,56 +31,20 @@ export interface AwkwardDrive {
   externalPeople: PlannedExternalPerson[];
 }
 
-/**
- * Drive's awkward cases for an organisation, one of each, as real tenants have them:
- * - a shared drive ("Rechtsdienst") whose members are two domain users but not the super admin;
- * - in the first non-admin user's My Drive, folder "Spezialfälle": a Form, a Site, a My Map, a Jamboard
- *   (none exportable), a Drawing and an Apps Script project (exportable), a PDF and a shortcut to it,
- *   and a huge video whose bytes are generated from the seed (`hugeFileBytes`, 3 GiB by default);
- * - a PDF owned by someone outside the domain, shared with that user as writer;
- * - a PDF of the super admin, shared with that user as reader, with downloads restricted for readers.
- */
-export function planAwkwardDrive(
-  plan: Pick<OrganisationPlan, "seed" | "users" | "referenceDate">,
-  options: { hugeFileBytes?: number } = {},
-): AwkwardDrive {
-  const random = Random.of("awkward-drive", plan.seed);
-  const end = Date.parse(plan.referenceDate);
-  const active = plan.users.filter((user) => !user.suspended);
-  const admin = active.find((user) => user.isAdmin)?.email;
-  const others = active.filter((user) => !user.isAdmin).map((user) => user.email);
-  const [member, secondMember] = others;
-  if (!admin || !member || !secondMember) return { items: [], sharedDrives: [], externalPeople: [] };
-  const time = (): string => iso(workTime(random, end - 365 * DAY_MS, end - 2 * DAY_MS));
-  const item = (
+/** How the awkward cases make an item (created at a work time of the past year), a text and a PDF. */
+interface ItemMaker {
+  item(
     input: Omit<PlannedDriveItem, "createdTime" | "modifiedTime" | "revisions" | "permissions"> &
       Partial<Pick<PlannedDriveItem, "permissions">>,
-  ): PlannedDriveItem => {
-    const created = time();
-    return { createdTime: created, modifiedTime: created, revisions: [], permissions: [], ...input };
-  };
-  const text = (count: number): Buffer => Buffer.from(sentences(random, "de", count).join("\n"));
-  const document = (title: string): Buffer =>
-    pdf(random, title, sentences(random, "de", 12), random.int(20_000, 60_000));
+  ): PlannedDriveItem;
+  text(count: number): Buffer;
+  document(title: string): Buffer;
+}
 
-  const sharedDrives: PlannedSharedDrive[] = [
-    {
-      key: "awkward-drive",
-      name: "Rechtsdienst",
-      creatorEmail: member,
-      createdTime: iso(end - 500 * DAY_MS),
-      members: [
-        { type: "user", role: "organizer", emailAddress: member },
-        { type: "user", role: "reader", emailAddress: secondMember },
-      ],
-    },
-  ];
-  const external: PlannedExternalPerson = {
-    email: "lena.meier@bergwerk-partner.test",
-    displayName: "Lena Meier",
-  };
-  const folder = "awkward:folder";
-  const items: PlannedDriveItem[] = [
+/** The shared drive's folder, a contract PDF in it, and a memo (a Google Doc). */
+function sharedDriveItems(make: ItemMaker, member: string): PlannedDriveItem[] {
+  const { item, text, document } = make;
+  return [
     item({
       key: "awkward-drive/contracts",
       ownerEmail: member,
@@ -105,6 +69,13 @@ export function planAwkwardDrive(
       mimeType: GOOGLE_DOC,
       content: text(6),
     }),
+  ];
+}
+
+/** Folder "Spezialfälle": a Form, a Site, a My Map, a Jamboard, a Drawing, an Apps Script, a PDF and its shortcut. */
+function specialFolderItems(make: ItemMaker, member: string, folder: string): PlannedDriveItem[] {
+  const { item, text, document } = make;
+  return [
     item({ key: folder, ownerEmail: member, name: "Spezialfälle", mimeType: FOLDER }),
     item({
       key: "awkward:form",
@@ -171,6 +142,62 @@ export function planAwkwardDrive(
       mimeType: SHORTCUT,
       shortcutTargetKey: "awkward:plan",
     }),
+  ];
+}
+
+/**
+ * Drive's awkward cases for an organisation, one of each, as real tenants have them:
+ * - a shared drive ("Rechtsdienst") whose members are two domain users but not the super admin;
+ * - in the first non-admin user's My Drive, folder "Spezialfälle": a Form, a Site, a My Map, a Jamboard
+ *   (none exportable), a Drawing and an Apps Script project (exportable), a PDF and a shortcut to it,
+ *   and a huge video whose bytes are generated from the seed (`hugeFileBytes`, 3 GiB by default);
+ * - a PDF owned by someone outside the domain, shared with that user as writer;
+ * - a PDF of the super admin, shared with that user as reader, with downloads restricted for readers.
+ */
+export function planAwkwardDrive(
+  plan: Pick<OrganisationPlan, "seed" | "users" | "referenceDate">,
+  options: { hugeFileBytes?: number } = {},
+): AwkwardDrive {
+  const random = Random.of("awkward-drive", plan.seed);
+  const end = Date.parse(plan.referenceDate);
+  const active = plan.users.filter((user) => !user.suspended);
+  const admin = active.find((user) => user.isAdmin)?.email;
+  const others = active.filter((user) => !user.isAdmin).map((user) => user.email);
+  const [member, secondMember] = others;
+  if (!admin || !member || !secondMember) return { items: [], sharedDrives: [], externalPeople: [] };
+  const time = (): string => iso(workTime(random, end - 365 * DAY_MS, end - 2 * DAY_MS));
+  const item = (
+    input: Omit<PlannedDriveItem, "createdTime" | "modifiedTime" | "revisions" | "permissions"> &
+      Partial<Pick<PlannedDriveItem, "permissions">>,
+  ): PlannedDriveItem => {
+    const created = time();
+    return { createdTime: created, modifiedTime: created, revisions: [], permissions: [], ...input };
+  };
+  const text = (count: number): Buffer => Buffer.from(sentences(random, "de", count).join("\n"));
+  const document = (title: string): Buffer =>
+    pdf(random, title, sentences(random, "de", 12), random.int(20_000, 60_000));
+  const make: ItemMaker = { item, text, document };
+
+  const sharedDrives: PlannedSharedDrive[] = [
+    {
+      key: "awkward-drive",
+      name: "Rechtsdienst",
+      creatorEmail: member,
+      createdTime: iso(end - 500 * DAY_MS),
+      members: [
+        { type: "user", role: "organizer", emailAddress: member },
+        { type: "user", role: "reader", emailAddress: secondMember },
+      ],
+    },
+  ];
+  const external: PlannedExternalPerson = {
+    email: "lena.meier@bergwerk-partner.test",
+    displayName: "Lena Meier",
+  };
+  const folder = "awkward:folder";
+  const items: PlannedDriveItem[] = [
+    ...sharedDriveItems(make, member),
+    ...specialFolderItems(make, member, folder),
     item({
       key: "awkward:huge",
       ownerEmail: member,

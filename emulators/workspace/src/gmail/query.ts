@@ -140,113 +140,126 @@ const IN_LABELS: Record<string, string> = {
 };
 
 /**
+ * One search term as a predicate (negated with `-`); `onSpamTrash` is told when the term reaches into spam
+ * or trash (`in:anywhere`, `in:spam`, `label:trash`).
+ */
+function compileTerm(
+  term: Term,
+  labelId: (name: string) => string | undefined,
+  onSpamTrash: () => void,
+): Predicate {
+  const value = term.value.toLowerCase();
+  let predicate: Predicate;
+  const contains =
+    (field: keyof Pick<SearchableMessage, "from" | "to" | "cc" | "bcc" | "subject">): Predicate =>
+    (message) =>
+      message[field].includes(value);
+  switch (term.key) {
+    case undefined:
+      predicate = (message) =>
+        message.subject.includes(value) ||
+        message.text.includes(value) ||
+        message.from.includes(value) ||
+        message.to.includes(value) ||
+        message.filenames.some((name) => name.includes(value));
+      break;
+    case "from":
+    case "to":
+    case "cc":
+    case "bcc":
+    case "subject":
+      predicate = contains(term.key);
+      break;
+    case "after":
+    case "newer": {
+      const at = dateValue(value);
+      predicate = (message) => message.internalDate >= at;
+      break;
+    }
+    case "before":
+    case "older": {
+      const at = dateValue(value);
+      predicate = (message) => message.internalDate < at;
+      break;
+    }
+    case "newer_than": {
+      const at = Date.now() - relativeMs(value);
+      predicate = (message) => message.internalDate >= at;
+      break;
+    }
+    case "older_than": {
+      const at = Date.now() - relativeMs(value);
+      predicate = (message) => message.internalDate < at;
+      break;
+    }
+    case "has":
+      if (value === "attachment") predicate = (message) => message.hasAttachment;
+      else if (value === "userlabels") predicate = (message) => [...message.labelIds].some(isUserLabel);
+      else if (value === "nouserlabels") predicate = (message) => ![...message.labelIds].some(isUserLabel);
+      else predicate = () => false;
+      break;
+    case "filename":
+      predicate = (message) => message.filenames.some((name) => name.includes(value));
+      break;
+    case "larger":
+    case "size": {
+      const bytes = sizeValue(value);
+      predicate = (message) => message.size > bytes;
+      break;
+    }
+    case "smaller": {
+      const bytes = sizeValue(value);
+      predicate = (message) => message.size < bytes;
+      break;
+    }
+    case "rfc822msgid": {
+      const id = value.replace(/^<|>$/g, "");
+      predicate = (message) => message.rfc822MessageId.toLowerCase() === id;
+      break;
+    }
+    case "is":
+      if (value === "read") predicate = (message) => !message.labelIds.has("UNREAD");
+      else {
+        const id = IN_LABELS[value];
+        predicate = id ? (message) => message.labelIds.has(id) : () => false;
+      }
+      break;
+    case "in":
+    case "label": {
+      if (value === "anywhere" && term.key === "in") {
+        if (!term.negate) onSpamTrash();
+        predicate = () => true;
+        break;
+      }
+      const id = IN_LABELS[value] ?? labelId(value);
+      if (!term.negate && (id === "SPAM" || id === "TRASH")) onSpamTrash();
+      predicate = id ? (message) => message.labelIds.has(id) : () => false;
+      break;
+    }
+    case "category": {
+      const id = `CATEGORY_${value.toUpperCase()}`;
+      predicate = (message) => message.labelIds.has(id);
+      break;
+    }
+    default: {
+      // Not an operator Gmail knows: the whole `key:value` is a word.
+      const word = `${term.key}:${value}`;
+      predicate = (message) => message.subject.includes(word) || message.text.includes(word);
+    }
+  }
+  return term.negate ? (message) => !predicate(message) : predicate;
+}
+
+/**
  * Compiles `q`. `labelId(name)` resolves a label name (as written in a query, `-` for spaces and `/`) to
  * its id, or undefined.
  */
 export function compileQuery(query: string, labelId: (name: string) => string | undefined): CompiledQuery {
   let includesSpamTrash = false;
-  const compileTerm = (term: Term): Predicate => {
-    const value = term.value.toLowerCase();
-    let predicate: Predicate;
-    const contains =
-      (field: keyof Pick<SearchableMessage, "from" | "to" | "cc" | "bcc" | "subject">): Predicate =>
-      (message) =>
-        message[field].includes(value);
-    switch (term.key) {
-      case undefined:
-        predicate = (message) =>
-          message.subject.includes(value) ||
-          message.text.includes(value) ||
-          message.from.includes(value) ||
-          message.to.includes(value) ||
-          message.filenames.some((name) => name.includes(value));
-        break;
-      case "from":
-      case "to":
-      case "cc":
-      case "bcc":
-      case "subject":
-        predicate = contains(term.key);
-        break;
-      case "after":
-      case "newer": {
-        const at = dateValue(value);
-        predicate = (message) => message.internalDate >= at;
-        break;
-      }
-      case "before":
-      case "older": {
-        const at = dateValue(value);
-        predicate = (message) => message.internalDate < at;
-        break;
-      }
-      case "newer_than": {
-        const at = Date.now() - relativeMs(value);
-        predicate = (message) => message.internalDate >= at;
-        break;
-      }
-      case "older_than": {
-        const at = Date.now() - relativeMs(value);
-        predicate = (message) => message.internalDate < at;
-        break;
-      }
-      case "has":
-        if (value === "attachment") predicate = (message) => message.hasAttachment;
-        else if (value === "userlabels") predicate = (message) => [...message.labelIds].some(isUserLabel);
-        else if (value === "nouserlabels") predicate = (message) => ![...message.labelIds].some(isUserLabel);
-        else predicate = () => false;
-        break;
-      case "filename":
-        predicate = (message) => message.filenames.some((name) => name.includes(value));
-        break;
-      case "larger":
-      case "size": {
-        const bytes = sizeValue(value);
-        predicate = (message) => message.size > bytes;
-        break;
-      }
-      case "smaller": {
-        const bytes = sizeValue(value);
-        predicate = (message) => message.size < bytes;
-        break;
-      }
-      case "rfc822msgid": {
-        const id = value.replace(/^<|>$/g, "");
-        predicate = (message) => message.rfc822MessageId.toLowerCase() === id;
-        break;
-      }
-      case "is":
-        if (value === "read") predicate = (message) => !message.labelIds.has("UNREAD");
-        else {
-          const id = IN_LABELS[value];
-          predicate = id ? (message) => message.labelIds.has(id) : () => false;
-        }
-        break;
-      case "in":
-      case "label": {
-        if (value === "anywhere" && term.key === "in") {
-          if (!term.negate) includesSpamTrash = true;
-          predicate = () => true;
-          break;
-        }
-        const id = IN_LABELS[value] ?? labelId(value);
-        if (!term.negate && (id === "SPAM" || id === "TRASH")) includesSpamTrash = true;
-        predicate = id ? (message) => message.labelIds.has(id) : () => false;
-        break;
-      }
-      case "category": {
-        const id = `CATEGORY_${value.toUpperCase()}`;
-        predicate = (message) => message.labelIds.has(id);
-        break;
-      }
-      default: {
-        // Not an operator Gmail knows: the whole `key:value` is a word.
-        const word = `${term.key}:${value}`;
-        predicate = (message) => message.subject.includes(word) || message.text.includes(word);
-      }
-    }
-    return term.negate ? (message) => !predicate(message) : predicate;
+  const markSpamTrash = (): void => {
+    includesSpamTrash = true;
   };
+  const compile = (term: Term): Predicate => compileTerm(term, labelId, markSpamTrash);
 
   const tokens = tokenize(query);
   // AND of clauses; `a OR b` joins neighbours into one clause; `{a b}` is an OR group.
@@ -261,8 +274,8 @@ export function compileQuery(query: string, labelId: (name: string) => string | 
       ? (
           (group) => (message: SearchableMessage) =>
             group.some((item) => item(message))
-        )(token.map(compileTerm))
-      : compileTerm(token);
+        )(token.map(compile))
+      : compile(token);
     if (joinNext) (clauses[clauses.length - 1] as Predicate[]).push(predicate);
     else clauses.push([predicate]);
     joinNext = false;

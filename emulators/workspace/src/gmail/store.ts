@@ -6,19 +6,11 @@
  * with the mailbox's next historyId. History older than the retention window, or from before an "expire
  * history" action, is gone: a `startHistoryId` that needs it is answered 404, as Gmail does.
  */
-import { GoogleApiError, badRequest, notFound } from "../http";
-import {
-  bodyText,
-  decodeWords,
-  header,
-  isAttachment,
-  messageIds,
-  parseMime,
-  snippetOf,
-  walkParts,
-  type MimePart,
-} from "./mime";
+import { badRequest, notFound } from "../http";
+import { header, messageIds, parseMime } from "./mime";
 import { compileQuery } from "./query";
+import { addLabelTo, checkLabels, labelCountsOf, labelIdByName, updateLabelOf } from "./store-labels";
+import { addToThread, materialize, saveMailbox, threadFor } from "./store-messages";
 import {
   type InsertOptions,
   type GmailLabel,
@@ -29,11 +21,9 @@ import {
   type GmailSnapshot,
   SYSTEM_LABELS,
   SYSTEM_BY_ID,
-  RESERVED_NAMES,
   DEFAULT_HISTORY_RETENTION_MS,
   FIRST_HISTORY_ID,
   labelNotFound,
-  threadSubject,
   dateHeaderMs,
 } from "./store-model";
 
@@ -92,7 +82,7 @@ export class GmailStore {
     options: InsertOptions & { labelIds: string[] },
   ): { message: StoredMessage; duplicate: boolean } {
     const mailbox = this.mailbox(userId);
-    const labelIds = this.checkLabels(mailbox, options.labelIds);
+    const labelIds = checkLabels(mailbox, options.labelIds);
     const mime = parseMime(raw);
     const rfc822MessageId = messageIds(header(mime.headers, "message-id"))[0] ?? "";
     const existingId = rfc822MessageId ? mailbox.byMessageId.get(rfc822MessageId) : undefined;
@@ -105,58 +95,17 @@ export class GmailStore {
     }
     const internalDate = options.internalDate ?? dateHeaderMs(mime) ?? this.now();
     const id = this.newMessageId(mailbox, internalDate);
-    const threadId = this.threadFor(mailbox, mime, options.threadId) ?? id;
-    const message = this.materialize(
+    const threadId = threadFor(mailbox, mime, options.threadId) ?? id;
+    const message = materialize(
       { id, threadId, raw, labelIds: new Set(labelIds), internalDate, historyId: 0 },
       mime,
     );
     mailbox.messages.set(id, message);
     if (rfc822MessageId) mailbox.byMessageId.set(rfc822MessageId, id);
-    let thread = mailbox.threads.get(threadId);
-    if (!thread) {
-      thread = new Set();
-      mailbox.threads.set(threadId, thread);
-    }
-    thread.add(id);
+    addToThread(mailbox, threadId, id);
     mailbox.sorted = undefined;
     this.record(mailbox, message, "messageAdded");
     return { message, duplicate: false };
-  }
-
-  /** Builds the parsed, searchable form of a message. */
-  private materialize(
-    base: Pick<StoredMessage, "id" | "threadId" | "raw" | "labelIds" | "internalDate" | "historyId">,
-    mime = parseMime(base.raw),
-  ): StoredMessage {
-    const text = bodyText(mime);
-    const filenames: string[] = [];
-    let hasAttachment = false;
-    walkParts(mime, (part) => {
-      if (part.filename) filenames.push(part.filename.toLowerCase());
-      if (isAttachment(part) && part.filename) hasAttachment = true;
-    });
-    const get = (name: string): string => decodeWords(header(mime.headers, name) ?? "");
-    const rfc822MessageId = messageIds(header(mime.headers, "message-id"))[0] ?? "";
-    return {
-      ...base,
-      mime,
-      snippet: snippetOf(text),
-      rfc822MessageId,
-      search: {
-        from: get("from").toLowerCase(),
-        to: get("to").toLowerCase(),
-        cc: get("cc").toLowerCase(),
-        bcc: get("bcc").toLowerCase(),
-        subject: get("subject").toLowerCase(),
-        text: text.toLowerCase(),
-        labelIds: base.labelIds,
-        internalDate: base.internalDate,
-        filenames,
-        hasAttachment,
-        size: base.raw.length,
-        rfc822MessageId,
-      },
-    };
   }
 
   /** Gmail-like ids: 16 hex digits that grow with the internal date. */
@@ -167,33 +116,6 @@ export class GmailStore {
       const id = value.toString(16).padStart(16, "0");
       if (!mailbox.messages.has(id)) return id;
     }
-  }
-
-  /**
-   * Gmail's threading: a message joins a thread when it refers (References, In-Reply-To) to a message of
-   * that thread and its subject, without Re:/Fwd: prefixes, is the same. A requested threadId is honoured
-   * on the same conditions.
-   */
-  private threadFor(mailbox: Mailbox, mime: MimePart, requested: string | undefined): string | undefined {
-    const references = [
-      ...messageIds(header(mime.headers, "in-reply-to")),
-      ...messageIds(header(mime.headers, "references")).reverse(),
-    ];
-    if (references.length === 0) return undefined;
-    const subject = threadSubject(decodeWords(header(mime.headers, "subject") ?? ""));
-    const sameSubject = (messageId: string | undefined): boolean => {
-      const other = messageId ? mailbox.messages.get(messageId) : undefined;
-      return !!other && threadSubject(decodeWords(header(other.mime.headers, "subject") ?? "")) === subject;
-    };
-    if (requested) {
-      const thread = mailbox.threads.get(requested);
-      if (thread && [...thread].some((id) => sameSubject(id))) return requested;
-    }
-    for (const reference of references) {
-      const id = mailbox.byMessageId.get(reference);
-      if (id && sameSubject(id)) return mailbox.messages.get(id)?.threadId;
-    }
-    return undefined;
   }
 
   /** The dates (internalDate, ms) of a mailbox's messages, oldest first. */
@@ -217,7 +139,7 @@ export class GmailStore {
   modifyMessage(userId: string, id: string, add: string[], remove: string[]): StoredMessage {
     const mailbox = this.mailbox(userId);
     const message = this.message(userId, id);
-    this.checkLabels(mailbox, [...add, ...remove]);
+    checkLabels(mailbox, [...add, ...remove]);
     this.changeLabels(mailbox, message, add, remove);
     return message;
   }
@@ -257,7 +179,7 @@ export class GmailStore {
     );
     const labelIds = options.labelIds ?? [];
     const query = options.q?.trim()
-      ? compileQuery(options.q, (name) => this.labelIdByName(mailbox, name))
+      ? compileQuery(options.q, (name) => labelIdByName(mailbox, name))
       : undefined;
     const spamTrash =
       options.includeSpamTrash ||
@@ -297,21 +219,7 @@ export class GmailStore {
     userId: string,
     id: string,
   ): { messagesTotal: number; messagesUnread: number; threadsTotal: number; threadsUnread: number } {
-    const mailbox = this.mailbox(userId);
-    let messagesTotal = 0;
-    let messagesUnread = 0;
-    const threads = new Set<string>();
-    const unreadThreads = new Set<string>();
-    for (const message of mailbox.messages.values()) {
-      if (!message.labelIds.has(id)) continue;
-      messagesTotal += 1;
-      threads.add(message.threadId);
-      if (message.labelIds.has("UNREAD")) {
-        messagesUnread += 1;
-        unreadThreads.add(message.threadId);
-      }
-    }
-    return { messagesTotal, messagesUnread, threadsTotal: threads.size, threadsUnread: unreadThreads.size };
+    return labelCountsOf(this.mailbox(userId), id);
   }
 
   /** Creates a user label (or returns the existing one with that name). */
@@ -326,19 +234,7 @@ export class GmailStore {
 
   /** labels.create: a new user label, 409 when the name is taken. */
   addLabel(userId: string, input: Partial<Omit<GmailLabel, "id" | "type">> & { name?: string }): GmailLabel {
-    const mailbox = this.mailbox(userId);
-    const name = this.checkLabelName(mailbox, input.name, undefined);
-    const label: GmailLabel = {
-      id: `Label_${mailbox.nextLabelNumber}`,
-      name,
-      type: "user",
-      messageListVisibility: input.messageListVisibility ?? "show",
-      labelListVisibility: input.labelListVisibility ?? "labelShow",
-      ...(input.color ? { color: input.color } : {}),
-    };
-    mailbox.nextLabelNumber += 1;
-    mailbox.labels.set(label.id, label);
-    return label;
+    return addLabelTo(this.mailbox(userId), input);
   }
 
   /**
@@ -352,20 +248,7 @@ export class GmailStore {
     input: Partial<Omit<GmailLabel, "id" | "type">>,
     replace: boolean,
   ): GmailLabel {
-    const mailbox = this.mailbox(userId);
-    if (SYSTEM_BY_ID.has(id)) throw badRequest("Invalid update request", "invalidArgument");
-    const label = mailbox.labels.get(id);
-    if (!label) throw labelNotFound();
-    if (input.name !== undefined || replace) label.name = this.checkLabelName(mailbox, input.name, id);
-    if (input.messageListVisibility !== undefined || replace) {
-      label.messageListVisibility = input.messageListVisibility ?? "show";
-    }
-    if (input.labelListVisibility !== undefined || replace) {
-      label.labelListVisibility = input.labelListVisibility ?? "labelShow";
-    }
-    if (input.color !== undefined) label.color = input.color;
-    else if (replace) delete label.color;
-    return label;
+    return updateLabelOf(this.mailbox(userId), id, input, replace);
   }
 
   /** labels.delete: the label goes, and with it from every message (labelRemoved history). */
@@ -376,40 +259,6 @@ export class GmailStore {
     for (const message of mailbox.messages.values()) {
       if (message.labelIds.has(id)) this.changeLabels(mailbox, message, [], [id]);
     }
-  }
-
-  private checkLabelName(mailbox: Mailbox, raw: string | undefined, selfId: string | undefined): string {
-    const name = (raw ?? "").trim();
-    if (!name || name.length > 225 || RESERVED_NAMES.has(name.toLowerCase())) {
-      throw badRequest("Invalid label name", "invalidArgument");
-    }
-    for (const label of mailbox.labels.values()) {
-      if (label.id !== selfId && label.name.toLowerCase() === name.toLowerCase()) {
-        throw new GoogleApiError(409, "Label name exists or conflicts", "aborted", { status: "ABORTED" });
-      }
-    }
-    return name;
-  }
-
-  private checkLabels(mailbox: Mailbox, ids: string[]): string[] {
-    for (const id of ids) {
-      if (!SYSTEM_BY_ID.has(id) && !mailbox.labels.has(id)) {
-        throw badRequest(`Invalid label: ${id}`, "invalidArgument");
-      }
-    }
-    return [...new Set(ids)];
-  }
-
-  /** A label id from a name as a query writes it (case-insensitive; `-` stands for space and `/`). */
-  private labelIdByName(mailbox: Mailbox, name: string): string | undefined {
-    const wanted = name.toLowerCase();
-    const system = SYSTEM_BY_ID.get(name.toUpperCase());
-    if (system) return system.id;
-    for (const label of mailbox.labels.values()) {
-      const lower = label.name.toLowerCase();
-      if (lower === wanted || lower.replace(/[\s/]/g, "-") === wanted) return label.id;
-    }
-    return undefined;
   }
 
   // ---------------------------------------------------------------- history
@@ -468,23 +317,7 @@ export class GmailStore {
   snapshot(): GmailSnapshot {
     return {
       defaultRetentionMs: this.defaultRetentionMs,
-      mailboxes: [...this.mailboxes.values()].map((mailbox) => ({
-        userId: mailbox.userId,
-        historyId: mailbox.historyId,
-        historyFloor: mailbox.historyFloor,
-        ...(mailbox.retentionMs !== undefined ? { retentionMs: mailbox.retentionMs } : {}),
-        nextLabelNumber: mailbox.nextLabelNumber,
-        labels: [...mailbox.labels.values()].map((label) => ({ ...label })),
-        messages: [...mailbox.messages.values()].map((message) => ({
-          id: message.id,
-          threadId: message.threadId,
-          raw: message.raw.toString("base64"),
-          labelIds: [...message.labelIds],
-          internalDate: message.internalDate,
-          historyId: message.historyId,
-        })),
-        history: mailbox.history.map((record) => ({ ...record })),
-      })),
+      mailboxes: [...this.mailboxes.values()].map(saveMailbox),
     };
   }
 
@@ -499,7 +332,7 @@ export class GmailStore {
       mailbox.nextLabelNumber = saved.nextLabelNumber;
       for (const label of saved.labels) mailbox.labels.set(label.id, { ...label });
       for (const item of saved.messages) {
-        const message = this.materialize({
+        const message = materialize({
           id: item.id,
           threadId: item.threadId,
           raw: Buffer.from(item.raw, "base64"),
@@ -511,12 +344,7 @@ export class GmailStore {
         if (message.rfc822MessageId && !mailbox.byMessageId.has(message.rfc822MessageId)) {
           mailbox.byMessageId.set(message.rfc822MessageId, message.id);
         }
-        let thread = mailbox.threads.get(message.threadId);
-        if (!thread) {
-          thread = new Set();
-          mailbox.threads.set(message.threadId, thread);
-        }
-        thread.add(message.id);
+        addToThread(mailbox, message.threadId, message.id);
       }
       mailbox.history = saved.history.map((record) => ({ ...record }));
     }
