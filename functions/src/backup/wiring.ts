@@ -10,6 +10,7 @@ import { loadEngineConfig, loadKmsConfig, loadQuotaConfig, loadWorkspaceConfig }
 import { kmsClient, kmsService, type Kms } from "../secrets/kms";
 import { addGoogleUnitsSpent, googleUnitsSpent } from "../system/service";
 import { delegatedJwt, workspaceRootUrl } from "../workspace/gateway";
+import { restoreClients } from "../workspace/restore-clients";
 import { GcsBlobStore, regionBucketName } from "./blobstore/gcs-blob-store";
 import { cloudKmsKeyWrapper, defaultKeyWrapper } from "./format/keys";
 import { googleClientOptions } from "./google/client-options";
@@ -110,4 +111,21 @@ export function workerDeps(): WorkerDeps {
     budgetMs: TASK_BUDGET_MS,
   };
   return built;
+}
+
+/**
+ * What a worker that restores into Google runs with (recoveries, restore drills): the backup worker's
+ * caller, bucket and key wrappers, the restore clients, its own queue to re-enqueue itself, and the task
+ * budget.
+ */
+export function restoreWorkerDeps<Enqueue>(enqueue: Enqueue) {
+  const backup = workerDeps();
+  return {
+    caller: backup.caller,
+    ...restoreClients(),
+    blobStore: backup.blobStore,
+    wrappers: backup.wrappers,
+    enqueue,
+    budgetMs: TASK_BUDGET_MS,
+  };
 }

@@ -1,23 +1,13 @@
 import type { RegionId } from "@alpvault/contracts/regions";
 import { enqueueDrill } from "../backup/queue";
-import { TASK_BUDGET_MS, workerDeps } from "../backup/wiring";
+import { restoreWorkerDeps } from "../backup/wiring";
 import { organizationTaskHandler } from "../lib/task-handler";
-import { restoreClients } from "../workspace/restore-clients";
 import { executeDrill, type DrillDeps } from "./worker";
 
 let deps: DrillDeps | undefined;
 
 function drillDeps(): DrillDeps {
-  if (deps) return deps;
-  const backup = workerDeps();
-  deps = {
-    caller: backup.caller,
-    ...restoreClients(),
-    blobStore: backup.blobStore,
-    wrappers: backup.wrappers,
-    enqueue: enqueueDrill,
-    budgetMs: TASK_BUDGET_MS,
-  };
+  deps ??= restoreWorkerDeps(enqueueDrill);
   return deps;
 }
 

@@ -1,23 +1,13 @@
 import type { RegionId } from "@alpvault/contracts/regions";
 import { enqueueRecovery } from "../backup/queue";
-import { TASK_BUDGET_MS, workerDeps } from "../backup/wiring";
+import { restoreWorkerDeps } from "../backup/wiring";
 import { organizationTaskHandler } from "../lib/task-handler";
-import { restoreClients } from "../workspace/restore-clients";
 import { executeRecovery, type RecoveryDeps } from "./worker";
 
 let deps: RecoveryDeps | undefined;
 
 function recoveryDeps(): RecoveryDeps {
-  if (deps) return deps;
-  const backup = workerDeps();
-  deps = {
-    caller: backup.caller,
-    ...restoreClients(),
-    blobStore: backup.blobStore,
-    wrappers: backup.wrappers,
-    enqueue: enqueueRecovery,
-    budgetMs: TASK_BUDGET_MS,
-  };
+  deps ??= restoreWorkerDeps(enqueueRecovery);
   return deps;
 }
 
