@@ -19,23 +19,23 @@ tester.run("firestore-in-repos", rule, {
         export const all = (scope) => organizationRef(scope).collection("policies").get();`,
     },
     {
-      filename: at("functions/src/backup/retention/repo.ts"),
+      filename: at("functions/src/backups/retention/repo.ts"),
       code: "const batch = db.batch(); await db.runTransaction(async () => undefined);",
     },
     // lib/ creates the clients.
     { filename: at("functions/src/lib/tenancy.ts"), code: 'regionDb("x").collection("organizations");' },
     // Tests arrange their data.
     {
-      filename: at("functions/src/backup/worker.test.ts"),
+      filename: at("functions/src/backups/worker.test.ts"),
       code: 'await organizationRef(scope).collection("alerts").get();',
     },
     // A service calls its repository, and may name the Scope type.
     {
-      filename: at("functions/src/backup/service.ts"),
+      filename: at("functions/src/backups/service.ts"),
       code: 'import type { Scope } from "../lib/tenancy"; await storedPolicies(scope);',
     },
     {
-      filename: at("functions/src/backup/service.ts"),
+      filename: at("functions/src/backups/service.ts"),
       code: 'import { type organizationRef } from "../lib/tenancy";',
     },
     // Outside functions/src the rule does not apply.
@@ -43,7 +43,7 @@ tester.run("firestore-in-repos", rule, {
   ],
   invalid: [
     {
-      filename: at("functions/src/backup/worker.ts"),
+      filename: at("functions/src/backups/worker.ts"),
       code: `import { organizationRef } from "../lib/tenancy";
         await organizationRef(scope).collection("alerts").doc("a").set({});`,
       errors: [
@@ -54,12 +54,12 @@ tester.run("firestore-in-repos", rule, {
       ],
     },
     {
-      filename: at("functions/src/backup/data-keys.ts"),
+      filename: at("functions/src/backups/data-keys.ts"),
       code: 'import { regionDb, globalDb } from "../lib/firebase";',
       errors: [{ messageId: "firestore" }, { messageId: "firestore" }],
     },
     {
-      filename: at("functions/src/backup/retention/gc.ts"),
+      filename: at("functions/src/backups/retention/gc.ts"),
       code: "await ref.firestore.runTransaction(async () => undefined); const batch = db.batch();",
       errors: [
         { messageId: "firestore", data: { name: ".runTransaction()" } },
@@ -72,7 +72,7 @@ tester.run("firestore-in-repos", rule, {
       errors: [{ messageId: "firestore", data: { name: "tenantDb" } }],
     },
     {
-      filename: at("functions/src/backup/service.ts"),
+      filename: at("functions/src/backups/service.ts"),
       code: 'await db.collectionGroup("items").get(); await db.getAll(a, b);',
       errors: [
         { messageId: "firestore", data: { name: ".collectionGroup()" } },

@@ -9,7 +9,9 @@
  *   a domain module (a service, repo, worker, task, lib/…) never does: its errors come from lib/errors.ts.
  * - emulators: each one (and the shared kit) is a package whose only public entry is `src/index.ts`; from
  *   outside an emulator (tests, scripts, another emulator) nothing else under it may be imported.
- * - functions/src: a module (the first folder: backup/, policies/, …) imports only its own repo.ts files;
+ * - functions/src/engine is a library (sources and restorers, runner, format, blob store, Google caller):
+ *   it imports only engine/, lib/, contracts/ and packages, never a domain module, logs or config.
+ * - functions/src: a module (the first folder: backups/, policies/, …) imports only its own repo.ts files;
  *   another module's data is reached through that module's service. `CROSS_MODULE_REPO_IMPORTS` lists the
  *   imports that still do (a ratchet: it only shrinks, and an entry no longer needed is an error too).
  *   Tests may arrange data through any repo.
@@ -35,26 +37,25 @@ const FUNCTIONS_SRC = path.join(ROOT, "functions", "src");
  */
 const CROSS_MODULE_REPO_IMPORTS = new Map([
   [
-    "backup/retention/gc.ts → policies/repo",
-    "policies/service queues backups through backup/service: going through it would be a cycle",
+    "backups/retention/gc.ts → policies/repo",
+    "policies/service queues backups through backups/service: going through it would be a cycle",
   ],
   [
-    "backup/service.ts → policies/repo",
-    "policies/service queues backups through backup/service: going through it would be a cycle",
+    "backups/service.ts → policies/repo",
+    "policies/service queues backups through backups/service: going through it would be a cycle",
   ],
   [
-    "backup/worker.ts → policies/repo",
-    "policies/service queues backups through backup/service: going through it would be a cycle",
+    "backups/worker.ts → policies/repo",
+    "policies/service queues backups through backups/service: going through it would be a cycle",
   ],
   ["billing/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the account"],
   ["billing/repo.ts → organizations/repo", "reads and writes the account inside its own transaction"],
   ["drills/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the drill"],
-  ["export/repo.ts → backup/runner/repo", "names catalog documents as the catalog does (catalogDocId)"],
   ["policies/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the policy"],
   ["policies/repo.ts → resources/repo", "decodes resources inside the assignment transaction"],
-  ["recovery/repo.ts → backup/runner/repo", "names catalog documents as the catalog does (catalogDocId)"],
   ["secrets/service.ts → audit/repo", "writes the audit entry in the transaction that changes the secret"],
 ]);
+const ENGINE_DEPS = new Set(["engine", "lib"]);
 const HTTP_LAYER_FILES = new Set(["routes.ts", "routes.test.ts"]);
 const WEB_SHARED = new Set(["components", "lib", "config", "testing", "assets", "types"]);
 
@@ -154,6 +155,9 @@ function violation(fromFile, source) {
   const targetParts = functionsSrcParts(target);
   if (fromParts && targetParts?.[0] === "http" && !inHttpLayer(fromParts)) {
     return "domain modules never import http/ (only http/, routes.ts and index.ts do)";
+  }
+  if (fromParts?.[0] === "engine" && targetParts && !ENGINE_DEPS.has(targetParts[0])) {
+    return "the engine imports only engine/, lib/ and contracts/";
   }
   const pair = crossModuleRepoImport(fromParts, targetParts);
   if (pair && !CROSS_MODULE_REPO_IMPORTS.has(pair)) {

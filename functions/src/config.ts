@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { defineInt, defineSecret, defineString } from "firebase-functions/params";
 import { LOCAL_REGION_API_PORTS, LOCAL_WEB_APP_ID, LOCAL_WEB_ORIGINS } from "@alpvault/contracts/local";
 import type { RegionId } from "@alpvault/contracts/regions";
-import type { QuotaModelName } from "./backup/google/costs";
+import type { QuotaModelName } from "./engine/google/costs";
 
 /**
  * How App Check tokens are checked: `verify` (production: `getAppCheck().verifyToken()`) or

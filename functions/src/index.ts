@@ -24,15 +24,15 @@ import {
 } from "./config";
 import { createApi } from "./http/app";
 import { appCheckVerifier, firebaseIdentityVerifier } from "./http/verifiers";
-import { runDispatcher } from "./backup/dispatcher";
-import { backupTaskHandler } from "./backup/task";
-import { gcTaskHandler } from "./backup/retention/task";
-import { verifyTaskHandler } from "./backup/verify/task";
+import { runDispatcher } from "./jobs/dispatcher";
+import { backupTaskHandler } from "./backups/task";
+import { gcTaskHandler } from "./backups/retention/task";
+import { verifyTaskHandler } from "./backups/verify/task";
 import { recoveryTaskHandler } from "./recovery/task";
 import { exportTaskHandler } from "./export/task";
 import { drillTaskHandler } from "./drills/task";
-import { QUOTA_MODELS } from "./backup/google/costs";
-import { backupRunSlots, backupRunsPerRegion } from "./backup/google/daily-budget";
+import { QUOTA_MODELS } from "./engine/google/costs";
+import { backupRunSlots, backupRunsPerRegion } from "./engine/google/daily-budget";
 
 setGlobalOptions({ region: GLOBAL_REGION });
 withoutEmulatorCors();

@@ -10,9 +10,9 @@
  */
 import { gzipSync } from "node:zlib";
 
-import { meteredCaller, type GoogleCaller } from "../../functions/src/backup/google/caller";
-import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
-import type { Source } from "../../functions/src/backup/services/source";
+import { meteredCaller, type GoogleCaller } from "../../functions/src/engine/google/caller";
+import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import type { Source } from "../../functions/src/engine/sources/source";
 import type { MeasuredFigure } from "./types";
 import { BackupStore } from "./engine-store";
 import { BenchWorkspace } from "./engine-workspace";

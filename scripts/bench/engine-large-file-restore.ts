@@ -10,13 +10,13 @@ import { createHash } from "node:crypto";
 import { drive_v3 } from "@googleapis/drive";
 
 import { emulatorJwt, type ServiceAccountKey } from "../../emulators/workspace/src/index";
-import { dataKey, deriveKeys, type DataKey } from "../../functions/src/backup/format/keys";
-import { meteredCaller } from "../../functions/src/backup/google/caller";
-import { googleClientOptions } from "../../functions/src/backup/google/client-options";
-import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
-import { versionChunks } from "../../functions/src/backup/restore/content";
-import type { CurrentVersion } from "../../functions/src/backup/runner/catalog";
-import { DriveRestorer } from "../../functions/src/backup/services/drive/restorer";
+import { dataKey, deriveKeys, type DataKey } from "../../functions/src/engine/format/keys";
+import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { googleClientOptions } from "../../functions/src/engine/google/client-options";
+import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import { versionChunks } from "../../functions/src/engine/restore/content";
+import type { CurrentVersion } from "../../functions/src/engine/runner/catalog";
+import { DriveRestorer } from "../../functions/src/engine/drive/restorer";
 import { DiskBlobStore, ORGANIZATION_ID, peakRss, type MemoryAtPeak } from "./engine-store";
 
 const DRIVE_SCOPE = "https://www.googleapis.com/auth/drive";

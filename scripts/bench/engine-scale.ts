@@ -25,7 +25,7 @@
  *   0.769). Messages are small (about 2.7 KB, inserted directly) so that 160,000 of them fit in the
  *   emulator's memory and the engine's work per message stays what it is for headers and short bodies.
  */
-import { GOOGLE_QUOTA_LIMITS, QUOTA_MODELS, unitCost } from "../../functions/src/backup/google/costs";
+import { GOOGLE_QUOTA_LIMITS, QUOTA_MODELS, unitCost } from "../../functions/src/engine/google/costs";
 import {
   BUDGET_FRACTION,
   MIN_DELIVERY_UNITS,
@@ -33,8 +33,8 @@ import {
   dailyBudget,
   pacedAllowance,
   quotaDayOf,
-} from "../../functions/src/backup/google/daily-budget";
-import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
+} from "../../functions/src/engine/google/daily-budget";
+import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { GMAIL_UNITS_PER_PROJECT_PER_DAY } from "../../emulators/workspace/src/index";
 import type { MeasuredFigure } from "./types";
 import { BackupStore, DiscardingBlobStore, busyShare, sampler, steadyRate } from "./engine-store";

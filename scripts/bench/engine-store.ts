@@ -19,13 +19,13 @@ import {
   type ByteRange,
   type ListOptions,
   type ListPage,
-} from "../../functions/src/backup/blobstore/blob-store";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import { newDataKey, type DataKey } from "../../functions/src/backup/format/keys";
-import type { CallCounts } from "../../functions/src/backup/google/caller";
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
-import { runBackup, type RunBackupResult } from "../../functions/src/backup/runner/run-backup";
-import type { Source } from "../../functions/src/backup/services/source";
+} from "../../functions/src/engine/blobstore/blob-store";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import { newDataKey, type DataKey } from "../../functions/src/engine/format/keys";
+import type { CallCounts } from "../../functions/src/engine/google/caller";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
+import { runBackup, type RunBackupResult } from "../../functions/src/engine/runner/run-backup";
+import type { Source } from "../../functions/src/engine/sources/source";
 
 export const ORGANIZATION_ID = "org-engine-bench";
 

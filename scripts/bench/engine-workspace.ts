@@ -1,7 +1,7 @@
 /**
  * The engine bench's Workspace: an emulator in this process holding a generated `bench` organisation
  * (quotas on, 2026 model, time-scaled), and the engine's sources built the way the worker builds them
- * (`functions/src/backup/wiring.ts`: official clients without their own retries; Gmail's page size 500).
+ * (`functions/src/backups/wiring.ts`: official clients without their own retries; Gmail's page size 500).
  */
 import { randomBytes } from "node:crypto";
 
@@ -18,11 +18,11 @@ import {
   startHarness,
   testMessage,
 } from "../../emulators/workspace/src/index";
-import type { GoogleCaller } from "../../functions/src/backup/google/caller";
-import { googleClientOptions } from "../../functions/src/backup/google/client-options";
-import { unitCost } from "../../functions/src/backup/google/costs";
-import { DriveSource } from "../../functions/src/backup/services/drive/source";
-import { GmailSource, type GmailSourceOptions } from "../../functions/src/backup/services/gmail/source";
+import type { GoogleCaller } from "../../functions/src/engine/google/caller";
+import { googleClientOptions } from "../../functions/src/engine/google/client-options";
+import { unitCost } from "../../functions/src/engine/google/costs";
+import { DriveSource } from "../../functions/src/engine/drive/source";
+import { GmailSource, type GmailSourceOptions } from "../../functions/src/engine/gmail/source";
 
 /** Real milliseconds of one quota minute at a time scale (the emulator's and the caller's clocks agree). */
 export const minuteMsAt = (timeScale: number): number => 60_000 / timeScale;

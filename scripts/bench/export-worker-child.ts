@@ -15,8 +15,8 @@ export interface ExportWorkerReport {
 }
 
 async function main(): Promise<ExportWorkerReport> {
-  const { GcsBlobStore } = await import("../../functions/src/backup/blobstore/gcs-blob-store");
-  const { defaultKeyWrapper } = await import("../../functions/src/backup/format/keys");
+  const { GcsBlobStore } = await import("../../functions/src/engine/blobstore/gcs-blob-store");
+  const { defaultKeyWrapper } = await import("../../functions/src/engine/format/keys");
   const { executeExport } = await import("../../functions/src/export/job");
   const env = process.env;
   const regionId = "ch" as RegionId;

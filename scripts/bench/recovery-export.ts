@@ -67,13 +67,13 @@ export async function measureExport(): Promise<{ measured: MeasuredFigure[]; res
   try {
     const { globalDb } = await import("../../functions/src/lib/firebase");
     const { organizationRef } = await import("../../functions/src/lib/tenancy");
-    const { activeDataKey, dataKeyResolver } = await import("../../functions/src/backup/data-keys");
-    const { defaultKeyWrapper } = await import("../../functions/src/backup/format/keys");
-    const { encodeChunk } = await import("../../functions/src/backup/format/chunk-codec");
-    const { contentDigest } = await import("../../functions/src/backup/format/content-digest");
+    const { activeDataKey, dataKeyResolver } = await import("../../functions/src/backups/data-keys");
+    const { defaultKeyWrapper } = await import("../../functions/src/engine/format/keys");
+    const { encodeChunk } = await import("../../functions/src/engine/format/chunk-codec");
+    const { contentDigest } = await import("../../functions/src/engine/format/content-digest");
     const { GcsBlobStore, regionBucketName } =
-      await import("../../functions/src/backup/blobstore/gcs-blob-store");
-    const { catalogDocId } = await import("../../functions/src/backup/runner/repo");
+      await import("../../functions/src/engine/blobstore/gcs-blob-store");
+    const { catalogDocId } = await import("../../functions/src/engine/runner/catalog-ids");
     const { createExport, newExportId, readExport } = await import("../../functions/src/export/repo");
 
     const scope = { organizationId: ORGANIZATION_ID, regionId: "ch" } as const;

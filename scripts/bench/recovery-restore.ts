@@ -23,11 +23,11 @@
 import { gmail_v1 } from "@googleapis/gmail";
 
 import { SCOPES } from "../../emulators/workspace/src/index";
-import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/backup/google/costs";
-import { googleClientOptions } from "../../functions/src/backup/google/client-options";
-import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
-import type { MailLabel } from "../../functions/src/backup/services/source";
-import { GmailRestorer } from "../../functions/src/backup/services/gmail/restorer";
+import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/engine/google/costs";
+import { googleClientOptions } from "../../functions/src/engine/google/client-options";
+import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import type { MailLabel } from "../../functions/src/engine/sources/source";
+import { GmailRestorer } from "../../functions/src/engine/gmail/restorer";
 import type { MeasuredFigure } from "./types";
 import { busyShare, sampler, steadyRate } from "./engine-store";
 import { BenchWorkspace } from "./engine-workspace";

@@ -4,7 +4,7 @@
  * (`startFirestore`: the official emulator when Java 21 and its jar are here, else our Node emulator).
  *
  * Seeding: one resource document and `ITEMS` item documents, each with its version document, shaped as the catalog writes them
- * (`itemOf` in functions/src/backup/runner/repo.ts; the search fields made by the engine's own
+ * (`itemOf` in functions/src/backups/catalog/repo.ts; the search fields made by the engine's own
  * `mailSearchFields` from generated headers), with BulkWriter. Subjects draw words from a vocabulary with
  * Zipf frequencies, so one word is in a large share of the items and others in a few dozen. When seeding
  * runs past `SEED_BUDGET_MS`, it stops and the figure says how many items it held.
@@ -89,7 +89,7 @@ interface Catalog {
 }
 
 async function catalog(): Promise<Catalog> {
-  const { mailSearchFields } = await import("../../functions/src/backup/services/gmail/source");
+  const { mailSearchFields } = await import("../../functions/src/engine/gmail/source");
   // mulberry32, seeded: the same catalog on every run.
   const next = seededRandom(7_002);
   const pick = zipf(VOCABULARY, next);

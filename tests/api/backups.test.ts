@@ -7,12 +7,7 @@
  */
 import { BACKUP_MESSAGES, type BackupNowResponse } from "@alpvault/contracts/backups";
 import { testMessage } from "../../emulators/workspace/src/index";
-import {
-  cloudKmsKeyWrapper,
-  decodeDataKeyRecord,
-  deriveKeys,
-  unwrapDataKey,
-} from "../../functions/src/backup/format/keys";
+import { decodeDataKeyRecord, deriveKeys, unwrapDataKey } from "../../functions/src/engine/format/keys";
 import { kmsClient, kmsService } from "../../functions/src/secrets/kms";
 import { restoreVersion } from "../support/backup";
 import { createKmsKey, setKmsKeyState } from "../support/kms";
@@ -35,6 +30,7 @@ import {
   type StoredRun,
 } from "../support/backup-runs";
 import { workspaceAdmin } from "../support/workspace";
+import { cloudKmsKeyWrapper } from "../../functions/src/secrets/key-wrapper";
 
 jest.setTimeout(180_000);
 

@@ -7,18 +7,19 @@ import { randomBytes } from "node:crypto";
 import { deleteApp, getApps, initializeApp, type App } from "firebase-admin/app";
 import { getFirestore, type Firestore } from "firebase-admin/firestore";
 import { startHarness, type Harness } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import type { ObjectScope } from "../../functions/src/backup/format/chunk-codec";
-import { deriveKeys, newDataKey, type DataKey } from "../../functions/src/backup/format/keys";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import type { ObjectScope } from "../../functions/src/engine/format/chunk-codec";
+import { deriveKeys, newDataKey, type DataKey } from "../../functions/src/engine/format/keys";
 import type {
   Catalog,
   CatalogItem,
   CatalogVersion,
   Checkpoint,
   RunRecord,
-} from "../../functions/src/backup/runner/catalog";
-import { FirestoreCatalog, catalogDocId, decodeRun } from "../../functions/src/backup/runner/repo";
-import { runBackup, type RunBackupResult } from "../../functions/src/backup/runner/run-backup";
+} from "../../functions/src/engine/runner/catalog";
+import { FirestoreCatalog, decodeRun } from "../../functions/src/backups/catalog/repo";
+import { catalogDocId } from "../../functions/src/engine/runner/catalog-ids";
+import { runBackup, type RunBackupResult } from "../../functions/src/engine/runner/run-backup";
 import { Mailboxes, chunksOf, meter, restoreVersion } from "../support/backup";
 import { describeCatalog, type StoredChunkEntry } from "../support/catalog-conformance";
 import { stackEnv } from "../support/stack-env";

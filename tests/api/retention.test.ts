@@ -9,15 +9,16 @@ import { deleteApp, getApps, initializeApp, type App } from "firebase-admin/app"
 import { getFirestore, type Firestore } from "firebase-admin/firestore";
 import { drive_v3 } from "@googleapis/drive";
 import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import { chunkObjectName, type ObjectScope } from "../../functions/src/backup/format/chunk-codec";
-import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
-import { collectGarbage } from "../../functions/src/backup/retention/gc";
-import type { CatalogItem, CatalogVersion } from "../../functions/src/backup/runner/catalog";
-import { FirestoreCatalog, catalogDocId, decodeRun } from "../../functions/src/backup/runner/repo";
-import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/services/drive/source";
-import { ResourceSource } from "../../functions/src/backup/services/resource-source";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import { chunkObjectName, type ObjectScope } from "../../functions/src/engine/format/chunk-codec";
+import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
+import { collectGarbage } from "../../functions/src/backups/retention/gc";
+import type { CatalogItem, CatalogVersion } from "../../functions/src/engine/runner/catalog";
+import { FirestoreCatalog, decodeRun } from "../../functions/src/backups/catalog/repo";
+import { catalogDocId } from "../../functions/src/engine/runner/catalog-ids";
+import { runBackup } from "../../functions/src/engine/runner/run-backup";
+import { DriveSource } from "../../functions/src/engine/drive/source";
+import { ResourceSource } from "../../functions/src/engine/sources/resource-source";
 import { CountingSource, Mailboxes, chunksOf, meter, restoreVersion } from "../support/backup";
 import { stackEnv } from "../support/stack-env";
 

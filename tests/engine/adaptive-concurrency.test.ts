@@ -5,18 +5,18 @@
  * runner; what is in flight is counted where the runner fetches.
  */
 import { startHarness, type Harness } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import { newDataKey } from "../../functions/src/backup/format/keys";
-import { meteredCaller } from "../../functions/src/backup/google/caller";
-import { quotaAwareCaller, type QuotaCallerOptions } from "../../functions/src/backup/google/quota-caller";
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import { newDataKey } from "../../functions/src/engine/format/keys";
+import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { quotaAwareCaller, type QuotaCallerOptions } from "../../functions/src/engine/google/quota-caller";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
 import {
   ITEM_CONCURRENCY,
   MAX_ITEM_CONCURRENCY,
   runBackup,
-} from "../../functions/src/backup/runner/run-backup";
-import type { GmailSource } from "../../functions/src/backup/services/gmail/source";
-import type { FetchedItem, ItemRef, Source } from "../../functions/src/backup/services/source";
+} from "../../functions/src/engine/runner/run-backup";
+import type { GmailSource } from "../../functions/src/engine/gmail/source";
+import type { FetchedItem, ItemRef, Source } from "../../functions/src/engine/sources/source";
 import { Mailboxes } from "../support/backup";
 
 const MESSAGES = 150;

@@ -9,7 +9,7 @@ import {
   BlobStoreError,
   type BlobStore,
   type BlobStoreErrorKind,
-} from "../../functions/src/backup/blobstore/blob-store";
+} from "../../functions/src/engine/blobstore/blob-store";
 
 export interface BlobStoreFixture {
   store: BlobStore;

@@ -11,8 +11,8 @@ import {
   regionBucketName,
   toBlobStoreError,
   type GcsRetryOptions,
-} from "../../functions/src/backup/blobstore/gcs-blob-store";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
+} from "../../functions/src/engine/blobstore/gcs-blob-store";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { describeBlobStore, type BlobStoreFixture } from "./blob-store-conformance";
 
 const PROJECT_ID = "demo-alpvault";

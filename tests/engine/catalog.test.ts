@@ -1,5 +1,5 @@
 /** The catalog conformance suite against the in-memory catalog (the one the runner's tests use). */
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
 import { describeCatalog } from "../support/catalog-conformance";
 
 describeCatalog("MemoryCatalog", () => {

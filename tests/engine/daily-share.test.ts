@@ -4,12 +4,12 @@
  * delivery, backing up nothing twice. Against the Workspace emulator in-process with the product's caller.
  */
 import { startHarness, type Harness } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import { newDataKey } from "../../functions/src/backup/format/keys";
-import { meteredCaller } from "../../functions/src/backup/google/caller";
-import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
-import { runBackup, type RunBackupResult } from "../../functions/src/backup/runner/run-backup";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import { newDataKey } from "../../functions/src/engine/format/keys";
+import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
+import { runBackup, type RunBackupResult } from "../../functions/src/engine/runner/run-backup";
 import { Mailboxes } from "../support/backup";
 
 let harness: Harness;

@@ -7,12 +7,12 @@
  */
 import { drive_v3 } from "@googleapis/drive";
 import { type Harness, SCOPES, startHarness, TEST_DOMAIN } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
-import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/services/drive/source";
-import { DriveRestorer } from "../../functions/src/backup/services/drive/restorer";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
+import { runBackup } from "../../functions/src/engine/runner/run-backup";
+import { DriveSource } from "../../functions/src/engine/drive/source";
+import { DriveRestorer } from "../../functions/src/engine/drive/restorer";
 import { Mailboxes, meter, restoreVersion } from "../support/backup";
 
 jest.setTimeout(60_000);

@@ -5,7 +5,7 @@
  */
 import { drive_v3 } from "@googleapis/drive";
 import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
-import { DriveRestorer } from "../../functions/src/backup/services/drive/restorer";
+import { DriveRestorer } from "../../functions/src/engine/drive/restorer";
 import { Mailboxes, meter } from "../support/backup";
 
 let harness: Harness;

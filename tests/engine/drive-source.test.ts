@@ -10,9 +10,9 @@ import {
   DIRECT_CALLER,
   type GoogleCaller,
   type GoogleRequest,
-} from "../../functions/src/backup/google/caller";
-import { DriveSource, type DriveResource } from "../../functions/src/backup/services/drive/source";
-import type { ChangeBatch, DriveSearchFields, ItemRef } from "../../functions/src/backup/services/source";
+} from "../../functions/src/engine/google/caller";
+import { DriveSource, type DriveResource } from "../../functions/src/engine/drive/source";
+import type { ChangeBatch, DriveSearchFields, ItemRef } from "../../functions/src/engine/sources/source";
 
 const DOC = "application/vnd.google-apps.document";
 const FOLDER = "application/vnd.google-apps.folder";

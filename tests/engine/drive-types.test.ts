@@ -5,12 +5,12 @@
  */
 import { drive_v3 } from "@googleapis/drive";
 import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
-import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/services/drive/source";
-import { ResourceSource } from "../../functions/src/backup/services/resource-source";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
+import { runBackup } from "../../functions/src/engine/runner/run-backup";
+import { DriveSource } from "../../functions/src/engine/drive/source";
+import { ResourceSource } from "../../functions/src/engine/sources/resource-source";
 import { Mailboxes, meter, restoreVersion } from "../support/backup";
 
 const ORG = "org-drive-types";

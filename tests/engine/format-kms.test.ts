@@ -8,16 +8,16 @@
  */
 import type { KeyManagementServiceClient } from "@google-cloud/kms";
 import { emulatorKmsClient, type RunningKmsEmulator, startKmsEmulator } from "../../emulators/kms/src/index";
-import { EncryptionError, EncryptionKeyError } from "../../functions/src/backup/format/errors";
+import { EncryptionError, EncryptionKeyError } from "../../functions/src/engine/format/errors";
 import {
-  cloudKmsKeyWrapper,
   newDataKey,
   unwrapDataKey,
   wrapDataKey,
   type DataKeyRecord,
-} from "../../functions/src/backup/format/keys";
+} from "../../functions/src/engine/format/keys";
 import { kmsService, type Kms } from "../../functions/src/secrets/kms";
 import { createKmsKey, setKmsKeyState } from "../support/kms";
+import { cloudKmsKeyWrapper } from "../../functions/src/secrets/key-wrapper";
 
 const ORG = "org-kms";
 

@@ -4,7 +4,7 @@
  */
 import { gmail_v1 } from "@googleapis/gmail";
 import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
-import { GmailRestorer } from "../../functions/src/backup/services/gmail/restorer";
+import { GmailRestorer } from "../../functions/src/engine/gmail/restorer";
 import { Mailboxes, meter } from "../support/backup";
 
 jest.setTimeout(60_000);

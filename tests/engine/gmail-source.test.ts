@@ -14,9 +14,9 @@ import {
   DIRECT_CALLER,
   type GoogleCaller,
   type GoogleRequest,
-} from "../../functions/src/backup/google/caller";
-import { GmailSource } from "../../functions/src/backup/services/gmail/source";
-import type { Change, ChangeBatch, MailSearchFields } from "../../functions/src/backup/services/source";
+} from "../../functions/src/engine/google/caller";
+import { GmailSource } from "../../functions/src/engine/gmail/source";
+import type { Change, ChangeBatch, MailSearchFields } from "../../functions/src/engine/sources/source";
 
 let harness: Harness;
 

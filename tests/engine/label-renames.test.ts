@@ -5,13 +5,13 @@
  */
 import { gmail_v1 } from "@googleapis/gmail";
 import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
-import type { GoogleCaller } from "../../functions/src/backup/google/caller";
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
-import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { GmailSource, LABEL_CHECK_MS } from "../../functions/src/backup/services/gmail/source";
-import { GmailRestorer } from "../../functions/src/backup/services/gmail/restorer";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
+import type { GoogleCaller } from "../../functions/src/engine/google/caller";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
+import { runBackup } from "../../functions/src/engine/runner/run-backup";
+import { GmailSource, LABEL_CHECK_MS } from "../../functions/src/engine/gmail/source";
+import { GmailRestorer } from "../../functions/src/engine/gmail/restorer";
 import { Mailboxes, meter, restoreVersion } from "../support/backup";
 
 jest.setTimeout(60_000);

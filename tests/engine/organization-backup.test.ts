@@ -13,23 +13,23 @@ import {
   SCOPES,
   startHarness,
 } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import type { ObjectScope } from "../../functions/src/backup/format/chunk-codec";
-import { deriveKeys, newDataKey } from "../../functions/src/backup/format/keys";
-import { meteredCaller } from "../../functions/src/backup/google/caller";
-import { googleClientOptions } from "../../functions/src/backup/google/client-options";
-import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
-import { runBackup } from "../../functions/src/backup/runner/run-backup";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import type { ObjectScope } from "../../functions/src/engine/format/chunk-codec";
+import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
+import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { googleClientOptions } from "../../functions/src/engine/google/client-options";
+import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
+import { runBackup } from "../../functions/src/engine/runner/run-backup";
 import {
   DriveSource,
   EXPORT_TYPES,
   GOOGLE_FOLDER,
   type DriveResource,
-} from "../../functions/src/backup/services/drive/source";
-import { GmailSource } from "../../functions/src/backup/services/gmail/source";
-import { ResourceSource } from "../../functions/src/backup/services/resource-source";
-import type { Source } from "../../functions/src/backup/services/source";
+} from "../../functions/src/engine/drive/source";
+import { GmailSource } from "../../functions/src/engine/gmail/source";
+import { ResourceSource } from "../../functions/src/engine/sources/resource-source";
+import type { Source } from "../../functions/src/engine/sources/source";
 import { restoreVersion } from "../support/backup";
 
 jest.setTimeout(240_000);

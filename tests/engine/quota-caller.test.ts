@@ -16,11 +16,11 @@ import {
   TEST_USER,
   testMessage,
 } from "../../emulators/workspace/src/index";
-import type { GoogleApi, GoogleRequest } from "../../functions/src/backup/google/caller";
-import { GOOGLE_QUOTA_LIMITS, UNIT_COSTS, unitCost } from "../../functions/src/backup/google/costs";
-import { googleClientOptions } from "../../functions/src/backup/google/client-options";
-import { GoogleCallError, classifyGoogleError } from "../../functions/src/backup/google/errors";
-import { quotaAwareCaller, type QuotaCallerOptions } from "../../functions/src/backup/google/quota-caller";
+import type { GoogleApi, GoogleRequest } from "../../functions/src/engine/google/caller";
+import { GOOGLE_QUOTA_LIMITS, UNIT_COSTS, unitCost } from "../../functions/src/engine/google/costs";
+import { googleClientOptions } from "../../functions/src/engine/google/client-options";
+import { GoogleCallError, classifyGoogleError } from "../../functions/src/engine/google/errors";
+import { quotaAwareCaller, type QuotaCallerOptions } from "../../functions/src/engine/google/quota-caller";
 
 /** A quota minute lasts two real seconds (faster, and the test process cannot keep up with the quota). */
 const TIME_SCALE = 30;

@@ -5,14 +5,14 @@
  */
 import { drive_v3 } from "@googleapis/drive";
 import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import { newDataKey } from "../../functions/src/backup/format/keys";
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
-import { runBackup, type RunBackupResult } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource } from "../../functions/src/backup/services/drive/source";
-import { ResourceSource, parseResourceCursor } from "../../functions/src/backup/services/resource-source";
-import { meteredCaller } from "../../functions/src/backup/google/caller";
-import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import { newDataKey } from "../../functions/src/engine/format/keys";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
+import { runBackup, type RunBackupResult } from "../../functions/src/engine/runner/run-backup";
+import { DriveSource } from "../../functions/src/engine/drive/source";
+import { ResourceSource, parseResourceCursor } from "../../functions/src/engine/sources/resource-source";
+import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { Mailboxes } from "../support/backup";
 
 /** The product's caller, with retries that wait milliseconds instead of seconds (5xx cases). */

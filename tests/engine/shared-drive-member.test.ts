@@ -11,13 +11,13 @@ import {
   TEST_ADMIN,
   TEST_DOMAIN,
 } from "../../emulators/workspace/src/index";
-import { MemoryBlobStore } from "../../functions/src/backup/blobstore/memory-blob-store";
-import { newDataKey } from "../../functions/src/backup/format/keys";
-import { MemoryCatalog } from "../../functions/src/backup/runner/memory-catalog";
-import { runBackup } from "../../functions/src/backup/runner/run-backup";
-import { DriveSource, findDriveMember } from "../../functions/src/backup/services/drive/source";
-import { ResourceSource } from "../../functions/src/backup/services/resource-source";
-import { NoAccessError, failingSource } from "../../functions/src/backup/services/source";
+import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
+import { newDataKey } from "../../functions/src/engine/format/keys";
+import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
+import { runBackup } from "../../functions/src/engine/runner/run-backup";
+import { DriveSource, findDriveMember } from "../../functions/src/engine/drive/source";
+import { ResourceSource } from "../../functions/src/engine/sources/resource-source";
+import { NoAccessError, failingSource } from "../../functions/src/engine/sources/source";
 import { Mailboxes, meter } from "../support/backup";
 
 let harness: Harness;

@@ -6,7 +6,7 @@
  * The ledger is the deployment's (every organisation's backups read it), so this file runs alone, after the
  * other stack tests (the `exclusive` project).
  */
-import { quotaDayOf } from "../../functions/src/backup/google/daily-budget";
+import { quotaDayOf } from "../../functions/src/engine/google/daily-budget";
 import {
   assignDefaultPolicy,
   finishedRun,

@@ -4,22 +4,22 @@
  * restore would.
  */
 import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
-import { regionalQueue } from "../../functions/src/backup/queue";
+import { regionalQueue } from "../../functions/src/backups/queue";
 import { randomBytes } from "node:crypto";
 import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFunctions } from "firebase-admin/functions";
 import type { AuditPage } from "@alpvault/contracts/audit";
 import type { OrganizationSummary, Resource, ResourcesPage } from "@alpvault/contracts/organizations";
 import { testMessage } from "../../emulators/workspace/src/index";
-import { GcsBlobStore, regionBucketName } from "../../functions/src/backup/blobstore/gcs-blob-store";
-import type { ObjectScope } from "../../functions/src/backup/format/chunk-codec";
+import { GcsBlobStore, regionBucketName } from "../../functions/src/engine/blobstore/gcs-blob-store";
+import type { ObjectScope } from "../../functions/src/engine/format/chunk-codec";
 import {
   decodeDataKeyRecord,
   defaultKeyWrapper,
   deriveKeys,
   unwrapDataKey,
-} from "../../functions/src/backup/format/keys";
-import type { CatalogVersion } from "../../functions/src/backup/runner/catalog";
+} from "../../functions/src/engine/format/keys";
+import type { CatalogVersion } from "../../functions/src/engine/runner/catalog";
 import { localKeyEncryptionKey } from "../../functions/src/config";
 import { PORTS } from "../../scripts/ports";
 import { onboarded, withRegionDb, type ApiCaller } from "./organizations";

@@ -4,15 +4,15 @@
  */
 import { gmail_v1 } from "@googleapis/gmail";
 import { type Harness, SCOPES, testMessage } from "../../emulators/workspace/src/index";
-import type { BlobStore } from "../../functions/src/backup/blobstore/blob-store";
-import type { ChunkRef, ObjectScope } from "../../functions/src/backup/format/chunk-codec";
-import { seededText } from "../../functions/src/backup/format/testing";
-import { meteredCaller, type GoogleCaller } from "../../functions/src/backup/google/caller";
-import { quotaAwareCaller } from "../../functions/src/backup/google/quota-caller";
-import type { CatalogVersion } from "../../functions/src/backup/runner/catalog";
-import { GmailSource } from "../../functions/src/backup/services/gmail/source";
-import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/backup/services/source";
-import { chunkListOf, versionContent } from "../../functions/src/backup/restore/content";
+import type { BlobStore } from "../../functions/src/engine/blobstore/blob-store";
+import type { ChunkRef, ObjectScope } from "../../functions/src/engine/format/chunk-codec";
+import { seededText } from "../../functions/src/engine/format/testing";
+import { meteredCaller, type GoogleCaller } from "../../functions/src/engine/google/caller";
+import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import type { CatalogVersion } from "../../functions/src/engine/runner/catalog";
+import { GmailSource } from "../../functions/src/engine/gmail/source";
+import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/engine/sources/source";
+import { chunkListOf, versionContent } from "../../functions/src/engine/restore/content";
 
 /** Mailboxes of the harness's Workspace: users, messages, and sources reading them. */
 export class Mailboxes {

@@ -12,7 +12,7 @@ import {
   type Catalog,
   type CatalogVersion,
   type RunRecord,
-} from "../../functions/src/backup/runner/catalog";
+} from "../../functions/src/engine/runner/catalog";
 
 export interface StoredChunkEntry {
   size?: number;

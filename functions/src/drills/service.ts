@@ -18,8 +18,8 @@ import {
   type DrillSettings,
   type DrillSettingsRequest,
 } from "@alpvault/contracts/drills";
-import { enqueueDrill, type EnqueueDrill } from "../backup/queue";
-import { readBackupResource } from "../backup/service";
+import { enqueueDrill, type EnqueueDrill } from "../backups/queue";
+import { readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
 import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";

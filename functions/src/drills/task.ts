@@ -1,6 +1,6 @@
 import type { RegionId } from "@alpvault/contracts/regions";
-import { enqueueDrill } from "../backup/queue";
-import { restoreWorkerDeps } from "../backup/wiring";
+import { enqueueDrill } from "../backups/queue";
+import { restoreWorkerDeps } from "../backups/wiring";
 import { organizationTaskHandler } from "../lib/task-handler";
 import { executeDrill, type DrillDeps } from "./worker";
 

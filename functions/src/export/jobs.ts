@@ -19,13 +19,13 @@ import { isId } from "@alpvault/contracts/ids";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
-import { readBackupResource } from "../backup/service";
+import { readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
-import type { EnqueueExport } from "../backup/queue";
+import type { EnqueueExport } from "../backups/queue";
 import { directoryPartName } from "./job";
 import {
   createExport,

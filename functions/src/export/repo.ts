@@ -6,7 +6,7 @@
  */
 import { FieldPath } from "firebase-admin/firestore";
 import type { ExportFormat, ExportJob, ExportService } from "@alpvault/contracts/exports";
-import { catalogDocId } from "../backup/runner/repo";
+import { catalogDocId } from "../engine/runner/catalog-ids";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 /**

@@ -1,7 +1,7 @@
 import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
-import { workerDeps } from "../backup/wiring";
-import { enqueueExport } from "../backup/queue";
+import { workerDeps } from "../backups/wiring";
+import { enqueueExport } from "../backups/queue";
 import { callerOf } from "../http/authenticate";
 import { sendDownload, writeChunk } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";

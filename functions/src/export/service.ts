@@ -13,12 +13,12 @@ import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
-import { dataKeyResolver, type KeyWrappers } from "../backup/data-keys";
-import type { BlobStore } from "../backup/blobstore/blob-store";
-import { isIntegrityError, versionChunks, versionContent } from "../backup/restore/content";
-import type { CatalogItem } from "../backup/runner/catalog";
-import { itemAsOf, itemsAfter, itemsByKey, readBackupResource } from "../backup/service";
-import type { ItemMetadata } from "../backup/services/source";
+import { dataKeyResolver, type KeyWrappers } from "../backups/data-keys";
+import type { BlobStore } from "../engine/blobstore/blob-store";
+import { isIntegrityError, versionChunks, versionContent } from "../engine/restore/content";
+import type { CatalogItem } from "../engine/runner/catalog";
+import { itemAsOf, itemsAfter, itemsByKey, readBackupResource } from "../backups/service";
+import type { ItemMetadata } from "../engine/sources/source";
 import { mboxEntry } from "./mbox";
 import { ZipWriter } from "./zip";
 

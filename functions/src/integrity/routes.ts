@@ -2,7 +2,7 @@ import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
-import { integrityReport, verifyNow } from "../backup/verify/service";
+import { integrityReport, verifyNow } from "../backups/verify/service";
 
 /**
  * Integrity verification of an organisation's backups (its admins only): the last results per resource and

@@ -24,7 +24,7 @@ import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import * as repo from "./repo";
 import { nextBackupAt } from "./schedule";
-import { dispatchRun } from "../backup/service";
+import { dispatchRun } from "../backups/service";
 
 /** The organisation as the policy rules see it (`requireAdmin` answers it). */
 export interface PolicyScope extends Scope {

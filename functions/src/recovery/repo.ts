@@ -7,7 +7,7 @@
 import { FieldPath } from "firebase-admin/firestore";
 import type { Recovery, RecoveryRequest } from "@alpvault/contracts/recovery";
 import { searchDateEnd } from "@alpvault/contracts/search";
-import { catalogDocId } from "../backup/runner/repo";
+import { catalogDocId } from "../engine/runner/catalog-ids";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export interface StoredRecovery extends Recovery {

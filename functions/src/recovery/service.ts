@@ -12,8 +12,8 @@ import {
   type Recovery,
   type RecoveryRequest,
 } from "@alpvault/contracts/recovery";
-import { enqueueRecovery, type EnqueueRecovery } from "../backup/queue";
-import { readBackupResource } from "../backup/service";
+import { enqueueRecovery, type EnqueueRecovery } from "../backups/queue";
+import { readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";

@@ -1,6 +1,6 @@
 import type { RegionId } from "@alpvault/contracts/regions";
-import { enqueueRecovery } from "../backup/queue";
-import { restoreWorkerDeps } from "../backup/wiring";
+import { enqueueRecovery } from "../backups/queue";
+import { restoreWorkerDeps } from "../backups/wiring";
 import { organizationTaskHandler } from "../lib/task-handler";
 import { executeRecovery, type RecoveryDeps } from "./worker";
 

@@ -13,29 +13,29 @@ import type { drive_v3 } from "@googleapis/drive";
 import type { gmail_v1 } from "@googleapis/gmail";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { appendAudit } from "../audit/service";
-import type { BlobStore } from "../backup/blobstore/blob-store";
-import { dataKeyResolver, type KeyWrappers } from "../backup/data-keys";
-import type { GoogleCaller } from "../backup/google/caller";
-import { classifyGoogleError, GoogleCallError } from "../backup/google/errors";
-import type { EnqueueRecovery, RecoveryTask } from "../backup/queue";
-import { isIntegrityError, versionChunks, versionContent } from "../backup/restore/content";
-import type { CatalogItem } from "../backup/runner/catalog";
-import { itemAsOf, itemsAfter, itemsByKey, mailLabelNames, readBackupResource } from "../backup/service";
-import { googleStatus } from "../backup/services/google-errors";
+import type { BlobStore } from "../engine/blobstore/blob-store";
+import { dataKeyResolver, type KeyWrappers } from "../backups/data-keys";
+import type { GoogleCaller } from "../engine/google/caller";
+import { classifyGoogleError, GoogleCallError } from "../engine/google/errors";
+import type { EnqueueRecovery, RecoveryTask } from "../backups/queue";
+import { isIntegrityError, versionChunks, versionContent } from "../engine/restore/content";
+import type { CatalogItem } from "../engine/runner/catalog";
+import { itemAsOf, itemsAfter, itemsByKey, mailLabelNames, readBackupResource } from "../backups/service";
+import { googleStatus } from "../engine/sources/google-errors";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/service";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { RECOVERY_ITEM_REASONS, RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
-import { findDriveMember } from "../backup/services/drive/source";
+import { findDriveMember } from "../engine/drive/source";
 import {
   DriveRestorer,
   RESUMABLE_UPLOAD_BYTES,
   restoredName,
   type DriveTarget,
   type UploadAccess,
-} from "../backup/services/drive/restorer";
-import { GmailRestorer, messageIdOf } from "../backup/services/gmail/restorer";
+} from "../engine/drive/restorer";
+import { GmailRestorer, messageIdOf } from "../engine/gmail/restorer";
 import { inParallel } from "../lib/parallel";
 import {
   finishRecovery,
@@ -185,7 +185,7 @@ export async function executeRecovery(
   /** The backed-up mailbox's label names now (by id), read once: restored labels take their current name. */
   let labelNames: Promise<Record<string, string>> | undefined;
 
-  /** A Drive file: into the recovery's folder, or over itself (see backup/services/drive/restorer.ts). */
+  /** A Drive file: into the recovery's folder, or over itself (see engine/drive/restorer.ts). */
   const restoreFile = async (
     itemKey: string,
     item: CatalogItem,
@@ -201,7 +201,7 @@ export async function executeRecovery(
     // Kept without content (Google offers no export of it): nothing to put back.
     if (metadata.contentSkipped) return { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.notExportable };
     // A file owned outside the organisation is restored as the user's own copy: never over the owner's
-    // file, never into the owner's folders (see backup/services/drive/restorer.ts).
+    // file, never into the owner's folders (see engine/drive/restorer.ts).
     const ownCopy = metadata.externalOwner !== undefined;
     if (
       recovery.method === "overwrite" &&

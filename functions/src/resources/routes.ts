@@ -3,7 +3,7 @@ import { apiRouter } from "../http/api-router";
 import type { OrganizationService } from "../organizations/service";
 import { callerOf } from "../http/authenticate";
 import type { WorkspaceGateway } from "../workspace/gateway";
-import { backupNow } from "../backup/service";
+import { backupNow } from "../backups/service";
 import { alerts, analytics, listPage, markAllRead, parseResourcesQuery, syncResources } from "./service";
 
 /** The resources screen: list, re-sync, analytics and alerts of one organisation (its admins only). */

@@ -19,7 +19,7 @@ import { DomainError } from "../lib/errors";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as repo from "./repo";
 import type { DiscoveredResource, Scope } from "./repo";
-import { activeBackups } from "../backup/service";
+import { activeBackups } from "../backups/service";
 
 export const MAX_PAGE_SIZE = 100;
 const ALERTS_SHOWN = 50;

@@ -23,7 +23,7 @@ import { appendAudit } from "../audit/service";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import { listResources } from "../resources/service";
-import { versionAt } from "../backup/service";
+import { versionAt } from "../backups/service";
 import * as logs from "../logs";
 import { MAX_CANDIDATES, countItems, itemPage, scanItems, type ItemKind, type SearchableItem } from "./repo";
 

@@ -1,6 +1,6 @@
 import { FieldValue } from "firebase-admin/firestore";
 import type { RegionId } from "@alpvault/contracts/regions";
-import type { PacedApi } from "../backup/google/daily-budget";
+import type { PacedApi } from "../engine/google/daily-budget";
 import { globalDb } from "../lib/firebase";
 
 /** Reads one small document to prove the database answers; resolves false after `timeoutMs`. */
@@ -53,7 +53,7 @@ export async function recordDispatcherRun(
 
 /**
  * What the deployment's Google Cloud project spent of one Google API on one quota day (YYYY-MM-DD,
- * Pacific time), counted by every worker: the daily budget's ledger (`backup/google/daily-budget.ts`).
+ * Pacific time), counted by every worker: the daily budget's ledger (`engine/google/daily-budget.ts`).
  */
 const googleDayRef = (api: PacedApi, day: string) =>
   globalDb().collection("googleQuotaDays").doc(`${api}-${day}`);

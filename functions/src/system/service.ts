@@ -1,6 +1,6 @@
 import { DomainError } from "../lib/errors";
 import type { RegionId } from "@alpvault/contracts/regions";
-import type { PacedApi } from "../backup/google/daily-budget";
+import type { PacedApi } from "../engine/google/daily-budget";
 import * as repo from "./repo";
 import type { DispatcherState } from "./repo";
 

@@ -6,8 +6,8 @@
  */
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
-import type { UploadAccess } from "../backup/services/drive/restorer";
-import { googleClientOptions } from "../backup/google/client-options";
+import type { UploadAccess } from "../engine/drive/restorer";
+import { googleClientOptions } from "../engine/google/client-options";
 import { loadWorkspaceConfig } from "../config";
 import { delegatedJwt, workspaceRootUrl } from "./gateway";
 

@@ -1,0 +1,86 @@
+/**
+ * The organisation's data keys (docs/backup-format.md §2): `organizations/{id}/dataKeys/{dataKeyId}`, each
+ * wrapped by the secret that was the default when it was made (the built-in key, or a customer's Cloud
+ * KMS key). New backup data is written with the active data key of the current default secret; when the
+ * default secret changes, the next backup makes a new data key under it and retires the others (they are
+ * still read; objects never move). A secret named by a record protects backups and cannot be deleted.
+ */
+import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
+import type { Scope } from "../lib/tenancy";
+import { storedSecret, storedSecrets } from "../secrets/service";
+import { FormatError } from "../engine/format/errors";
+import {
+  deriveKeys,
+  newDataKey,
+  unwrapDataKey,
+  wrapDataKey,
+  type DataKey,
+  type DataKeyRecord,
+  type DerivedKeys,
+  type KeyWrapper,
+} from "../engine/format/keys";
+import { SharedByKey } from "../lib/parallel";
+import { activeDataKeyRecord, dataKeyRecords, makeActiveDataKey } from "./repo";
+
+export interface KeyWrappers {
+  /** The wrapper of a secret: the built-in key for `DEFAULT_SECRET_ID`, else the named Cloud KMS key. */
+  (secret: { secretId: string; kmsResourceName?: string }): KeyWrapper;
+}
+
+/** The default secret now: the stored secret marked default, else the built-in key. */
+async function defaultSecret(scope: Scope): Promise<{ secretId: string; kmsResourceName?: string }> {
+  const stored = (await storedSecrets(scope)).find((secret) => secret.isDefault);
+  return stored
+    ? { secretId: stored.secretId, kmsResourceName: stored.kmsResourceName }
+    : { secretId: DEFAULT_SECRET_ID };
+}
+
+/**
+ * The data key new backup data of the organisation is written with, unwrapped: the active record of the
+ * default secret, made (and the other records retired) when there is none. Two workers making one at once
+ * agree on the first record written. Errors of the secret (disabled, destroyed, unreachable) are the
+ * wrappers' `EncryptionKeyError`s.
+ */
+export async function activeDataKey(scope: Scope, wrappers: KeyWrappers, now: Date): Promise<DataKey> {
+  const secret = await defaultSecret(scope);
+  const wrapper = wrappers(secret);
+  const existing = await activeDataKeyRecord(scope, secret.secretId);
+  if (existing) return unwrapDataKey(wrapper, scope.organizationId, existing);
+  const key = newDataKey();
+  const record = await wrapDataKey(wrapper, {
+    organizationId: scope.organizationId,
+    secretId: secret.secretId,
+    dataKey: key,
+    now,
+  });
+  const chosen = await makeActiveDataKey(scope, record, now);
+  return chosen.dataKeyId === key.id ? key : unwrapDataKey(wrapper, scope.organizationId, chosen);
+}
+
+/**
+ * The derived keys of any of the organisation's data keys, by id, each unwrapped once with the secret that
+ * wrapped it (restores and the garbage collector read data of every key the organisation ever had).
+ */
+export function dataKeyResolver(
+  scope: Scope,
+  wrappers: KeyWrappers,
+): (dataKeyId: string) => Promise<DerivedKeys> {
+  let records: Promise<Map<string, DataKeyRecord>> | undefined;
+  const derived = new SharedByKey<DerivedKeys>();
+  const resolve = async (dataKeyId: string): Promise<DerivedKeys> => {
+    records ??= dataKeyRecords(scope).then(
+      (list) => new Map(list.map((record) => [record.dataKeyId, record])),
+    );
+    const record = (await records).get(dataKeyId);
+    if (!record) throw new FormatError("A version names a data key the organisation does not have.");
+    const secret =
+      record.secretId === DEFAULT_SECRET_ID
+        ? { secretId: DEFAULT_SECRET_ID }
+        : {
+            secretId: record.secretId,
+            kmsResourceName: (await storedSecret(scope, record.secretId))?.kmsResourceName,
+          };
+    return deriveKeys(await unwrapDataKey(wrappers(secret), scope.organizationId, record));
+  };
+  return (dataKeyId) => derived.get(dataKeyId, () => resolve(dataKeyId));
+}

@@ -1,0 +1,334 @@
+/**
+ * The verification worker: one `verifyBackups` task delivery works on (a stretch of) one verification run
+ * of an organisation (docs/backup-engine.md, "Integrity verification").
+ *
+ * 1. The run's lease (a run another worker holds is thrown back to Cloud Tasks; a finished one is left).
+ * 2. Resource by resource in the run's order, item page by item page from the checkpoint: every live
+ *    version read back (`checkItem`), chunks read within the day by another resource's verification
+ *    skipped, good chunks stamped `verifiedAt`. A checkpoint after every page; near the deadline the run
+ *    checkpoints, gives its lease back and re-enqueues itself.
+ * 3. At the end of a resource with damaged items, self-healing under the organisation's GC lock (no backup
+ *    and no collector at work meanwhile): each item is read again (damage seen while a collector pruned a
+ *    version is not damage), then each damaged chunk's index entry and the broken objects are removed,
+ *    index entry first (an entry without its object would let a backup reuse a chunk that is gone; an
+ *    object without an entry is rewritten by the next upload, which is write-once: the broken object has to
+ *    be gone before it). The items are marked so the resource's next backup fetches them again from Google
+ *    (`refetch: "pending"`). When the lock cannot be had (a collection or a backup at work), the run waits
+ *    (checkpointed, lease given back) and the dispatcher delivers it again.
+ * 4. The resource's result (`lastVerifiedAt`, `integrity`); for damage, an alert and an audit entry naming
+ *    the items (keyed by run and resource, so a repeated delivery writes them once).
+ * Logs hold counts only: no names, no object names.
+ */
+import { randomUUID } from "node:crypto";
+import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
+import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
+import {
+  MAX_NAMED_DAMAGED_ITEMS,
+  damagedAlertText,
+  type ResourceIntegrity,
+  type VerifyRun,
+} from "@alpvault/contracts/integrity";
+import { appendAudit } from "../../audit/service";
+import * as logs from "../../logs";
+import type { Scope } from "../../lib/tenancy";
+import { organizationServedIn } from "../../organizations/service";
+import type { RegionId } from "@alpvault/contracts/regions";
+import { putAlert } from "../../resources/service";
+import { isBlobStoreError, type BlobStore } from "../../engine/blobstore/blob-store";
+import type { DerivedKeys } from "../../engine/format/keys";
+import type { EnqueueVerify, VerifyTask } from "../queue";
+import { backupsRunning, releaseLock, takeLock } from "../retention/repo";
+import { failureReasonOf } from "../../engine/runner/run-backup";
+import { checkItem, isDamaged, type ChunkMemory } from "../../engine/verify/check";
+import { CHUNK_FRESH_MS } from "../../engine/verify/plan";
+import {
+  VerifyLeaseLostError,
+  finishVerifyRun,
+  freshChunks,
+  itemPage,
+  itemVersions,
+  markChunksVerified,
+  readVerifyResource,
+  readVerifyRun,
+  recordResourceIntegrity,
+  removeChunkRefs,
+  saveVerifyCheckpoint,
+  takeVerifyLease,
+  type DamageRecord,
+  type VerifyRunRecord,
+} from "./repo";
+
+/** Items read per page (and per checkpoint). */
+const ITEM_PAGE = 50;
+/** How long past the deadline the lease stays live. */
+const LEASE_MARGIN_MS = 2 * 60_000;
+/** Chunk verification results remembered per delivery. */
+const MEMORY_LIMIT = 200_000;
+
+export interface VerifyDeps {
+  blobStore(regionId: RegionId): BlobStore;
+  /** The derived keys of a data key of the organisation (`dataKeyResolver`). */
+  keys(scope: Scope): (dataKeyId: string) => Promise<DerivedKeys>;
+  enqueue: EnqueueVerify;
+  /** How long one delivery may work before it checkpoints and re-enqueues (ms). */
+  budgetMs: number;
+  servingRegion?: RegionId;
+  now?: () => number;
+}
+
+export type VerifyOutcome = "dropped" | "continued" | "waiting" | "succeeded" | "failed" | "lease-lost";
+
+/** A run another worker holds: thrown so that Cloud Tasks delivers the task again later. */
+export class VerifyLeasedError extends Error {
+  constructor(runId: string) {
+    super(`Verification run ${runId} is held by another worker; retry later`);
+    this.name = "VerifyLeasedError";
+  }
+}
+
+export async function executeVerifyTask(task: VerifyTask, deps: VerifyDeps): Promise<VerifyOutcome> {
+  const now = deps.now ?? Date.now;
+  const iso = (): string => new Date(now()).toISOString();
+  const organization = await organizationServedIn(task.organizationId, deps.servingRegion);
+  if (!organization) return "dropped";
+  const scope: Scope = { organizationId: organization.organizationId, regionId: organization.regionId };
+  const holder = randomUUID();
+  const deadline = now() + deps.budgetMs;
+  const lease = await takeVerifyLease(
+    scope,
+    task.runId,
+    holder,
+    new Date(deadline + LEASE_MARGIN_MS).toISOString(),
+    iso(),
+  );
+  if (lease === "held-by-another") throw new VerifyLeasedError(task.runId);
+  if (lease !== "taken") return "dropped";
+  const run = (await readVerifyRun(scope, task.runId)) as VerifyRunRecord;
+  const blobStore = deps.blobStore(scope.regionId);
+  const keys = deps.keys(scope);
+  const progress: VerifyRun["progress"] = { ...run.progress };
+  let position = { ...run.position };
+  let current = { ...run.current, damaged: [...run.current.damaged] };
+  const memory: ChunkMemory = { read: new Map(), fresh: new Set() };
+  const checkpoint = (options: { release?: boolean; waitingSince?: string | null } = {}) =>
+    saveVerifyCheckpoint(
+      scope,
+      task.runId,
+      holder,
+      { position, progress, current, waitingSince: options.waitingSince ?? null },
+      iso(),
+      options.release === true,
+    );
+
+  try {
+    while (position.index < run.resourceIds.length) {
+      const resourceId = run.resourceIds[position.index]!;
+      const resource = await readVerifyResource(scope, resourceId);
+      let done = resource === undefined;
+      while (!done) {
+        if (now() >= deadline) {
+          await checkpoint({ release: true });
+          await deps.enqueue(scope.regionId, task);
+          logs.verifyTaskEnded({
+            organizationId: scope.organizationId,
+            runId: task.runId,
+            outcome: "continued",
+            ...progress,
+          });
+          return "continued";
+        }
+        const page = await itemPage(scope, resourceId, position.afterItem, ITEM_PAGE);
+        const chunkIds = page.flatMap((item) =>
+          item.versions.flatMap((version) =>
+            "chunks" in version ? version.chunks.map((chunk) => chunk.id) : [],
+          ),
+        );
+        const fresh = await freshChunks(
+          scope,
+          chunkIds.filter((id) => !memory.read.has(id)),
+          new Date(now() - CHUNK_FRESH_MS).toISOString(),
+        );
+        for (const id of fresh) memory.fresh.add(id);
+        const good: string[] = [];
+        for (const item of page) {
+          const check = await checkItem({
+            blobStore,
+            organizationId: scope.organizationId,
+            keys,
+            versions: item.versions,
+            memory,
+          });
+          progress.objectsRead += check.objectsRead;
+          progress.bytesRead += check.bytesRead;
+          good.push(...check.goodChunks);
+          current.checkedItems += 1;
+          progress.checkedItems += 1;
+          if (isDamaged(check)) {
+            current.damagedItems += 1;
+            if (current.damaged.length < MAX_NAMED_DAMAGED_ITEMS) {
+              current.damaged.push({
+                itemKey: item.itemKey,
+                kind: item.kind,
+                name: item.name,
+                brokenObjects: check.brokenObjects,
+                brokenChunks: check.brokenChunks,
+              });
+            }
+          }
+        }
+        await markChunksVerified(scope, good, iso());
+        if (memory.read.size > MEMORY_LIMIT) memory.read.clear();
+        position = {
+          ...position,
+          afterItem: page.length > 0 ? page[page.length - 1]!.docId : position.afterItem,
+        };
+        done = page.length < ITEM_PAGE;
+        await checkpoint();
+      }
+      if (resource) {
+        if (current.damaged.length > 0) {
+          const healed = await heal(scope, blobStore, keys, resourceId, current.damaged, now);
+          if (healed === "waiting") {
+            await checkpoint({ release: true, waitingSince: run.waitingSince ?? iso() });
+            logs.verifyTaskEnded({
+              organizationId: scope.organizationId,
+              runId: task.runId,
+              outcome: "waiting",
+              ...progress,
+            });
+            return "waiting";
+          }
+          const dropped = current.damaged.length - healed.length;
+          current = { ...current, damaged: healed, damagedItems: current.damagedItems - dropped };
+        }
+        await recordResult(scope, task.runId, resource.name, resource.email, resourceId, current, iso());
+        progress.damagedItems += current.damagedItems;
+      }
+      progress.resourcesDone += 1;
+      position = { index: position.index + 1, afterItem: null };
+      current = { checkedItems: 0, damagedItems: 0, damaged: [] };
+      await checkpoint();
+    }
+    await finishVerifyRun(scope, task.runId, holder, { state: "succeeded" }, progress, iso());
+    logs.verifyTaskEnded({
+      organizationId: scope.organizationId,
+      runId: task.runId,
+      outcome: "succeeded",
+      ...progress,
+    });
+    return "succeeded";
+  } catch (error) {
+    if (error instanceof VerifyLeaseLostError) return "lease-lost";
+    const reason = BACKUP_FAILURE_REASONS[failureReasonOf(error)];
+    logs.verifyFailed({ organizationId: scope.organizationId, runId: task.runId, error });
+    try {
+      await finishVerifyRun(
+        scope,
+        task.runId,
+        holder,
+        { state: "failed", failureReason: reason },
+        progress,
+        iso(),
+      );
+    } catch (finishError) {
+      if (finishError instanceof VerifyLeaseLostError) return "lease-lost";
+      throw finishError;
+    }
+    return "failed";
+  }
+}
+
+/**
+ * Confirms and heals a resource's damaged items under the GC lock: the items still damaged, with their
+ * broken chunks' index entries and objects removed; "waiting" when the lock cannot be had now.
+ */
+async function heal(
+  scope: Scope,
+  blobStore: BlobStore,
+  keys: (dataKeyId: string) => Promise<DerivedKeys>,
+  resourceId: string,
+  damaged: DamageRecord[],
+  now: () => number,
+): Promise<DamageRecord[] | "waiting"> {
+  const holder = `verify-${randomUUID()}`;
+  if (!(await takeLock(scope, holder, new Date(now())))) return "waiting";
+  try {
+    if (await backupsRunning(scope, new Date(now()))) {
+      await releaseLock(scope, holder, {});
+      return "waiting";
+    }
+    const confirmed: DamageRecord[] = [];
+    for (const record of damaged) {
+      // A second look with nothing remembered: a version pruned meanwhile is not damage.
+      const check = await checkItem({
+        blobStore,
+        organizationId: scope.organizationId,
+        keys,
+        versions: await itemVersions(scope, resourceId, record.itemKey),
+        memory: { read: new Map(), fresh: new Set() },
+      });
+      if (!isDamaged(check)) continue;
+      confirmed.push({ ...record, brokenObjects: check.brokenObjects, brokenChunks: check.brokenChunks });
+    }
+    // Index entries first, then the objects (see the header).
+    await removeChunkRefs(scope, [...new Set(confirmed.flatMap((record) => record.brokenChunks))]);
+    for (const name of new Set(confirmed.flatMap((record) => record.brokenObjects))) {
+      try {
+        await blobStore.delete(name);
+      } catch (error) {
+        if (!isBlobStoreError(error, "not-found")) throw error;
+      }
+    }
+    await releaseLock(scope, holder, {});
+    return confirmed;
+  } catch (error) {
+    await releaseLock(scope, holder, {}).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The resource's result, and for damage its alert and audit entry (keyed by run and resource). */
+async function recordResult(
+  scope: Scope,
+  runId: string,
+  name: string,
+  email: string | null,
+  resourceId: string,
+  current: VerifyRunRecord["current"],
+  verifiedAt: string,
+): Promise<void> {
+  const integrity: ResourceIntegrity = {
+    state: current.damagedItems > 0 ? "damaged" : "ok",
+    checkedItems: current.checkedItems,
+    damagedItems: current.damagedItems,
+    verifiedAt,
+    damaged: current.damaged.map((record) => ({
+      itemKey: record.itemKey,
+      kind: record.kind,
+      name: record.name,
+      refetch: "pending" as const,
+    })),
+  };
+  await recordResourceIntegrity(scope, resourceId, integrity);
+  if (integrity.state !== "damaged") return;
+  const resourceName = email ?? name;
+  const names = integrity.damaged.map((item) => item.name);
+  await putAlert(scope, `integrity-damaged-${runId}-${resourceId}`, {
+    createdAt: verifiedAt,
+    kind: "integrity-damaged",
+    message: damagedAlertText(resourceName, integrity.damagedItems, names),
+    read: false,
+  });
+  await appendAudit(scope, {
+    operation: "integrity.damaged",
+    actor: SYSTEM_ACTOR,
+    object: resourceName,
+    failureReason:
+      `${integrity.damagedItems} damaged item${integrity.damagedItems === 1 ? "" : "s"}: ${names.join(", ")}`.slice(
+        0,
+        1000,
+      ),
+    date: new Date(verifiedAt),
+    key: `integrity-damaged-${runId}-${resourceId}`,
+  });
+}
