@@ -15,75 +15,72 @@
  */
 import type { RecoverySectionName } from "./recovery-child";
 import { RESTORE_CONCURRENCY } from "./recovery-restore-settings";
-import type { Bench, BenchFigure, BenchReport } from "./types";
-import { runSections } from "./sections";
+import { figureSpec } from "./types";
+import { sectionedBench, type Section } from "./sections";
 
 /** What each section measures (names, units, targets); the section reports the values and notes. */
-const SECTIONS: { name: RecoverySectionName; figures: Omit<BenchFigure, "value" | "note">[] }[] = [
+const SECTIONS: Section<RecoverySectionName>[] = [
   {
     name: "restore",
     figures: [
-      {
-        id: "gmail-restore-ceiling-fraction",
-        name: `Gmail restore, ${RESTORE_CONCURRENCY} imports at once: units per quota minute ÷ per-user limit (steady)`,
-        unit: "",
-        digits: 3,
-        target: { comparison: ">=", value: 0.9 },
-      },
-      {
-        id: "gmail-restore-ceiling-fraction-sequential",
-        name: "Gmail restore, 1 import at a time: units per quota minute ÷ per-user limit (steady)",
-        unit: "",
-        digits: 3,
-        target: { comparison: ">=", value: 0.9 },
-      },
+      figureSpec(
+        "gmail-restore-ceiling-fraction",
+        `Gmail restore, ${RESTORE_CONCURRENCY} imports at once: units per quota minute ÷ per-user limit (steady)`,
+        ">=",
+        0.9,
+        { digits: 3 },
+      ),
+      figureSpec(
+        "gmail-restore-ceiling-fraction-sequential",
+        "Gmail restore, 1 import at a time: units per quota minute ÷ per-user limit (steady)",
+        ">=",
+        0.9,
+        { digits: 3 },
+      ),
     ],
   },
   {
     name: "export",
     figures: [
-      {
-        id: "export-2gib-peak-rss-mib",
-        name: "Export job of a 2 GiB mailbox (MBOX): the worker's peak RSS",
-        unit: "MiB",
-        digits: 0,
-        target: { comparison: "<=", value: 256 },
-      },
-      {
-        id: "export-2gib-identical-fraction",
-        name: "Export job of a 2 GiB mailbox: messages read back identical by an independent MBOX reader",
-        unit: "",
-        digits: 4,
-        target: { comparison: ">=", value: 1 },
-      },
-      {
-        id: "export-2gib-deliveries",
-        name: "Export job of a 2 GiB mailbox: task deliveries it took (20 s budget each)",
-        unit: "",
-        digits: 0,
-        target: { comparison: ">=", value: 2 },
-      },
+      figureSpec(
+        "export-2gib-peak-rss-mib",
+        "Export job of a 2 GiB mailbox (MBOX): the worker's peak RSS",
+        "<=",
+        256,
+        { unit: "MiB" },
+      ),
+      figureSpec(
+        "export-2gib-identical-fraction",
+        "Export job of a 2 GiB mailbox: messages read back identical by an independent MBOX reader",
+        ">=",
+        1,
+        { digits: 4 },
+      ),
+      figureSpec(
+        "export-2gib-deliveries",
+        "Export job of a 2 GiB mailbox: task deliveries it took (20 s budget each)",
+        ">=",
+        2,
+      ),
     ],
   },
   {
     name: "search",
     figures: [
-      {
-        id: "search-p95-ms",
-        name: "Search (searchBackups) over the catalog of one mailbox: p95 latency, mixed queries",
-        unit: "ms",
-        digits: 0,
-        target: { comparison: "<=", value: 300 },
-      },
+      figureSpec(
+        "search-p95-ms",
+        "Search (searchBackups) over the catalog of one mailbox: p95 latency, mixed queries",
+        "<=",
+        300,
+        { unit: "ms" },
+      ),
     ],
   },
 ];
 
-export const recoveryBench: Bench = {
-  id: "recovery",
-  title:
-    "Recovery and search: GmailRestorer against the Workspace emulator (quotas on, time-scaled); searchBackups on a Firestore emulator",
-  run(only): Promise<BenchReport> {
-    return runSections("recovery", "recovery-child.ts", SECTIONS, only);
-  },
-};
+export const recoveryBench = sectionedBench(
+  "recovery",
+  "Recovery and search: GmailRestorer against the Workspace emulator (quotas on, time-scaled); searchBackups on a Firestore emulator",
+  "recovery-child.ts",
+  SECTIONS,
+);

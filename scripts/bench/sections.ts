@@ -5,7 +5,7 @@
  */
 import { fork } from "node:child_process";
 import { join } from "node:path";
-import type { BenchFigure, BenchReport, BenchResult } from "./types";
+import type { Bench, BenchFigure, BenchReport, BenchResult, FigureSpec } from "./types";
 
 /** What a section's process sends back. */
 export interface SectionReport {
@@ -19,7 +19,7 @@ export interface SectionReport {
 export interface Section<Name extends string> {
   name: Name;
   /** What the section measures (names, units, targets); the section reports the values and notes. */
-  figures: Omit<BenchFigure, "value" | "note">[];
+  figures: FigureSpec[];
 }
 
 /** Runs one section in its own process (`childScript <name>`) and answers its report. */
@@ -83,4 +83,14 @@ export async function runSections<Name extends string>(
     );
   }
   return { results, figures };
+}
+
+/** A bench made of sections, each run in a fresh process of `childScript` (`npm run bench -- <id>:<section>`). */
+export function sectionedBench<Name extends string>(
+  id: string,
+  title: string,
+  childScript: string,
+  sections: readonly Section<Name>[],
+): Bench {
+  return { id, title, run: (only) => runSections(id, childScript, sections, only) };
 }

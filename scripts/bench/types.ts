@@ -26,6 +26,20 @@ export interface BenchFigure {
   note?: string;
 }
 
+/** What a section measures: a figure before its value. */
+export type FigureSpec = Omit<BenchFigure, "value" | "note">;
+
+/** A figure's id, name and target (`comparison` `value`), shown with `digits` decimals in `unit`. */
+export function figureSpec(
+  id: string,
+  name: string,
+  comparison: BenchFigure["target"]["comparison"],
+  value: number,
+  shown: { unit?: string; digits?: number } = {},
+): FigureSpec {
+  return { id, name, unit: shown.unit ?? "", digits: shown.digits ?? 0, target: { comparison, value } };
+}
+
 export interface BenchReport {
   results: BenchResult[];
   figures: BenchFigure[];

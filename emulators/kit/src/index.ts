@@ -4,4 +4,5 @@
  */
 export { FaultRules, matchesOperation } from "./fault-rules";
 export { listen, type HttpServer, type ListenOptions, type RequestHandler } from "./http-server";
+export { parseJsonObjectWith, readBodyUpTo, sendJson } from "./http-body";
 export { SnapshotFile } from "./snapshot-file";

@@ -4,6 +4,7 @@
  * integer query parameters the JSON API takes.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { parseJsonObjectWith, readBodyUpTo, sendJson } from "../../kit/src/index";
 
 /** One entry of `error.errors[]`. */
 export interface StorageErrorItem {
@@ -62,21 +63,6 @@ export const rangeNotSatisfiable = (): StorageApiError =>
 export const unavailable = (): StorageApiError =>
   new StorageApiError(503, "We encountered an internal error. Please try again.", "backendError");
 
-export function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "content-type": "application/json; charset=UTF-8",
-    "content-length": String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  response.end(text);
-}
-
 export function sendError(response: ServerResponse, error: StorageApiError): void {
   sendJson(response, error.code, error.body());
 }
@@ -87,37 +73,19 @@ export function sendError(response: ServerResponse, error: StorageApiError): voi
  */
 export const MAX_BODY_BYTES = 512 * 1024 * 1024;
 
+export { sendJson };
+
 export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new StorageApiError(413, `The request body exceeds ${limit} bytes.`, "uploadTooLarge"));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on("end", () => resolve(Buffer.concat(chunks)));
-    request.on("error", reject);
-  });
+  return readBodyUpTo(
+    request,
+    limit,
+    () => new StorageApiError(413, `The request body exceeds ${limit} bytes.`, "uploadTooLarge"),
+  );
 }
 
 /** The body as a JSON object (an empty body is `{}`); anything else is the API's 400 parse error. */
 export function parseJsonObject(buffer: Buffer): Record<string, unknown> {
-  if (buffer.length === 0) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(buffer.toString("utf8"));
-  } catch {
-    throw invalid("Invalid JSON payload received.", "parseError");
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw invalid("Invalid JSON payload received. Expected an object.", "parseError");
-  }
-  return parsed as Record<string, unknown>;
+  return parseJsonObjectWith(buffer, (message) => invalid(message, "parseError"));
 }
 
 /** An optional integer query parameter (`ifGenerationMatch`, `maxResults`...); malformed is a 400. */

@@ -3,6 +3,7 @@
  * Google's method ids (`gmail.users.messages.get`), request bodies and `fields` partial responses.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendJson } from "../../kit/src/index";
 import { inboundPacer, type InboundPacing } from "./pacing";
 
 /** One entry of Google's `error.errors[]`. */
@@ -86,20 +87,7 @@ export const notFound = (message = "Requested entity was not found.", reason = "
 export const forbidden = (message: string, reason = "forbidden"): GoogleApiError =>
   new GoogleApiError(403, message, reason);
 
-export function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    "content-type": "application/json; charset=UTF-8",
-    "content-length": String(Buffer.byteLength(text)),
-    ...headers,
-  });
-  response.end(text);
-}
+export { sendJson };
 
 export function sendGoogleError(response: ServerResponse, error: GoogleApiError): void {
   sendJson(response, error.code, error.body(), error.headers);
