@@ -37,8 +37,8 @@ import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller
 import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
 import { runBackup } from "../../functions/src/engine/runner/run-backup";
 import { DriveSource } from "../../functions/src/engine/drive/source";
-import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/engine/sources/source";
 import type { MeasuredFigure } from "./types";
+import { CountingSource } from "./engine-counting-source";
 import type { LargeFileEmulator } from "./engine-large-file-emulator";
 import type { RestoreOrder, RestoreReport } from "./engine-large-file-restore";
 import {
@@ -81,56 +81,6 @@ interface Delivery {
   bytes: number;
   ms: number;
   outcome: string;
-}
-
-/** A source that counts the reads it is asked for and the bytes they yield. */
-class CountingSource implements Source {
-  readonly kind: Source["kind"];
-  wholeReads = 0;
-  readonly ranges: number[] = [];
-  bytes = 0;
-
-  constructor(private readonly inner: Source) {
-    this.kind = inner.kind;
-  }
-
-  listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
-    return this.inner.listChanges(cursor);
-  }
-
-  private counted(read: () => AsyncIterable<Buffer>): AsyncIterable<Buffer> {
-    const count = (bytes: number) => {
-      this.bytes += bytes;
-    };
-    return {
-      async *[Symbol.asyncIterator]() {
-        for await (const piece of read()) {
-          count(piece.length);
-          yield piece;
-        }
-      },
-    };
-  }
-
-  async fetch(item: ItemRef): Promise<FetchedItem> {
-    const fetched = await this.inner.fetch(item);
-    const from = fetched.contentFrom?.bind(fetched);
-    return {
-      ...fetched,
-      content: this.counted(() => {
-        this.wholeReads += 1;
-        return fetched.content;
-      }),
-      ...(from
-        ? {
-            contentFrom: (offset: number) => {
-              this.ranges.push(offset);
-              return this.counted(() => from(offset));
-            },
-          }
-        : {}),
-    };
-  }
 }
 
 /** Forks the emulator process and waits until it serves the file. */
@@ -188,6 +138,176 @@ function stopEmulator(child: ChildProcess): Promise<void> {
 const mib = (bytes: number) => (bytes / MIB).toFixed(0);
 const mb = (bytes: number) => (bytes / 1e6).toFixed(0);
 
+/** What the backup works with: the emulator's Drive as its user, a catalog, a blob store on disk, a key. */
+interface Setting {
+  drive: drive_v3.Drive;
+  user: string;
+  caller: ReturnType<typeof meteredCaller>;
+  accessToken: () => Promise<string>;
+  catalog: MemoryCatalog;
+  blobStore: CountingBlobStore;
+  dataKey: ReturnType<typeof newDataKey>;
+  run: { runId: string; resourceId: string };
+}
+
+/** One delivery: a fresh source and a fresh deadline on the same run, as the worker re-enqueues its task. */
+async function deliver(setting: Setting): Promise<{ delivery: Delivery; succeeded: boolean }> {
+  const { drive, user, caller, accessToken, catalog, blobStore, dataKey, run } = setting;
+  const from = catalog.run(run.runId)?.partial?.offset ?? 0;
+  const source = new CountingSource(
+    new DriveSource({ drive, resource: { kind: "user", email: user }, caller, accessToken }),
+  );
+  const started = performance.now();
+  const result = await runBackup({
+    run,
+    source,
+    blobStore,
+    catalog,
+    dataKey,
+    organizationId: ORGANIZATION_ID,
+    deadline: Date.now() + DELIVERY_MS,
+    usage: caller.usage,
+  });
+  const delivery: Delivery = {
+    from,
+    to: catalog.run(run.runId)?.partial?.offset ?? (result.outcome === "succeeded" ? FILE_BYTES : 0),
+    wholeReads: source.wholeReads,
+    ranges: source.ranges,
+    bytes: source.bytes,
+    ms: performance.now() - started,
+    outcome: result.outcome,
+  };
+  if (result.outcome === "succeeded") {
+    if (result.itemErrors > 0) throw new Error(`the run had ${result.itemErrors} item errors`);
+    return { delivery, succeeded: true };
+  }
+  if (result.outcome !== "continue") {
+    throw new Error(`a delivery ended "${result.outcome}": ${JSON.stringify(result)}`);
+  }
+  return { delivery, succeeded: false };
+}
+
+/** Backup: deliveries with a deadline each, until the run succeeds; with the backup's memory. */
+async function backUp(setting: Setting) {
+  const deliveries: Delivery[] = [];
+  const backupStarted = performance.now();
+  const backup = await peakRss(50, async () => {
+    for (;;) {
+      if (deliveries.length >= MAX_DELIVERIES) {
+        throw new Error(`the run did not finish in ${MAX_DELIVERIES} deliveries`);
+      }
+      const { delivery, succeeded } = await deliver(setting);
+      deliveries.push(delivery);
+      if (succeeded) return;
+    }
+  });
+  return { deliveries, backup, backupSeconds: (performance.now() - backupStarted) / 1000 };
+}
+
+/** Later deliveries that resumed: nothing read whole and one Range from where the previous one stopped. */
+const resumedCount = (deliveries: Delivery[]): number =>
+  deliveries.filter(
+    (d, i) =>
+      i > 0 &&
+      d.from > 0 &&
+      d.from === deliveries[i - 1]?.to &&
+      d.wholeReads === 0 &&
+      d.ranges.length === 1 &&
+      d.ranges[0] === d.from,
+  ).length;
+
+const deliveryListOf = (deliveries: Delivery[]): string =>
+  deliveries
+    .map(
+      (d) =>
+        `${d.wholeReads > 0 ? "whole read" : `Range bytes=${d.ranges.join(",")}-`} ${mib(d.from)}→${mib(d.to)} MiB ` +
+        `(${mib(d.bytes)} MiB read, ${(d.ms / 1000).toFixed(1)} s, ${d.outcome})`,
+    )
+    .join("; ");
+
+/** How the memory of one way went, for a figure's note. */
+const rssNote = (
+  memory: {
+    baselineBytes: number;
+    peakBytes: number;
+    atPeak: MemoryAtPeak;
+    samples: number;
+    longestGapMs: number;
+  },
+  what: string,
+) =>
+  `peak ${mib(memory.peakBytes)} MiB, baseline before ${what} ${mib(memory.baselineBytes)} MiB ` +
+  `(Node, tsx, the clients; +${mib(memory.peakBytes - memory.baselineBytes)} MiB); at the peak V8's heap ` +
+  `held ${mib(memory.atPeak.heapUsedBytes)} MiB used of ${mib(memory.atPeak.heapTotalBytes)} MiB and ` +
+  `Buffers ${mib(memory.atPeak.arrayBuffersBytes)} MiB; ${memory.samples} samples every 50 ms, the ` +
+  `longest gap ${memory.longestGapMs.toFixed(0)} ms`;
+
+/** The section's figures from the backup and the restore. */
+function figures(
+  { deliveries, backup, backupSeconds }: Awaited<ReturnType<typeof backUp>>,
+  blobStore: CountingBlobStore,
+  restored: RestoreReport,
+  originalMd5: string,
+): MeasuredFigure[] {
+  const downloaded = deliveries.reduce((sum, d) => sum + d.bytes, 0);
+  const resumed = resumedCount(deliveries);
+  const deliveryList = deliveryListOf(deliveries);
+  const identical =
+    restored.md5Checksum === originalMd5 &&
+    restored.size === FILE_BYTES &&
+    restored.sentMd5 === originalMd5 &&
+    restored.sentBytes === FILE_BYTES;
+  const machine = `${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`;
+  return [
+    {
+      id: "large-file-deliveries",
+      value: resumed + 1,
+      note:
+        `one Drive file of 3 GiB (${FILE_BYTES} bytes, generated from a seed) backed up in ` +
+        `${deliveries.length} deliveries, ${resumed} of the later ones resumed by one Range read from where ` +
+        `the previous stopped (the value counts the first and those); task deadline ${DELIVERY_MS / 1000} s, ` +
+        `a third of one pass at the emulator's 32 MiB/s download bandwidth (latency model on, unscaled; ` +
+        `quotas on, 2026 model, quota clock ×${TIME_SCALE}); ${deliveryList}; backup ` +
+        `${backupSeconds.toFixed(0)} s, ${(FILE_BYTES / 1e6 / backupSeconds).toFixed(1)} MB/s; ` +
+        `${blobStore.objectsWritten} objects written (${mib(blobStore.bytesWritten)} MiB) to disk; ${machine}`,
+    },
+    {
+      id: "large-file-downloaded-ratio",
+      value: downloaded / FILE_BYTES,
+      note:
+        `${downloaded} bytes yielded by Drive's downloads for a file of ${FILE_BYTES}: ` +
+        `${downloaded - FILE_BYTES} read again after deadlines; the runner stops at a chunk-group boundary, ` +
+        `so at most ${mib(CHUNK_GROUP_BYTES)} MiB a delivery (here ${mib(deliveries.length * CHUNK_GROUP_BYTES)} MiB ` +
+        `in all, ratio ${(1 + (deliveries.length * CHUNK_GROUP_BYTES) / FILE_BYTES).toFixed(4)})`,
+    },
+    {
+      id: "large-file-peak-rss",
+      value: backup.peakBytes / MIB,
+      note:
+        `backup across ${deliveries.length} deliveries: ${rssNote(backup, "the first delivery")}; the ` +
+        `engine alone in its process (the emulator in another, objects on disk)`,
+    },
+    {
+      id: "large-file-restored-identical",
+      value: identical ? 1 : 0,
+      note:
+        `restored with DriveRestorer.uploadResumable (8 MiB pieces, the emulator's 16 MiB/s upload ` +
+        `bandwidth) from the version's chunks read from disk, into a new folder of the user's My Drive; ` +
+        `Drive's md5Checksum of the restored file ${restored.md5Checksum}, size ${restored.size}; md5 of the ` +
+        `bytes sent ${restored.sentMd5} (${restored.sentBytes} bytes); the original's md5Checksum ` +
+        `${originalMd5}; restore ${restored.seconds.toFixed(0)} s, ` +
+        `${(FILE_BYTES / 1e6 / restored.seconds).toFixed(1)} MB/s`,
+    },
+    {
+      id: "large-file-restore-peak-rss",
+      value: restored.peakBytes / MIB,
+      note:
+        `restore of the 3 GiB version in a process of its own, as a recovery task runs apart from the ` +
+        `backup: ${rssNote(restored, "the restore")}`,
+    },
+  ];
+}
+
 async function measure(folder: string): Promise<MeasuredFigure[]> {
   const emulator = await startEmulator(join(folder, "emulator"));
   try {
@@ -206,70 +326,11 @@ async function measure(folder: string): Promise<MeasuredFigure[]> {
     const run = { runId: "run-large-file", resourceId };
     catalog.createRun({ ...run, cursor: null });
 
-    // Backup: deliveries with a deadline each, until the run succeeds.
-    const deliveries: Delivery[] = [];
-    const backupStarted = performance.now();
-    const backup = await peakRss(50, async () => {
-      for (;;) {
-        if (deliveries.length >= MAX_DELIVERIES) {
-          throw new Error(`the run did not finish in ${MAX_DELIVERIES} deliveries`);
-        }
-        const from = catalog.run(run.runId)?.partial?.offset ?? 0;
-        const source = new CountingSource(
-          new DriveSource({ drive, resource: { kind: "user", email: user }, caller, accessToken }),
-        );
-        const started = performance.now();
-        const result = await runBackup({
-          run,
-          source,
-          blobStore,
-          catalog,
-          dataKey,
-          organizationId: ORGANIZATION_ID,
-          deadline: Date.now() + DELIVERY_MS,
-          usage: caller.usage,
-        });
-        deliveries.push({
-          from,
-          to: catalog.run(run.runId)?.partial?.offset ?? (result.outcome === "succeeded" ? FILE_BYTES : 0),
-          wholeReads: source.wholeReads,
-          ranges: source.ranges,
-          bytes: source.bytes,
-          ms: performance.now() - started,
-          outcome: result.outcome,
-        });
-        if (result.outcome === "succeeded") {
-          if (result.itemErrors > 0) throw new Error(`the run had ${result.itemErrors} item errors`);
-          return;
-        }
-        if (result.outcome !== "continue") {
-          throw new Error(`a delivery ended "${result.outcome}": ${JSON.stringify(result)}`);
-        }
-      }
-    });
-    const backupSeconds = (performance.now() - backupStarted) / 1000;
+    const backedUp = await backUp({ drive, user, caller, accessToken, catalog, blobStore, dataKey, run });
     const item = catalog.item(resourceId, fileId);
     if (!item || item.current.size !== FILE_BYTES) {
       throw new Error(`the run stored ${item?.current.size ?? "nothing"} of the file's ${FILE_BYTES} bytes`);
     }
-    const downloaded = deliveries.reduce((sum, d) => sum + d.bytes, 0);
-    // A later delivery resumed when it read nothing whole and one Range from where the previous one stopped.
-    const resumed = deliveries.filter(
-      (d, i) =>
-        i > 0 &&
-        d.from > 0 &&
-        d.from === deliveries[i - 1]?.to &&
-        d.wholeReads === 0 &&
-        d.ranges.length === 1 &&
-        d.ranges[0] === d.from,
-    ).length;
-    const deliveryList = deliveries
-      .map(
-        (d) =>
-          `${d.wholeReads > 0 ? "whole read" : `Range bytes=${d.ranges.join(",")}-`} ${mib(d.from)}→${mib(d.to)} MiB ` +
-          `(${mib(d.bytes)} MiB read, ${(d.ms / 1000).toFixed(1)} s, ${d.outcome})`,
-      )
-      .join("; ");
 
     // Restore, in a process of its own: the version's chunks uploaded by the Drive restorer.
     const restored = await restoreInChild({
@@ -281,76 +342,7 @@ async function measure(folder: string): Promise<MeasuredFigure[]> {
       objects: objectsFolder,
       version: item.current,
     });
-    const identical =
-      restored.md5Checksum === originalMd5 &&
-      restored.size === FILE_BYTES &&
-      restored.sentMd5 === originalMd5 &&
-      restored.sentBytes === FILE_BYTES;
-
-    const machine = `${availableParallelism()} cores, ${new Date().toISOString().slice(0, 10)}`;
-    const rssNote = (
-      memory: {
-        baselineBytes: number;
-        peakBytes: number;
-        atPeak: MemoryAtPeak;
-        samples: number;
-        longestGapMs: number;
-      },
-      what: string,
-    ) =>
-      `peak ${mib(memory.peakBytes)} MiB, baseline before ${what} ${mib(memory.baselineBytes)} MiB ` +
-      `(Node, tsx, the clients; +${mib(memory.peakBytes - memory.baselineBytes)} MiB); at the peak V8's heap ` +
-      `held ${mib(memory.atPeak.heapUsedBytes)} MiB used of ${mib(memory.atPeak.heapTotalBytes)} MiB and ` +
-      `Buffers ${mib(memory.atPeak.arrayBuffersBytes)} MiB; ${memory.samples} samples every 50 ms, the ` +
-      `longest gap ${memory.longestGapMs.toFixed(0)} ms`;
-    return [
-      {
-        id: "large-file-deliveries",
-        value: resumed + 1,
-        note:
-          `one Drive file of 3 GiB (${FILE_BYTES} bytes, generated from a seed) backed up in ` +
-          `${deliveries.length} deliveries, ${resumed} of the later ones resumed by one Range read from where ` +
-          `the previous stopped (the value counts the first and those); task deadline ${DELIVERY_MS / 1000} s, ` +
-          `a third of one pass at the emulator's 32 MiB/s download bandwidth (latency model on, unscaled; ` +
-          `quotas on, 2026 model, quota clock ×${TIME_SCALE}); ${deliveryList}; backup ` +
-          `${backupSeconds.toFixed(0)} s, ${(FILE_BYTES / 1e6 / backupSeconds).toFixed(1)} MB/s; ` +
-          `${blobStore.objectsWritten} objects written (${mib(blobStore.bytesWritten)} MiB) to disk; ${machine}`,
-      },
-      {
-        id: "large-file-downloaded-ratio",
-        value: downloaded / FILE_BYTES,
-        note:
-          `${downloaded} bytes yielded by Drive's downloads for a file of ${FILE_BYTES}: ` +
-          `${downloaded - FILE_BYTES} read again after deadlines; the runner stops at a chunk-group boundary, ` +
-          `so at most ${mib(CHUNK_GROUP_BYTES)} MiB a delivery (here ${mib(deliveries.length * CHUNK_GROUP_BYTES)} MiB ` +
-          `in all, ratio ${(1 + (deliveries.length * CHUNK_GROUP_BYTES) / FILE_BYTES).toFixed(4)})`,
-      },
-      {
-        id: "large-file-peak-rss",
-        value: backup.peakBytes / MIB,
-        note:
-          `backup across ${deliveries.length} deliveries: ${rssNote(backup, "the first delivery")}; the ` +
-          `engine alone in its process (the emulator in another, objects on disk)`,
-      },
-      {
-        id: "large-file-restored-identical",
-        value: identical ? 1 : 0,
-        note:
-          `restored with DriveRestorer.uploadResumable (8 MiB pieces, the emulator's 16 MiB/s upload ` +
-          `bandwidth) from the version's chunks read from disk, into a new folder of the user's My Drive; ` +
-          `Drive's md5Checksum of the restored file ${restored.md5Checksum}, size ${restored.size}; md5 of the ` +
-          `bytes sent ${restored.sentMd5} (${restored.sentBytes} bytes); the original's md5Checksum ` +
-          `${originalMd5}; restore ${restored.seconds.toFixed(0)} s, ` +
-          `${(FILE_BYTES / 1e6 / restored.seconds).toFixed(1)} MB/s`,
-      },
-      {
-        id: "large-file-restore-peak-rss",
-        value: restored.peakBytes / MIB,
-        note:
-          `restore of the 3 GiB version in a process of its own, as a recovery task runs apart from the ` +
-          `backup: ${rssNote(restored, "the restore")}`,
-      },
-    ];
+    return figures(backedUp, blobStore, restored, originalMd5);
   } finally {
     await stopEmulator(emulator.process);
   }

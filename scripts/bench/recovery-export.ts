@@ -57,177 +57,218 @@ function message(index: number, size: number): Buffer {
 
 const sha = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 
+/** The organisation, its mailbox resource, its data key and the bucket, as a backup would have left them. */
+async function setUp(storageUrl: string, project: string) {
+  const { globalDb } = await import("../../functions/src/lib/firebase");
+  const { organizationRef } = await import("../../functions/src/lib/tenancy");
+  const { activeDataKey, dataKeyResolver } = await import("../../functions/src/backups/data-keys");
+  const { defaultKeyWrapper } = await import("../../functions/src/engine/format/keys");
+  const { GcsBlobStore, regionBucketName } =
+    await import("../../functions/src/engine/blobstore/gcs-blob-store");
+  const scope = { organizationId: ORGANIZATION_ID, regionId: "ch" } as const;
+  const now = new Date();
+  await globalDb().collection("organizations").doc(ORGANIZATION_ID).set({
+    organizationId: ORGANIZATION_ID,
+    domain: "export-bench.test",
+    regionId: "ch",
+    subscriptionId: "sub-export-bench",
+    createdAt: now.toISOString(),
+    createdBy: OWNER,
+    adminEmail: OWNER,
+  });
+  const resource = organizationRef(scope).collection("resources").doc(RESOURCE_ID);
+  await resource.set({ type: "email", name: "Mailbox Owner", email: OWNER, status: "active" });
+  const keyEncryptionKey = randomBytes(32);
+  const wrappers = () => defaultKeyWrapper(keyEncryptionKey);
+  const dataKey = await activeDataKey(scope, wrappers, now);
+  const keys = await dataKeyResolver(scope, wrappers)(dataKey.id);
+  const bucket = regionBucketName(project, "ch");
+  const store = new GcsBlobStore({
+    bucket,
+    projectId: project,
+    apiEndpoint: storageUrl,
+  });
+  return { scope, now, resource, keyEncryptionKey, dataKeyId: dataKey.id, keys, bucket, store, storageUrl };
+}
+
+type Setting = Awaited<ReturnType<typeof setUp>>;
+
+/** Messages until the target size, their chunks stored 8 at a time, items written in bulk. */
+async function seed({
+  resource,
+  keys,
+  dataKeyId,
+  store,
+}: Setting): Promise<{ expected: string[]; total: number }> {
+  const { encodeChunk } = await import("../../functions/src/engine/format/chunk-codec");
+  const { contentDigest } = await import("../../functions/src/engine/format/content-digest");
+  const { catalogDocId } = await import("../../functions/src/engine/runner/catalog-ids");
+  const seedStarted = performance.now();
+  const expected: string[] = [];
+  const writer = resource.firestore.bulkWriter({ throttling: false });
+  let total = 0;
+  const pending = new Set<Promise<unknown>>();
+  for (let index = 0; total < EXPORT_TARGET_BYTES; index += 1) {
+    const size = 100 * 1024 + Math.floor(Math.random() * 200 * 1024);
+    const raw = message(index, size);
+    const itemKey = (0x1900000000000000n + BigInt(index)).toString(16);
+    const chunks: { id: string; size: number }[] = [];
+    for (let start = 0; start < raw.length; start += PIECE) {
+      const encoded = await encodeChunk(
+        { organizationId: ORGANIZATION_ID, keys },
+        raw.subarray(start, start + PIECE),
+      );
+      chunks.push({ id: encoded.id, size: encoded.size });
+      const put = store.putIfAbsent(encoded.objectName, encoded.body).finally(() => pending.delete(put));
+      pending.add(put);
+      if (pending.size >= 8) await Promise.race(pending);
+    }
+    const versionId = `${itemKey}@1`;
+    const date = new Date(Date.UTC(2025, 0, 1) + index * 60_000).toISOString();
+    void writer.set(resource.collection("items").doc(catalogDocId(itemKey)), {
+      itemKey,
+      kind: "gmail-message",
+      sourceId: itemKey,
+      currentVersionId: versionId,
+      current: {
+        versionId,
+        versionKey: "1",
+        contentKey: itemKey,
+        size: raw.length,
+        contentDigest: contentDigest(keys, raw),
+        dataKeyId,
+        metadata: { labels: [] },
+        chunks,
+      },
+      deletedAtSource: null,
+      firstSeenAt: date,
+      lastSeenAt: date,
+      search: {
+        fromEmail: `sender${index % 97}@export-bench.test`,
+        date,
+        display: { subject: `Figures ${index}` },
+      },
+    });
+    expected.push(sha(raw));
+    total += raw.length;
+  }
+  await Promise.all(pending);
+  await writer.close();
+  const seedSeconds = (performance.now() - seedStarted) / 1000;
+  console.log(
+    `recovery bench: seeded ${expected.length} messages, ${(total / MiB).toFixed(0)} MiB in ${seedSeconds.toFixed(0)} s`,
+  );
+  return { expected, total };
+}
+
+/**
+ * The worker bundled as production runs it: by esbuild as functions/build.mjs bundles the functions,
+ * under plain node (no TypeScript loader holding sources in memory).
+ */
+async function buildWorker(): Promise<string> {
+  const workerFile = join(ROOT, ".tmp", "bench", "export-worker.cjs");
+  await build({
+    entryPoints: [join(__dirname, "export-worker-child.ts")],
+    outfile: workerFile,
+    bundle: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    external: Object.keys(
+      (
+        JSON.parse(readFileSync(join(ROOT, "functions", "package.json"), "utf8")) as {
+          dependencies: object;
+        }
+      ).dependencies,
+    ),
+    alias: { "@alpvault/contracts": join(ROOT, "contracts", "src") },
+    logLevel: "warning",
+  });
+  return workerFile;
+}
+
+/** Runs the export in a forked worker, delivery after delivery; its report. */
+function runWorker(workerFile: string, setting: Setting, exportId: string): Promise<ExportWorkerReport> {
+  const { bucket, keyEncryptionKey } = setting;
+  return new Promise<ExportWorkerReport>((resolve, reject) => {
+    const child = fork(workerFile, [], {
+      execArgv: [],
+      env: {
+        ...process.env,
+        EXPORT_BENCH_BUCKET: bucket,
+        EXPORT_BENCH_STORAGE: setting.storageUrl,
+        EXPORT_BENCH_KEK: keyEncryptionKey.toString("base64"),
+        EXPORT_BENCH_ORG: ORGANIZATION_ID,
+        EXPORT_BENCH_EXPORT: exportId,
+        EXPORT_BENCH_BUDGET_MS: String(BUDGET_MS),
+      },
+    });
+    let answer: ExportWorkerReport | undefined;
+    child.on("message", (message) => (answer = message as ExportWorkerReport));
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      answer ? resolve(answer) : reject(new Error(`the export worker ended (${code}) without a report`)),
+    );
+  });
+}
+
+/** The export file read back as a stream by the independent reader, message by message in catalog order. */
+async function compareMbox(
+  { store }: Setting,
+  objectName: string,
+  expected: string[],
+): Promise<{ read: number; identical: number }> {
+  let read = 0;
+  let identical = 0;
+  for await (const message of readMbox(store.createReadStream(objectName))) {
+    if (sha(message) === expected[read]) identical += 1;
+    read += 1;
+  }
+  return { read, identical };
+}
+
+/** Creates the export job with the production `createExport`. */
+async function createJob({ scope, now }: Setting) {
+  const { createExport, newExportId } = await import("../../functions/src/export/repo");
+  const exportId = newExportId(scope);
+  return createExport(
+    scope,
+    {
+      exportId,
+      service: "gmail",
+      format: "mbox",
+      resourceId: RESOURCE_ID,
+      resourceName: OWNER,
+      fileName: "bench.mbox",
+      objectName: `o/${ORGANIZATION_ID}/x/${exportId}/bench.mbox`,
+      itemIds: null,
+      asOf: null,
+      requestedBy: OWNER,
+    },
+    now,
+  );
+}
+
 export async function measureExport(): Promise<{ measured: MeasuredFigure[]; results: BenchResult[] }> {
   const firestorePort = await freePort();
   const firestore = await startFirestore({ port: firestorePort });
   const storage = await startStorageEmulator({ port: await freePort(), autoCreateBuckets: true });
   process.env.FIRESTORE_EMULATOR_HOST = `${firestore.host}:${firestorePort}`;
-  process.env.GCLOUD_PROJECT ??= "demo-alpvault";
+  const project = (process.env.GCLOUD_PROJECT ??= "demo-alpvault");
   process.env.METADATA_SERVER_DETECTION ??= "none";
   try {
-    const { globalDb } = await import("../../functions/src/lib/firebase");
-    const { organizationRef } = await import("../../functions/src/lib/tenancy");
-    const { activeDataKey, dataKeyResolver } = await import("../../functions/src/backups/data-keys");
-    const { defaultKeyWrapper } = await import("../../functions/src/engine/format/keys");
-    const { encodeChunk } = await import("../../functions/src/engine/format/chunk-codec");
-    const { contentDigest } = await import("../../functions/src/engine/format/content-digest");
-    const { GcsBlobStore, regionBucketName } =
-      await import("../../functions/src/engine/blobstore/gcs-blob-store");
-    const { catalogDocId } = await import("../../functions/src/engine/runner/catalog-ids");
-    const { createExport, newExportId, readExport } = await import("../../functions/src/export/repo");
-
-    const scope = { organizationId: ORGANIZATION_ID, regionId: "ch" } as const;
-    const now = new Date();
-    await globalDb().collection("organizations").doc(ORGANIZATION_ID).set({
-      organizationId: ORGANIZATION_ID,
-      domain: "export-bench.test",
-      regionId: "ch",
-      subscriptionId: "sub-export-bench",
-      createdAt: now.toISOString(),
-      createdBy: OWNER,
-      adminEmail: OWNER,
-    });
-    const resource = organizationRef(scope).collection("resources").doc(RESOURCE_ID);
-    await resource.set({ type: "email", name: "Mailbox Owner", email: OWNER, status: "active" });
-    const keyEncryptionKey = randomBytes(32);
-    const wrappers = () => defaultKeyWrapper(keyEncryptionKey);
-    const dataKey = await activeDataKey(scope, wrappers, now);
-    const keys = await dataKeyResolver(scope, wrappers)(dataKey.id);
-    const bucket = regionBucketName(process.env.GCLOUD_PROJECT, "ch");
-    const store = new GcsBlobStore({
-      bucket,
-      projectId: process.env.GCLOUD_PROJECT,
-      apiEndpoint: storage.url,
-    });
-
-    // Seeding: messages until 2 GiB, their chunks stored 8 at a time, items written in bulk.
-    const seedStarted = performance.now();
-    const expected: string[] = [];
-    const writer = organizationRef(scope).firestore.bulkWriter({ throttling: false });
-    let total = 0;
-    const pending = new Set<Promise<unknown>>();
-    for (let index = 0; total < EXPORT_TARGET_BYTES; index += 1) {
-      const size = 100 * 1024 + Math.floor(Math.random() * 200 * 1024);
-      const raw = message(index, size);
-      const itemKey = (0x1900000000000000n + BigInt(index)).toString(16);
-      const chunks: { id: string; size: number }[] = [];
-      for (let start = 0; start < raw.length; start += PIECE) {
-        const encoded = await encodeChunk(
-          { organizationId: ORGANIZATION_ID, keys },
-          raw.subarray(start, start + PIECE),
-        );
-        chunks.push({ id: encoded.id, size: encoded.size });
-        const put = store.putIfAbsent(encoded.objectName, encoded.body).finally(() => pending.delete(put));
-        pending.add(put);
-        if (pending.size >= 8) await Promise.race(pending);
-      }
-      const versionId = `${itemKey}@1`;
-      const date = new Date(Date.UTC(2025, 0, 1) + index * 60_000).toISOString();
-      void writer.set(resource.collection("items").doc(catalogDocId(itemKey)), {
-        itemKey,
-        kind: "gmail-message",
-        sourceId: itemKey,
-        currentVersionId: versionId,
-        current: {
-          versionId,
-          versionKey: "1",
-          contentKey: itemKey,
-          size: raw.length,
-          contentDigest: contentDigest(keys, raw),
-          dataKeyId: dataKey.id,
-          metadata: { labels: [] },
-          chunks,
-        },
-        deletedAtSource: null,
-        firstSeenAt: date,
-        lastSeenAt: date,
-        search: {
-          fromEmail: `sender${index % 97}@export-bench.test`,
-          date,
-          display: { subject: `Figures ${index}` },
-        },
-      });
-      expected.push(sha(raw));
-      total += raw.length;
-    }
-    await Promise.all(pending);
-    await writer.close();
-    const seedSeconds = (performance.now() - seedStarted) / 1000;
-    console.log(
-      `recovery bench: seeded ${expected.length} messages, ${(total / MiB).toFixed(0)} MiB in ${seedSeconds.toFixed(0)} s`,
-    );
-
-    const exportId = newExportId(scope);
-    const job = await createExport(
-      scope,
-      {
-        exportId,
-        service: "gmail",
-        format: "mbox",
-        resourceId: RESOURCE_ID,
-        resourceName: OWNER,
-        fileName: "bench.mbox",
-        objectName: `o/${ORGANIZATION_ID}/x/${exportId}/bench.mbox`,
-        itemIds: null,
-        asOf: null,
-        requestedBy: OWNER,
-      },
-      now,
-    );
-    // The worker runs as production runs it: bundled by esbuild as functions/build.mjs bundles the
-    // functions, under plain node (no TypeScript loader holding sources in memory).
-    const workerFile = join(ROOT, ".tmp", "bench", "export-worker.cjs");
-    await build({
-      entryPoints: [join(__dirname, "export-worker-child.ts")],
-      outfile: workerFile,
-      bundle: true,
-      platform: "node",
-      target: "node20",
-      format: "cjs",
-      external: Object.keys(
-        (
-          JSON.parse(readFileSync(join(ROOT, "functions", "package.json"), "utf8")) as {
-            dependencies: object;
-          }
-        ).dependencies,
-      ),
-      alias: { "@alpvault/contracts": join(ROOT, "contracts", "src") },
-      logLevel: "warning",
-    });
-    const report = await new Promise<ExportWorkerReport>((resolve, reject) => {
-      const child = fork(workerFile, [], {
-        execArgv: [],
-        env: {
-          ...process.env,
-          EXPORT_BENCH_BUCKET: bucket,
-          EXPORT_BENCH_STORAGE: storage.url,
-          EXPORT_BENCH_KEK: keyEncryptionKey.toString("base64"),
-          EXPORT_BENCH_ORG: ORGANIZATION_ID,
-          EXPORT_BENCH_EXPORT: exportId,
-          EXPORT_BENCH_BUDGET_MS: String(BUDGET_MS),
-        },
-      });
-      let answer: ExportWorkerReport | undefined;
-      child.on("message", (message) => (answer = message as ExportWorkerReport));
-      child.once("error", reject);
-      child.once("exit", (code) =>
-        answer ? resolve(answer) : reject(new Error(`the export worker ended (${code}) without a report`)),
-      );
-    });
+    const { readExport } = await import("../../functions/src/export/repo");
+    const setting = await setUp(storage.url, project);
+    const { expected, total } = await seed(setting);
+    const job = await createJob(setting);
+    const report = await runWorker(await buildWorker(), setting, job.exportId);
     if (report.error) throw new Error(report.error);
-    const finished = await readExport(scope, job.exportId);
+    const finished = await readExport(setting.scope, job.exportId);
     console.log(
       `recovery bench: export ${finished?.state} after ${report.deliveries} deliveries in ${report.seconds.toFixed(0)} s, ` +
         `${((finished?.progress.bytes ?? 0) / MiB).toFixed(0)} MiB, peak RSS ${(report.peakRssBytes / MiB).toFixed(0)} MiB`,
     );
-
-    // The file, read back as a stream by the independent reader, message by message in catalog order.
-    let index = 0;
-    let identical = 0;
-    for await (const read of readMbox(store.createReadStream(job.objectName))) {
-      if (sha(read) === expected[index]) identical += 1;
-      index += 1;
-    }
+    const { read: index, identical } = await compareMbox(setting, job.objectName, expected);
     const note = `${identical} of ${expected.length} messages identical (${index} read); ${(total / MiB).toFixed(0)} MiB of messages`;
     return {
       measured: [

@@ -34,106 +34,48 @@
  * `drive.files.download` and an export-link GET `drive.files.exportLink` (they cost a download, see
  * `../google/costs.ts`).
  *
+ * Its parts: `drive-files.ts` (fields, keys, Google types), `paths.ts` (folder paths), `metadata.ts`
+ * (permissions, version metadata, search fields), `content.ts` (download and export links),
+ * `shared-drive-member.ts` (whom a shared drive is read as).
+ *
  * Cursors: a Drive page token for incremental runs; during a full listing a JSON object
  * `{"drive":"full","startPageToken":…,"pageToken":…}` that resumes it.
  */
-import { Readable } from "node:stream";
-import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { drive_v3 } from "@googleapis/drive";
 import type { GoogleCaller } from "../google/caller";
-import { googleReason, googleStatus } from "../sources/google-errors";
+import { googleStatus } from "../sources/google-errors";
 import { listChanges, type ServiceListing } from "../sources/listing";
-import { bounded, displayText, keywordsOf } from "../sources/search-text";
 import {
   ItemGoneError,
   type Change,
   type ChangeBatch,
-  type DriveNativeInfo,
-  type DrivePermission,
-  type DriveSearchFields,
   type FetchedItem,
-  type ItemMetadata,
   type ItemRef,
   type Source,
 } from "../sources/source";
+import { download, exportLink } from "./content";
+import {
+  FILE_FIELDS,
+  GOOGLE_FOLDER,
+  domainOf,
+  invalidPageToken,
+  isFile,
+  isGoogleType,
+  keysOf,
+  type DriveCall,
+  type DriveResource,
+} from "./drive-files";
+import { exportMimeTypeOf, fileMetadataOf, fileSearchOf, permissionsOf } from "./metadata";
+import { DrivePaths } from "./paths";
 
-/**
- * A backed-up Drive: a user's My Drive, or a shared drive read as one of its own members (`actAs`: a super
- * admin sees a shared drive's members only, not its files, unless they are a member: see
- * `findDriveMember`).
- */
-export type DriveResource =
-  | {
-      kind: "user";
-      email: string;
-      /**
-       * The organisation's domains: files shared with the user by an owner of another domain are backed
-       * up (the user's own domain is always one of them).
-       */
-      domains?: string[];
-    }
-  | { kind: "shared-drive"; driveId: string; actAs: string };
-
-/** The path root of files shared with the user (Drive's own name for them). */
-export const SHARED_WITH_ME = "Shared with me";
-
-/** Shared drive roles, most powerful first (Drive's "Shared drives roles"). */
-export const DRIVE_ROLES = ["organizer", "fileOrganizer", "writer", "commenter", "reader"] as const;
-export type DriveRole = (typeof DRIVE_ROLES)[number];
-
-/**
- * A member of a shared drive to act as (domain-wide delegation), found by a super admin through
- * `permissions.list` with `useDomainAdminAccess` (which works for admins who are not members; the drive's
- * files do not): a user of `domain` (not a group, not someone outside the organisation) holding at least
- * `minimum`, the most powerful first. Undefined when there is none: without adding a member, nobody may
- * read the drive for us. The admin's client must be delegated to `admin`.
- */
-export async function findDriveMember(options: {
-  drive: drive_v3.Drive;
-  caller: GoogleCaller;
-  admin: string;
-  driveId: string;
-  domain: string;
-  minimum?: DriveRole;
-  signal?: AbortSignal;
-}): Promise<string | undefined> {
-  const allowed = DRIVE_ROLES.slice(
-    0,
-    DRIVE_ROLES.indexOf(options.minimum ?? "reader") + 1,
-  ) as readonly string[];
-  const suffix = `@${options.domain.toLowerCase()}`;
-  const members: { email: string; rank: number }[] = [];
-  let pageToken: string | undefined;
-  do {
-    const { data } = await options.caller.call(
-      {
-        api: "drive",
-        user: options.admin,
-        method: "drive.permissions.list",
-        idempotent: true,
-        ...(options.signal ? { signal: options.signal } : {}),
-      },
-      () =>
-        options.drive.permissions.list({
-          fileId: options.driveId,
-          useDomainAdminAccess: true,
-          supportsAllDrives: true,
-          pageSize: 100,
-          fields: "nextPageToken,permissions(type,role,emailAddress,deleted)",
-          ...(pageToken ? { pageToken } : {}),
-        }),
-    );
-    for (const permission of data.permissions ?? []) {
-      const email = permission.emailAddress?.toLowerCase();
-      const rank = allowed.indexOf(permission.role ?? "");
-      if (permission.type !== "user" || permission.deleted || !email?.endsWith(suffix) || rank < 0) continue;
-      members.push({ email, rank });
-    }
-    pageToken = data.nextPageToken ?? undefined;
-  } while (pageToken);
-  members.sort((a, b) => a.rank - b.rank || a.email.localeCompare(b.email));
-  return members[0]?.email;
-}
+export {
+  EXPORT_TYPES,
+  GOOGLE_FOLDER,
+  GOOGLE_SHORTCUT,
+  SHARED_WITH_ME,
+  type DriveResource,
+} from "./drive-files";
+export { DRIVE_ROLES, findDriveMember, type DriveRole } from "./shared-drive-member";
 
 export interface DriveSourceOptions {
   /** The client, delegated to the user (My Drive) or to the shared drive's admin. */
@@ -148,101 +90,6 @@ export interface DriveSourceOptions {
   pageSize?: number;
 }
 
-export const GOOGLE_FOLDER = "application/vnd.google-apps.folder";
-export const GOOGLE_SHORTCUT = "application/vnd.google-apps.shortcut";
-const GOOGLE_PREFIX = "application/vnd.google-apps.";
-
-/** The office format each Google type is exported to. */
-export const EXPORT_TYPES: Record<string, string> = {
-  "application/vnd.google-apps.document":
-    "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-  "application/vnd.google-apps.spreadsheet":
-    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-  "application/vnd.google-apps.presentation":
-    "application/vnd.openxmlformats-officedocument.presentationml.presentation",
-  "application/vnd.google-apps.drawing": "application/pdf",
-  "application/vnd.google-apps.script": "application/vnd.google-apps.script+json",
-};
-
-const FILE_FIELDS = [
-  "id",
-  "name",
-  "mimeType",
-  "parents",
-  "driveId",
-  "trashed",
-  "version",
-  "headRevisionId",
-  "modifiedTime",
-  "createdTime",
-  "size",
-  "md5Checksum",
-  "description",
-  "properties",
-  "appProperties",
-  "ownedByMe",
-  "owners(emailAddress)",
-  "exportLinks",
-  "shortcutDetails",
-].join(",");
-const PERMISSION_FIELDS =
-  "nextPageToken,permissions(id,type,role,emailAddress,domain,displayName,allowFileDiscovery,permissionDetails)";
-
-/** Drive's answer to a page token it does not accept: 404 "not valid", or 400 naming `pageToken`. */
-function invalidPageToken(error: unknown): boolean {
-  const status = googleStatus(error);
-  if (status === 404) return true;
-  if (status !== 400) return false;
-  const reason = googleReason(error);
-  const message = JSON.stringify((error as { response?: { data?: unknown } }).response?.data ?? "");
-  return reason === "invalid" || /pageToken/i.test(message);
-}
-
-function domainOf(email: string): string {
-  return email.slice(email.lastIndexOf("@") + 1).toLowerCase();
-}
-
-function isGoogleType(mimeType: string): boolean {
-  return mimeType.startsWith(GOOGLE_PREFIX);
-}
-
-function isFile(value: unknown): value is drive_v3.Schema$File {
-  return typeof value === "object" && value !== null && typeof (value as { id?: unknown }).id === "string";
-}
-
-function keysOf(file: drive_v3.Schema$File): { versionKey: string; contentKey: string } {
-  const version = file.version ?? "";
-  const mimeType = file.mimeType ?? "";
-  return {
-    versionKey: version,
-    contentKey: isGoogleType(mimeType)
-      ? `${version}:${file.modifiedTime ?? ""}`
-      : (file.headRevisionId ?? ""),
-  };
-}
-
-/** Error for a failed export-link GET, shaped like a googleapis error (`response.status`, `data`). */
-class ExportLinkError extends Error {
-  constructor(
-    readonly status: number,
-    readonly response: { status: number; data: unknown; headers: Record<string, string> },
-  ) {
-    super(`Export link answered ${status}`);
-    this.name = "ExportLinkError";
-  }
-}
-
-async function* buffers(stream: AsyncIterable<unknown>): AsyncGenerator<Buffer> {
-  for await (const chunk of stream) {
-    yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-  }
-}
-
-interface FolderInfo {
-  name: string;
-  parents: string[];
-}
-
 export class DriveSource implements Source {
   readonly kind = "drive" as const;
   private readonly drive: drive_v3.Drive;
@@ -252,12 +99,12 @@ export class DriveSource implements Source {
   private readonly pageSize: number;
   private readonly signal?: AbortSignal;
   private readonly user: string;
-  /** Folders seen this run (id → name and parents), for paths. */
-  private readonly folders = new Map<string, FolderInfo>();
-  /** The root's id and display name ("My Drive", or the shared drive's name). */
-  private root?: { id: string; name: string };
+  /** Folder paths, from the folders seen this run. */
+  private readonly paths: DrivePaths;
   /** The organisation's domains, lower case (a user's Drive only). */
   private readonly domains: Set<string>;
+  /** One Drive call as the source's user. */
+  private readonly call: DriveCall;
 
   constructor(options: DriveSourceOptions) {
     this.drive = options.drive;
@@ -274,6 +121,18 @@ export class DriveSource implements Source {
           )
         : [],
     );
+    this.call = (method, send) =>
+      this.caller.call(
+        {
+          api: "drive",
+          user: this.user,
+          method,
+          idempotent: true,
+          ...(this.signal ? { signal: this.signal } : {}),
+        },
+        send,
+      );
+    this.paths = new DrivePaths(this.drive, this.resource, this.call);
   }
 
   /**
@@ -284,19 +143,6 @@ export class DriveSource implements Source {
     if (this.resource.kind !== "user" || file.driveId || file.ownedByMe !== false) return undefined;
     const owner = file.owners?.[0]?.emailAddress?.toLowerCase();
     return owner && !this.domains.has(domainOf(owner)) ? owner : undefined;
-  }
-
-  private call<T>(method: string, send: () => Promise<T>): Promise<T> {
-    return this.caller.call(
-      {
-        api: "drive",
-        user: this.user,
-        method,
-        idempotent: true,
-        ...(this.signal ? { signal: this.signal } : {}),
-      },
-      send,
-    );
   }
 
   private get driveId(): string | undefined {
@@ -368,7 +214,7 @@ export class DriveSource implements Source {
   /** What a changed file means for this resource (folders only update the path cache). */
   private changeOf(fileId: string, file: drive_v3.Schema$File | undefined): Change | undefined {
     if (!file) {
-      this.folders.delete(fileId);
+      this.paths.forget(fileId);
       return { type: "delete", itemKey: fileId };
     }
     const mine =
@@ -376,7 +222,7 @@ export class DriveSource implements Source {
         ? (!file.driveId && file.ownedByMe !== false) || this.externalOwnerOf(file) !== undefined
         : file.driveId === this.driveId;
     if (file.mimeType === GOOGLE_FOLDER) {
-      this.folders.set(fileId, { name: file.name ?? "", parents: file.parents ?? [] });
+      this.paths.remember(fileId, file);
       return undefined;
     }
     if (!mine) return { type: "delete", itemKey: fileId };
@@ -426,66 +272,13 @@ export class DriveSource implements Source {
     return data.startPageToken;
   }
 
-  // -------------------------------------------------------------------------------------------- paths
-
-  private async rootInfo(): Promise<{ id: string; name: string }> {
-    if (this.root) return this.root;
-    if (this.resource.kind === "shared-drive") {
-      const driveId = this.resource.driveId;
-      const sharedDrive = (
-        await this.call("drive.drives.get", () => this.drive.drives.get({ driveId, fields: "id,name" }))
-      ).data;
-      this.root = { id: driveId, name: sharedDrive.name ?? driveId };
-    } else {
-      const rootFolder = (
-        await this.call("drive.files.get", () => this.drive.files.get({ fileId: "root", fields: "id" }))
-      ).data;
-      this.root = { id: rootFolder.id ?? "root", name: "My Drive" };
-    }
-    return this.root;
-  }
-
-  private async folder(folderId: string): Promise<FolderInfo | undefined> {
-    const cached = this.folders.get(folderId);
-    if (cached) return cached;
-    try {
-      const data = (
-        await this.call("drive.files.get", () =>
-          this.drive.files.get({ fileId: folderId, supportsAllDrives: true, fields: "id,name,parents" }),
-        )
-      ).data;
-      const info = { name: data.name ?? "", parents: data.parents ?? [] };
-      this.folders.set(folderId, info);
-      return info;
-    } catch (error) {
-      if (googleStatus(error) === 404) return undefined;
-      throw error;
-    }
-  }
-
   /**
    * The folder path of a file's parents, root first: "My Drive/Projects/2026". A file owned outside the
    * organisation (`shared`) sits in its owner's folders: its path is "Shared with me" and the folders above
    * it the user can see.
    */
-  async pathOf(parents: string[], shared = false): Promise<string> {
-    const root = await this.rootInfo();
-    const names: string[] = [];
-    const seen = new Set<string>();
-    let parentId = parents[0];
-    while (parentId && !seen.has(parentId) && names.length < 100) {
-      if (parentId === root.id && !shared) {
-        names.push(root.name);
-        break;
-      }
-      seen.add(parentId);
-      const info = await this.folder(parentId);
-      if (!info) break;
-      names.push(info.name);
-      parentId = info.parents[0];
-    }
-    if (shared) names.push(SHARED_WITH_ME);
-    return names.reverse().join("/");
+  pathOf(parents: string[], shared = false): Promise<string> {
+    return this.paths.pathOf(parents, shared);
   }
 
   // -------------------------------------------------------------------------------------------- fetch
@@ -504,192 +297,41 @@ export class DriveSource implements Source {
     }
   }
 
-  private async permissions(fileId: string): Promise<DrivePermission[]> {
-    const out: DrivePermission[] = [];
-    let pageToken: string | undefined;
-    do {
-      let data: drive_v3.Schema$PermissionList;
-      try {
-        data = (
-          await this.call("drive.permissions.list", () =>
-            this.drive.permissions.list({
-              fileId,
-              supportsAllDrives: true,
-              pageSize: 100,
-              fields: PERMISSION_FIELDS,
-              ...(pageToken ? { pageToken } : {}),
-            }),
-          )
-        ).data;
-      } catch (error) {
-        if (googleStatus(error) === 404) throw new ItemGoneError(fileId);
-        throw error;
-      }
-      for (const permission of data.permissions ?? []) {
-        const details = permission.permissionDetails ?? [];
-        out.push({
-          id: permission.id ?? "",
-          type: permission.type ?? "",
-          role: permission.role ?? "",
-          ...(permission.emailAddress ? { emailAddress: permission.emailAddress.toLowerCase() } : {}),
-          ...(permission.domain ? { domain: permission.domain } : {}),
-          ...(permission.displayName ? { displayName: permission.displayName } : {}),
-          ...(typeof permission.allowFileDiscovery === "boolean"
-            ? { allowFileDiscovery: permission.allowFileDiscovery }
-            : {}),
-          ...(details.length > 0 ? { inherited: details.every((detail) => detail.inherited === true) } : {}),
-        });
-      }
-      pageToken = data.nextPageToken ?? undefined;
-    } while (pageToken);
-    return out;
-  }
-
-  /**
-   * Streams a blob file's bytes (`alt=media`), from `offset` on with a Range request; a file Drive flags as
-   * abusive is read acknowledging it. The runner checks the bytes against the metadata's md5 and size
-   * (`FetchedItem.expected`).
-   */
-  private async *download(fileId: string, offset = 0): AsyncGenerator<Buffer> {
-    const get = (acknowledgeAbuse: boolean): Promise<{ data: unknown }> =>
-      this.call("drive.files.download", () =>
-        this.drive.files.get(
-          {
-            fileId,
-            alt: "media",
-            supportsAllDrives: true,
-            ...(acknowledgeAbuse ? { acknowledgeAbuse } : {}),
-          },
-          { responseType: "stream", ...(offset > 0 ? { headers: { Range: `bytes=${offset}-` } } : {}) },
-        ),
-      );
-    let response: { data: unknown };
-    try {
-      response = await get(false);
-    } catch (error) {
-      if (googleStatus(error) === 404) throw new ItemGoneError(fileId);
-      if (googleReason(error) !== "cannotDownloadAbusiveFile") throw error;
-      response = await get(true);
+  /** The file's content, read lazily: downloaded, exported, or none (a Google file with no export). */
+  private contentOf(
+    fileId: string,
+    file: drive_v3.Schema$File,
+    exportMimeType: string | undefined,
+  ): AsyncIterable<Buffer> {
+    const link = exportMimeType ? file.exportLinks?.[exportMimeType] : undefined;
+    if (!isGoogleType(file.mimeType ?? "application/octet-stream")) {
+      return { [Symbol.asyncIterator]: () => download(this.drive, this.call, fileId) };
     }
-    yield* buffers(response.data as Readable);
-  }
-
-  /** Streams an export link (an authorised GET with the user's token). */
-  private async *exportLink(fileId: string, link: string): AsyncGenerator<Buffer> {
-    const token = await this.accessToken();
-    const response = await this.call("drive.files.exportLink", async () => {
-      const answer = await fetch(link, { headers: { authorization: `Bearer ${token}` } });
-      if (!answer.ok) {
-        const text = await answer.text();
-        let data: unknown = text;
-        try {
-          data = JSON.parse(text);
-        } catch {
-          // not JSON: kept as text
-        }
-        const headers: Record<string, string> = {};
-        answer.headers.forEach((value, key) => {
-          headers[key] = value;
-        });
-        throw new ExportLinkError(answer.status, { status: answer.status, data, headers });
-      }
-      return answer;
-    }).catch((error: unknown) => {
-      if (googleStatus(error) === 404) throw new ItemGoneError(fileId);
-      throw error;
-    });
-    if (!response.body) return;
-    yield* buffers(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>));
+    return link
+      ? { [Symbol.asyncIterator]: () => exportLink(this.call, this.accessToken, fileId, link) }
+      : { [Symbol.asyncIterator]: async function* () {} };
   }
 
   async fetch(item: ItemRef): Promise<FetchedItem> {
     const file = await this.fileMetadata(item);
     const fileId = item.itemKey;
-    const mimeType = file.mimeType ?? "application/octet-stream";
     const parents = file.parents ?? [];
     const externalOwner = this.externalOwnerOf(file);
     const [permissions, path] = await Promise.all([
-      this.permissions(fileId),
+      permissionsOf(this.drive, this.call, fileId),
       this.pathOf(parents, externalOwner !== undefined),
     ]);
-    const google = isGoogleType(mimeType);
-    const links = file.exportLinks ?? {};
-    const wanted = EXPORT_TYPES[mimeType];
-    const exportMimeType =
-      wanted && links[wanted] ? wanted : links["application/pdf"] ? "application/pdf" : Object.keys(links)[0];
-    const name = file.name ?? "";
-    const native: DriveNativeInfo | undefined =
-      google && exportMimeType
-        ? {
-            mimeType,
-            exportMimeType,
-            name,
-            ...(file.description ? { description: file.description } : {}),
-            ...(file.properties ? { properties: file.properties } : {}),
-            ...(file.appProperties ? { appProperties: file.appProperties } : {}),
-            parents,
-            path,
-          }
-        : undefined;
+    const google = isGoogleType(file.mimeType ?? "application/octet-stream");
+    const exportMimeType = exportMimeTypeOf(file);
     const size = google ? undefined : Number(file.size ?? 0);
-    const shortcut = mimeType === GOOGLE_SHORTCUT ? file.shortcutDetails : undefined;
-    // A Google file Google offers no export of (Form, Site, My Map, Jamboard): its details, no content.
-    const notExportable = google && !exportMimeType && mimeType !== GOOGLE_SHORTCUT;
-    const metadata: ItemMetadata = {
-      name,
-      mimeType,
-      path,
-      parents,
-      ...(file.driveId ? { driveId: file.driveId } : {}),
-      ...(file.headRevisionId ? { headRevisionId: file.headRevisionId } : {}),
-      ...(file.version ? { version: file.version } : {}),
-      ...(file.modifiedTime ? { modifiedTime: file.modifiedTime } : {}),
-      ...(file.createdTime ? { createdTime: file.createdTime } : {}),
-      trashed: file.trashed === true,
-      ...(file.md5Checksum ? { md5Checksum: file.md5Checksum } : {}),
-      ...(file.description ? { description: file.description } : {}),
-      ...(file.properties ? { properties: file.properties } : {}),
-      ...(file.appProperties ? { appProperties: file.appProperties } : {}),
-      permissions,
-      ...(native ? { native } : {}),
-      ...(shortcut?.targetId
-        ? {
-            shortcut: {
-              targetId: shortcut.targetId,
-              ...(shortcut.targetMimeType ? { targetMimeType: shortcut.targetMimeType } : {}),
-              ...(shortcut.targetResourceKey ? { targetResourceKey: shortcut.targetResourceKey } : {}),
-            },
-          }
-        : {}),
-      ...(notExportable ? { contentSkipped: "not-exportable" as const } : {}),
-      ...(externalOwner ? { externalOwner } : {}),
-    };
-    const search: DriveSearchFields = {
-      kind: "drive",
-      display: { name: displayText(name), path: displayText(path) },
-      name: bounded(name),
-      path: bounded(path),
-      mimeType: bounded(mimeType),
-      createdBy: bounded(file.owners?.[0]?.emailAddress ?? ""),
-      modifiedTime: file.modifiedTime ?? "",
-      size: size ?? 0,
-      googleId: fileId,
-      keywords: keywordsOf([name]),
-    };
-    const link = exportMimeType ? links[exportMimeType] : undefined;
-    const content: AsyncIterable<Buffer> = !google
-      ? { [Symbol.asyncIterator]: () => this.download(fileId) }
-      : link
-        ? { [Symbol.asyncIterator]: () => this.exportLink(fileId, link) }
-        : { [Symbol.asyncIterator]: async function* () {} };
     return {
       itemKey: fileId,
       ...keysOf(file),
-      content,
+      content: this.contentOf(fileId, file, exportMimeType),
       ...(!google
         ? {
             contentFrom: (offset: number) => ({
-              [Symbol.asyncIterator]: () => this.download(fileId, offset),
+              [Symbol.asyncIterator]: () => download(this.drive, this.call, fileId, offset),
             }),
             expected: {
               ...(file.md5Checksum ? { md5: file.md5Checksum } : {}),
@@ -698,8 +340,8 @@ export class DriveSource implements Source {
           }
         : {}),
       ...(size !== undefined ? { size } : {}),
-      metadata,
-      search,
+      metadata: fileMetadataOf(file, { path, permissions, exportMimeType, externalOwner }),
+      search: fileSearchOf(file, fileId, path, size),
     };
   }
 }

@@ -1,5 +1,5 @@
 import { decodeEncodedWords, headerBlock, parseAddressList, parseHeaders } from "./mail-headers";
-import { mailSearchFields } from "./source";
+import { mailSearchFields } from "./search-fields";
 import { keywordsOf, MAX_KEYWORDS } from "../sources/search-text";
 
 describe("mail headers", () => {

@@ -24,28 +24,31 @@
  *   label would cost a `messages.list` page per 500 of them plus each message's labels (`messages.get`,
  *   as much quota as fetching it again) and would still leave older versions with the old name.
  *
+ * Its parts: `history.ts` (history pages collapsed to changes), `labels.ts` (label names and the rename
+ * check), `search-fields.ts` (mail search fields), `raw.ts` and `mail-headers.ts` (the raw message).
+ *
  * Cursors: a historyId (decimal digits) for incremental runs; during a full listing a JSON object
  * `{"gmail":"full","historyId":…,"pageToken":…}` that resumes it.
  */
 import type { gmail_v1 } from "@googleapis/gmail";
 import type { GoogleCaller } from "../google/caller";
-import type { Catalog } from "../runner/catalog";
 import { readRawMessage } from "./raw";
 import { googleStatus } from "../sources/google-errors";
 import { listChanges, type ServiceListing } from "../sources/listing";
-import { decodeEncodedWords, headerBlock, parseAddressList, parseHeaders } from "./mail-headers";
-import { MAX_RECIPIENTS, bounded, displayText, keywordsOf } from "../sources/search-text";
 import {
   ItemGoneError,
   type Change,
   type ChangeBatch,
   type FetchedItem,
   type ItemRef,
-  type LabelRename,
-  type MailLabel,
-  type MailSearchFields,
   type Source,
 } from "../sources/source";
+import { historyPages } from "./history";
+import { MailLabels, type GmailCall, type LabelNameStore } from "./labels";
+import { mailSearchFields } from "./search-fields";
+
+export { LABEL_CHECK_MS } from "./labels";
+export { mailSearchFields } from "./search-fields";
 
 export interface GmailSourceOptions {
   /** The mailbox's client (delegated to `user`). */
@@ -61,77 +64,12 @@ export interface GmailSourceOptions {
    * Where the resource's label names are kept (the run's catalog and the resource): renames are noticed
    * and recorded there at the start of every listing. Without it, renames go unnoticed.
    */
-  labelNames?: {
-    catalog: Pick<Catalog, "mailLabelNames" | "renameMailLabels" | "mailLabelsCheckedAt">;
-    resourceId: string;
-  };
+  labelNames?: LabelNameStore;
   /** Clock for the label check's interval (default Date.now). */
   now?: () => number;
 }
 
-/** An unchanged mailbox's labels are compared with Gmail's at most this often (see the header). */
-export const LABEL_CHECK_MS = 6 * 60 * 60_000;
-
-/**
- * The user labels whose name is not the one `previous` has (same id), from `labels.list`'s answer. System
- * labels (INBOX, CATEGORY_…) cannot be renamed and are left out.
- */
-export function labelRenames(
-  previous: Record<string, string>,
-  current: Record<string, string>,
-): LabelRename[] {
-  return Object.entries(current).flatMap(([id, to]) => {
-    const from = previous[id];
-    return from !== undefined && from !== to ? [{ id, from, to }] : [];
-  });
-}
-
-const HISTORY_TYPES = ["messageAdded", "messageDeleted", "labelAdded", "labelRemoved"];
-
 const HISTORY_ID = /^\d+$/;
-
-/** The mail search fields of a raw message, from its header block only. */
-export function mailSearchFields(
-  raw: Buffer | Buffer[],
-  size: number,
-  options: { labels: string[]; internalDate?: number },
-): MailSearchFields {
-  const headers = parseHeaders(headerBlock(raw));
-  const first = (name: string): string => headers.find((header) => header.name === name)?.value ?? "";
-  const all = (name: string): string =>
-    headers
-      .filter((header) => header.name === name)
-      .map((header) => header.value)
-      .join(", ");
-  const subject = decodeEncodedWords(first("subject"));
-  const from = parseAddressList(first("from"))[0] ?? { name: "", email: "" };
-  const to = parseAddressList(all("to"));
-  const cc = parseAddressList(all("cc"));
-  const parsedDate = Date.parse(
-    first("date")
-      .replace(/\([^)]*\)/g, "")
-      .trim(),
-  );
-  const date = Number.isFinite(parsedDate) ? new Date(parsedDate) : new Date(options.internalDate ?? 0);
-  const recipients = [...to, ...cc];
-  return {
-    kind: "mail",
-    display: { subject: displayText(subject), fromName: displayText(from.name) },
-    subject: bounded(subject),
-    fromName: bounded(from.name),
-    fromEmail: bounded(from.email),
-    to: [...new Set(to.map((address) => bounded(address.email)))].slice(0, MAX_RECIPIENTS),
-    date: date.toISOString(),
-    labels: options.labels.map((label) => bounded(label)),
-    size,
-    keywords: keywordsOf([
-      subject,
-      from.name,
-      from.email,
-      ...recipients.flatMap((address) => [address.name, address.email]),
-    ]),
-  };
-}
 
 export class GmailSource implements Source {
   readonly kind = "gmail" as const;
@@ -140,12 +78,10 @@ export class GmailSource implements Source {
   private readonly caller: GoogleCaller;
   private readonly pageSize: number;
   private readonly signal?: AbortSignal;
-  /** Label id → name, loaded once per run (and again when a label appears that it does not know). */
-  private labelNames?: Map<string, string>;
-  /** The user labels' names as `labels.list` last answered (id → name). */
-  private userLabels: Record<string, string> = {};
-  private readonly labelStore?: GmailSourceOptions["labelNames"];
-  private readonly now: () => number;
+  /** The mailbox's labels for this run (names, and the rename check). */
+  private readonly labels: MailLabels;
+  /** One Gmail call as the mailbox owner. */
+  private readonly call: GmailCall;
 
   constructor(options: GmailSourceOptions) {
     this.gmail = options.gmail;
@@ -153,21 +89,18 @@ export class GmailSource implements Source {
     this.caller = options.caller;
     this.signal = options.signal;
     this.pageSize = options.pageSize ?? 500;
-    this.labelStore = options.labelNames;
-    this.now = options.now ?? Date.now;
-  }
-
-  private call<T>(method: string, send: () => Promise<T>): Promise<T> {
-    return this.caller.call(
-      {
-        api: "gmail",
-        user: this.user,
-        method,
-        idempotent: true,
-        ...(this.signal ? { signal: this.signal } : {}),
-      },
-      send,
-    );
+    this.call = (method, send) =>
+      this.caller.call(
+        {
+          api: "gmail",
+          user: this.user,
+          method,
+          idempotent: true,
+          ...(this.signal ? { signal: this.signal } : {}),
+        },
+        send,
+      );
+    this.labels = new MailLabels(this.gmail, this.call, options.labelNames, options.now ?? Date.now);
   }
 
   /** What the shared cursor and resync loop needs from Gmail (see `../listing.ts`). */
@@ -180,7 +113,7 @@ export class GmailSource implements Source {
     startToken: () => this.startHistoryId(),
     listPage: (pageToken) => this.listPage(pageToken),
     incremental: (historyId) => this.incremental(historyId),
-    beforeFullListing: () => this.noticeRenames(),
+    beforeFullListing: () => this.labels.noticeRenames(),
   };
 
   listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
@@ -193,97 +126,19 @@ export class GmailSource implements Source {
    */
   private async *incremental(historyId: string): AsyncGenerator<ChangeBatch, boolean> {
     let checked = false;
-    const history = this.history(historyId);
+    const history = historyPages(
+      { gmail: this.gmail, call: this.call, labels: this.labels, pageSize: this.pageSize },
+      historyId,
+    );
     for (;;) {
       const next = await history.next();
       if (next.done) return next.value;
-      if (!checked && (next.value.changes.length > 0 || (await this.labelCheckDue()))) {
-        await this.noticeRenames();
+      if (!checked && (next.value.changes.length > 0 || (await this.labels.labelCheckDue()))) {
+        await this.labels.noticeRenames();
         checked = true;
       }
       yield next.value;
     }
-  }
-
-  /** history.list pages from `startHistoryId`; returns true when the history is gone (404). */
-  private async *history(startHistoryId: string): AsyncGenerator<ChangeBatch, boolean> {
-    let pageToken: string | undefined;
-    let cursor = startHistoryId;
-    for (;;) {
-      let page: gmail_v1.Schema$ListHistoryResponse;
-      try {
-        page = (
-          await this.call("gmail.users.history.list", () =>
-            this.gmail.users.history.list({
-              userId: "me",
-              startHistoryId,
-              historyTypes: HISTORY_TYPES,
-              maxResults: this.pageSize,
-              ...(pageToken ? { pageToken } : {}),
-            }),
-          )
-        ).data;
-      } catch (error) {
-        if (googleStatus(error) === 404) return true;
-        throw error;
-      }
-      const records = page.history ?? [];
-      const changes = await this.collapse(records);
-      pageToken = page.nextPageToken ?? undefined;
-      // Mid-listing, the last record read is where a repeat would resume; at the end, the mailbox's
-      // current historyId (records of other types since then need no reading).
-      if (pageToken) cursor = records[records.length - 1]?.id ?? cursor;
-      else cursor = page.historyId ?? cursor;
-      yield { changes, nextCursor: cursor, ...(pageToken ? {} : { done: true }) };
-      if (!pageToken) return false;
-    }
-  }
-
-  /** One change per message: the last state of the page wins (deleted beats everything before it). */
-  private async collapse(records: gmail_v1.Schema$History[]): Promise<Change[]> {
-    /** `historyId`: the last record that changed the message (its historyId after the change). */
-    type State = { kind: "upsert" | "delete" | "metadata"; labelIds: string[]; historyId: string };
-    const states = new Map<string, State>();
-    const touch = (
-      message: gmail_v1.Schema$Message | undefined,
-      kind: State["kind"],
-      historyId: string,
-    ): void => {
-      const id = message?.id;
-      if (!id) return;
-      const labelIds = message.labelIds ?? [];
-      const previous = states.get(id);
-      if (kind === "metadata" && previous && previous.kind !== "metadata") {
-        previous.labelIds = labelIds;
-        previous.historyId = historyId;
-        return;
-      }
-      states.delete(id); // re-inserted: the batch keeps the order of each message's last change
-      states.set(id, { kind, labelIds, historyId });
-    };
-    for (const record of records) {
-      const historyId = record.id ?? "";
-      for (const added of record.messagesAdded ?? []) touch(added.message, "upsert", historyId);
-      for (const changed of record.labelsAdded ?? []) touch(changed.message, "metadata", historyId);
-      for (const changed of record.labelsRemoved ?? []) touch(changed.message, "metadata", historyId);
-      for (const deleted of record.messagesDeleted ?? []) touch(deleted.message, "delete", historyId);
-    }
-    const changes: Change[] = [];
-    for (const [itemKey, state] of states) {
-      if (state.kind === "upsert") changes.push({ type: "upsert", item: { itemKey } });
-      else if (state.kind === "delete") changes.push({ type: "delete", itemKey });
-      else {
-        const labels = await this.resolveLabels(state.labelIds);
-        changes.push({
-          type: "metadata",
-          itemKey,
-          versionKey: state.historyId,
-          metadata: { labels, historyId: state.historyId },
-          search: { kind: "mail", labels: labels.map((label) => bounded(label.name)) },
-        });
-      }
-    }
-    return changes;
   }
 
   /** One page of `messages.list` (spam and trash included): every message is an upsert. */
@@ -316,60 +171,6 @@ export class GmailSource implements Source {
     return profile.historyId;
   }
 
-  private async loadLabels(): Promise<Map<string, string>> {
-    const labels = (
-      await this.call("gmail.users.labels.list", () => this.gmail.users.labels.list({ userId: "me" }))
-    ).data.labels;
-    this.labelNames = new Map(
-      (labels ?? []).flatMap((label) => (label.id ? [[label.id, label.name ?? label.id] as const] : [])),
-    );
-    this.userLabels = Object.fromEntries(
-      (labels ?? []).flatMap((label) =>
-        label.id && label.name && label.type !== "system" ? [[label.id, label.name] as const] : [],
-      ),
-    );
-    return this.labelNames;
-  }
-
-  /**
-   * Compares the user labels' names with those the last run saw and records renames in the catalog (see
-   * the header). The names are saved only when they differ, so an unchanged mailbox writes nothing.
-   */
-  private async noticeRenames(): Promise<void> {
-    const store = this.labelStore;
-    if (!store) return;
-    await this.loadLabels();
-    const current = this.userLabels;
-    const previous = await store.catalog.mailLabelNames(store.resourceId);
-    const same =
-      previous !== undefined &&
-      Object.keys(previous).length === Object.keys(current).length &&
-      Object.entries(current).every(([id, name]) => previous[id] === name);
-    const checkedAt = new Date(this.now()).toISOString();
-    // Unchanged names are written again only to record the check (once per LABEL_CHECK_MS at most).
-    await store.catalog.renameMailLabels(
-      store.resourceId,
-      same ? [] : labelRenames(previous ?? {}, current),
-      current,
-      checkedAt,
-    );
-  }
-
-  /** True when the mailbox's labels were never checked, or not for `LABEL_CHECK_MS`. */
-  private async labelCheckDue(): Promise<boolean> {
-    const store = this.labelStore;
-    if (!store) return false;
-    const at = await store.catalog.mailLabelsCheckedAt(store.resourceId);
-    return at === undefined || this.now() - Date.parse(at) >= LABEL_CHECK_MS;
-  }
-
-  private async resolveLabels(ids: string[]): Promise<MailLabel[]> {
-    const cached = this.labelNames;
-    let names = cached ?? (await this.loadLabels());
-    if (cached && ids.some((id) => !names.has(id))) names = await this.loadLabels();
-    return ids.map((id) => ({ id, name: names.get(id) ?? id }));
-  }
-
   async fetch(item: ItemRef): Promise<FetchedItem> {
     let message: gmail_v1.Schema$Message;
     let parts: Buffer[];
@@ -392,7 +193,7 @@ export class GmailSource implements Source {
       if (googleStatus(error) === 404) throw new ItemGoneError(item.itemKey);
       throw error;
     }
-    const labels = await this.resolveLabels(message.labelIds ?? []);
+    const labels = await this.labels.resolveLabels(message.labelIds ?? []);
     const internalDate = message.internalDate ? Number(message.internalDate) : undefined;
     const historyId = message.historyId ?? "";
     return {

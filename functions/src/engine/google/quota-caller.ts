@@ -33,7 +33,9 @@ import {
 } from "./caller";
 import { QUOTA_MODELS, modelCost, type QuotaLimits, type QuotaModel } from "./costs";
 import { GoogleCallError, classifyGoogleError, googleErrorFacts, type GoogleErrorClass } from "./errors";
-import { SYSTEM_CLOCK, Semaphore, TokenBucket, type Clock } from "./token-bucket";
+import { QuotaBuckets } from "./quota-buckets";
+import { abortable, releaseAfter } from "./response-release";
+import { SYSTEM_CLOCK, type Clock } from "./token-bucket";
 
 export interface RetryPolicy {
   /** Attempts per call, the first one included (default 8). */
@@ -111,85 +113,87 @@ export interface QuotaCaller extends GoogleCaller {
   cost(method: string, api?: GoogleApi): number;
 }
 
-function isStream(value: unknown): value is NodeJS.ReadableStream & {
-  destroyed?: boolean;
-  readableEnded?: boolean;
-} {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as { pipe?: unknown }).pipe === "function" &&
-    typeof (value as { once?: unknown }).once === "function"
-  );
-}
-
-/** A web stream that reads `stream` and calls `done` once it ends, fails or is cancelled. */
-function watchWebStream<R>(stream: ReadableStream<R>, done: () => void): ReadableStream<R> {
-  const reader = stream.getReader();
-  return new ReadableStream<R>({
-    async pull(controller) {
-      try {
-        const next = await reader.read();
-        if (next.done) {
-          done();
-          controller.close();
-        } else controller.enqueue(next.value);
-      } catch (error) {
-        done();
-        controller.error(error);
-      }
-    },
-    cancel(reason) {
-      done();
-      return reader.cancel(reason);
-    },
-  });
+/** What one call's attempts are made with. */
+interface Attempts {
+  quota: QuotaBuckets;
+  clock: Clock;
+  policy: RetryPolicy;
+  random: () => number;
+  /** Adds to the request's figures (its user's and method's, the total, and its meters). */
+  count(request: GoogleRequest, change: (stats: MethodStats) => void): void;
+  onRetry?: (event: RetryEvent) => void;
 }
 
 /**
- * Gives the slot back now, or when the response's stream (`responseType: "stream"`: a Node stream, or a
- * web stream with gaxios on fetch, then replaced by one that tells when it is done) is done.
+ * Admits one attempt: the slot first, the units right before sending (units taken long before the
+ * request reaches Google would let our bucket run ahead of Google's, whose refill is lost while it sits
+ * full). Returns the slot's release.
  */
-function releaseAfter<T>(result: T, release: () => void): T {
-  const response = typeof result === "object" && result !== null ? (result as { data?: unknown }) : undefined;
-  const data = response?.data;
-  if (response && data instanceof ReadableStream && !data.locked) {
-    response.data = watchWebStream(data as ReadableStream<unknown>, release);
-    return result;
-  }
-  if (!isStream(data) || data.destroyed || data.readableEnded) {
+async function admit(attempts: Attempts, request: GoogleRequest, units: number): Promise<() => void> {
+  const { quota, clock } = attempts;
+  request.signal?.throwIfAborted();
+  const release = await quota.semaphore(request.api, request.user).acquire();
+  const waitFrom = clock.now();
+  try {
+    await quota.userBucket(request.api, request.user).take(units);
+    await quota.projectBucket(request.api).take(units);
+    request.signal?.throwIfAborted();
+  } catch (error) {
     release();
-    return result;
+    throw error;
   }
-  data.once("close", release);
-  data.once("end", release);
-  data.once("error", release);
-  return result;
+  const waitedMs = clock.now() - waitFrom;
+  attempts.count(request, (stats) => {
+    stats.attempts += 1;
+    stats.units += units;
+    stats.quotaWaitMs += waitedMs;
+  });
+  return release;
 }
 
-/** `promise`, or the signal's reason as soon as it is aborted. */
-function abortable(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error as Error);
-      },
-    );
+/**
+ * After the `attempt`-th attempt failed with `error`: the wait before the next attempt, or the error to
+ * throw (a `GoogleCallError`, or `error` itself when it is neither Google's nor the network's).
+ */
+function retryDelay(attempts: Attempts, request: GoogleRequest, attempt: number, error: unknown): number {
+  const { policy, count } = attempts;
+  const classification = classifyGoogleError(error);
+  // Not Google's answer nor the network's (a bug in `send`): rethrown as it is.
+  if (classification.status === 0 && classification.reason === "unknown-error") {
+    count(request, (stats) => (stats.failures += 1));
+    throw error;
+  }
+  const retryable =
+    classification.kind === "retry" && (request.idempotent || classification.notExecuted === true);
+  if (!retryable || attempt >= policy.maxAttempts) {
+    count(request, (stats) => (stats.failures += 1));
+    const final: GoogleErrorClass =
+      classification.kind === "retry"
+        ? { ...classification, kind: "fatal", reason: classification.reason ?? "google-api-error" }
+        : classification;
+    throw new GoogleCallError(request.method, attempt, final, error);
+  }
+  attempts.quota.drainFor(request, classification);
+  const retryAfter = Math.min(googleErrorFacts(error).retryAfterMs ?? 0, MAX_RETRY_AFTER_MS);
+  const delayMs = Math.max(backoffDelay(attempt, policy, attempts.random), retryAfter);
+  count(request, (stats) => {
+    stats.retries += 1;
+    // Google said a limit was hit: the backoff is a wait for quota too.
+    if (classification.notExecuted && classification.status !== 0) stats.quotaWaitMs += delayMs;
   });
+  attempts.onRetry?.({
+    method: request.method,
+    user: request.user,
+    retry: attempt,
+    delayMs,
+    status: classification.status,
+    googleReason: classification.googleReason,
+  });
+  return delayMs;
 }
 
 export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller {
   const clock = options.clock ?? SYSTEM_CLOCK;
-  const random = options.random ?? Math.random;
   const fraction = options.targetFraction ?? 0.97;
   if (!(fraction > 0 && fraction <= 1)) throw new RangeError("targetFraction must be in (0, 1]");
   const minuteMs = options.minuteMs ?? 60_000;
@@ -198,39 +202,17 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
   if (!(policy.maxAttempts >= 1)) throw new RangeError("retry.maxAttempts must be >= 1");
 
   const model = options.model ?? QUOTA_MODELS["2026"];
-  const limitsOf = (api: GoogleApi): QuotaLimits => ({
-    ...model.limits[api],
-    ...options.limits?.[api],
+  const quota = new QuotaBuckets({
+    model,
+    ...(options.limits ? { limits: options.limits } : {}),
+    fraction,
+    concurrentPerUser: options.concurrentPerUser ?? 8,
+    minuteMs,
+    clock,
   });
-  const buckets = new Map<string, TokenBucket>();
-  const semaphores = new Map<string, Semaphore>();
   let statistics: CallerStats = { total: emptyCounts(), methods: {}, users: {} };
-
-  const bucket = (key: string, perMinute: number): TokenBucket => {
-    let found = buckets.get(key);
-    if (!found) {
-      const capacity = perMinute * fraction;
-      found = new TokenBucket({ capacity, refillPerSecond: capacity / (minuteMs / 1000), clock });
-      buckets.set(key, found);
-    }
-    return found;
-  };
-  const userBucket = (api: GoogleApi, user: string) =>
-    bucket(`${api}:user:${user.toLowerCase()}`, limitsOf(api).perUserPerMinute);
-  const projectBucket = (api: GoogleApi) => bucket(`${api}:project`, limitsOf(api).perProjectPerMinute);
-  const semaphore = (api: GoogleApi, user: string): Semaphore => {
-    const key = `${api}:${user.toLowerCase()}`;
-    let found = semaphores.get(key);
-    if (!found) {
-      const limit = limitsOf(api).concurrentPerUser;
-      found = new Semaphore(Math.max(1, Math.min(options.concurrentPerUser ?? 8, limit)));
-      semaphores.set(key, found);
-    }
-    return found;
-  };
   const cost = (method: string, api?: GoogleApi): number =>
     options.costs?.[method] ?? modelCost(model, method, api);
-
   const count = (request: GoogleRequest, change: (stats: MethodStats) => void): void => {
     const perUser = (statistics.users[request.user] ??= {});
     change((perUser[request.method] ??= emptyCounts()));
@@ -238,46 +220,20 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
     change(statistics.total);
     for (const meter of request.meters ?? []) change(meter);
   };
-
-  /**
-   * Google says a limit was hit: empty the bucket it names so every waiting request slows down. A 429 and
-   * Drive's `userRateLimitExceeded` are the user's limit; a 403 `rateLimitExceeded` is the project's unless
-   * its message names the per-user limit (Gmail answers its per-user limit in that form too: "Queries per
-   * minute per user").
-   */
-  const drainFor = (request: GoogleRequest, classification: GoogleErrorClass): void => {
-    if (!classification.notExecuted || classification.status === 0) return;
-    const projectLimit =
-      classification.status === 403 &&
-      classification.googleReason !== "userRateLimitExceeded" &&
-      classification.perUserLimit !== true;
-    if (projectLimit) projectBucket(request.api).drain();
-    else userBucket(request.api, request.user).drain();
+  const attempts: Attempts = {
+    quota,
+    clock,
+    policy,
+    random: options.random ?? Math.random,
+    count,
+    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
   };
 
   async function call<T>(request: GoogleRequest, send: () => Promise<T>): Promise<T> {
     const units = cost(request.method, request.api);
     count(request, (stats) => (stats.calls += 1));
     for (let attempt = 1; ; attempt += 1) {
-      request.signal?.throwIfAborted();
-      // The slot first, the units right before sending: units taken long before the request reaches
-      // Google would let our bucket run ahead of Google's (whose refill is lost while it sits full).
-      const release = await semaphore(request.api, request.user).acquire();
-      const waitFrom = clock.now();
-      try {
-        await userBucket(request.api, request.user).take(units);
-        await projectBucket(request.api).take(units);
-        request.signal?.throwIfAborted();
-      } catch (error) {
-        release();
-        throw error;
-      }
-      const waitedMs = clock.now() - waitFrom;
-      count(request, (stats) => {
-        stats.attempts += 1;
-        stats.units += units;
-        stats.quotaWaitMs += waitedMs;
-      });
+      const release = await admit(attempts, request, units);
       let error: unknown;
       try {
         return releaseAfter(await send(), release);
@@ -285,38 +241,7 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
         release();
         error = caught;
       }
-      const classification = classifyGoogleError(error);
-      // Not Google's answer nor the network's (a bug in `send`): rethrown as it is.
-      if (classification.status === 0 && classification.reason === "unknown-error") {
-        count(request, (stats) => (stats.failures += 1));
-        throw error;
-      }
-      const retryable =
-        classification.kind === "retry" && (request.idempotent || classification.notExecuted === true);
-      if (!retryable || attempt >= policy.maxAttempts) {
-        count(request, (stats) => (stats.failures += 1));
-        const final: GoogleErrorClass =
-          classification.kind === "retry"
-            ? { ...classification, kind: "fatal", reason: classification.reason ?? "google-api-error" }
-            : classification;
-        throw new GoogleCallError(request.method, attempt, final, error);
-      }
-      drainFor(request, classification);
-      const retryAfter = Math.min(googleErrorFacts(error).retryAfterMs ?? 0, MAX_RETRY_AFTER_MS);
-      const delayMs = Math.max(backoffDelay(attempt, policy, random), retryAfter);
-      count(request, (stats) => {
-        stats.retries += 1;
-        // Google said a limit was hit: the backoff is a wait for quota too.
-        if (classification.notExecuted && classification.status !== 0) stats.quotaWaitMs += delayMs;
-      });
-      options.onRetry?.({
-        method: request.method,
-        user: request.user,
-        retry: attempt,
-        delayMs,
-        status: classification.status,
-        googleReason: classification.googleReason,
-      });
+      const delayMs = retryDelay(attempts, request, attempt, error);
       await abortable(clock.sleep(delayMs), request.signal);
     }
   }

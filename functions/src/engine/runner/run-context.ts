@@ -1,0 +1,162 @@
+/**
+ * One run's context: what it works with (source, catalog, blob store, keys) and the state a checkpoint
+ * saves (cursor, listing, progress, service outcomes, the large item left in the middle), with the steps
+ * that record a batch and save the checkpoint (docs/backup-engine.md, "Runner").
+ */
+import type { ObjectScope } from "../format/chunk-codec";
+import type { DerivedKeys } from "../format/keys";
+import type { Source, SourceKind } from "../sources/source";
+import {
+  MAX_CHUNK_REFS_PER_CALL,
+  MAX_VERSIONS_PER_CALL,
+  type Catalog,
+  type ChunkRecord,
+  type ItemError,
+  type Listing,
+  type PartialItem,
+  type RunProgress,
+  type RunRecord,
+  type ServiceOutcome,
+  type ServiceOutcomes,
+} from "./catalog";
+import { BatchWork, slices } from "./batch-work";
+import type { RunBackupOptions, RunSummary } from "./run-options";
+
+export class RunContext {
+  readonly runId: string;
+  readonly resourceId: string;
+  readonly source: Source;
+  readonly catalog: Catalog;
+  readonly scope: ObjectScope;
+
+  cursor: string | null;
+  listing: Listing | null;
+  readonly progress: RunProgress;
+  /** Progress of what the catalog has recorded (what a failed run reports). */
+  committed: RunProgress;
+  itemErrorCount: number;
+  /** The large item a delivery stopped in the middle of (saved with every checkpoint). */
+  partial: PartialItem | null;
+  readonly services: ServiceOutcomes;
+  /** Items whose fetch ended in a transient error (retries spent), in a row. */
+  transientInARow = 0;
+  /** What the current batch has stored so far. */
+  work = new BatchWork();
+
+  private readonly usageAtStart: number;
+
+  constructor(
+    readonly options: RunBackupOptions,
+    readonly holder: string,
+    /** The data key's derived keys. */
+    readonly keys: DerivedKeys,
+    private readonly record: RunRecord,
+  ) {
+    this.runId = options.run.runId;
+    this.resourceId = options.run.resourceId;
+    this.source = options.source;
+    this.catalog = options.catalog;
+    this.scope = { organizationId: options.organizationId, keys: this.keys };
+    this.cursor = record.cursor;
+    this.listing = record.listing ?? null;
+    this.progress = { ...record.progress };
+    this.committed = { ...this.progress };
+    this.itemErrorCount = record.itemErrorCount;
+    this.partial = record.partial ?? null;
+    this.services = JSON.parse(JSON.stringify(record.services ?? {})) as ServiceOutcomes;
+    this.usageAtStart = options.usage?.units ?? 0;
+  }
+
+  now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  iso(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  unitsUsed(): number {
+    const usage = this.options.usage;
+    return this.record.unitsUsed + (usage ? usage.units - this.usageAtStart : 0);
+  }
+
+  shouldStop(): boolean {
+    const { signal, deadline, stopWhen } = this.options;
+    return (
+      signal?.aborted === true || (deadline !== undefined && this.now() >= deadline) || stopWhen?.() === true
+    );
+  }
+
+  serviceOutcome(kind: SourceKind): ServiceOutcome {
+    return (this.services[kind] ??= { skipped: {} });
+  }
+
+  skip(kind: SourceKind, reason: string): void {
+    const outcome = this.serviceOutcome(kind);
+    outcome.skipped[reason] = (outcome.skipped[reason] ?? 0) + 1;
+  }
+
+  /** Counts an item this run backed up that the screens point out (`ServiceOutcome.notes`). */
+  note(kind: SourceKind, what: string): void {
+    const notes = (this.serviceOutcome(kind).notes ??= {});
+    notes[what] = (notes[what] ?? 0) + 1;
+  }
+
+  /** A failed service fails the run (its reason is the run's); a service that is unavailable does not. */
+  failedService(): ServiceOutcome | undefined {
+    return Object.values(this.services).find((outcome) => outcome?.state === "failed");
+  }
+
+  summary(): RunSummary {
+    return {
+      progress: { ...this.progress },
+      unitsUsed: this.unitsUsed(),
+      itemErrors: this.itemErrorCount,
+      services: JSON.parse(JSON.stringify(this.services)) as ServiceOutcomes,
+    };
+  }
+
+  /**
+   * Records what the batch stored: chunk index, versions, deletes (in this order), then marks the items a
+   * full listing saw without a new version as seen (`seen`).
+   */
+  async recordWork(seen: string[] = []): Promise<ItemError[]> {
+    const { catalog, runId, resourceId } = this;
+    const at = this.iso();
+    const refs: ChunkRecord[] = [
+      ...this.work.written.values(),
+      ...[...this.work.reused].filter((id) => !this.work.written.has(id)).map((id) => ({ id })),
+    ];
+    for (const slice of slices(refs, MAX_CHUNK_REFS_PER_CALL)) await catalog.recordChunks(slice, runId, at);
+    for (const slice of slices(this.work.versions, MAX_VERSIONS_PER_CALL)) {
+      await catalog.writeVersions(resourceId, slice);
+    }
+    const deletes = [...new Set(this.work.deletes)];
+    for (const slice of slices(deletes, MAX_VERSIONS_PER_CALL)) {
+      await catalog.markDeleted(resourceId, slice, at);
+    }
+    const versioned = new Set(this.work.versions.map((version) => version.itemKey));
+    const unchanged = [...new Set(seen)].filter((key) => !versioned.has(key));
+    for (const slice of slices(unchanged, MAX_VERSIONS_PER_CALL))
+      await catalog.touchItems(resourceId, slice, at);
+    const errors = this.work.errors;
+    if (this.work.partial !== undefined) this.partial = this.work.partial;
+    this.work = new BatchWork();
+    this.committed = { ...this.progress };
+    return errors;
+  }
+
+  async checkpoint(newItemErrors: ItemError[]): Promise<void> {
+    await this.catalog.saveCheckpoint(this.runId, this.holder, {
+      cursor: this.cursor,
+      progress: this.progress,
+      unitsUsed: this.unitsUsed(),
+      newItemErrors,
+      listing: this.listing,
+      services: this.services,
+      partial: this.partial,
+    });
+    this.itemErrorCount += newItemErrors.length;
+    this.options.onCheckpoint?.({ ...this.progress });
+  }
+}

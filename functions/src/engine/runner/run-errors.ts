@@ -1,0 +1,93 @@
+/**
+ * How the runner reads an error: the run's failure reason, an item's own error, a service's failure, and
+ * the two ways a run stops early (docs/requirements.md#errors-and-messages).
+ */
+import type { BackupFailureReason } from "@alpvault/contracts/backups";
+import { BlobStoreError } from "../blobstore/blob-store";
+import { EncryptionError, EncryptionKeyError, FormatError } from "../format/errors";
+import { GoogleCallError, classifyGoogleError, failureScope } from "../google/errors";
+import { googleStatus } from "../sources/google-errors";
+import {
+  ContentMismatchError,
+  NoAccessError,
+  StreamError,
+  type Source,
+  type SourceKind,
+} from "../sources/source";
+import { isCatalogUnavailable } from "./catalog";
+
+/** Whether an error came from a Google call (through the caller, or straight from the client). */
+function isGoogleError(error: unknown): boolean {
+  return error instanceof GoogleCallError || googleStatus(error) !== undefined;
+}
+
+/** What a service's failure says, for the screen: Google's reason, the HTTP status, or ours. */
+export function detailOf(error: unknown): string | undefined {
+  if (error instanceof NoAccessError) return error.detail;
+  const classified = classifyGoogleError(error);
+  return classified.googleReason ?? (classified.status ? `http-${classified.status}` : undefined);
+}
+
+/** The run's failure reason for a fatal error (docs/requirements.md#errors-and-messages). */
+export function failureReasonOf(error: unknown): BackupFailureReason {
+  if (error instanceof NoAccessError) return "backup-not-completed";
+  if (error instanceof BlobStoreError) {
+    return error.kind === "unavailable" ? "object-storage-unavailable" : "unknown-error";
+  }
+  if (error instanceof EncryptionKeyError) return "encryption-key-error";
+  if (error instanceof EncryptionError || error instanceof FormatError) return "encryption-error";
+  if (isGoogleError(error)) return classifyGoogleError(error).reason ?? "google-api-error";
+  if (isCatalogUnavailable(error)) return "database-unresponsive";
+  return "unknown-error";
+}
+
+/**
+ * The reason recorded for an item error (Google's reason, or the HTTP status), or undefined when the error
+ * is not about the item alone: any 4xx of an item's call is the item's (unknown ones included), but those
+ * that refuse the whole service (`failureScope`).
+ */
+export function itemErrorReason(error: unknown): string | undefined {
+  if (error instanceof ContentMismatchError) return "content-mismatch";
+  if (!isGoogleError(error) || failureScope(error, true) !== "item") return undefined;
+  const classified = classifyGoogleError(error);
+  return classified.googleReason ?? `http-${classified.status}`;
+}
+
+/** A Google failure that ends one service's part of the run: which stream, and whether it is unavailable. */
+export interface StreamFailure {
+  stream: SourceKind;
+  cause: unknown;
+  unavailable: boolean;
+}
+
+/**
+ * The stream failure `error` is (a source of several streams only), or undefined: anything else fails
+ * the run.
+ */
+export function streamFailure(
+  source: Source,
+  error: unknown,
+  stream: SourceKind | undefined,
+): StreamFailure | undefined {
+  const cause = error instanceof StreamError ? error.cause : error;
+  const kind = error instanceof StreamError ? error.stream : stream;
+  if (!kind || !source.cursorAfter) return undefined;
+  if (cause instanceof NoAccessError) return { stream: kind, cause, unavailable: false };
+  if (!isGoogleError(cause)) return undefined;
+  return { stream: kind, cause, unavailable: failureScope(cause, false) === "unavailable" };
+}
+
+export class StopRequested extends Error {
+  constructor() {
+    super("The run was asked to stop");
+    this.name = "StopRequested";
+  }
+}
+
+/** The deadline came in the middle of a large item: what is stored of it is in the batch's `partial`. */
+export class PartialStop extends Error {
+  constructor() {
+    super("Stopped in the middle of a large item");
+    this.name = "PartialStop";
+  }
+}
