@@ -51,7 +51,6 @@ const CROSS_MODULE_REPO_IMPORTS = new Map([
   ],
   ["billing/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the account"],
   ["billing/repo.ts → organizations/repo", "reads and writes the account inside its own transaction"],
-  ["drills/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the drill"],
   ["policies/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the policy"],
   ["policies/repo.ts → resources/repo", "decodes resources inside the assignment transaction"],
 ]);
