@@ -51,8 +51,6 @@ const CROSS_MODULE_REPO_IMPORTS = new Map([
   ],
   ["billing/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the account"],
   ["billing/repo.ts → organizations/repo", "reads and writes the account inside its own transaction"],
-  ["policies/repo.ts → audit/repo", "writes the audit entry in the transaction that changes the policy"],
-  ["policies/repo.ts → resources/repo", "decodes resources inside the assignment transaction"],
 ]);
 const ENGINE_DEPS = new Set(["engine", "lib"]);
 const HTTP_LAYER_FILES = new Set(["routes.ts", "routes.test.ts"]);
