@@ -19,9 +19,10 @@ import { appendAudit } from "../audit/service";
 import { DomainError } from "../lib/errors";
 import type { Caller, RefusedAttempt } from "../lib/caller";
 import { isId } from "@alpvault/contracts/ids";
+import type { Scope, Transaction } from "../lib/tenancy";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as organizations from "./repo";
-import type { Organization } from "./repo";
+import type { Account, Organization } from "./repo";
 
 export type { Account, GracefulPeriod, Organization } from "./repo";
 
@@ -311,4 +312,21 @@ export function getRouting(organizationId: string): Promise<Organization | undef
 /** The routing record with the organisation's account read from its region. */
 export function withAccount(routing: Organization): Promise<Organization> {
   return organizations.withAccount(routing);
+}
+
+/** The account as read in `transaction` (a billing change reads it before changing it). */
+export function readAccountIn(transaction: Transaction, scope: Scope): Promise<Account> {
+  return organizations.readAccount(scope, transaction);
+}
+
+/** Writes account fields in `transaction` (the change's audit entry goes in the same one). */
+export function writeAccountIn(transaction: Transaction, scope: Scope, account: Partial<Account>): void {
+  organizations.writeAccount(transaction, scope, account);
+}
+
+/** Organisations of a region whose graceful period runs, with their accounts. */
+export function organizationsInGracefulPeriod(
+  regionId: RegionId,
+): Promise<{ scope: Scope; account: Account }[]> {
+  return organizations.organizationsInGracefulPeriod(regionId);
 }
