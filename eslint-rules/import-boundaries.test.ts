@@ -8,6 +8,9 @@ const rule = require("./import-boundaries.cjs") as import("eslint").Rule.RuleMod
 const ROOT = join(__dirname, "..");
 const at = (file: string): string => join(ROOT, file);
 
+/** A ratchet list for the cases about listed imports (the rule's own list only shrinks). */
+const LISTED = ["billing/repo.ts → audit/repo", "billing/repo.ts → organizations/repo"];
+
 const tester = new RuleTester({ languageOptions: { parser: tseslint.parser as never } });
 
 tester.run("import-boundaries", rule, {
@@ -90,6 +93,7 @@ tester.run("import-boundaries", rule, {
       filename: at("functions/src/billing/repo.ts"),
       code: `import { auditedTransaction } from "../audit/repo";
         import { readAccount } from "../organizations/repo";`,
+      options: [{ crossModuleRepoImports: LISTED }],
     },
     // A folder whose name merely starts with "http" is not the HTTP layer.
     { filename: at("functions/src/system/service.ts"), code: 'import { x } from "../https-things/thing";' },
@@ -196,6 +200,7 @@ tester.run("import-boundaries", rule, {
     {
       filename: at("functions/src/billing/repo.ts"),
       code: 'import { auditedTransaction } from "../audit/repo";',
+      options: [{ crossModuleRepoImports: LISTED }],
       errors: [{ messageId: "staleException" }],
     },
     // A domain module (anything under functions/src but http/, routes and index.ts) never imports http/.

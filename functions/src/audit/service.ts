@@ -1,5 +1,6 @@
 /**
- * Reading the audit log: the date range and paging of the Audit Logs screen, checked as the browser does,
+ * Writing and reading the audit log: appending an entry, running a change and the entries that record it
+ * in one transaction, the date range and paging of the Audit Logs screen (checked as the browser does),
  * and the check of the log's hash chain.
  */
 import {
@@ -12,15 +13,17 @@ import {
   type AuditPage,
 } from "@alpvault/contracts/audit";
 import { DomainError } from "../lib/errors";
-import type { Scope } from "../lib/tenancy";
+import type { Scope, Transaction } from "../lib/tenancy";
 import { breakAt, ChainWalk } from "./chain";
 import {
   appendAudit as appendAuditEntry,
   auditChainPages,
+  auditedTransaction,
   entryBeyondHead,
   firstUnsealedEntry,
   listAudit,
   readAuditHead,
+  recordAudit,
   sealAuditSafely,
   type AuditRecord,
 } from "./repo";
@@ -110,4 +113,23 @@ export async function verifyAudit(
 /** Appends an entry to the organisation's audit log (once per `key`, when it has one). */
 export function appendAudit(scope: Scope, record: AuditRecord): Promise<void> {
   return appendAuditEntry(scope, record);
+}
+
+export type { AuditRecord };
+
+/** Records one entry in the transaction of the change it records. */
+export type RecordAudit = (record: AuditRecord) => void;
+
+/**
+ * Runs `change` in one transaction of the organisation's region database with the audit entries it
+ * records (`audit`), then seals them: the change and its entries commit together or not at all. The
+ * owning modules' repositories make the change through `transaction` (reads first, as Firestore requires).
+ */
+export function auditedChange<T>(
+  scope: Scope,
+  change: (transaction: Transaction, audit: RecordAudit) => Promise<T>,
+): Promise<T> {
+  return auditedTransaction(scope, (transaction) =>
+    change(transaction, (record) => recordAudit(transaction, scope, record)),
+  );
 }

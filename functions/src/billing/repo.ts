@@ -1,19 +1,15 @@
 /**
  * Billing state in Firestore. Region database, under the organisation: `payments/{checkoutId}` (one per
  * checkout, its state), `paymentEvents/{eventId}` (every applied payment-provider event, so a replay
- * changes nothing), the account (organizations/repo.ts), audit entries and alerts, all changed in one
- * transaction. Global database: `paymentCheckouts/{checkoutId}`, the local sandbox provider's checkouts
+ * changes nothing) and billing alerts, changed in the transaction `changes.ts` opens with the account
+ * (through the organisations service) and the audit entries (through the audit service). Global database: `paymentCheckouts/{checkoutId}`, the local sandbox provider's checkouts
  * (its page knows only the checkout id).
  */
 import type { Transaction } from "firebase-admin/firestore";
-import type { AuditOperation } from "@alpvault/contracts/audit";
 import { isPaymentState, type Payment, type PaymentState } from "@alpvault/contracts/billing";
 import { decodePurchase } from "@alpvault/contracts/schemas/billing";
-import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
-import { auditedTransaction, recordAudit } from "../audit/repo";
-import { globalDb, regionDb } from "../lib/firebase";
+import { globalDb } from "../lib/firebase";
 import { organizationRef, type Scope } from "../lib/tenancy";
-import { decodeAccount, readAccount, writeAccount, type Account } from "../organizations/repo";
 
 export type { Scope };
 
@@ -25,6 +21,10 @@ export interface PaymentRecord extends Payment {
 
 function payments(scope: Scope) {
   return organizationRef(scope).collection("payments");
+}
+
+function paymentEvents(scope: Scope) {
+  return organizationRef(scope).collection("paymentEvents");
 }
 
 function decodePayment(id: string, data: unknown): PaymentRecord | undefined {
@@ -60,36 +60,58 @@ export async function readPayment(scope: Scope, checkoutId: string): Promise<Pay
   return snapshot.exists ? decodePayment(checkoutId, snapshot.data()) : undefined;
 }
 
-/** An audit entry of a billing change (recorded in the same transaction as the change). */
-export interface BillingAudit {
-  operation: AuditOperation;
-  object: string;
-  failureReason?: string;
-}
-
-/** What one event or rule changes; everything in it is written in one transaction. */
-export interface BillingChange {
-  account?: Partial<Account>;
-  paymentState?: PaymentState;
-  audits: BillingAudit[];
-  /** Alert messages for the resources screen (kind "billing"). */
-  alerts: string[];
-}
-
-function writeChange(
+/** Whether the payment-provider event was applied already (read in `transaction`). */
+export async function paymentEventSeen(
   transaction: Transaction,
   scope: Scope,
-  change: BillingChange,
-  actor: string,
+  eventId: string,
+): Promise<boolean> {
+  return (await transaction.get(paymentEvents(scope).doc(eventId))).exists;
+}
+
+/** The checkout's payment as read in `transaction` (none without a checkout). */
+export async function readPaymentIn(
+  transaction: Transaction,
+  scope: Scope,
+  checkoutId: string | null,
+): Promise<PaymentRecord | undefined> {
+  if (!checkoutId) return undefined;
+  const snapshot = await transaction.get(payments(scope).doc(checkoutId));
+  return snapshot.exists ? decodePayment(checkoutId, snapshot.data()) : undefined;
+}
+
+/** Records the event as applied, so a replay finds it and changes nothing. */
+export function recordPaymentEvent(
+  transaction: Transaction,
+  scope: Scope,
+  event: { eventId: string; type: string; checkoutId: string | null },
   at: Date,
 ): void {
-  if (change.account && Object.keys(change.account).length > 0) {
-    writeAccount(transaction, scope, change.account);
-  }
-  for (const audit of change.audits) {
-    recordAudit(transaction, scope, { ...audit, actor, date: at });
-  }
-  for (const message of change.alerts) {
+  transaction.create(paymentEvents(scope).doc(event.eventId), {
+    type: event.type,
+    checkoutId: event.checkoutId,
+    receivedAt: at.toISOString(),
+  });
+}
+
+export function updatePaymentState(
+  transaction: Transaction,
+  scope: Scope,
+  checkoutId: string,
+  state: PaymentState,
+  at: Date,
+): void {
+  transaction.update(payments(scope).doc(checkoutId), { state, updatedAt: at.toISOString() });
+}
+
+/** Alerts for the resources screen (kind "billing"), written in the change's transaction. */
+export function addBillingAlerts(
+  transaction: Transaction,
+  scope: Scope,
+  messages: readonly string[],
+  at: Date,
+): void {
+  for (const message of messages) {
     transaction.create(organizationRef(scope).collection("alerts").doc(), {
       createdAt: at.toISOString(),
       kind: "billing",
@@ -97,71 +119,6 @@ function writeChange(
       read: false,
     });
   }
-}
-
-/**
- * Applies one payment-provider event exactly once: the event id is recorded with the change, so a
- * replayed event finds it and changes nothing. `decide` sees the account and the checkout's payment
- * (when the event is about one) as read in the transaction.
- */
-export async function applyPaymentEvent(
-  scope: Scope,
-  event: { eventId: string; type: string; checkoutId: string | null },
-  at: Date,
-  decide: (account: Account, payment: PaymentRecord | undefined) => BillingChange & { actor: string },
-): Promise<"applied" | "duplicate"> {
-  const eventRef = organizationRef(scope).collection("paymentEvents").doc(event.eventId);
-  const paymentRef = event.checkoutId ? payments(scope).doc(event.checkoutId) : undefined;
-  return auditedTransaction(scope, async (transaction) => {
-    const seen = await transaction.get(eventRef);
-    if (seen.exists) return "duplicate";
-    const paymentSnapshot = paymentRef ? await transaction.get(paymentRef) : undefined;
-    const payment =
-      paymentSnapshot?.exists && event.checkoutId
-        ? decodePayment(event.checkoutId, paymentSnapshot.data())
-        : undefined;
-    const account = await readAccount(scope, transaction);
-    const change = decide(account, payment);
-    transaction.create(eventRef, {
-      type: event.type,
-      checkoutId: event.checkoutId,
-      receivedAt: at.toISOString(),
-    });
-    if (paymentRef && payment && change.paymentState && change.paymentState !== payment.state) {
-      transaction.update(paymentRef, { state: change.paymentState, updatedAt: at.toISOString() });
-    }
-    writeChange(transaction, scope, change, change.actor, at);
-    return "applied";
-  });
-}
-
-/** Reads the account and applies `decide`'s change to it in one transaction (settings, graceful stop). */
-export async function changeAccount<T>(
-  scope: Scope,
-  actor: string,
-  at: Date,
-  decide: (account: Account) => { change: BillingChange; result: T },
-): Promise<T> {
-  return auditedTransaction(scope, async (transaction) => {
-    const account = await readAccount(scope, transaction);
-    const { change, result } = decide(account);
-    writeChange(transaction, scope, change, actor, at);
-    return result;
-  });
-}
-
-/** Organisations of a region whose graceful period runs (the scheduled stop looks at them). */
-export async function organizationsInGracefulPeriod(
-  regionId: RegionId,
-): Promise<{ scope: Scope; account: Account }[]> {
-  const snapshot = await regionDb(regionDatabaseId(regionId))
-    .collection("organizations")
-    .where("account.graceful.state", "==", "started")
-    .get();
-  return snapshot.docs.map((doc) => ({
-    scope: { organizationId: doc.id, regionId },
-    account: decodeAccount(doc.get("account")),
-  }));
 }
 
 /** A checkout of the local sandbox payment provider (global database; its page knows only the id). */

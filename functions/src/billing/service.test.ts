@@ -6,7 +6,8 @@ import { INITIAL_ACCOUNT, type Account } from "../organizations/repo";
 import { backupsAllowed } from "./graceful";
 import type { PaymentRecord } from "./repo";
 import { sandboxEvent, signPayload } from "./sandbox-provider";
-import { checkPurchase, decidePaymentOutcome, readPaymentEvent } from "./service";
+import { decidePaymentOutcome, readPaymentEvent } from "./payment-events";
+import { checkPurchase } from "./service";
 
 const NOW = new Date("2026-11-22T10:00:00.000Z");
 const DAY_MS = 86_400_000;

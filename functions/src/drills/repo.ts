@@ -15,7 +15,6 @@ import {
   type DrillSchedule,
   type DrillSettingsRequest,
 } from "@alpvault/contracts/drills";
-import { auditedTransaction, recordAudit, type AuditRecord } from "../audit/repo";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export interface StoredDrillSettings extends DrillSettingsRequest {
@@ -117,22 +116,13 @@ export async function readSettings(scope: Scope): Promise<StoredDrillSettings> {
   return decodeSettings((await settingsRef(scope).get()).data());
 }
 
-/** Saves the settings with their audit entry (only when something changed), in one transaction. */
-export async function saveSettings(
-  scope: Scope,
-  change: (current: StoredDrillSettings) => {
-    settings: StoredDrillSettings;
-    audit?: AuditRecord;
-  },
-): Promise<StoredDrillSettings> {
-  const ref = settingsRef(scope);
-  return auditedTransaction(scope, async (transaction) => {
-    const current = decodeSettings((await transaction.get(ref)).data());
-    const { settings, audit } = change(current);
-    transaction.set(ref, settings);
-    if (audit) recordAudit(transaction, scope, audit);
-    return settings;
-  });
+/** The settings as read in `transaction` (a change reads them before writing them back). */
+export async function readSettingsIn(transaction: Transaction, scope: Scope): Promise<StoredDrillSettings> {
+  return decodeSettings((await transaction.get(settingsRef(scope))).data());
+}
+
+export function writeSettings(transaction: Transaction, scope: Scope, settings: StoredDrillSettings): void {
+  transaction.set(settingsRef(scope), settings);
 }
 
 export function decodeRun(id: string, data: Record<string, unknown> | undefined): StoredDrillRun | undefined {

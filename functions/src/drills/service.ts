@@ -18,6 +18,7 @@ import {
   type DrillSettings,
   type DrillSettingsRequest,
 } from "@alpvault/contracts/drills";
+import { auditedChange, type AuditRecord } from "../audit/service";
 import { enqueueDrill, type EnqueueDrill } from "../backups/queue";
 import { readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
@@ -33,8 +34,9 @@ import {
   readActiveRun,
   readRun,
   readSettings,
-  saveSettings,
+  readSettingsIn,
   setNextDrillAt,
+  writeSettings,
   type StoredDrillRun,
   type StoredDrillSettings,
 } from "./repo";
@@ -102,6 +104,19 @@ async function sandboxEmail(scope: Scope, resourceId: string): Promise<string> {
     throw DomainError.invalid(DRILL_MESSAGES.sandboxInvalid);
   }
   return resource.email;
+}
+
+/** Saves the settings with their audit entry (only when something changed), in one transaction. */
+function saveSettings(
+  scope: Scope,
+  change: (current: StoredDrillSettings) => { settings: StoredDrillSettings; audit?: AuditRecord },
+): Promise<StoredDrillSettings> {
+  return auditedChange(scope, async (transaction, audit) => {
+    const { settings, audit: entry } = change(await readSettingsIn(transaction, scope));
+    writeSettings(transaction, scope, settings);
+    if (entry) audit(entry);
+    return settings;
+  });
 }
 
 const describe = (settings: DrillSettingsRequest & { sandboxEmail: string | null }) =>

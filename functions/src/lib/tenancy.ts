@@ -8,6 +8,12 @@ import type { DocumentReference, Firestore } from "firebase-admin/firestore";
 import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
 import { regionDb } from "./firebase";
 
+/**
+ * A transaction of the organisation's region database, as a service hands it from one repository to the
+ * next when a change spans modules (the service never reads or writes through it itself).
+ */
+export type { Transaction } from "firebase-admin/firestore";
+
 export interface Scope {
   organizationId: string;
   regionId: RegionId;

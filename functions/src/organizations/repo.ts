@@ -6,9 +6,9 @@
  * its audit entry are one transaction.
  */
 import type { Transaction } from "firebase-admin/firestore";
-import { globalDb } from "../lib/firebase";
+import { globalDb, regionDb } from "../lib/firebase";
 import { organizationRef, type Scope } from "../lib/tenancy";
-import { isRegionId, type RegionId } from "@alpvault/contracts/regions";
+import { isRegionId, regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
 import { FREE_PLAN, PLANS, isPlanId, type PlanId } from "@alpvault/contracts/plans";
 
 /**
@@ -119,6 +119,20 @@ export function writeAccount(transaction: Transaction, scope: Scope, account: Pa
   const fields: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(account)) fields[`account.${key}`] = value;
   transaction.set(organizationRef(scope), { account: account }, { mergeFields: Object.keys(fields) });
+}
+
+/** Organisations of a region whose graceful period runs (the scheduled stop looks at them). */
+export async function organizationsInGracefulPeriod(
+  regionId: RegionId,
+): Promise<{ scope: Scope; account: Account }[]> {
+  const snapshot = await regionDb(regionDatabaseId(regionId))
+    .collection("organizations")
+    .where("account.graceful.state", "==", "started")
+    .get();
+  return snapshot.docs.map((doc) => ({
+    scope: { organizationId: doc.id, regionId },
+    account: decodeAccount(doc.get("account")),
+  }));
 }
 
 /** The organisation with its account, read from its region database. */

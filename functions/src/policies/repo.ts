@@ -1,10 +1,10 @@
 /**
  * Backup policies of one organisation: `organizations/{id}/policies/{policyId}` in its region database,
  * the policy fields of its resources (`policyId`, `policyName`, `protected`, `nextBackupAt`) and the
- * pending backup runs an assignment queues (`organizations/{id}/backupRuns/{runId}`). Every change is one
- * transaction with the audit entry that records it.
+ * pending backup runs an assignment queues (`organizations/{id}/backupRuns/{runId}`). Every change is made
+ * in a transaction the service opens with the audit entry that records it (`auditedChange`).
  */
-import type { DocumentReference, Transaction } from "firebase-admin/firestore";
+import type { Transaction } from "firebase-admin/firestore";
 import {
   DATA_TYPES,
   DEFAULT_POLICY,
@@ -21,9 +21,7 @@ import {
   type Schedule,
   type Weekday,
 } from "@alpvault/contracts/policies";
-import { auditedTransaction, recordAudit } from "../audit/repo";
 import { organizationRef, type Scope } from "../lib/tenancy";
-import { decodeResource } from "../resources/repo";
 
 export type { Scope };
 
@@ -157,7 +155,8 @@ export async function getPolicy(scope: Scope, policyId: string): Promise<Policy 
   return stored ? toPolicy(stored, await resourceCount(scope, policyId)) : undefined;
 }
 
-async function readPolicy(
+/** The policy as read in `transaction`, when the organisation has it. */
+export async function readPolicy(
   transaction: Transaction,
   scope: Scope,
   policyId: string,
@@ -166,87 +165,94 @@ async function readPolicy(
   return snapshot.exists ? decodePolicy(snapshot.id, snapshot.data()) : undefined;
 }
 
-/** Creates a policy and records "policy created" in the same transaction. */
-export async function createPolicy(
+/** Creates a policy in `transaction` (the service records "policy created" with it). */
+export function createPolicy(
+  transaction: Transaction,
   scope: Scope,
   input: PolicyInput,
   actor: string,
   now: Date,
-): Promise<Policy> {
+): Policy {
   const ref = policies(scope).doc();
   const at = now.toISOString();
   const stored: StoredPolicy = { ...inputFields(input), policyId: ref.id, createdAt: at, updatedAt: at };
-  await auditedTransaction(scope, async (transaction) => {
-    transaction.create(ref, { ...inputFields(input), createdAt: at, updatedAt: at, createdBy: actor });
-    recordAudit(transaction, scope, { operation: "policy.created", actor, object: input.name, date: now });
-  });
+  transaction.create(ref, { ...inputFields(input), createdAt: at, updatedAt: at, createdBy: actor });
   return toPolicy(stored, 0);
 }
 
+/** A policy changed in a transaction: what it was called, what it is now, and its resources' new fields. */
+export interface PolicyUpdate {
+  previousName: string;
+  stored: StoredPolicy;
+  fields: { policyName: string; nextBackupAt: string | null };
+  /** Whether its resources were rewritten in the transaction (else `finishPolicyUpdate` rewrites them). */
+  inTransaction: boolean;
+}
+
 /**
- * Changes a policy: `change` gets the stored policy and answers the new settings (or throws, which
- * aborts). Its resources get the new name and next backup time: in the transaction up to
- * RESOURCES_IN_TRANSACTION resources, in batches after it beyond that. Answers undefined for an unknown
- * policy.
+ * Changes a policy in `transaction`: `change` gets the stored policy and answers the new settings (or
+ * throws, which aborts). Its resources get the new name and next backup time: in the transaction up to
+ * RESOURCES_IN_TRANSACTION resources, in batches after it beyond that (`finishPolicyUpdate`). Answers
+ * undefined for an unknown policy.
  */
 export async function updatePolicy(
+  transaction: Transaction,
   scope: Scope,
   policyId: string,
   change: (current: StoredPolicy) => PolicyInput,
   nextBackup: NextBackup,
   actor: string,
   now: Date,
-): Promise<Policy | undefined> {
-  const ref = policies(scope).doc(policyId);
-  const assigned = resources(scope).where("policyId", "==", policyId);
+): Promise<PolicyUpdate | undefined> {
   const at = now.toISOString();
-  const outcome = await auditedTransaction(scope, async (transaction) => {
-    const current = await readPolicy(transaction, scope, policyId);
-    if (!current) return undefined;
-    const next = change(current);
-    const inUse = await transaction.get(assigned.limit(RESOURCES_IN_TRANSACTION + 1));
-    const fields = { policyName: next.name, nextBackupAt: nextBackup(next) };
-    const inTransaction = inUse.size <= RESOURCES_IN_TRANSACTION;
-    if (inTransaction) for (const doc of inUse.docs) transaction.update(doc.ref, fields);
-    transaction.update(ref, { ...inputFields(next), updatedAt: at, updatedBy: actor });
-    recordAudit(transaction, scope, {
-      operation: "policy.updated",
-      actor,
-      object: current.name === next.name ? next.name : `${current.name} → ${next.name}`,
-      date: now,
-    });
-    return { stored: { ...current, ...inputFields(next), updatedAt: at }, fields, inTransaction };
+  const current = await readPolicy(transaction, scope, policyId);
+  if (!current) return undefined;
+  const next = change(current);
+  const assigned = resources(scope).where("policyId", "==", policyId);
+  const inUse = await transaction.get(assigned.limit(RESOURCES_IN_TRANSACTION + 1));
+  const fields = { policyName: next.name, nextBackupAt: nextBackup(next) };
+  const inTransaction = inUse.size <= RESOURCES_IN_TRANSACTION;
+  if (inTransaction) for (const doc of inUse.docs) transaction.update(doc.ref, fields);
+  transaction.update(policies(scope).doc(policyId), {
+    ...inputFields(next),
+    updatedAt: at,
+    updatedBy: actor,
   });
-  if (!outcome) return undefined;
-  if (!outcome.inTransaction) {
-    const snapshot = await assigned.get();
-    const writer = ref.firestore.bulkWriter();
-    for (const doc of snapshot.docs) void writer.update(doc.ref, outcome.fields);
+  return {
+    previousName: current.name,
+    stored: { ...current, ...inputFields(next), updatedAt: at },
+    fields,
+    inTransaction,
+  };
+}
+
+/** After the transaction of `updatePolicy`: the resources it left are rewritten in batches; the answer. */
+export async function finishPolicyUpdate(scope: Scope, update: PolicyUpdate): Promise<Policy> {
+  const { policyId } = update.stored;
+  if (!update.inTransaction) {
+    const snapshot = await resources(scope).where("policyId", "==", policyId).get();
+    const writer = policies(scope).firestore.bulkWriter();
+    for (const doc of snapshot.docs) void writer.update(doc.ref, update.fields);
     await writer.close();
   }
-  return toPolicy(outcome.stored, await resourceCount(scope, policyId));
+  return toPolicy(update.stored, await resourceCount(scope, policyId));
 }
 
 export type DeleteOutcome = "deleted" | "not-found" | "default" | "in-use";
 
-/** Deletes a policy no resource uses, recording "policy deleted" in the same transaction. */
+/** Deletes a policy no resource uses, in `transaction`; with its name when deleted. */
 export async function deletePolicy(
+  transaction: Transaction,
   scope: Scope,
   policyId: string,
-  actor: string,
-  now: Date,
-): Promise<DeleteOutcome> {
-  const ref = policies(scope).doc(policyId);
-  return auditedTransaction(scope, async (transaction): Promise<DeleteOutcome> => {
-    const current = await readPolicy(transaction, scope, policyId);
-    if (!current) return "not-found";
-    if (policyId === DEFAULT_POLICY_ID) return "default";
-    const inUse = await transaction.get(resources(scope).where("policyId", "==", policyId).limit(1));
-    if (!inUse.empty) return "in-use";
-    transaction.delete(ref);
-    recordAudit(transaction, scope, { operation: "policy.deleted", actor, object: current.name, date: now });
-    return "deleted";
-  });
+): Promise<{ outcome: DeleteOutcome; name?: string }> {
+  const current = await readPolicy(transaction, scope, policyId);
+  if (!current) return { outcome: "not-found" };
+  if (policyId === DEFAULT_POLICY_ID) return { outcome: "default" };
+  const inUse = await transaction.get(resources(scope).where("policyId", "==", policyId).limit(1));
+  if (!inUse.empty) return { outcome: "in-use" };
+  transaction.delete(policies(scope).doc(policyId));
+  return { outcome: "deleted", name: current.name };
 }
 
 export type AssignOutcome =
@@ -262,64 +268,45 @@ export type AssignOutcome =
   | { kind: "resources-not-found" };
 
 /**
- * Assigns a policy to resources, in one transaction with the audit entry: each resource gets the policy,
- * becomes protected and gets its next scheduled backup; each gets one pending backup run (docs/requirements.md#states-and-flows:
- * assigning a policy starts a backup) — a resource that already has an active (pending or running) run
- * keeps that one, now for this policy, so assigning twice never queues two.
+ * Assigns `policy` to resources known to exist, in `transaction`: each resource gets the policy, becomes
+ * protected and gets its next scheduled backup; each gets one pending backup run
+ * (docs/requirements.md#states-and-flows: assigning a policy starts a backup) — a resource that already
+ * has an active (pending or running) run keeps that one, now for this policy, so assigning twice never
+ * queues two. Answers the pending run of each resource.
  */
 export async function assignPolicy(
+  transaction: Transaction,
   scope: Scope,
-  policyId: string,
+  policy: StoredPolicy,
   resourceIds: readonly string[],
   nextBackup: NextBackup,
   actor: string,
   now: Date,
-): Promise<AssignOutcome> {
+): Promise<{ runId: string; resourceId: string }[]> {
   const at = now.toISOString();
-  return auditedTransaction(scope, async (transaction): Promise<AssignOutcome> => {
-    const policy = await readPolicy(transaction, scope, policyId);
-    if (!policy) return { kind: "policy-not-found" };
-    const refs: DocumentReference[] = resourceIds.map((id) => resources(scope).doc(id));
-    const snapshots = await transaction.getAll(...refs);
-    const found = snapshots.flatMap((snapshot) =>
-      snapshot.exists && decodeResource(snapshot.id, snapshot.data()) ? [snapshot] : [],
-    );
-    if (found.length !== resourceIds.length) return { kind: "resources-not-found" };
-    const pending = await transaction.get(backupRuns(scope).where("state", "in", ["pending", "running"]));
-    const pendingByResource = new Map(pending.docs.map((doc) => [doc.get("resourceId") as unknown, doc.ref]));
-    const nextBackupAt = nextBackup(policy);
-    const runs: { runId: string; resourceId: string }[] = [];
-    for (const snapshot of found) {
-      transaction.update(snapshot.ref, {
-        policyId,
-        policyName: policy.name,
-        protected: true,
-        nextBackupAt,
-        policyAssignedAt: at,
-      });
-      const run = { policyId, requestedAt: at, requestedBy: actor };
-      const existing = pendingByResource.get(snapshot.id);
-      if (existing) {
-        transaction.update(existing, run);
-        runs.push({ runId: existing.id, resourceId: snapshot.id });
-      } else {
-        const ref = backupRuns(scope).doc();
-        runs.push({ runId: ref.id, resourceId: snapshot.id });
-        transaction.create(ref, {
-          resourceId: snapshot.id,
-          ...run,
-          trigger: "policy-assigned",
-          state: "pending",
-        });
-      }
-    }
-    const count = found.length;
-    recordAudit(transaction, scope, {
-      operation: "resources.policy-updated",
-      actor,
-      object: `${policy.name} assigned to ${count} resource${count === 1 ? "" : "s"}`,
-      date: now,
+  const { policyId } = policy;
+  const pending = await transaction.get(backupRuns(scope).where("state", "in", ["pending", "running"]));
+  const pendingByResource = new Map(pending.docs.map((doc) => [doc.get("resourceId") as unknown, doc.ref]));
+  const nextBackupAt = nextBackup(policy);
+  const runs: { runId: string; resourceId: string }[] = [];
+  for (const resourceId of resourceIds) {
+    transaction.update(resources(scope).doc(resourceId), {
+      policyId,
+      policyName: policy.name,
+      protected: true,
+      nextBackupAt,
+      policyAssignedAt: at,
     });
-    return { kind: "assigned", policyName: policy.name, assigned: count, backupsQueued: count, runs };
-  });
+    const run = { policyId, requestedAt: at, requestedBy: actor };
+    const existing = pendingByResource.get(resourceId);
+    if (existing) {
+      transaction.update(existing, run);
+      runs.push({ runId: existing.id, resourceId });
+    } else {
+      const ref = backupRuns(scope).doc();
+      runs.push({ runId: ref.id, resourceId });
+      transaction.create(ref, { resourceId, ...run, trigger: "policy-assigned", state: "pending" });
+    }
+  }
+  return runs;
 }

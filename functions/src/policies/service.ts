@@ -19,9 +19,10 @@ import {
 import { isId } from "@alpvault/contracts/ids";
 import { FREE_PLAN, type PlanId } from "@alpvault/contracts/plans";
 import type { AuditOperation } from "@alpvault/contracts/audit";
-import { appendAudit } from "../audit/service";
+import { appendAudit, auditedChange } from "../audit/service";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
+import { resourcesIn } from "../resources/in-transaction";
 import * as repo from "./repo";
 import { nextBackupAt } from "./schedule";
 import { dispatchRun } from "../backups/service";
@@ -107,7 +108,11 @@ export async function createPolicy(
   const input = validated(fields);
   const denial = frequencyDenial(scope.planId, input.frequency);
   if (denial) await refuse(scope, "policy.created", actor, input.name, denial);
-  return repo.createPolicy(scope, input, actor, now);
+  return auditedChange(scope, async (transaction, audit) => {
+    const policy = repo.createPolicy(transaction, scope, input, actor, now);
+    audit({ operation: "policy.created", actor, object: input.name, date: now });
+    return policy;
+  });
 }
 
 function settingsOf(policy: PolicyInput): PolicyInput {
@@ -132,22 +137,24 @@ export async function updatePolicy(
   const merged = (current: PolicyInput) => validated({ ...settingsOf(current), ...fields });
   const denial = frequencyDenial(scope.planId, merged(existing).frequency);
   if (denial) await refuse(scope, "policy.updated", actor, existing.name, denial);
-  const updated = await repo.updatePolicy(
-    scope,
-    policyId,
-    (current) => {
-      // Checked again on what the transaction read (another admin may have changed it meanwhile).
-      const next = merged(current);
-      const refused = frequencyDenial(scope.planId, next.frequency);
-      if (refused) throw DomainError.forbidden(refused);
-      return next;
-    },
-    nextBackup(now),
-    actor,
-    now,
-  );
+  const change = (current: PolicyInput) => {
+    // Checked again on what the transaction read (another admin may have changed it meanwhile).
+    const next = merged(current);
+    const refused = frequencyDenial(scope.planId, next.frequency);
+    if (refused) throw DomainError.forbidden(refused);
+    return next;
+  };
+  const updated = await auditedChange(scope, async (transaction, audit) => {
+    const update = await repo.updatePolicy(transaction, scope, policyId, change, nextBackup(now), actor, now);
+    if (update) {
+      const { previousName, stored } = update;
+      const object = previousName === stored.name ? stored.name : `${previousName} → ${stored.name}`;
+      audit({ operation: "policy.updated", actor, object, date: now });
+    }
+    return update;
+  });
   if (!updated) throw DomainError.notFound(POLICY_MESSAGES.notFound);
-  return updated;
+  return repo.finishPolicyUpdate(scope, updated);
 }
 
 export async function deletePolicy(
@@ -160,7 +167,11 @@ export async function deletePolicy(
   const existing = await repo.getPolicy(scope, policyId);
   if (!existing && policyId !== DEFAULT_POLICY_ID) throw DomainError.notFound(POLICY_MESSAGES.notFound);
   await requireManagingPlan(scope, "policy.deleted", actor, existing?.name ?? policyId);
-  const outcome = await repo.deletePolicy(scope, policyId, actor, now);
+  const outcome = await auditedChange(scope, async (transaction, audit) => {
+    const { outcome: deleted, name } = await repo.deletePolicy(transaction, scope, policyId);
+    if (deleted === "deleted") audit({ operation: "policy.deleted", actor, object: name ?? "", date: now });
+    return deleted;
+  });
   switch (outcome) {
     case "deleted":
       return { policyId };
@@ -189,6 +200,35 @@ export function parseAssignRequest(body: unknown): string[] {
 }
 
 /**
+ * Assigns a policy to resources in one transaction with the audit entry ("assigned to N resources"): the
+ * policy, then the resources (all must exist), then each resource's pending backup run (`repo.assignPolicy`).
+ */
+function assignInTransaction(
+  scope: Scope,
+  policyId: string,
+  resourceIds: readonly string[],
+  next: repo.NextBackup,
+  actor: string,
+  now: Date,
+): Promise<repo.AssignOutcome> {
+  return auditedChange(scope, async (transaction, audit): Promise<repo.AssignOutcome> => {
+    const policy = await repo.readPolicy(transaction, scope, policyId);
+    if (!policy) return { kind: "policy-not-found" };
+    const found = await resourcesIn(transaction, scope, resourceIds);
+    if (found.length !== resourceIds.length) return { kind: "resources-not-found" };
+    const runs = await repo.assignPolicy(transaction, scope, policy, found, next, actor, now);
+    const count = found.length;
+    audit({
+      operation: "resources.policy-updated",
+      actor,
+      object: `${policy.name} assigned to ${count} resource${count === 1 ? "" : "s"}`,
+      date: now,
+    });
+    return { kind: "assigned", policyName: policy.name, assigned: count, backupsQueued: count, runs };
+  });
+}
+
+/**
  * Assigns an existing policy to resources (every plan may: the free plan uses the default policy). Each
  * gets a pending backup run; unknown resources refuse the whole call with a 404 naming none of them.
  */
@@ -202,7 +242,7 @@ export async function assignPolicy(
   checkPolicyId(policyId);
   const resourceIds = parseAssignRequest(body);
   if (policyId === DEFAULT_POLICY_ID) await repo.ensureDefaultPolicy(scope, now);
-  const outcome = await repo.assignPolicy(scope, policyId, resourceIds, nextBackup(now), actor, now);
+  const outcome = await assignInTransaction(scope, policyId, resourceIds, nextBackup(now), actor, now);
   if (outcome.kind === "policy-not-found") throw DomainError.notFound(POLICY_MESSAGES.notFound);
   if (outcome.kind === "resources-not-found") throw DomainError.notFound(POLICY_MESSAGES.resourcesNotFound);
   // docs/requirements.md#states-and-flows: assigning a policy starts a backup. A task that cannot be enqueued now is enqueued by the

@@ -2,6 +2,7 @@
  * Resources (mailboxes and shared drives), alerts and usage figures of one organisation, in its region's
  * database under `organizations/{organizationId}/...`.
  */
+import type { Transaction } from "firebase-admin/firestore";
 import type { Alert, Resource, ResourceType } from "@alpvault/contracts/organizations";
 import { BACKED_UP_SERVICES, BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { decodeResourceIntegrity } from "@alpvault/contracts/schemas/integrity";
@@ -90,6 +91,19 @@ export function decodeResource(id: string, data: unknown): Resource | undefined 
     lastVerifiedAt: text(value.lastVerifiedAt),
     integrity: decodeResourceIntegrity(value.integrity) ?? null,
   };
+}
+
+/** Which of `resourceIds` are resources of the organisation, read in `transaction` (in the order given). */
+export async function existingResourceIds(
+  transaction: Transaction,
+  scope: Scope,
+  resourceIds: readonly string[],
+): Promise<string[]> {
+  const collection = organizationRef(scope).collection("resources");
+  const snapshots = await transaction.getAll(...resourceIds.map((id) => collection.doc(id)));
+  return snapshots.flatMap((snapshot) =>
+    snapshot.exists && decodeResource(snapshot.id, snapshot.data()) ? [snapshot.id] : [],
+  );
 }
 
 export async function listResources(scope: Scope): Promise<Resource[]> {

@@ -15,7 +15,7 @@ import {
   type SecretsResponse,
 } from "@alpvault/contracts/secrets";
 import { FREE_PLAN, type PlanId } from "@alpvault/contracts/plans";
-import { auditedTransaction, recordAudit } from "../audit/repo";
+import { auditedChange } from "../audit/service";
 import { DomainError } from "../lib/errors";
 import type { Kms } from "./kms";
 import * as repo from "./repo";
@@ -133,175 +133,210 @@ export interface SecretsDeps {
   now?: () => Date;
 }
 
-export function secretService(deps: SecretsDeps) {
-  const now = deps.now ?? (() => new Date());
+/** What the service's changes work with: Cloud KMS and the clock. */
+interface SecretsContext {
+  kms: Kms;
+  now: () => Date;
+}
 
-  return {
-    list: listSecrets,
+/** Adds a customer key (paid plans), checks it against Cloud KMS and keeps the result on it. */
+async function createSecret(
+  deps: SecretsContext,
+  organization: Scope & { planId: PlanId },
+  actor: string,
+  body: unknown,
+): Promise<Secret> {
+  const input = parseCreate(body);
+  if (organization.planId === FREE_PLAN) throw DomainError.forbidden(SECRET_MESSAGES.freePlan);
+  const at = deps.now();
+  const check = await checkKey(deps.kms, input.kmsResourceName, at);
+  if (input.isDefault && check.health !== "ok") {
+    throw DomainError.invalid(`${SECRET_MESSAGES.notUsableAsDefault} ${check.message ?? ""}`.trim());
+  }
+  const secretId = repo.newSecretId(organization);
+  const stored: StoredSecret = {
+    secretId,
+    description: input.description,
+    kmsResourceName: input.kmsResourceName,
+    isDefault: input.isDefault,
+    lastCheck: check,
+    createdAt: at.toISOString(),
+    createdBy: actor,
+    updatedAt: at.toISOString(),
+  };
+  await auditedChange(organization, async (transaction, audit) => {
+    if (await repo.secretIdOfKey(transaction, organization, input.kmsResourceName)) {
+      throw DomainError.conflict(SECRET_MESSAGES.alreadyAdded);
+    }
+    const defaults = input.isDefault ? await repo.defaultSecretIds(transaction, organization) : [];
+    for (const id of defaults) repo.updateSecret(transaction, organization, id, { isDefault: false });
+    repo.createSecret(transaction, organization, stored);
+    audit({
+      operation: "encryption-key.added",
+      actor,
+      object: input.description,
+      date: at,
+    });
+    audit(checkedEntry(check, input.description, actor, at));
+    if (input.isDefault) {
+      audit({
+        operation: "encryption-key.default-updated",
+        actor,
+        object: input.description,
+        date: at,
+      });
+    }
+  });
+  return toSecret(stored);
+}
 
-    /** Adds a customer key (paid plans), checks it against Cloud KMS and keeps the result on it. */
-    async create(organization: Scope & { planId: PlanId }, actor: string, body: unknown): Promise<Secret> {
-      const input = parseCreate(body);
-      if (organization.planId === FREE_PLAN) throw DomainError.forbidden(SECRET_MESSAGES.freePlan);
-      const at = now();
-      const check = await checkKey(deps.kms, input.kmsResourceName, at);
-      if (input.isDefault && check.health !== "ok") {
+/** Changes the description and/or the key; a new key is checked first. */
+async function updateSecret(
+  deps: SecretsContext,
+  scope: Scope,
+  actor: string,
+  secretId: string,
+  body: unknown,
+): Promise<Secret> {
+  refuseBuiltIn(secretId);
+  const change = parseUpdate(body);
+  const at = deps.now();
+  const check = change.kmsResourceName ? await checkKey(deps.kms, change.kmsResourceName, at) : undefined;
+  return auditedChange(scope, async (transaction, audit) => {
+    const current = await repo.readSecret(transaction, scope, secretId);
+    if (!current) throw notFound();
+    const keyChanged =
+      change.kmsResourceName !== undefined && change.kmsResourceName !== current.kmsResourceName;
+    if (keyChanged) {
+      const holder = await repo.secretIdOfKey(transaction, scope, change.kmsResourceName as string);
+      if (holder && holder !== secretId) throw DomainError.conflict(SECRET_MESSAGES.alreadyAdded);
+      if (current.isDefault && check && check.health !== "ok") {
         throw DomainError.invalid(`${SECRET_MESSAGES.notUsableAsDefault} ${check.message ?? ""}`.trim());
       }
-      const secretId = repo.newSecretId(organization);
-      const stored: StoredSecret = {
-        secretId,
-        description: input.description,
-        kmsResourceName: input.kmsResourceName,
-        isDefault: input.isDefault,
-        lastCheck: check,
-        createdAt: at.toISOString(),
-        createdBy: actor,
+    }
+    const next: StoredSecret = {
+      ...current,
+      description: change.description ?? current.description,
+      kmsResourceName: change.kmsResourceName ?? current.kmsResourceName,
+      lastCheck: check ?? current.lastCheck,
+      updatedAt: at.toISOString(),
+    };
+    repo.updateSecret(transaction, scope, secretId, {
+      description: next.description,
+      kmsResourceName: next.kmsResourceName,
+      lastCheck: next.lastCheck,
+      updatedAt: next.updatedAt,
+    });
+    audit({
+      operation: "encryption-key.updated",
+      actor,
+      object: next.description,
+      date: at,
+    });
+    if (check) audit(checkedEntry(check, next.description, actor, at));
+    return toSecret(next);
+  });
+}
+
+/** Checks a key against Cloud KMS now and keeps the result on the secret (reported, not refused). */
+async function checkSecret(
+  deps: SecretsContext,
+  scope: Scope,
+  actor: string,
+  secretId: string,
+): Promise<Secret> {
+  refuseBuiltIn(secretId);
+  const existing = await repo.getSecret(scope, secretId);
+  if (!existing) throw notFound();
+  const at = deps.now();
+  const check = await checkKey(deps.kms, existing.kmsResourceName, at);
+  return auditedChange(scope, async (transaction, audit) => {
+    const current = await repo.readSecret(transaction, scope, secretId);
+    if (!current) throw notFound();
+    // A key changed while the check ran: the check is about the old one and is not kept.
+    const lastCheck = current.kmsResourceName === existing.kmsResourceName ? check : current.lastCheck;
+    repo.updateSecret(transaction, scope, secretId, { lastCheck });
+    audit(checkedEntry(check, current.description, actor, at));
+    return toSecret({ ...current, lastCheck });
+  });
+}
+
+/** Makes this secret the default (the built-in one: `default`); the previous default is cleared. */
+async function setDefaultSecret(
+  deps: SecretsContext,
+  scope: Scope & { planId: PlanId },
+  actor: string,
+  secretId: string,
+): Promise<SecretsResponse> {
+  const at = deps.now();
+  await auditedChange(scope, async (transaction, audit) => {
+    const target =
+      secretId === DEFAULT_SECRET_ID ? undefined : await repo.readSecret(transaction, scope, secretId);
+    if (secretId !== DEFAULT_SECRET_ID && !target) throw notFound();
+    if (target && target.lastCheck?.health !== "ok") {
+      const reason = target.lastCheck?.message ?? "";
+      throw DomainError.invalid(`${SECRET_MESSAGES.notUsableAsDefault} ${reason}`.trim());
+    }
+    const defaults = await repo.defaultSecretIds(transaction, scope);
+    const unchanged = target
+      ? defaults.length === 1 && defaults[0] === target.secretId
+      : defaults.length === 0;
+    if (unchanged) return;
+    for (const id of defaults) {
+      if (id !== secretId) repo.updateSecret(transaction, scope, id, { isDefault: false });
+    }
+    if (target)
+      repo.updateSecret(transaction, scope, target.secretId, {
+        isDefault: true,
         updatedAt: at.toISOString(),
-      };
-      await auditedTransaction(organization, async (transaction) => {
-        if (await repo.secretIdOfKey(transaction, organization, input.kmsResourceName)) {
-          throw DomainError.conflict(SECRET_MESSAGES.alreadyAdded);
-        }
-        const defaults = input.isDefault ? await repo.defaultSecretIds(transaction, organization) : [];
-        for (const id of defaults) repo.updateSecret(transaction, organization, id, { isDefault: false });
-        repo.createSecret(transaction, organization, stored);
-        recordAudit(transaction, organization, {
-          operation: "encryption-key.added",
-          actor,
-          object: input.description,
-          date: at,
-        });
-        recordAudit(transaction, organization, checkedEntry(check, input.description, actor, at));
-        if (input.isDefault) {
-          recordAudit(transaction, organization, {
-            operation: "encryption-key.default-updated",
-            actor,
-            object: input.description,
-            date: at,
-          });
-        }
       });
-      return toSecret(stored);
-    },
+    audit({
+      operation: "encryption-key.default-updated",
+      actor,
+      object: target ? target.description : BUILT_IN_DESCRIPTION,
+      date: at,
+    });
+  });
+  return listSecrets(scope);
+}
 
-    /** Changes the description and/or the key; a new key is checked first. */
-    async update(scope: Scope, actor: string, secretId: string, body: unknown): Promise<Secret> {
-      refuseBuiltIn(secretId);
-      const change = parseUpdate(body);
-      const at = now();
-      const check = change.kmsResourceName ? await checkKey(deps.kms, change.kmsResourceName, at) : undefined;
-      return auditedTransaction(scope, async (transaction) => {
-        const current = await repo.readSecret(transaction, scope, secretId);
-        if (!current) throw notFound();
-        const keyChanged =
-          change.kmsResourceName !== undefined && change.kmsResourceName !== current.kmsResourceName;
-        if (keyChanged) {
-          const holder = await repo.secretIdOfKey(transaction, scope, change.kmsResourceName as string);
-          if (holder && holder !== secretId) throw DomainError.conflict(SECRET_MESSAGES.alreadyAdded);
-          if (current.isDefault && check && check.health !== "ok") {
-            throw DomainError.invalid(`${SECRET_MESSAGES.notUsableAsDefault} ${check.message ?? ""}`.trim());
-          }
-        }
-        const next: StoredSecret = {
-          ...current,
-          description: change.description ?? current.description,
-          kmsResourceName: change.kmsResourceName ?? current.kmsResourceName,
-          lastCheck: check ?? current.lastCheck,
-          updatedAt: at.toISOString(),
-        };
-        repo.updateSecret(transaction, scope, secretId, {
-          description: next.description,
-          kmsResourceName: next.kmsResourceName,
-          lastCheck: next.lastCheck,
-          updatedAt: next.updatedAt,
-        });
-        recordAudit(transaction, scope, {
-          operation: "encryption-key.updated",
-          actor,
-          object: next.description,
-          date: at,
-        });
-        if (check) recordAudit(transaction, scope, checkedEntry(check, next.description, actor, at));
-        return toSecret(next);
-      });
-    },
+/** Deletes a customer key unless backups depend on it; the built-in key becomes default if it was. */
+async function removeSecret(
+  deps: SecretsContext,
+  scope: Scope,
+  actor: string,
+  secretId: string,
+): Promise<void> {
+  refuseBuiltIn(secretId);
+  const at = deps.now();
+  await auditedChange(scope, async (transaction, audit) => {
+    const current = await repo.readSecret(transaction, scope, secretId);
+    if (!current) throw notFound();
+    if (await repo.protectsBackups(transaction, scope, secretId)) {
+      throw DomainError.conflict(SECRET_MESSAGES.deleteConflict);
+    }
+    repo.deleteSecret(transaction, scope, secretId);
+    audit({
+      operation: "encryption-key.deleted",
+      actor,
+      object: current.description,
+      date: at,
+    });
+  });
+}
 
-    /** Checks a key against Cloud KMS now and keeps the result on the secret (reported, not refused). */
-    async check(scope: Scope, actor: string, secretId: string): Promise<Secret> {
-      refuseBuiltIn(secretId);
-      const existing = await repo.getSecret(scope, secretId);
-      if (!existing) throw notFound();
-      const at = now();
-      const check = await checkKey(deps.kms, existing.kmsResourceName, at);
-      return auditedTransaction(scope, async (transaction) => {
-        const current = await repo.readSecret(transaction, scope, secretId);
-        if (!current) throw notFound();
-        // A key changed while the check ran: the check is about the old one and is not kept.
-        const lastCheck = current.kmsResourceName === existing.kmsResourceName ? check : current.lastCheck;
-        repo.updateSecret(transaction, scope, secretId, { lastCheck });
-        recordAudit(transaction, scope, checkedEntry(check, current.description, actor, at));
-        return toSecret({ ...current, lastCheck });
-      });
-    },
-
-    /** Makes this secret the default (the built-in one: `default`); the previous default is cleared. */
-    async setDefault(
-      scope: Scope & { planId: PlanId },
-      actor: string,
-      secretId: string,
-    ): Promise<SecretsResponse> {
-      const at = now();
-      await auditedTransaction(scope, async (transaction) => {
-        const target =
-          secretId === DEFAULT_SECRET_ID ? undefined : await repo.readSecret(transaction, scope, secretId);
-        if (secretId !== DEFAULT_SECRET_ID && !target) throw notFound();
-        if (target && target.lastCheck?.health !== "ok") {
-          const reason = target.lastCheck?.message ?? "";
-          throw DomainError.invalid(`${SECRET_MESSAGES.notUsableAsDefault} ${reason}`.trim());
-        }
-        const defaults = await repo.defaultSecretIds(transaction, scope);
-        const unchanged = target
-          ? defaults.length === 1 && defaults[0] === target.secretId
-          : defaults.length === 0;
-        if (unchanged) return;
-        for (const id of defaults) {
-          if (id !== secretId) repo.updateSecret(transaction, scope, id, { isDefault: false });
-        }
-        if (target)
-          repo.updateSecret(transaction, scope, target.secretId, {
-            isDefault: true,
-            updatedAt: at.toISOString(),
-          });
-        recordAudit(transaction, scope, {
-          operation: "encryption-key.default-updated",
-          actor,
-          object: target ? target.description : BUILT_IN_DESCRIPTION,
-          date: at,
-        });
-      });
-      return listSecrets(scope);
-    },
-
-    /** Deletes a customer key unless backups depend on it; the built-in key becomes default if it was. */
-    async remove(scope: Scope, actor: string, secretId: string): Promise<void> {
-      refuseBuiltIn(secretId);
-      const at = now();
-      await auditedTransaction(scope, async (transaction) => {
-        const current = await repo.readSecret(transaction, scope, secretId);
-        if (!current) throw notFound();
-        if (await repo.protectsBackups(transaction, scope, secretId)) {
-          throw DomainError.conflict(SECRET_MESSAGES.deleteConflict);
-        }
-        repo.deleteSecret(transaction, scope, secretId);
-        recordAudit(transaction, scope, {
-          operation: "encryption-key.deleted",
-          actor,
-          object: current.description,
-          date: at,
-        });
-      });
-    },
+export function secretService(deps: SecretsDeps) {
+  const context: SecretsContext = { kms: deps.kms, now: deps.now ?? (() => new Date()) };
+  return {
+    list: listSecrets,
+    create: (organization: Scope & { planId: PlanId }, actor: string, body: unknown) =>
+      createSecret(context, organization, actor, body),
+    update: (scope: Scope, actor: string, secretId: string, body: unknown) =>
+      updateSecret(context, scope, actor, secretId, body),
+    check: (scope: Scope, actor: string, secretId: string) => checkSecret(context, scope, actor, secretId),
+    setDefault: (scope: Scope & { planId: PlanId }, actor: string, secretId: string) =>
+      setDefaultSecret(context, scope, actor, secretId),
+    remove: (scope: Scope, actor: string, secretId: string) => removeSecret(context, scope, actor, secretId),
   };
 }
 
