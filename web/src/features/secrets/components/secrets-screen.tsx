@@ -6,13 +6,13 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { FREE_PLAN } from "@alpvault/contracts/plans";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RetryableError, UpgradeNotice } from "@/components/ui/notices";
 import { useSession } from "@/lib/session";
 import { isLoading } from "@/lib/query";
 import { useSecrets } from "../api/list-secrets";
 import { useSecretActions } from "../hooks/use-secret-actions";
 import "../i18n/register";
-import { DeleteSecretDialog } from "./delete-secret-dialog";
 import { SecretDialog } from "./secret-dialog";
 import { SecretsTable } from "./secrets-table";
 
@@ -98,9 +98,13 @@ export function SecretsScreen() {
         onSubmit={actions.save}
       />
 
-      <DeleteSecretDialog
-        deleting={actions.deleting}
+      <ConfirmDialog
+        open={actions.deleting !== null}
         pending={actions.deletePending}
+        title={t("secrets.delete.title")}
+        body={t("secrets.delete.body", { description: actions.deleting?.description ?? "" })}
+        cancelLabel={t("secrets.delete.cancel")}
+        confirmLabel={t("secrets.delete.confirm")}
         onCancel={actions.cancelDelete}
         onConfirm={actions.confirmDelete}
       />

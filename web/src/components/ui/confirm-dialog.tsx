@@ -4,36 +4,45 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
-import { useTranslation } from "react-i18next";
-import type { Secret } from "@alpvault/contracts/secrets";
 
-/** Asks before deleting a key; cannot be dismissed while the delete runs. */
-export function DeleteSecretDialog({
-  deleting,
+/**
+ * Asks before a destructive action (a red confirm button); cannot be dismissed while the action runs.
+ * The texts come from the calling feature.
+ */
+export function ConfirmDialog({
+  open,
   pending,
+  titleId,
+  title,
+  body,
+  cancelLabel,
+  confirmLabel,
   onCancel,
   onConfirm,
 }: {
-  deleting: Secret | null;
+  open: boolean;
   pending: boolean;
+  /** The title's id, naming the dialog (MUI makes one up when absent). */
+  titleId?: string;
+  title: string;
+  body: string;
+  cancelLabel: string;
+  confirmLabel: string;
   onCancel: () => void;
   onConfirm: () => void;
 }) {
-  const { t } = useTranslation();
   return (
-    <Dialog open={deleting !== null} onClose={pending ? undefined : onCancel}>
-      <DialogTitle>{t("secrets.delete.title")}</DialogTitle>
+    <Dialog open={open} onClose={pending ? undefined : onCancel} aria-labelledby={titleId}>
+      <DialogTitle id={titleId}>{title}</DialogTitle>
       <DialogContent>
-        <DialogContentText>
-          {t("secrets.delete.body", { description: deleting?.description ?? "" })}
-        </DialogContentText>
+        <DialogContentText>{body}</DialogContentText>
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel} disabled={pending}>
-          {t("secrets.delete.cancel")}
+          {cancelLabel}
         </Button>
         <Button color="error" variant="contained" onClick={onConfirm} disabled={pending}>
-          {t("secrets.delete.confirm")}
+          {confirmLabel}
         </Button>
       </DialogActions>
     </Dialog>
