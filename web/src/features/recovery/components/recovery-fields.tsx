@@ -10,14 +10,20 @@ import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { isLoading } from "@/lib/query";
-import { resourceLabel, type RecoveryFormState, type RecoveryTarget } from "../hooks/use-recovery-form";
+import {
+  resourceLabel,
+  type RecoveryFormState,
+  type RecoveryFormValues,
+  type RecoveryTarget,
+} from "../hooks/use-recovery-form";
 
 /** A labelled group of radio choices (`{name}-label` names it), with what a choice opens below it. */
 export function Choices<T extends string>(props: {
   name: string;
   label: string;
   value: T;
-  choices: { value: T; label: string }[];
+  choices: readonly T[];
+  choiceLabel: (choice: T) => string;
   row?: boolean;
   onChange: (value: T) => void;
   children?: ReactNode;
@@ -35,15 +41,39 @@ export function Choices<T extends string>(props: {
       >
         {props.choices.map((choice) => (
           <FormControlLabel
-            key={choice.value}
-            value={choice.value}
+            key={choice}
+            value={choice}
             control={<Radio />}
-            label={choice.label}
+            label={props.choiceLabel(choice)}
           />
         ))}
       </RadioGroup>
       {props.children}
     </FormControl>
+  );
+}
+
+/** The choices of one of the form's fields, which a choice sets. */
+export function FieldChoices<F extends "location" | "method">(props: {
+  form: RecoveryFormState["form"];
+  field: F;
+  label: string;
+  choices: readonly RecoveryFormValues[F][];
+  choiceLabel: (choice: RecoveryFormValues[F]) => string;
+  children: ReactNode;
+}) {
+  const { form, field } = props;
+  return (
+    <Choices
+      name={field}
+      label={props.label}
+      value={form.values[field]}
+      choices={props.choices}
+      choiceLabel={props.choiceLabel}
+      onChange={(value) => void form.setFieldValue(field, value)}
+    >
+      {props.children}
+    </Choices>
   );
 }
 
@@ -65,77 +95,51 @@ export function RecoverySubject({ target }: { target: RecoveryTarget }) {
   );
 }
 
-/** Where to: the original resource, or another one picked from those able to receive the data. */
-export function LocationChoice({ state }: { state: RecoveryFormState }) {
+/** Another resource to recover to, among those able to receive the data (loaded when first wanted). */
+export function TargetPicker({ state }: { state: RecoveryFormState }) {
   const { t } = useTranslation();
   const { form, choices, options, chosen, shown } = state;
   return (
-    <Choices
-      name="location"
-      label={t("recovery.location.label")}
-      value={form.values.location}
-      choices={[
-        { value: "original", label: t("recovery.location.original") },
-        { value: "other", label: t("recovery.location.other") },
-      ]}
-      onChange={(location) => void form.setFieldValue("location", location)}
-    >
-      {form.values.location === "other" && (
-        <Autocomplete
-          id="recovery-target"
-          options={options}
-          value={chosen}
-          loading={isLoading(choices)}
-          loadingText={t("recovery.location.loading")}
-          noOptionsText={t("recovery.location.none")}
-          getOptionLabel={resourceLabel}
-          isOptionEqualToValue={(option, value) => option.resourceId === value.resourceId}
-          onChange={(_, resource) => void form.setFieldValue("targetResourceId", resource?.resourceId ?? "")}
-          onBlur={() => void form.setFieldTouched("targetResourceId", true)}
-          sx={{ mt: 1 }}
-          renderInput={(params) => (
-            <TextField
-              {...params}
-              label={t("recovery.location.target")}
-              error={Boolean(shown("targetResourceId") ?? choices.error)}
-              helperText={shown("targetResourceId") ?? choices.error?.message ?? " "}
-            />
-          )}
+    <Autocomplete
+      id="recovery-target"
+      options={options}
+      value={chosen}
+      loading={isLoading(choices)}
+      loadingText={t("recovery.location.loading")}
+      noOptionsText={t("recovery.location.none")}
+      getOptionLabel={resourceLabel}
+      isOptionEqualToValue={(option, value) => option.resourceId === value.resourceId}
+      onChange={(_, resource) => void form.setFieldValue("targetResourceId", resource?.resourceId ?? "")}
+      onBlur={() => void form.setFieldTouched("targetResourceId", true)}
+      sx={{ mt: 1 }}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label={t("recovery.location.target")}
+          error={Boolean(shown("targetResourceId") ?? choices.error)}
+          helperText={shown("targetResourceId") ?? choices.error?.message ?? " "}
         />
       )}
-    </Choices>
+    />
   );
 }
 
-/** How: into a separate folder (named by the admin) or overwriting existing content. */
-export function MethodChoice({ state }: { state: RecoveryFormState }) {
+/** The name of the separate folder the recovery writes into. */
+export function FolderNameField({ state }: { state: RecoveryFormState }) {
   const { t } = useTranslation();
   const { form, shown } = state;
   return (
-    <Choices
-      name="method"
-      label={t("recovery.method.label")}
-      value={form.values.method}
-      choices={[
-        { value: "folder", label: t("recovery.method.folder") },
-        { value: "overwrite", label: t("recovery.method.overwrite") },
-      ]}
-      onChange={(method) => void form.setFieldValue("method", method)}
-    >
-      {form.values.method === "folder" && (
-        <TextField
-          id="recovery-folder-name"
-          name="folderName"
-          label={t("recovery.method.folderName")}
-          value={form.values.folderName}
-          onChange={form.handleChange}
-          onBlur={form.handleBlur}
-          error={Boolean(shown("folderName"))}
-          helperText={shown("folderName") ?? t("recovery.method.folderHint")}
-          required
-          sx={{ mt: 1 }}
-        />
-      )}
-    </Choices>
+    <TextField
+      id="recovery-folder-name"
+      name="folderName"
+      label={t("recovery.method.folderName")}
+      value={form.values.folderName}
+      onChange={form.handleChange}
+      onBlur={form.handleBlur}
+      error={Boolean(shown("folderName"))}
+      helperText={shown("folderName") ?? t("recovery.method.folderHint")}
+      required
+      sx={{ mt: 1 }}
+    />
   );
 }

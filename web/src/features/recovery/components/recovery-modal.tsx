@@ -13,7 +13,7 @@ import type { Recovery } from "@alpvault/contracts/recovery";
 import { useRecoveryForm, type RecoveryTarget } from "../hooks/use-recovery-form";
 import type { LoadResources } from "../hooks/use-resource-choices";
 import "../i18n/register";
-import { Choices, LocationChoice, MethodChoice, RecoverySubject } from "./recovery-fields";
+import { Choices, FieldChoices, FolderNameField, RecoverySubject, TargetPicker } from "./recovery-fields";
 
 function RecoveryForm({
   organizationId,
@@ -46,16 +46,32 @@ function RecoveryForm({
             label={t("recovery.service.label")}
             row
             value={values.service}
-            choices={target.services.map((service) => ({
-              value: service,
-              label: t(`recovery.service.${service}`),
-            }))}
+            choices={target.services}
+            choiceLabel={(service) => t(`recovery.service.${service}`)}
             onChange={state.changeService}
           />
         )}
 
-        <LocationChoice state={state} />
-        <MethodChoice state={state} />
+        {/* Where to: the original resource, or another one. */}
+        <FieldChoices
+          form={form}
+          field="location"
+          label={t("recovery.location.label")}
+          choices={["original", "other"] as const}
+          choiceLabel={(location) => t(`recovery.location.${location}`)}
+        >
+          {values.location === "other" && <TargetPicker state={state} />}
+        </FieldChoices>
+        {/* How: into a separate folder, or overwriting existing content. */}
+        <FieldChoices
+          form={form}
+          field="method"
+          label={t("recovery.method.label")}
+          choices={["folder", "overwrite"] as const}
+          choiceLabel={(method) => t(`recovery.method.${method}`)}
+        >
+          {values.method === "folder" && <FolderNameField state={state} />}
+        </FieldChoices>
 
         {values.service === "drive" && (
           <FormControlLabel

@@ -24,7 +24,7 @@ export interface RecoveryTarget {
   date?: string;
 }
 
-interface RecoveryFormValues {
+export interface RecoveryFormValues {
   resourceId: string;
   service: RecoveryService;
   itemIds?: string[];
