@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { Resource } from "@alpvault/contracts/organizations";
 import { ContentLayout } from "@/components/layouts/content-layout";
 import { RecoveryFlow } from "@/features/recovery/components/recovery-flow";
-import type { RecoveryTarget } from "@/features/recovery/components/recovery-modal";
+import type { RecoveryTarget } from "@/features/recovery/hooks/use-recovery-form";
 import type { LoadResources } from "@/features/recovery/hooks/use-resource-choices";
 import { listResources } from "@/features/resources/api/list-resources";
 import { ResourcesScreen } from "@/features/resources/components/resources-screen";

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useParams } from "react-router-dom";
 import { ContentLayout } from "@/components/layouts/content-layout";
 import { RecoveryFlow } from "@/features/recovery/components/recovery-flow";
-import type { RecoveryTarget } from "@/features/recovery/components/recovery-modal";
+import type { RecoveryTarget } from "@/features/recovery/hooks/use-recovery-form";
 import type { LoadResources } from "@/features/recovery/hooks/use-resource-choices";
 import { listResources, useResources } from "@/features/resources/api/list-resources";
 import { SearchScreen } from "@/features/search/components/search-screen";

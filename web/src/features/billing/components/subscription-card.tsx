@@ -16,7 +16,16 @@ import "../i18n/register";
 import { paths } from "@/config/paths";
 import { formatStorage } from "@/lib/format";
 
-function Row({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
+/** A labelled line of the card; its value is a placeholder until the subscription is read. */
+function Row({
+  label,
+  testId,
+  children,
+}: {
+  label: string;
+  testId: string;
+  children: ReactNode | undefined;
+}) {
   return (
     <Box
       sx={{
@@ -30,8 +39,84 @@ function Row({ label, testId, children }: { label: string; testId: string; child
       }}
     >
       <Typography color="text.secondary">{label}</Typography>
-      <Box data-testid={testId}>{children}</Box>
+      <Box data-testid={testId}>{children ?? <Skeleton variant="text" width="40%" />}</Box>
     </Box>
+  );
+}
+
+function PlanValue({ subscription }: { subscription: SubscriptionDetails }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
+      <Typography component="span" sx={{ fontWeight: 600 }}>
+        {subscription.plan.name}
+      </Typography>
+      <Chip
+        size="small"
+        color={subscription.plan.premium ? "primary" : "default"}
+        label={
+          subscription.plan.premium ? t("billing.subscription.premium") : t("billing.subscription.freePlan")
+        }
+      />
+    </Box>
+  );
+}
+
+function StorageValue({ subscription }: { subscription: SubscriptionDetails }) {
+  const { t } = useTranslation();
+  const { used, maximum } = subscription.storage;
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", gap: 1 }}>
+      <Typography>
+        {t("billing.subscription.storageValue", {
+          used: formatStorage(used),
+          maximum: formatStorage(maximum),
+        })}
+      </Typography>
+      <LinearProgress
+        variant="determinate"
+        value={maximum > 0 ? Math.min(100, (used / maximum) * 100) : 0}
+        sx={{ maxWidth: 320 }}
+        aria-label={t("billing.subscription.storage")}
+      />
+    </Box>
+  );
+}
+
+/** Plan, renewal date, seats and storage; placeholders until the subscription is read. */
+function SubscriptionRows({ subscription }: { subscription: SubscriptionDetails | undefined }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <>
+      <Row label={t("billing.subscription.plan")} testId="subscription-plan">
+        {subscription && <PlanValue subscription={subscription} />}
+      </Row>
+      <Row label={t("billing.subscription.renewal")} testId="subscription-renewal">
+        {subscription && (
+          <Typography>
+            {new Intl.DateTimeFormat(i18n.language, { dateStyle: "long" }).format(
+              new Date(subscription.renewalDate),
+            )}
+          </Typography>
+        )}
+      </Row>
+      <Row label={t("billing.subscription.seats")} testId="subscription-seats">
+        {subscription && (
+          <Typography>
+            {t("billing.subscription.seatsValue", {
+              used: subscription.seats.used,
+              total:
+                subscription.seats.total === null
+                  ? t("billing.subscription.unlimited")
+                  : subscription.seats.total,
+            })}
+          </Typography>
+        )}
+      </Row>
+      <Row label={t("billing.subscription.storage")} testId="subscription-storage">
+        {subscription && <StorageValue subscription={subscription} />}
+      </Row>
+    </>
   );
 }
 
@@ -54,10 +139,7 @@ export function SubscriptionCard({
   toggling: boolean;
   onToggleAutoAdd(enabled: boolean): void;
 }) {
-  const { t, i18n } = useTranslation();
-  const loading = <Skeleton variant="text" width="40%" />;
-  const used = subscription?.storage.used ?? 0;
-  const maximum = subscription?.storage.maximum ?? 0;
+  const { t } = useTranslation();
   return (
     <Card variant="outlined" data-testid="subscription">
       <CardContent>
@@ -78,72 +160,7 @@ export function SubscriptionCard({
             {t("billing.subscription.changePlan")}
           </Button>
         </Box>
-        <Row label={t("billing.subscription.plan")} testId="subscription-plan">
-          {subscription ? (
-            <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
-              <Typography component="span" sx={{ fontWeight: 600 }}>
-                {subscription.plan.name}
-              </Typography>
-              <Chip
-                size="small"
-                color={subscription.plan.premium ? "primary" : "default"}
-                label={
-                  subscription.plan.premium
-                    ? t("billing.subscription.premium")
-                    : t("billing.subscription.freePlan")
-                }
-              />
-            </Box>
-          ) : (
-            loading
-          )}
-        </Row>
-        <Row label={t("billing.subscription.renewal")} testId="subscription-renewal">
-          {subscription ? (
-            <Typography>
-              {new Intl.DateTimeFormat(i18n.language, { dateStyle: "long" }).format(
-                new Date(subscription.renewalDate),
-              )}
-            </Typography>
-          ) : (
-            loading
-          )}
-        </Row>
-        <Row label={t("billing.subscription.seats")} testId="subscription-seats">
-          {subscription ? (
-            <Typography>
-              {t("billing.subscription.seatsValue", {
-                used: subscription.seats.used,
-                total:
-                  subscription.seats.total === null
-                    ? t("billing.subscription.unlimited")
-                    : subscription.seats.total,
-              })}
-            </Typography>
-          ) : (
-            loading
-          )}
-        </Row>
-        <Row label={t("billing.subscription.storage")} testId="subscription-storage">
-          {subscription ? (
-            <Box sx={{ display: "flex", flexDirection: "column", gap: 1 }}>
-              <Typography>
-                {t("billing.subscription.storageValue", {
-                  used: formatStorage(used),
-                  maximum: formatStorage(maximum),
-                })}
-              </Typography>
-              <LinearProgress
-                variant="determinate"
-                value={maximum > 0 ? Math.min(100, (used / maximum) * 100) : 0}
-                sx={{ maxWidth: 320 }}
-                aria-label={t("billing.subscription.storage")}
-              />
-            </Box>
-          ) : (
-            loading
-          )}
-        </Row>
+        <SubscriptionRows subscription={subscription} />
         <Box sx={{ pt: 1.5 }}>
           <FormControlLabel
             control={

@@ -3,8 +3,9 @@ import { useState } from "react";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
+import type { RecoveryTarget } from "../hooks/use-recovery-form";
 import type { LoadResources } from "../hooks/use-resource-choices";
-import { RecoveryModal, type RecoveryTarget } from "./recovery-modal";
+import { RecoveryModal } from "./recovery-modal";
 import { RecoveryProgress } from "./recovery-progress";
 
 /**

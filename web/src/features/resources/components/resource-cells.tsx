@@ -1,0 +1,87 @@
+import Box from "@mui/material/Box";
+import LinearProgress from "@mui/material/LinearProgress";
+import Typography from "@mui/material/Typography";
+import type { ActiveBackup } from "@alpvault/contracts/backups";
+import type { Resource } from "@alpvault/contracts/organizations";
+import { useTranslation } from "react-i18next";
+import { formatGigabytes, formatRelativeTime, formatStorage } from "@/lib/format";
+
+/** docs/requirements.md#data-the-console-shows: the display name is the name plus the email or a 'shared drive' label. */
+export function DisplayName({ resource }: { resource: Resource }) {
+  const { t } = useTranslation();
+  return (
+    <Box data-testid="resource-display-name">
+      <Typography variant="body2" sx={{ fontWeight: 500 }}>
+        {resource.name}
+      </Typography>
+      <Typography variant="caption" color="text.secondary">
+        {resource.type === "shared_drive" ? t("resources.table.sharedDriveLabel") : resource.email}
+      </Typography>
+    </Box>
+  );
+}
+
+/**
+ * A backup pending or running (docs/requirements.md#screens-and-navigation live progress): the items and source bytes done so far. A backup
+ * does not know its total in advance, so the bar is indeterminate.
+ */
+function BackupProgress({ name, backup }: { name: string; backup: ActiveBackup }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <Box sx={{ minWidth: 160, mt: 0.5 }} data-testid="backup-progress" data-state={backup.state}>
+      <LinearProgress aria-label={t("resources.table.backupInProgress", { name })} sx={{ my: 0.5 }} />
+      <Typography variant="caption" color="text.secondary">
+        {backup.state === "pending"
+          ? t("resources.table.backupWaiting")
+          : t("resources.table.backupProgress", {
+              count: backup.items,
+              items: backup.items.toLocaleString(i18n.language),
+              size: formatStorage(backup.bytes),
+            })}
+      </Typography>
+    </Box>
+  );
+}
+
+export function BackupDates({ resource }: { resource: Resource }) {
+  const { t, i18n } = useTranslation();
+  const when = (value: string | null, fallback: string) =>
+    value ? formatRelativeTime(value, Date.now(), i18n.language) : fallback;
+  return (
+    <Box data-testid="resource-dates">
+      <Typography variant="body2">
+        {t("resources.table.lastBackup", { when: when(resource.lastBackupAt, t("resources.table.never")) })}
+      </Typography>
+      {resource.activeBackup ? (
+        <BackupProgress name={resource.name} backup={resource.activeBackup} />
+      ) : (
+        <Typography variant="caption" color="text.secondary">
+          {t("resources.table.nextBackup", {
+            when: when(resource.nextBackupAt, t("resources.table.notScheduled")),
+          })}
+        </Typography>
+      )}
+      <Typography variant="caption" color="text.secondary" component="div" data-testid="last-verified">
+        {t("resources.table.lastVerified", {
+          when: when(resource.lastVerifiedAt, t("resources.table.neverVerified")),
+        })}
+      </Typography>
+    </Box>
+  );
+}
+
+/** Below this a backup would read "0.00 GB", as if there were none. */
+const SMALLEST_SHOWN_BYTES = 0.005 * 1024 ** 3;
+
+/**
+ * The data storage column in GB (docs/requirements.md#screens-and-navigation). A backup too small for two decimals reads "< 0.01 GB" rather
+ * than looking empty; its exact size is the cell's tooltip.
+ */
+export function Storage({ bytes }: { bytes: number }) {
+  if (bytes <= 0) return <>{formatGigabytes(0)}</>;
+  return (
+    <Box component="span" title={formatStorage(bytes)} data-bytes={bytes}>
+      {bytes < SMALLEST_SHOWN_BYTES ? "< 0.01 GB" : formatGigabytes(bytes)}
+    </Box>
+  );
+}

@@ -1,0 +1,83 @@
+import ArrowDropDown from "@mui/icons-material/ArrowDropDown";
+import DownloadOutlined from "@mui/icons-material/DownloadOutlined";
+import Button from "@mui/material/Button";
+import Menu from "@mui/material/Menu";
+import MenuItem from "@mui/material/MenuItem";
+import { useState, type MouseEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { EXPORT_FORMATS, EXPORT_MESSAGES, type ExportFormat } from "@alpvault/contracts/exports";
+import type { SearchResponse } from "@alpvault/contracts/search";
+import { useSnackbar } from "@/lib/snackbar";
+import { asApiError } from "@/lib/query";
+import { useStartExport } from "../api/start-export";
+
+/**
+ * Export all / Export selected: starts an export job of the answer's resource and service (the selected
+ * rows, or everything), as of the search's date. Mail asks for its format first (MBOX or .eml files in a
+ * ZIP); files export as a ZIP.
+ */
+export function ExportButton({
+  organizationId,
+  answer,
+  selected,
+  date,
+}: {
+  organizationId: string | null;
+  answer: SearchResponse | undefined;
+  selected: ReadonlySet<string>;
+  date: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const { show } = useSnackbar();
+  const startExport = useStartExport();
+  /** The Gmail export's format menu (mail exports as MBOX or as .eml files in a ZIP). */
+  const [formatMenu, setFormatMenu] = useState<HTMLElement | null>(null);
+  const exportItems = async (format: ExportFormat) => {
+    setFormatMenu(null);
+    if (!answer || organizationId === null || startExport.pending) return;
+    const { resource, service } = answer;
+    try {
+      await startExport.run(organizationId, {
+        resourceId: resource.resourceId,
+        service,
+        format,
+        ...(selected.size > 0 ? { itemIds: [...selected] } : {}),
+        ...(date ? { date } : {}),
+      });
+      show({ text: EXPORT_MESSAGES.started, isError: false });
+    } catch (error) {
+      show({ text: asApiError(error).message, isError: true });
+    }
+  };
+  const onExport = (event: MouseEvent<HTMLElement>) => {
+    if (answer?.service === "gmail") setFormatMenu(event.currentTarget);
+    else void exportItems("zip");
+  };
+  return (
+    <>
+      <Button
+        variant="outlined"
+        startIcon={<DownloadOutlined />}
+        endIcon={answer?.service === "gmail" ? <ArrowDropDown /> : undefined}
+        disabled={!answer || answer.total === 0 || startExport.pending}
+        onClick={onExport}
+        aria-haspopup={answer?.service === "gmail" ? "menu" : undefined}
+        aria-controls={formatMenu ? "export-format-menu" : undefined}
+      >
+        {selected.size > 0 ? t("search.exportSelected") : t("search.exportAll")}
+      </Button>
+      <Menu
+        id="export-format-menu"
+        anchorEl={formatMenu}
+        open={formatMenu !== null}
+        onClose={() => setFormatMenu(null)}
+      >
+        {EXPORT_FORMATS.gmail.map((format) => (
+          <MenuItem key={format} onClick={() => void exportItems(format)}>
+            {t(`search.exportAs.${format}`)}
+          </MenuItem>
+        ))}
+      </Menu>
+    </>
+  );
+}

@@ -1,0 +1,163 @@
+import ChevronLeft from "@mui/icons-material/ChevronLeft";
+import ChevronRight from "@mui/icons-material/ChevronRight";
+import RestoreOutlined from "@mui/icons-material/RestoreOutlined";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import IconButton from "@mui/material/IconButton";
+import LinearProgress from "@mui/material/LinearProgress";
+import Typography from "@mui/material/Typography";
+import { useTranslation } from "react-i18next";
+import type { SearchResponse } from "@alpvault/contracts/search";
+import { ExportButton } from "./export-button";
+import { useDriveColumns, useMailColumns } from "./result-columns";
+import { ResultsTable } from "./results-table";
+
+/** The table of one answer, with the columns of its service. */
+function Results(props: {
+  answer: SearchResponse;
+  busy: boolean;
+  selected: ReadonlySet<string>;
+  onSelectedChange: (selected: Set<string>) => void;
+}) {
+  const { t } = useTranslation();
+  const mailColumns = useMailColumns();
+  const driveColumns = useDriveColumns();
+  const common = {
+    label: t(`search.table.${props.answer.service}`),
+    busy: props.busy,
+    selected: props.selected,
+    onSelectedChange: props.onSelectedChange,
+    empty: t(`search.empty.${props.answer.service}`),
+  };
+  return props.answer.service === "gmail" ? (
+    <ResultsTable
+      {...common}
+      columns={mailColumns}
+      rows={props.answer.results}
+      rowName={(mail) => mail.subject || t("search.table.noSubject")}
+    />
+  ) : (
+    <ResultsTable
+      {...common}
+      columns={driveColumns}
+      rows={props.answer.results}
+      rowName={(file) => file.name}
+    />
+  );
+}
+
+/** Whose items these are and how many, or the hint before the first search. */
+function ResultsHeading({ answer }: { answer: SearchResponse | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ flex: 1, minWidth: 0 }}>
+      {answer ? (
+        <>
+          <Typography variant="subtitle1" data-testid="search-results-for">
+            {t("search.resultsFor", {
+              resource: answer.resource.email
+                ? `${answer.resource.name} (${answer.resource.email})`
+                : answer.resource.name,
+            })}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" data-testid="search-total">
+            {t("search.total", { count: answer.total })}
+          </Typography>
+        </>
+      ) : (
+        <Typography color="text.secondary" data-testid="search-hint">
+          {t("search.hint")}
+        </Typography>
+      )}
+    </Box>
+  );
+}
+
+function ResultsPager({
+  answer,
+  loading,
+  onPage,
+}: {
+  answer: SearchResponse;
+  loading: boolean;
+  onPage: (page: number) => void;
+}) {
+  const { t } = useTranslation();
+  const pages = Math.max(1, Math.ceil(answer.total / answer.pageSize));
+  return (
+    <Box sx={{ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: 1, p: 1 }}>
+      <IconButton
+        aria-label={t("search.previous")}
+        disabled={answer.page <= 1 || loading}
+        onClick={() => onPage(answer.page - 1)}
+      >
+        <ChevronLeft />
+      </IconButton>
+      <Typography variant="body2" data-testid="search-page">
+        {t("search.page", { page: answer.page, pages })}
+      </Typography>
+      <IconButton
+        aria-label={t("search.next")}
+        disabled={answer.page >= pages || loading}
+        onClick={() => onPage(answer.page + 1)}
+      >
+        <ChevronRight />
+      </IconButton>
+    </Box>
+  );
+}
+
+/** One page of the answer with its selection, the export and recover actions, and the pager. */
+export function SearchResultsCard(props: {
+  organizationId: string | null;
+  answer: SearchResponse | undefined;
+  loading: boolean;
+  /** The search's date (MM-DD-YYYY), when it had one. */
+  date: string | undefined;
+  selected: Set<string>;
+  onSelectedChange: (selected: Set<string>) => void;
+  onPage: (page: number) => void;
+  onRecover: () => void;
+}) {
+  const { t } = useTranslation();
+  const { answer, loading, selected } = props;
+  return (
+    <Card variant="outlined">
+      <Box sx={{ p: 2, display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap", minHeight: 68 }}>
+        <ResultsHeading answer={answer} />
+        {selected.size > 0 && (
+          <Typography variant="body2" color="text.secondary">
+            {t("search.selected", { count: selected.size })}
+          </Typography>
+        )}
+        <ExportButton
+          organizationId={props.organizationId}
+          answer={answer}
+          selected={selected}
+          date={props.date}
+        />
+        <Button
+          variant="contained"
+          startIcon={<RestoreOutlined />}
+          disabled={selected.size === 0 || !answer}
+          onClick={props.onRecover}
+        >
+          {t("search.recover")}
+        </Button>
+      </Box>
+      <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
+      {answer && (
+        <>
+          <Results
+            answer={answer}
+            busy={loading}
+            selected={selected}
+            onSelectedChange={props.onSelectedChange}
+          />
+          <ResultsPager answer={answer} loading={loading} onPage={props.onPage} />
+        </>
+      )}
+    </Card>
+  );
+}
