@@ -49,19 +49,7 @@ function Remarks({ organizationId, recovery }: { organizationId: string; recover
   return (
     <Box data-testid="recovery-problems">
       <Typography variant="body2">{remarks.join(" · ")}</Typography>
-      <NamedProblems
-        problems={named}
-        more={more}
-        label={t("recovery.progress.problems")}
-        testId="recovery-problem"
-        text={(problem) =>
-          t("recovery.progress.problem", {
-            name: problem.name || t("recovery.progress.unnamed"),
-            reason: problem.reason,
-          })
-        }
-        moreText={t("recovery.progress.more", { count: more })}
-      />
+      <NamedProblems problems={named} more={more} texts="recovery.progress" testId="recovery-problem" />
       <Button size="small" color="inherit" variant="outlined" onClick={download} sx={{ mt: 0.5 }}>
         {t("recovery.progress.report")}
       </Button>

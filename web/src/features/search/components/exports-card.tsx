@@ -49,19 +49,7 @@ function Problems({ organizationId, job }: { organizationId: string; job: Export
       <Typography variant="body2" color="warning.main">
         {t("search.exports.leftOut", { count: job.progress.failed })}
       </Typography>
-      <NamedProblems
-        problems={named}
-        more={more}
-        label={t("search.exports.problems")}
-        testId="export-problem"
-        text={(problem) =>
-          t("search.exports.problem", {
-            name: problem.name || t("search.exports.unnamed"),
-            reason: problem.reason,
-          })
-        }
-        moreText={t("search.exports.more", { count: more })}
-      />
+      <NamedProblems problems={named} more={more} texts="search.exports" testId="export-problem" />
       {job.state !== "expired" && (
         <Button size="small" variant="text" onClick={download} sx={{ mt: 0.5, px: 0 }}>
           {t("search.exports.report")}
