@@ -18,6 +18,11 @@ function deps(clock: { at: number }) {
   return { enqueue, stretchDeps };
 }
 
+/** A stretch of a run the lease was taken of. */
+function leased(stretchDeps: StretchDeps<Task>) {
+  return openStretch(task, stretchDeps, { organization: async () => organization, lease: async () => ({}) });
+}
+
 test("when the region serves the organisation and the lease is taken, then the stretch holds the run until past its deadline", async () => {
   const clock = { at: Date.parse("2024-05-01T10:00:00.000Z") };
   const { stretchDeps } = deps(clock);
@@ -55,10 +60,7 @@ test("when the organisation is not served here or the lease is not taken, then t
 test("when the deadline is reached, then the stretch is late", async () => {
   const clock = { at: 1_000 };
   const { stretchDeps } = deps(clock);
-  const stretch = await openStretch(task, stretchDeps, {
-    organization: async () => organization,
-    lease: async () => ({}),
-  });
+  const stretch = await leased(stretchDeps);
   expect(stretch?.late()).toBe(false);
   clock.at = 61_000;
   expect(stretch?.late()).toBe(true);
@@ -67,10 +69,7 @@ test("when the deadline is reached, then the stretch is late", async () => {
 test("when a stretch hands over after saving, then its task is enqueued again in its region", async () => {
   const clock = { at: 0 };
   const { enqueue, stretchDeps } = deps(clock);
-  const stretch = await openStretch(task, stretchDeps, {
-    organization: async () => organization,
-    lease: async () => ({}),
-  });
+  const stretch = await leased(stretchDeps);
   expect(await stretch?.handOver(async () => true)).toBe("continued");
   expect(await stretch?.handOver(async () => undefined, { id: "run-1-2" })).toBe("continued");
   expect(enqueue.mock.calls).toEqual([
@@ -82,10 +81,7 @@ test("when a stretch hands over after saving, then its task is enqueued again in
 test("when the save finds the lease lost, then the stretch is dropped without enqueuing", async () => {
   const clock = { at: 0 };
   const { enqueue, stretchDeps } = deps(clock);
-  const stretch = await openStretch(task, stretchDeps, {
-    organization: async () => organization,
-    lease: async () => ({}),
-  });
+  const stretch = await leased(stretchDeps);
   expect(await stretch?.handOver(async () => false)).toBe("dropped");
   expect(enqueue).not.toHaveBeenCalled();
 });
