@@ -15,6 +15,7 @@ import {
   type DrillSchedule,
   type DrillSettingsRequest,
 } from "@alpvault/contracts/drills";
+import { leaseRun } from "../lib/run-lease";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export interface StoredDrillSettings extends DrillSettingsRequest {
@@ -200,15 +201,17 @@ export async function takeRunLease(
   until: string,
   now: string,
 ): Promise<StoredDrillRun | undefined> {
-  const ref = runs(scope).doc(drillRunId);
-  return ref.firestore.runTransaction(async (transaction) => {
-    const run = decodeRun(drillRunId, (await transaction.get(ref)).data());
-    if (!run || run.state === "passed" || run.state === "failed") return undefined;
-    if (run.lease && run.lease.holder !== holder && run.lease.until > now) return undefined;
-    const startedAt = run.startedAt ?? now;
-    transaction.update(ref, { state: "running", lease: { holder, until }, startedAt });
-    return { ...run, state: "running", lease: { holder, until }, startedAt };
-  });
+  return leaseRun(
+    runs(scope).doc(drillRunId),
+    {
+      decode: (data) => decodeRun(drillRunId, data),
+      open: (run) => run.state !== "passed" && run.state !== "failed",
+      alsoWrite: (run, at) => ({ startedAt: run.startedAt ?? at }),
+    },
+    holder,
+    until,
+    now,
+  );
 }
 
 type Progress = Pick<StoredDrillRun, "resourceIds" | "position" | "counts" | "resources" | "problems">;

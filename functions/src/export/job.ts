@@ -15,22 +15,21 @@
  * is ever appended twice. At the end the directory parts are joined, the last request completes the
  * object, and the job records its size, expiry (7 days) and outcome, audited.
  */
-import { randomUUID } from "node:crypto";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
-import { EXPORT_ITEM_REASONS, EXPORT_LIFETIME_DAYS, type ExportProblem } from "@alpvault/contracts/exports";
+import { EXPORT_LIFETIME_DAYS } from "@alpvault/contracts/exports";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
-import type { BlobStore } from "../engine/blobstore/blob-store";
 import { dataKeyResolver, type KeyWrappers } from "../backups/data-keys";
 import type { EnqueueExport, ExportTask } from "../backups/queue";
-import { isIntegrityError, versionChunks, versionContent } from "../engine/restore/content";
-import type { CatalogItem } from "../engine/runner/catalog";
-import { itemAsOf, itemsAfter, itemsByKey } from "../backups/service";
+import { itemsAfter, itemsByKey } from "../backups/service";
+import type { BlobStore } from "../engine/blobstore/blob-store";
 import { csvField } from "../lib/csv";
+import { openStretch, type Stretch, type StretchDeps } from "../lib/stretch";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/service";
-import { mboxEntry } from "./mbox";
+import { exportKind, settleItem, type ExportFile } from "./entries";
+import { Output } from "./output";
 import {
   EMPTY_CHECKPOINT,
   exportProblems,
@@ -39,21 +38,17 @@ import {
   releaseExportLease,
   saveExportCheckpoint,
   takeExportLease,
-  writeExportProblem,
+  type StoredExport,
 } from "./repo";
-import { archivePath, EXPORT_REPORT_NAME } from "./service";
-import { openUploadSession, uploadedBytes, uploadPart, UPLOAD_BLOCK, type UploadTarget } from "./upload";
+import { EXPORT_REPORT_NAME } from "./service";
+import { openUploadSession, uploadedBytes, UPLOAD_BLOCK, type UploadTarget } from "./upload";
 import { ZipWriter } from "./zip";
 
-export interface ExportDeps {
+export interface ExportDeps extends StretchDeps<ExportTask> {
   blobStore(regionId: RegionId): BlobStore;
   upload(regionId: RegionId): UploadTarget;
   wrappers: KeyWrappers;
   enqueue: EnqueueExport;
-  budgetMs: number;
-  /** The region this worker runs in: tasks of another region's organisations are dropped. */
-  servingRegion?: RegionId;
-  now?: () => number;
   /** Tests lower these to cross checkpoints and request boundaries with little data. */
   sizes?: { flushBytes?: number; checkpointBytes?: number };
 }
@@ -62,10 +57,6 @@ const PAGE = 50;
 const FLUSH_BYTES = 32 * UPLOAD_BLOCK; // 8 MiB
 const CHECKPOINT_BYTES = 64 * 1024 * 1024;
 const CHECKPOINT_MS = 30_000;
-/** Drive files up to this size are read whole, and checked, before their entry starts; larger ones are
- * read twice: once to check every chunk, once to write them. */
-const CHECKED_WHOLE_BYTES = 8 * 1024 * 1024;
-const MAX_LISTED_PROBLEMS = 20;
 /** A job still unfinished after this many deliveries fails (a fault that retries cannot cure). */
 const MAX_DELIVERIES = 500;
 
@@ -80,156 +71,90 @@ export function directoryPartName(objectName: string, part: number): string {
   return `${objectName}.d/${String(part).padStart(6, "0")}`;
 }
 
-/** The file's bytes on their way to the bucket: whole blocks go out, the rest waits. */
-class Output {
-  private pieces: Buffer[];
-  private pending: number;
+type ExportStretch = Stretch<Scope, StoredExport>;
 
-  constructor(
-    private readonly target: UploadTarget,
-    private readonly session: string,
-    public uploaded: number,
-    tail: Buffer,
-    private readonly flushBytes: number,
-  ) {
-    this.pieces = tail.length > 0 ? [tail] : [];
-    this.pending = tail.length;
-  }
-
-  /** The file's size so far. */
-  get size(): number {
-    return this.uploaded + this.pending;
-  }
-
-  async write(piece: Buffer): Promise<void> {
-    if (piece.length === 0) return;
-    this.pieces.push(piece);
-    this.pending += piece.length;
-    if (this.pending >= this.flushBytes) await this.flush();
-  }
-
-  /** Sends every whole block waiting; what is left is under 256 KiB. */
-  async flush(): Promise<void> {
-    const whole = this.pending - (this.pending % UPLOAD_BLOCK);
-    if (whole === 0) return;
-    // One buffer of the whole blocks (the request's body); the rest is copied out of the last piece.
-    const pieces = this.pieces;
-    let taken = 0;
-    let split = 0;
-    while (split < pieces.length && taken + pieces[split]!.length <= whole) taken += pieces[split++]!.length;
-    const head = pieces.slice(0, split);
-    const rest: Buffer[] = pieces.slice(split);
-    if (taken < whole) {
-      const piece = rest.shift()!;
-      head.push(piece.subarray(0, whole - taken));
-      rest.unshift(Buffer.from(piece.subarray(whole - taken)));
-    }
-    this.pieces = rest;
-    this.pending -= whole;
-    this.uploaded = await uploadPart(this.target, this.session, this.uploaded, Buffer.concat(head, whole));
-  }
-
-  tail(): Buffer {
-    return Buffer.concat(this.pieces, this.pending);
-  }
-
-  /** Sends the rest and completes the object. */
-  async finish(): Promise<number> {
-    const total = this.size;
-    this.uploaded = await uploadPart(this.target, this.session, this.uploaded, this.tail(), total);
-    this.pieces = [];
-    this.pending = 0;
-    return total;
-  }
+/** How a delivery records the job's end. */
+interface Ending {
+  stretch: ExportStretch;
+  blobStore: BlobStore;
+  audit(operation: "export.started" | "export.finished" | "export.failed", reason?: string): Promise<void>;
+  expiresAt(): string;
 }
-
-/** The name a report shows for an item: the message's subject or the file's name. */
-function itemName(item: CatalogItem): string {
-  const display = item.search.display as { subject?: string; name?: string } | undefined;
-  return display?.subject ?? display?.name ?? item.current.metadata.name ?? "";
-}
-
-/** An .eml entry's name: the subject made safe for a file name, with the message id to keep it unique. */
-function emlPath(item: CatalogItem): string {
-  const subject = itemName(item)
-    .replace(/[\\/:*?"<>|]/g, "_")
-    .replace(/\s+/g, " ")
-    .trim()
-    .slice(0, 80);
-  return `${subject || "(no subject)"} - ${item.itemKey}.eml`;
-}
-
-type Outcome = "exported" | { reason: string };
 
 export async function executeExport(
   task: ExportTask,
   deps: ExportDeps,
 ): Promise<"dropped" | "continued" | "succeeded" | "failed"> {
-  const now = deps.now ?? Date.now;
-  const organization = await organizationServedIn(task.organizationId, deps.servingRegion);
-  if (!organization) return "dropped";
-  const scope: Scope = { organizationId: organization.organizationId, regionId: organization.regionId };
-  const holder = randomUUID();
-  const deadline = now() + deps.budgetMs;
-  const job = await takeExportLease(
-    scope,
-    task.exportId,
-    holder,
-    new Date(deadline + 120_000).toISOString(),
-    new Date(now()).toISOString(),
-  );
-  if (!job) return "dropped";
-  const audit = (operation: "export.started" | "export.finished" | "export.failed", reason?: string) =>
-    appendAudit(scope, {
-      operation,
-      actor: job.requestedBy || SYSTEM_ACTOR,
-      object: `${job.resourceName} (${job.format.toUpperCase()})`,
-      failureReason: reason ?? null,
-      date: new Date(now()),
-      key: `${operation}-${job.exportId}`,
-    });
-  const expiresAt = () => new Date(now() + EXPORT_LIFETIME_DAYS * 86_400_000).toISOString();
-  const fail = async (failureReason: string) => {
-    if (
-      await finishExport(
-        scope,
-        job,
-        { state: "failed", failureReason, expiresAt: expiresAt() },
-        new Date(now()),
-        holder,
-      )
-    ) {
-      await audit("export.failed", failureReason);
-      logs.exportEnded({
-        organizationId: scope.organizationId,
-        exportId: job.exportId,
-        state: "failed",
-        ...job.progress,
-      });
-    }
-    return "failed" as const;
+  const stretch = await openStretch(task, deps, {
+    organization: organizationServedIn,
+    lease: (scope, holder, until, now) => takeExportLease(scope, task.exportId, holder, until, now),
+  });
+  if (!stretch) return "dropped";
+  const { scope, run: job, now, holder } = stretch;
+  const ending: Ending = {
+    stretch,
+    blobStore: deps.blobStore(scope.regionId),
+    audit: (operation, reason) =>
+      appendAudit(scope, {
+        operation,
+        actor: job.requestedBy || SYSTEM_ACTOR,
+        object: `${job.resourceName} (${job.format.toUpperCase()})`,
+        failureReason: reason ?? null,
+        date: new Date(now()),
+        key: `${operation}-${job.exportId}`,
+      }),
+    expiresAt: () => new Date(now() + EXPORT_LIFETIME_DAYS * 86_400_000).toISOString(),
   };
-  if (job.deliveries > MAX_DELIVERIES) return fail("The export could not be completed. Start a new one.");
-  await audit("export.started");
+  if (job.deliveries > MAX_DELIVERIES) {
+    return fail(ending, "The export could not be completed. Start a new one.");
+  }
+  await ending.audit("export.started");
 
-  const target = deps.upload(scope.regionId);
   const sizes = {
     flush: deps.sizes?.flushBytes ?? FLUSH_BYTES,
     checkpoint: deps.sizes?.checkpointBytes ?? CHECKPOINT_BYTES,
   };
-  const blobStore = deps.blobStore(scope.regionId);
-  const keys = dataKeyResolver(scope, deps.wrappers);
+  const output = await openOutput(stretch, deps.upload(scope.regionId), sizes.flush);
+  // The last request went through, the job's end was not recorded: record it now.
+  if (output === "complete") return complete(ending);
+  const position = job.checkpoint;
+  const file: ExportFile = {
+    scope,
+    job,
+    blobStore: ending.blobStore,
+    keys: dataKeyResolver(scope, deps.wrappers),
+    output,
+    zip: job.format === "mbox" ? undefined : new ZipWriter({ offset: position.uploaded + position.tail }),
+    taken: new Set(),
+  };
+  try {
+    const walked = await writeItems(file, stretch, sizes.checkpoint);
+    if (walked !== "done") return walked;
+    if (file.zip) await finishZip(file, file.zip);
+    job.progress.bytes = await output.finish();
+    return await complete(ending);
+  } catch (error) {
+    logs.exportFailed({ organizationId: scope.organizationId, exportId: job.exportId, error });
+    await releaseExportLease(scope, job.exportId, holder);
+    throw error;
+  }
+}
 
-  // Where the file stands: resumed from the checkpoint, or (first delivery, or a session that holds
-  // bytes the checkpoint does not know) started anew.
+/**
+ * Where the file stands: resumed from the checkpoint, or (first delivery, or a session that holds bytes the
+ * checkpoint does not know) started anew; "complete" when the session holds the whole object already.
+ */
+async function openOutput(
+  stretch: ExportStretch,
+  target: UploadTarget,
+  flushBytes: number,
+): Promise<Output | "complete"> {
+  const { scope, run: job } = stretch;
   let tail: Buffer = Buffer.alloc(0);
   const checkpoint = job.checkpoint;
   let held: number | "complete" | undefined;
   if (checkpoint.session) held = await uploadedBytes(target, checkpoint.session);
-  if (held === "complete") {
-    // The last request went through, the job's end was not recorded: record it now.
-    return complete();
-  }
+  if (held === "complete") return "complete";
   if (!checkpoint.session || held !== checkpoint.uploaded) {
     if (checkpoint.session)
       logs.exportRestarted({ organizationId: scope.organizationId, exportId: job.exportId });
@@ -246,206 +171,148 @@ export async function executeExport(
     tail = await readExportTail(scope, job.exportId);
   }
   const position = job.checkpoint;
-  const output = new Output(target, position.session as string, position.uploaded, tail, sizes.flush);
-  const zip =
-    job.format === "mbox" ? undefined : new ZipWriter({ offset: position.uploaded + position.tail });
-  const taken = new Set<string>();
+  return new Output(target, position.session as string, position.uploaded, tail, flushBytes);
+}
 
-  let lastCheckpointBytes = output.size;
-  let lastCheckpointAt = now();
-  /** Writes the directory records kept so far as an object, then the checkpoint. False: the lease is lost. */
-  const saveCheckpoint = async (): Promise<boolean> => {
-    await output.flush();
-    if (zip) {
-      const { records, count } = zip.takeDirectory();
-      if (count > 0) {
-        position.entries += count;
-        await blobStore.delete(directoryPartName(job.objectName, position.directoryParts));
-        await blobStore.putIfAbsent(directoryPartName(job.objectName, position.directoryParts), records);
-        position.directoryParts += 1;
-        position.directoryBytes += records.length;
-      }
-    }
-    position.uploaded = output.uploaded;
-    job.progress.bytes = output.size;
-    lastCheckpointBytes = output.size;
-    lastCheckpointAt = now();
-    return saveExportCheckpoint(scope, job, output.tail(), holder);
-  };
-
-  const leaveOut = async (item: CatalogItem | undefined, itemKey: string, reason: string) => {
-    job.progress.failed += 1;
-    const problem: ExportProblem = { itemKey, name: item ? itemName(item) : "", reason };
-    if (job.problems.length < MAX_LISTED_PROBLEMS) job.problems.push(problem);
-    await writeExportProblem(scope, job.exportId, problem);
-  };
-
-  const objects = async (item: CatalogItem) => ({
-    organizationId: scope.organizationId,
-    keys: await keys(item.current.dataKeyId),
-  });
-
-  /** Writes one item; an item whose backup is damaged or missing is left out (and said why). */
-  const writeItem = async (item: CatalogItem): Promise<Outcome> => {
-    const scopeOf = await objects(item);
-    try {
-      if (job.format === "mbox" || job.format === "eml") {
-        const raw = await versionContent(blobStore, scopeOf, item.current);
-        const search = item.search as { fromEmail?: string; date?: string };
-        const date = new Date(search.date ?? 0);
-        const when = Number.isNaN(date.getTime()) ? new Date(0) : date;
-        if (job.format === "mbox") {
-          await output.write(mboxEntry(raw, search.fromEmail ?? "", when));
-        } else {
-          for await (const piece of zip!.entry(emlPath(item), [raw], when, raw.length))
-            await output.write(piece);
-        }
-        return "exported";
-      }
-      const metadata = item.current.metadata;
-      const modified = new Date(metadata.modifiedTime ?? 0);
-      let content: AsyncIterable<Buffer> | Buffer[];
-      if (item.current.size <= CHECKED_WHOLE_BYTES) {
-        content = [await versionContent(blobStore, scopeOf, item.current)];
-      } else {
-        // Every chunk is checked before the entry starts: bytes sent to the bucket cannot be taken back.
-        for await (const chunk of versionChunks(blobStore, scopeOf, item.current)) void chunk;
-        content = versionChunks(blobStore, scopeOf, item.current);
-      }
-      const pieces = zip!.entry(
-        archivePath(metadata, taken),
-        content,
-        Number.isNaN(modified.getTime()) ? new Date(0) : modified,
-        item.current.size,
-      );
-      for await (const piece of pieces) await output.write(piece);
-      return "exported";
-    } catch (error) {
-      if (!isIntegrityError(error)) throw error;
-      logs.exportItemUnreadable({ organizationId: scope.organizationId, itemKey: item.itemKey });
-      return { reason: EXPORT_ITEM_REASONS.integrity };
-    }
-  };
-
-  const kind = job.service === "gmail" ? "gmail-message" : "drive-file";
-  /** One item reached: held at the date, written or left out; the position moves past it. */
-  const settle = async (itemKey: string, found: CatalogItem | undefined) => {
-    const item = found && found.kind === kind ? found : undefined;
-    const held = item && job.asOf ? await itemAsOf(scope, job.resourceId, item, job.asOf) : item;
-    if (!held) {
-      if (job.itemIds) {
-        await leaveOut(item, itemKey, item ? EXPORT_ITEM_REASONS.notBackedUp : EXPORT_ITEM_REASONS.notFound);
-      }
-      return;
-    }
-    if (!job.itemIds) job.progress.total += 1;
-    if (held.current.metadata.contentSkipped) {
-      await leaveOut(held, itemKey, "Google offers no export of this file: only its details were backed up");
-      return;
-    }
-    const outcome = await writeItem(held);
-    if (outcome === "exported") job.progress.exported += 1;
-    else await leaveOut(held, itemKey, outcome.reason);
-  };
-
+/**
+ * Writes the items from the checkpoint, checkpointing when due: "done" at the end, "continued" when the
+ * deadline handed the rest over, "dropped" when the lease was lost.
+ */
+async function writeItems(
+  file: ExportFile,
+  stretch: ExportStretch,
+  checkpointBytes: number,
+): Promise<"done" | "continued" | "dropped"> {
+  const { scope, job, output } = file;
+  const position = job.checkpoint;
+  const last = { bytes: output.size, at: stretch.now() };
   /** After an item: a checkpoint when due; at the deadline, hands over to a new delivery. */
-  const afterItem = async (): Promise<"go on" | "continued" | "lost"> => {
-    const due =
-      output.size - lastCheckpointBytes >= sizes.checkpoint || now() - lastCheckpointAt >= CHECKPOINT_MS;
-    const late = now() >= deadline;
+  const afterItem = async (): Promise<"go on" | "continued" | "dropped"> => {
+    const due = output.size - last.bytes >= checkpointBytes || stretch.now() - last.at >= CHECKPOINT_MS;
+    const late = stretch.late();
     if (!due && !late) return "go on";
-    if (!(await saveCheckpoint())) return "lost";
+    if (!(await saveCheckpoint(file, stretch, last))) return "dropped";
     if (!late) return "go on";
-    await releaseExportLease(scope, job.exportId, holder);
-    await deps.enqueue(
-      scope.regionId,
-      { organizationId: scope.organizationId, exportId: job.exportId },
-      {
-        id: `${job.exportId}-${job.deliveries}`,
-      },
-    );
-    return "continued";
+    return stretch.handOver(() => releaseExportLease(scope, job.exportId, stretch.holder), {
+      id: `${job.exportId}-${job.deliveries}`,
+    });
   };
 
-  try {
-    if (job.itemIds) {
-      while (position.index < job.itemIds.length) {
-        const keysPage = job.itemIds.slice(position.index, position.index + PAGE);
-        const found = await itemsByKey(scope, job.resourceId, keysPage);
-        for (const [offset, itemKey] of keysPage.entries()) {
-          await settle(itemKey, found[offset]);
-          position.index += 1;
-          const next = await afterItem();
-          if (next === "lost") return "dropped";
-          if (next === "continued") return "continued";
-        }
-      }
-    } else {
-      for (;;) {
-        const page = await itemsAfter(scope, job.resourceId, kind, position.lastItemKey, PAGE);
-        if (page.length === 0) break;
-        for (const item of page) {
-          await settle(item.itemKey, item);
-          position.lastItemKey = item.itemKey;
-          const next = await afterItem();
-          if (next === "lost") return "dropped";
-          if (next === "continued") return "continued";
-        }
+  if (job.itemIds) {
+    while (position.index < job.itemIds.length) {
+      const keysPage = job.itemIds.slice(position.index, position.index + PAGE);
+      const found = await itemsByKey(scope, job.resourceId, keysPage);
+      for (const [offset, itemKey] of keysPage.entries()) {
+        await settleItem(file, itemKey, found[offset]);
+        position.index += 1;
+        const next = await afterItem();
+        if (next !== "go on") return next;
       }
     }
-
-    if (zip) {
-      // A ZIP ends with the report of what was left out, then its central directory.
-      if (job.progress.failed > 0) {
-        const lines: string[] = ["item,name,reason"];
-        for await (const problem of exportProblems(scope, job.exportId)) {
-          lines.push([problem.itemKey, problem.name, problem.reason].map(csvField).join(","));
-        }
-        const report = Buffer.from([...lines, ""].join("\r\n"));
-        for await (const piece of zip.entry(
-          EXPORT_REPORT_NAME,
-          [report],
-          new Date(job.requestedAt),
-          report.length,
-        ))
-          await output.write(piece);
-      }
-      const start = output.size;
-      for (let part = 0; part < position.directoryParts; part++) {
-        await output.write(await blobStore.get(directoryPartName(job.objectName, part)));
-      }
-      const rest = zip.takeDirectory();
-      await output.write(rest.records);
-      const count = position.entries + rest.count;
-      await output.write(
-        zip.endRecords({ count, start, size: position.directoryBytes + rest.records.length }),
-      );
-    }
-    job.progress.bytes = await output.finish();
-    return await complete();
-  } catch (error) {
-    logs.exportFailed({ organizationId: scope.organizationId, exportId: job.exportId, error });
-    await releaseExportLease(scope, job.exportId, holder);
-    throw error;
+    return "done";
   }
-
-  /** Records the end; the directory parts are no longer needed. */
-  async function complete(): Promise<"succeeded" | "dropped"> {
-    const outcome = { state: "succeeded" as const, expiresAt: expiresAt() };
-    if (!(await finishExport(scope, job!, outcome, new Date(now()), holder))) return "dropped";
-    for (let part = 0; part < job!.checkpoint.directoryParts; part++) {
-      await blobStore.delete(directoryPartName(job!.objectName, part));
+  for (;;) {
+    const page = await itemsAfter(scope, job.resourceId, exportKind(job), position.lastItemKey, PAGE);
+    if (page.length === 0) return "done";
+    for (const item of page) {
+      await settleItem(file, item.itemKey, item);
+      position.lastItemKey = item.itemKey;
+      const next = await afterItem();
+      if (next !== "go on") return next;
     }
-    await audit(
-      "export.finished",
-      job!.progress.failed > 0 ? `${job!.progress.failed} items left out` : undefined,
-    );
+  }
+}
+
+/**
+ * Writes the directory records kept so far as an object, then the checkpoint (and marks when and at what
+ * size it was taken). False: the lease is lost.
+ */
+async function saveCheckpoint(
+  file: ExportFile,
+  stretch: ExportStretch,
+  last: { bytes: number; at: number },
+): Promise<boolean> {
+  const { job, output, zip } = file;
+  const position = job.checkpoint;
+  await output.flush();
+  if (zip) {
+    const { records, count } = zip.takeDirectory();
+    if (count > 0) {
+      position.entries += count;
+      await file.blobStore.delete(directoryPartName(job.objectName, position.directoryParts));
+      await file.blobStore.putIfAbsent(directoryPartName(job.objectName, position.directoryParts), records);
+      position.directoryParts += 1;
+      position.directoryBytes += records.length;
+    }
+  }
+  position.uploaded = output.uploaded;
+  job.progress.bytes = output.size;
+  last.bytes = output.size;
+  last.at = stretch.now();
+  return saveExportCheckpoint(file.scope, job, output.tail(), stretch.holder);
+}
+
+/** A ZIP ends with the report of what was left out, then its central directory. */
+async function finishZip(file: ExportFile, zip: ZipWriter): Promise<void> {
+  const { job, output } = file;
+  const position = job.checkpoint;
+  if (job.progress.failed > 0) {
+    const lines: string[] = ["item,name,reason"];
+    for await (const problem of exportProblems(file.scope, job.exportId)) {
+      lines.push([problem.itemKey, problem.name, problem.reason].map(csvField).join(","));
+    }
+    const report = Buffer.from([...lines, ""].join("\r\n"));
+    for await (const piece of zip.entry(
+      EXPORT_REPORT_NAME,
+      [report],
+      new Date(job.requestedAt),
+      report.length,
+    ))
+      await output.write(piece);
+  }
+  const start = output.size;
+  for (let part = 0; part < position.directoryParts; part++) {
+    await output.write(await file.blobStore.get(directoryPartName(job.objectName, part)));
+  }
+  const rest = zip.takeDirectory();
+  await output.write(rest.records);
+  const count = position.entries + rest.count;
+  await output.write(zip.endRecords({ count, start, size: position.directoryBytes + rest.records.length }));
+}
+
+/** Records the end; the directory parts are no longer needed. */
+async function complete(ending: Ending): Promise<"succeeded" | "dropped"> {
+  const { scope, run: job, now, holder } = ending.stretch;
+  const outcome = { state: "succeeded" as const, expiresAt: ending.expiresAt() };
+  if (!(await finishExport(scope, job, outcome, new Date(now()), holder))) return "dropped";
+  for (let part = 0; part < job.checkpoint.directoryParts; part++) {
+    await ending.blobStore.delete(directoryPartName(job.objectName, part));
+  }
+  await ending.audit(
+    "export.finished",
+    job.progress.failed > 0 ? `${job.progress.failed} items left out` : undefined,
+  );
+  logs.exportEnded({
+    organizationId: scope.organizationId,
+    exportId: job.exportId,
+    state: "succeeded",
+    ...job.progress,
+  });
+  return "succeeded";
+}
+
+/** Records that the job failed (only while this delivery holds its lease). */
+async function fail(ending: Ending, failureReason: string): Promise<"failed"> {
+  const { scope, run: job, now, holder } = ending.stretch;
+  const outcome = { state: "failed" as const, failureReason, expiresAt: ending.expiresAt() };
+  if (await finishExport(scope, job, outcome, new Date(now()), holder)) {
+    await ending.audit("export.failed", failureReason);
     logs.exportEnded({
       organizationId: scope.organizationId,
-      exportId: job!.exportId,
-      state: "succeeded",
-      ...job!.progress,
+      exportId: job.exportId,
+      state: "failed",
+      ...job.progress,
     });
-    return "succeeded";
   }
+  return "failed";
 }

@@ -7,6 +7,7 @@
 import { FieldPath } from "firebase-admin/firestore";
 import type { ExportFormat, ExportJob, ExportService } from "@alpvault/contracts/exports";
 import { catalogDocId } from "../engine/runner/catalog-ids";
+import { leaseRun } from "../lib/run-lease";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 /**
@@ -129,15 +130,17 @@ export async function takeExportLease(
   until: string,
   now: string,
 ): Promise<StoredExport | undefined> {
-  const ref = exportsOf(scope).doc(exportId);
-  return ref.firestore.runTransaction(async (transaction) => {
-    const job = decodeExport(exportId, (await transaction.get(ref)).data());
-    if (!job || (job.state !== "pending" && job.state !== "running")) return undefined;
-    if (job.lease && job.lease.holder !== holder && job.lease.until > now) return undefined;
-    const deliveries = (job.deliveries ?? 0) + 1;
-    transaction.update(ref, { state: "running", lease: { holder, until }, deliveries });
-    return { ...job, state: "running", lease: { holder, until }, deliveries };
-  });
+  return leaseRun(
+    exportsOf(scope).doc(exportId),
+    {
+      decode: (data) => decodeExport(exportId, data),
+      open: (job) => job.state === "pending" || job.state === "running",
+      alsoWrite: (job) => ({ deliveries: (job.deliveries ?? 0) + 1 }),
+    },
+    holder,
+    until,
+    now,
+  );
 }
 
 function tailRef(scope: Scope, exportId: string) {

@@ -8,6 +8,7 @@ import { FieldPath } from "firebase-admin/firestore";
 import type { Recovery, RecoveryRequest } from "@alpvault/contracts/recovery";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import { catalogDocId } from "../engine/runner/catalog-ids";
+import { leaseRun } from "../lib/run-lease";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export interface StoredRecovery extends Recovery {
@@ -93,14 +94,16 @@ export async function takeRecoveryLease(
   until: string,
   now: string,
 ): Promise<StoredRecovery | undefined> {
-  const ref = recoveries(scope).doc(recoveryId);
-  return ref.firestore.runTransaction(async (transaction) => {
-    const recovery = decodeRecovery(recoveryId, (await transaction.get(ref)).data());
-    if (!recovery || recovery.state === "succeeded" || recovery.state === "failed") return undefined;
-    if (recovery.lease && recovery.lease.holder !== holder && recovery.lease.until > now) return undefined;
-    transaction.update(ref, { state: "running", lease: { holder, until } });
-    return { ...recovery, state: "running", lease: { holder, until } };
-  });
+  return leaseRun(
+    recoveries(scope).doc(recoveryId),
+    {
+      decode: (data) => decodeRecovery(recoveryId, data),
+      open: (recovery) => recovery.state !== "succeeded" && recovery.state !== "failed",
+    },
+    holder,
+    until,
+    now,
+  );
 }
 
 /** Saves progress and position (only while `holder` holds the lease). */

@@ -8,46 +8,29 @@
  * message up by its Message-ID before importing, so nothing is restored twice. Near its deadline the worker
  * saves the position and re-enqueues itself; at the end it records the outcome, audited, and frees the target.
  */
-import { randomUUID } from "node:crypto";
 import type { drive_v3 } from "@googleapis/drive";
 import type { gmail_v1 } from "@googleapis/gmail";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
+import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { appendAudit } from "../audit/service";
-import type { BlobStore } from "../engine/blobstore/blob-store";
 import { dataKeyResolver, type KeyWrappers } from "../backups/data-keys";
-import type { GoogleCaller } from "../engine/google/caller";
-import { classifyGoogleError, GoogleCallError } from "../engine/google/errors";
 import type { EnqueueRecovery, RecoveryTask } from "../backups/queue";
-import { isIntegrityError, versionChunks, versionContent } from "../engine/restore/content";
+import { itemsAfter, itemsByKey, readBackupResource } from "../backups/service";
+import type { BlobStore } from "../engine/blobstore/blob-store";
+import { DriveRestorer, type DriveTarget, type UploadAccess } from "../engine/drive/restorer";
+import { findDriveMember } from "../engine/drive/source";
+import { GmailRestorer } from "../engine/gmail/restorer";
+import type { GoogleCaller } from "../engine/google/caller";
 import type { CatalogItem } from "../engine/runner/catalog";
-import { itemAsOf, itemsAfter, itemsByKey, mailLabelNames, readBackupResource } from "../backups/service";
-import { googleStatus } from "../engine/sources/google-errors";
+import { inParallel } from "../lib/parallel";
+import { openStretch, type Stretch, type StretchDeps } from "../lib/stretch";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/service";
-import type { RegionId } from "@alpvault/contracts/regions";
-import { RECOVERY_ITEM_REASONS, RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
-import { findDriveMember } from "../engine/drive/source";
-import {
-  DriveRestorer,
-  RESUMABLE_UPLOAD_BYTES,
-  restoredName,
-  type DriveTarget,
-  type UploadAccess,
-} from "../engine/drive/restorer";
-import { GmailRestorer, messageIdOf } from "../engine/gmail/restorer";
-import { inParallel } from "../lib/parallel";
-import {
-  finishRecovery,
-  readLedger,
-  releaseRecoveryLease,
-  saveRecoveryProgress,
-  takeRecoveryLease,
-  writeLedger,
-  type LedgerEntry,
-} from "./repo";
+import { finishRecovery, releaseRecoveryLease, saveRecoveryProgress, takeRecoveryLease } from "./repo";
+import { settleItem, type RecoveryRestore } from "./restore-item";
 
-export interface RecoveryDeps {
+export interface RecoveryDeps extends StretchDeps<RecoveryTask> {
   caller: GoogleCaller;
   gmail(user: string): gmail_v1.Gmail;
   drive(user: string): drive_v3.Drive;
@@ -56,59 +39,24 @@ export interface RecoveryDeps {
   blobStore(regionId: Scope["regionId"]): BlobStore;
   wrappers: KeyWrappers;
   enqueue: EnqueueRecovery;
-  budgetMs: number;
-  /** The region this worker runs in: tasks of another region's organisations are dropped. */
-  servingRegion?: RegionId;
-  now?: () => number;
 }
 
 const PAGE = 50;
-/** Items not restored that the recovery itself lists (the report has every one). */
-const MAX_LISTED_PROBLEMS = 20;
 /** Items restored at once. */
 const ITEM_CONCURRENCY = 4;
 
-/**
- * Why one item could not be restored, when the error concerns that item only (the recovery goes on
- * without it): its stored objects are damaged or missing, or Google refused the item. Anything else stops
- * the recovery.
- */
-export function itemFailureReason(error: unknown): string | undefined {
-  if (isIntegrityError(error)) return RECOVERY_ITEM_REASONS.integrity;
-  if (!(error instanceof GoogleCallError) && googleStatus(error) === undefined) return undefined;
-  const google = classifyGoogleError(error);
-  if (google.kind !== "item") return undefined;
-  return RECOVERY_ITEM_REASONS.googleRefused(google.googleReason ?? String(google.status));
-}
-
-/** What became of one item. */
-type ItemOutcome = { outcome: "restored" } | { outcome: "skipped" | "failed"; reason: string };
-
-/** The name a report shows for an item: the message's subject or the file's name. */
-function itemName(item: CatalogItem | undefined): string {
-  if (!item) return "";
-  const display = item.search.display as { subject?: string; name?: string } | undefined;
-  return display?.subject ?? display?.name ?? item.current.metadata.name ?? "";
-}
+type Ending = { state: "succeeded" } | { state: "failed"; failureReason: string };
 
 export async function executeRecovery(
   task: RecoveryTask,
   deps: RecoveryDeps,
 ): Promise<"dropped" | "continued" | "succeeded" | "failed"> {
-  const now = deps.now ?? Date.now;
-  const organization = await organizationServedIn(task.organizationId, deps.servingRegion);
-  if (!organization) return "dropped";
-  const scope: Scope = { organizationId: organization.organizationId, regionId: organization.regionId };
-  const holder = randomUUID();
-  const deadline = now() + deps.budgetMs;
-  const recovery = await takeRecoveryLease(
-    scope,
-    task.recoveryId,
-    holder,
-    new Date(deadline + 120_000).toISOString(),
-    new Date(now()).toISOString(),
-  );
-  if (!recovery) return "dropped";
+  const stretch = await openStretch(task, deps, {
+    organization: organizationServedIn,
+    lease: (scope, holder, until, now) => takeRecoveryLease(scope, task.recoveryId, holder, until, now),
+  });
+  if (!stretch) return "dropped";
+  const { organization, scope, run: recovery, now } = stretch;
   const [source, target] = await Promise.all([
     readBackupResource(scope, recovery.resourceId),
     readBackupResource(scope, recovery.targetResourceId),
@@ -124,7 +72,7 @@ export async function executeRecovery(
     });
   await audit("recovery.started");
 
-  const end = async (outcome: { state: "succeeded" } | { state: "failed"; failureReason: string }) => {
+  const end = async (outcome: Ending) => {
     // The counts add up at the end: chosen items a failed recovery never reached count as failed.
     const settled = recovery.progress.restored + recovery.progress.skipped + recovery.progress.failed;
     if (recovery.itemIds) recovery.progress.failed += Math.max(0, recovery.progress.total - settled);
@@ -145,7 +93,6 @@ export async function executeRecovery(
   if (!source || !target || (recovery.service === "gmail" && !target.email)) {
     return end({ state: "failed", failureReason: "The recovery's resources cannot receive this data" });
   }
-  const kind = recovery.service === "gmail" ? "gmail-message" : "drive-file";
   let driveTarget: DriveTarget;
   if (target.type === "email") {
     driveTarget = { kind: "user", email: target.email ?? "" };
@@ -164,199 +111,26 @@ export async function executeRecovery(
     driveTarget = { kind: "shared-drive", driveId, actAs };
   }
   const driveUser = driveTarget.kind === "user" ? driveTarget.email : driveTarget.actAs;
-  const restorer = new GmailRestorer(deps.gmail(target.email ?? ""), target.email ?? "", deps.caller);
-  const driveRestorer = new DriveRestorer(
-    deps.drive(driveUser),
-    driveTarget,
-    deps.caller,
-    deps.upload(driveUser),
-  );
-  const keys = dataKeyResolver(scope, deps.wrappers);
-  const blobStore = deps.blobStore(scope.regionId);
-  const progress = recovery.progress;
-  const position = recovery.position;
-  /** Each settled item's name (subject or file name), kept in its ledger entry for the report. */
-  const names = new Map<string, string>();
-  const record = (itemKey: string, entry: LedgerEntry) =>
-    writeLedger(scope, recovery.recoveryId, itemKey, { ...entry, name: names.get(itemKey) ?? "" });
-  /** The first items not restored, with why (the progress card names them; the report lists all). */
-  const problems = (recovery.problems ??= []);
-
-  /** The backed-up mailbox's label names now (by id), read once: restored labels take their current name. */
-  let labelNames: Promise<Record<string, string>> | undefined;
-
-  /** A Drive file: into the recovery's folder, or over itself (see engine/drive/restorer.ts). */
-  const restoreFile = async (
-    itemKey: string,
-    item: CatalogItem,
-    importing: boolean,
-  ): Promise<ItemOutcome> => {
-    const objects = { organizationId: scope.organizationId, keys: await keys(item.current.dataKeyId) };
-    const large = item.current.size > RESUMABLE_UPLOAD_BYTES;
-    const content = () => versionContent(blobStore, objects, item.current);
-    const chunks = () => versionChunks(blobStore, objects, item.current);
-    const metadata = item.current.metadata;
-    const name = restoredName(metadata);
-    const sameResource = recovery.targetResourceId === recovery.resourceId;
-    // Kept without content (Google offers no export of it): nothing to put back.
-    if (metadata.contentSkipped) return { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.notExportable };
-    // A file owned outside the organisation is restored as the user's own copy: never over the owner's
-    // file, never into the owner's folders (see engine/drive/restorer.ts).
-    const ownCopy = metadata.externalOwner !== undefined;
-    if (
-      recovery.method === "overwrite" &&
-      sameResource &&
-      !ownCopy &&
-      (await driveRestorer.exists(item.sourceId))
-    ) {
-      await record(itemKey, { state: "importing" });
-      if (metadata.shortcut) {
-        // The shortcut is still there: it has nothing to overwrite.
-      } else if (large) {
-        await driveRestorer.uploadResumable(metadata, chunks(), item.current.size, { fileId: item.sourceId });
-      } else {
-        await driveRestorer.overwrite(item.sourceId, metadata, await content());
-      }
-      if (recovery.permissions) await driveRestorer.share(item.sourceId, metadata.permissions);
-      await record(itemKey, { state: "done", targetId: item.sourceId });
-      return { outcome: "restored" };
-    }
-    const parent =
-      recovery.method === "folder"
-        ? await driveRestorer.folderFor(recovery.folderName ?? "Recovered", metadata.path)
-        : await driveRestorer.parentFor(sameResource && !ownCopy ? metadata.parents : []);
-    const existing = importing ? await driveRestorer.find(name, parent) : undefined;
-    const targetId =
-      existing ??
-      (await (async () => {
-        await record(itemKey, { state: "importing" });
-        if (metadata.shortcut) return driveRestorer.createShortcut(metadata, parent);
-        return large
-          ? driveRestorer.uploadResumable(metadata, chunks(), item.current.size, { parent })
-          : driveRestorer.create(metadata, await content(), parent);
-      })());
-    if (recovery.permissions && !existing) await driveRestorer.share(targetId, metadata.permissions);
-    await record(itemKey, { state: "done", targetId });
-    return { outcome: "restored" };
+  const restore: RecoveryRestore = {
+    scope,
+    recovery,
+    kind: recovery.service === "gmail" ? "gmail-message" : "drive-file",
+    restorer: new GmailRestorer(deps.gmail(target.email ?? ""), target.email ?? "", deps.caller),
+    driveRestorer: new DriveRestorer(deps.drive(driveUser), driveTarget, deps.caller, deps.upload(driveUser)),
+    keys: dataKeyResolver(scope, deps.wrappers),
+    blobStore: deps.blobStore(scope.regionId),
+    problems: (recovery.problems ??= []),
+    names: new Map(),
   };
-
-  /** The item as the backups held it at the recovery's date, if it has one (see `itemAsOf`). */
-  const heldAt = async (item: CatalogItem | undefined): Promise<CatalogItem | undefined> =>
-    item && recovery.asOf ? itemAsOf(scope, recovery.resourceId, item, recovery.asOf) : item;
-
-  const restoreOne = async (item: CatalogItem | undefined, itemKey: string): Promise<ItemOutcome> => {
-    if (!item || item.kind !== kind) return { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.notBackedUp };
-    const ledger = await readLedger(scope, recovery.recoveryId, itemKey);
-    // Done by a delivery that stopped before the page's progress was saved: counted now.
-    if (ledger?.state === "done") {
-      return ledger.reason ? { outcome: "skipped", reason: ledger.reason } : { outcome: "restored" };
-    }
-    if (kind === "drive-file") return restoreFile(itemKey, item, ledger?.state === "importing");
-    const current = item.current;
-    const raw = await versionContent(
-      blobStore,
-      { organizationId: scope.organizationId, keys: await keys(current.dataKeyId) },
-      current,
-    );
-    const messageId = messageIdOf(raw);
-    if (messageId && (ledger?.state === "importing" || recovery.method === "overwrite")) {
-      const existing = await restorer.find(messageId);
-      if (existing) {
-        if (ledger?.state === "importing") {
-          await record(itemKey, { state: "done", targetId: existing });
-          return { outcome: "restored" };
-        }
-        const reason = RECOVERY_ITEM_REASONS.alreadyThere;
-        await record(itemKey, { state: "done", targetId: existing, reason });
-        return { outcome: "skipped", reason };
-      }
-    }
-    labelNames ??= mailLabelNames(scope, recovery.resourceId).then((names) => names ?? {});
-    const labelIds = await restorer.labelIds(
-      current.metadata.labels ?? [],
-      recovery.folderName,
-      await labelNames,
-    );
-    await record(itemKey, { state: "importing" });
-    const targetId = await restorer.import(raw, labelIds);
-    await record(itemKey, { state: "done", targetId });
-    return { outcome: "restored" };
-  };
-
-  /** Restores one item and counts it; an item that cannot be restored is recorded with its reason. */
-  const settle = async (itemKey: string, catalogItem: CatalogItem | undefined): Promise<void> => {
-    const item = await heldAt(catalogItem);
-    names.set(itemKey, itemName(item ?? catalogItem));
-    let result: ItemOutcome;
-    try {
-      result = await restoreOne(item, itemKey);
-    } catch (error) {
-      const reason = itemFailureReason(error);
-      if (reason === undefined) throw error;
-      result = { outcome: "failed", reason };
-    }
-    progress[result.outcome] += 1;
-    if (result.outcome === "restored") return;
-    const problem = {
-      itemKey,
-      name: itemName(item ?? catalogItem),
-      outcome: result.outcome,
-      reason: result.reason,
-    };
-    if (problems.length < MAX_LISTED_PROBLEMS) problems.push(problem);
-    await record(itemKey, {
-      state: result.outcome,
-      reason: result.reason,
-      name: problem.name,
-    });
-  };
-
+  let walked: "done" | "continued" | "dropped";
   try {
-    for (;;) {
-      let batch: { itemKey: string; item: CatalogItem | undefined }[];
-      if (recovery.itemIds) {
-        const keysOfPage = recovery.itemIds.slice(position.index, position.index + PAGE);
-        const items = await itemsByKey(scope, recovery.resourceId, keysOfPage);
-        batch = keysOfPage.map((itemKey, index) => ({ itemKey, item: items[index] }));
-      } else {
-        const items = await itemsAfter(scope, recovery.resourceId, kind, position.lastItemKey, PAGE);
-        batch = items.map((item) => ({ itemKey: item.itemKey, item }));
-      }
-      if (batch.length === 0) break;
-      if (now() >= deadline) {
-        await saveRecoveryProgress(
-          scope,
-          { recoveryId: recovery.recoveryId, progress, position, problems },
-          holder,
-        );
-        await releaseRecoveryLease(scope, recovery.recoveryId, holder);
-        await deps.enqueue(scope.regionId, {
-          organizationId: scope.organizationId,
-          recoveryId: recovery.recoveryId,
-        });
-        return "continued";
-      }
-      // A page's items are restored a few at once (each waits on Google); the position moves past the
-      // page only once all of them are done, so a stop repeats the page and the ledger skips what is done.
-      await inParallel(batch, ITEM_CONCURRENCY, ({ itemKey, item }) => settle(itemKey, item));
-      position.index += batch.length;
-      position.lastItemKey = batch[batch.length - 1]!.itemKey;
-      if (!recovery.itemIds) progress.total = progress.restored + progress.skipped + progress.failed;
-      if (
-        !(await saveRecoveryProgress(
-          scope,
-          { recoveryId: recovery.recoveryId, progress, position, problems },
-          holder,
-        ))
-      ) {
-        return "dropped";
-      }
-      if (recovery.itemIds && position.index >= recovery.itemIds.length) break;
-    }
+    walked = await restorePages(restore, stretch);
   } catch (error) {
     logs.recoveryFailed({ organizationId: scope.organizationId, recoveryId: recovery.recoveryId, error });
     return end({ state: "failed", failureReason: "Recovery failed" });
   }
+  if (walked !== "done") return walked;
+  const progress = recovery.progress;
   if (progress.failed > 0) {
     return end({
       state: "failed",
@@ -364,4 +138,48 @@ export async function executeRecovery(
     });
   }
   return end({ state: "succeeded" });
+}
+
+/**
+ * Restores the items page by page from the position reached: "done" at the end, "continued" when the
+ * deadline handed the rest over, "dropped" when the lease was lost.
+ */
+async function restorePages(
+  restore: RecoveryRestore,
+  stretch: Pick<Stretch<Scope, unknown>, "holder" | "late" | "handOver">,
+): Promise<"done" | "continued" | "dropped"> {
+  const { scope, recovery, problems } = restore;
+  const { progress, position } = recovery;
+  const save = () =>
+    saveRecoveryProgress(
+      scope,
+      { recoveryId: recovery.recoveryId, progress, position, problems },
+      stretch.holder,
+    );
+  for (;;) {
+    let batch: { itemKey: string; item: CatalogItem | undefined }[];
+    if (recovery.itemIds) {
+      const keysOfPage = recovery.itemIds.slice(position.index, position.index + PAGE);
+      const items = await itemsByKey(scope, recovery.resourceId, keysOfPage);
+      batch = keysOfPage.map((itemKey, index) => ({ itemKey, item: items[index] }));
+    } else {
+      const items = await itemsAfter(scope, recovery.resourceId, restore.kind, position.lastItemKey, PAGE);
+      batch = items.map((item) => ({ itemKey: item.itemKey, item }));
+    }
+    if (batch.length === 0) return "done";
+    if (stretch.late()) {
+      return stretch.handOver(async () => {
+        await save();
+        await releaseRecoveryLease(scope, recovery.recoveryId, stretch.holder);
+      });
+    }
+    // A page's items are restored a few at once (each waits on Google); the position moves past the
+    // page only once all of them are done, so a stop repeats the page and the ledger skips what is done.
+    await inParallel(batch, ITEM_CONCURRENCY, ({ itemKey, item }) => settleItem(restore, itemKey, item));
+    position.index += batch.length;
+    position.lastItemKey = batch[batch.length - 1]!.itemKey;
+    if (!recovery.itemIds) progress.total = progress.restored + progress.skipped + progress.failed;
+    if (!(await save())) return "dropped";
+    if (recovery.itemIds && position.index >= recovery.itemIds.length) return "done";
+  }
 }

@@ -30,6 +30,7 @@ import {
 } from "@alpvault/contracts/integrity";
 import { appendAudit } from "../../audit/service";
 import * as logs from "../../logs";
+import { openStretch, type Stretch, type StretchDeps } from "../../lib/stretch";
 import type { Scope } from "../../lib/tenancy";
 import { organizationServedIn } from "../../organizations/service";
 import type { RegionId } from "@alpvault/contracts/regions";
@@ -60,20 +61,14 @@ import {
 
 /** Items read per page (and per checkpoint). */
 const ITEM_PAGE = 50;
-/** How long past the deadline the lease stays live. */
-const LEASE_MARGIN_MS = 2 * 60_000;
 /** Chunk verification results remembered per delivery. */
 const MEMORY_LIMIT = 200_000;
 
-export interface VerifyDeps {
+export interface VerifyDeps extends StretchDeps<VerifyTask> {
   blobStore(regionId: RegionId): BlobStore;
   /** The derived keys of a data key of the organisation (`dataKeyResolver`). */
   keys(scope: Scope): (dataKeyId: string) => Promise<DerivedKeys>;
   enqueue: EnqueueVerify;
-  /** How long one delivery may work before it checkpoints and re-enqueues (ms). */
-  budgetMs: number;
-  servingRegion?: RegionId;
-  now?: () => number;
 }
 
 export type VerifyOutcome = "dropped" | "continued" | "waiting" | "succeeded" | "failed" | "lease-lost";
@@ -86,128 +81,73 @@ export class VerifyLeasedError extends Error {
   }
 }
 
+/** What one delivery of a verification run works with, and where it stands. */
+interface Verification {
+  stretch: Stretch<Scope, VerifyRunRecord>;
+  task: VerifyTask;
+  blobStore: BlobStore;
+  keys: (dataKeyId: string) => Promise<DerivedKeys>;
+  progress: VerifyRun["progress"];
+  position: VerifyRunRecord["position"];
+  /** What the resource in hand has found so far. */
+  current: VerifyRunRecord["current"];
+  memory: ChunkMemory;
+  iso(): string;
+  checkpoint(options?: { release?: boolean; waitingSince?: string | null }): Promise<void>;
+}
+
 export async function executeVerifyTask(task: VerifyTask, deps: VerifyDeps): Promise<VerifyOutcome> {
-  const now = deps.now ?? Date.now;
+  const stretch = await openStretch(task, deps, {
+    organization: organizationServedIn,
+    lease: async (scope, holder, until, now) => {
+      const lease = await takeVerifyLease(scope, task.runId, holder, until, now);
+      if (lease === "held-by-another") throw new VerifyLeasedError(task.runId);
+      if (lease !== "taken") return undefined;
+      return (await readVerifyRun(scope, task.runId)) as VerifyRunRecord;
+    },
+  });
+  if (!stretch) return "dropped";
+  const { scope, run, now, holder } = stretch;
   const iso = (): string => new Date(now()).toISOString();
-  const organization = await organizationServedIn(task.organizationId, deps.servingRegion);
-  if (!organization) return "dropped";
-  const scope: Scope = { organizationId: organization.organizationId, regionId: organization.regionId };
-  const holder = randomUUID();
-  const deadline = now() + deps.budgetMs;
-  const lease = await takeVerifyLease(
-    scope,
-    task.runId,
-    holder,
-    new Date(deadline + LEASE_MARGIN_MS).toISOString(),
-    iso(),
-  );
-  if (lease === "held-by-another") throw new VerifyLeasedError(task.runId);
-  if (lease !== "taken") return "dropped";
-  const run = (await readVerifyRun(scope, task.runId)) as VerifyRunRecord;
-  const blobStore = deps.blobStore(scope.regionId);
-  const keys = deps.keys(scope);
-  const progress: VerifyRun["progress"] = { ...run.progress };
-  let position = { ...run.position };
-  let current = { ...run.current, damaged: [...run.current.damaged] };
-  const memory: ChunkMemory = { read: new Map(), fresh: new Set() };
-  const checkpoint = (options: { release?: boolean; waitingSince?: string | null } = {}) =>
-    saveVerifyCheckpoint(
-      scope,
-      task.runId,
-      holder,
-      { position, progress, current, waitingSince: options.waitingSince ?? null },
-      iso(),
-      options.release === true,
-    );
+  const verification: Verification = {
+    stretch,
+    task,
+    blobStore: deps.blobStore(scope.regionId),
+    keys: deps.keys(scope),
+    progress: { ...run.progress },
+    position: { ...run.position },
+    current: { ...run.current, damaged: [...run.current.damaged] },
+    memory: { read: new Map(), fresh: new Set() },
+    iso,
+    checkpoint: (options = {}) =>
+      saveVerifyCheckpoint(
+        scope,
+        task.runId,
+        holder,
+        {
+          position: verification.position,
+          progress: verification.progress,
+          current: verification.current,
+          waitingSince: options.waitingSince ?? null,
+        },
+        iso(),
+        options.release === true,
+      ),
+  };
+  const { progress } = verification;
 
   try {
-    while (position.index < run.resourceIds.length) {
-      const resourceId = run.resourceIds[position.index]!;
-      const resource = await readVerifyResource(scope, resourceId);
-      let done = resource === undefined;
-      while (!done) {
-        if (now() >= deadline) {
-          await checkpoint({ release: true });
-          await deps.enqueue(scope.regionId, task);
-          logs.verifyTaskEnded({
-            organizationId: scope.organizationId,
-            runId: task.runId,
-            outcome: "continued",
-            ...progress,
-          });
-          return "continued";
-        }
-        const page = await itemPage(scope, resourceId, position.afterItem, ITEM_PAGE);
-        const chunkIds = page.flatMap((item) =>
-          item.versions.flatMap((version) =>
-            "chunks" in version ? version.chunks.map((chunk) => chunk.id) : [],
-          ),
-        );
-        const fresh = await freshChunks(
-          scope,
-          chunkIds.filter((id) => !memory.read.has(id)),
-          new Date(now() - CHUNK_FRESH_MS).toISOString(),
-        );
-        for (const id of fresh) memory.fresh.add(id);
-        const good: string[] = [];
-        for (const item of page) {
-          const check = await checkItem({
-            blobStore,
-            organizationId: scope.organizationId,
-            keys,
-            versions: item.versions,
-            memory,
-          });
-          progress.objectsRead += check.objectsRead;
-          progress.bytesRead += check.bytesRead;
-          good.push(...check.goodChunks);
-          current.checkedItems += 1;
-          progress.checkedItems += 1;
-          if (isDamaged(check)) {
-            current.damagedItems += 1;
-            if (current.damaged.length < MAX_NAMED_DAMAGED_ITEMS) {
-              current.damaged.push({
-                itemKey: item.itemKey,
-                kind: item.kind,
-                name: item.name,
-                brokenObjects: check.brokenObjects,
-                brokenChunks: check.brokenChunks,
-              });
-            }
-          }
-        }
-        await markChunksVerified(scope, good, iso());
-        if (memory.read.size > MEMORY_LIMIT) memory.read.clear();
-        position = {
-          ...position,
-          afterItem: page.length > 0 ? page[page.length - 1]!.docId : position.afterItem,
-        };
-        done = page.length < ITEM_PAGE;
-        await checkpoint();
+    while (verification.position.index < run.resourceIds.length) {
+      const outcome = await verifyResource(verification, run.resourceIds[verification.position.index]!);
+      if (outcome !== "done") {
+        logs.verifyTaskEnded({
+          organizationId: scope.organizationId,
+          runId: task.runId,
+          outcome,
+          ...progress,
+        });
+        return outcome;
       }
-      if (resource) {
-        if (current.damaged.length > 0) {
-          const healed = await heal(scope, blobStore, keys, resourceId, current.damaged, now);
-          if (healed === "waiting") {
-            await checkpoint({ release: true, waitingSince: run.waitingSince ?? iso() });
-            logs.verifyTaskEnded({
-              organizationId: scope.organizationId,
-              runId: task.runId,
-              outcome: "waiting",
-              ...progress,
-            });
-            return "waiting";
-          }
-          const dropped = current.damaged.length - healed.length;
-          current = { ...current, damaged: healed, damagedItems: current.damagedItems - dropped };
-        }
-        await recordResult(scope, task.runId, resource.name, resource.email, resourceId, current, iso());
-        progress.damagedItems += current.damagedItems;
-      }
-      progress.resourcesDone += 1;
-      position = { index: position.index + 1, afterItem: null };
-      current = { checkedItems: 0, damagedItems: 0, damaged: [] };
-      await checkpoint();
     }
     await finishVerifyRun(scope, task.runId, holder, { state: "succeeded" }, progress, iso());
     logs.verifyTaskEnded({
@@ -236,6 +176,116 @@ export async function executeVerifyTask(task: VerifyTask, deps: VerifyDeps): Pro
     }
     return "failed";
   }
+}
+
+/**
+ * One resource from the position reached: its item pages, then healing and its result. "done" when the
+ * position moved to the next resource; "continued" when the deadline handed the rest over; "waiting" when
+ * healing must wait for the GC lock (checkpointed, lease given back).
+ */
+async function verifyResource(
+  verification: Verification,
+  resourceId: string,
+): Promise<"done" | "continued" | "dropped" | "waiting"> {
+  const { stretch, task, progress } = verification;
+  const { scope, run } = stretch;
+  const resource = await readVerifyResource(scope, resourceId);
+  let done = resource === undefined;
+  while (!done) {
+    if (stretch.late()) {
+      // The checkpoint throws when the lease is lost: the hand-over is never "dropped" here.
+      return stretch.handOver(() => verification.checkpoint({ release: true }));
+    }
+    done = await verifyPage(verification, resourceId);
+    await verification.checkpoint();
+  }
+  if (resource) {
+    const { current } = verification;
+    if (current.damaged.length > 0) {
+      const healed = await heal(
+        scope,
+        verification.blobStore,
+        verification.keys,
+        resourceId,
+        current.damaged,
+        stretch.now,
+      );
+      if (healed === "waiting") {
+        await verification.checkpoint({
+          release: true,
+          waitingSince: run.waitingSince ?? verification.iso(),
+        });
+        return "waiting";
+      }
+      const dropped = current.damaged.length - healed.length;
+      verification.current = { ...current, damaged: healed, damagedItems: current.damagedItems - dropped };
+    }
+    await recordResult(
+      scope,
+      task.runId,
+      resource.name,
+      resource.email,
+      resourceId,
+      verification.current,
+      verification.iso(),
+    );
+    progress.damagedItems += verification.current.damagedItems;
+  }
+  progress.resourcesDone += 1;
+  verification.position = { index: verification.position.index + 1, afterItem: null };
+  verification.current = { checkedItems: 0, damagedItems: 0, damaged: [] };
+  await verification.checkpoint();
+  return "done";
+}
+
+/** Reads back one page of the resource's items from the position; true when it was the last page. */
+async function verifyPage(verification: Verification, resourceId: string): Promise<boolean> {
+  const { stretch, memory, progress, current } = verification;
+  const { scope, now } = stretch;
+  const page = await itemPage(scope, resourceId, verification.position.afterItem, ITEM_PAGE);
+  const chunkIds = page.flatMap((item) =>
+    item.versions.flatMap((version) => ("chunks" in version ? version.chunks.map((chunk) => chunk.id) : [])),
+  );
+  const fresh = await freshChunks(
+    scope,
+    chunkIds.filter((id) => !memory.read.has(id)),
+    new Date(now() - CHUNK_FRESH_MS).toISOString(),
+  );
+  for (const id of fresh) memory.fresh.add(id);
+  const good: string[] = [];
+  for (const item of page) {
+    const check = await checkItem({
+      blobStore: verification.blobStore,
+      organizationId: scope.organizationId,
+      keys: verification.keys,
+      versions: item.versions,
+      memory,
+    });
+    progress.objectsRead += check.objectsRead;
+    progress.bytesRead += check.bytesRead;
+    good.push(...check.goodChunks);
+    current.checkedItems += 1;
+    progress.checkedItems += 1;
+    if (isDamaged(check)) {
+      current.damagedItems += 1;
+      if (current.damaged.length < MAX_NAMED_DAMAGED_ITEMS) {
+        current.damaged.push({
+          itemKey: item.itemKey,
+          kind: item.kind,
+          name: item.name,
+          brokenObjects: check.brokenObjects,
+          brokenChunks: check.brokenChunks,
+        });
+      }
+    }
+  }
+  await markChunksVerified(scope, good, verification.iso());
+  if (memory.read.size > MEMORY_LIMIT) memory.read.clear();
+  verification.position = {
+    ...verification.position,
+    afterItem: page.length > 0 ? page[page.length - 1]!.docId : verification.position.afterItem,
+  };
+  return page.length < ITEM_PAGE;
 }
 
 /**

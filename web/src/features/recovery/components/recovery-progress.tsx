@@ -9,6 +9,7 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
+import { NamedProblems } from "@/components/ui/named-problems";
 import { apiDownload } from "@/lib/api-client";
 import { saveFile } from "@/lib/save-file";
 import { recoveryReportPath } from "../api/get-recovery";
@@ -48,21 +49,7 @@ function Remarks({ organizationId, recovery }: { organizationId: string; recover
   return (
     <Box data-testid="recovery-problems">
       <Typography variant="body2">{remarks.join(" · ")}</Typography>
-      {named.length > 0 && (
-        <Box component="ul" sx={{ m: 0, pl: 2.5 }} aria-label={t("recovery.progress.problems")}>
-          {named.map((problem) => (
-            <Typography component="li" variant="body2" key={problem.itemKey} data-testid="recovery-problem">
-              {t("recovery.progress.problem", {
-                name: problem.name || t("recovery.progress.unnamed"),
-                reason: problem.reason,
-              })}
-            </Typography>
-          ))}
-        </Box>
-      )}
-      {more > 0 && named.length > 0 && (
-        <Typography variant="body2">{t("recovery.progress.more", { count: more })}</Typography>
-      )}
+      <NamedProblems problems={named} more={more} texts="recovery.progress" testId="recovery-problem" />
       <Button size="small" color="inherit" variant="outlined" onClick={download} sx={{ mt: 0.5 }}>
         {t("recovery.progress.report")}
       </Button>

@@ -9,6 +9,7 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EXPORT_LIFETIME_DAYS, type ExportJob, type ExportState } from "@alpvault/contracts/exports";
+import { NamedProblems } from "@/components/ui/named-problems";
 import { apiDownload } from "@/lib/api-client";
 import { formatStorage } from "@/lib/format";
 import { downloadFromLink, saveFile } from "@/lib/save-file";
@@ -48,21 +49,7 @@ function Problems({ organizationId, job }: { organizationId: string; job: Export
       <Typography variant="body2" color="warning.main">
         {t("search.exports.leftOut", { count: job.progress.failed })}
       </Typography>
-      {named.length > 0 && (
-        <Box component="ul" sx={{ m: 0, pl: 2.5 }} aria-label={t("search.exports.problems")}>
-          {named.map((problem) => (
-            <Typography component="li" variant="body2" key={problem.itemKey} data-testid="export-problem">
-              {t("search.exports.problem", {
-                name: problem.name || t("search.exports.unnamed"),
-                reason: problem.reason,
-              })}
-            </Typography>
-          ))}
-        </Box>
-      )}
-      {more > 0 && named.length > 0 && (
-        <Typography variant="body2">{t("search.exports.more", { count: more })}</Typography>
-      )}
+      <NamedProblems problems={named} more={more} texts="search.exports" testId="export-problem" />
       {job.state !== "expired" && (
         <Button size="small" variant="text" onClick={download} sx={{ mt: 0.5, px: 0 }}>
           {t("search.exports.report")}
