@@ -3,7 +3,7 @@ import { apiRouter } from "../http/api-router";
 import { workerDeps } from "../backups/wiring";
 import { enqueueExport } from "../backups/queue";
 import { callerOf } from "../http/authenticate";
-import { sendDownload, writeChunk } from "../http/write-chunk";
+import { sendCsvReport, sendDownload } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";
 import { exportDownload, exportList, exportReport, getExport, startExport } from "./jobs";
 import { exportDrive, exportMailbox } from "./service";
@@ -41,14 +41,7 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
       request.params.organizationId,
     );
     const lines = await exportReport(organization, request.params.exportId);
-    response.status(200);
-    response.setHeader("Content-Type", "text/csv; charset=utf-8");
-    response.setHeader("Content-Disposition", `attachment; filename="export-${request.params.exportId}.csv"`);
-    response.setHeader("Cache-Control", "no-store");
-    for await (const line of lines) {
-      if (!(await writeChunk(response, line))) return;
-    }
-    response.end();
+    await sendCsvReport(response, `export-${request.params.exportId}.csv`, lines);
   });
   router.post(`${base}/:exportId/download`, async (request, response) => {
     const caller = callerOf(response);

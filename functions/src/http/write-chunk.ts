@@ -56,3 +56,22 @@ export async function sendDownload(response: Response, download: Download): Prom
     response.destroy();
   }
 }
+
+/**
+ * Answers 200 with a CSV report as an attachment named `fileName`, line by line as the connection takes
+ * them; when the client goes away nobody is left to answer, so it stops.
+ */
+export async function sendCsvReport(
+  response: Response,
+  fileName: string,
+  lines: AsyncIterable<string>,
+): Promise<void> {
+  response.status(200);
+  response.setHeader("Content-Type", "text/csv; charset=utf-8");
+  response.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
+  response.setHeader("Cache-Control", "no-store");
+  for await (const line of lines) {
+    if (!(await writeChunk(response, line))) return;
+  }
+  response.end();
+}

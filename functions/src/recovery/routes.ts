@@ -1,7 +1,7 @@
 import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
-import { writeChunk } from "../http/write-chunk";
+import { sendCsvReport } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";
 import { getRecovery, recoveryReport, startRecovery } from "./service";
 
@@ -27,18 +27,7 @@ export function recoveryRoutes(organizations: () => OrganizationService): Router
       request.params.organizationId,
     );
     const lines = await recoveryReport(organization, request.params.recoveryId);
-    response.status(200);
-    response.setHeader("Content-Type", "text/csv; charset=utf-8");
-    response.setHeader(
-      "Content-Disposition",
-      `attachment; filename="recovery-${request.params.recoveryId}.csv"`,
-    );
-    response.setHeader("Cache-Control", "no-store");
-    for await (const line of lines) {
-      // The client went away: nobody is left to answer.
-      if (!(await writeChunk(response, line))) return;
-    }
-    response.end();
+    await sendCsvReport(response, `recovery-${request.params.recoveryId}.csv`, lines);
   });
   return router;
 }
