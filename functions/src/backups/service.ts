@@ -11,7 +11,7 @@ import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { Organization } from "../organizations/service";
 import { DEFAULT_POLICY_ID } from "@alpvault/contracts/policies";
-import { ensureDefaultPolicy, storedPolicies } from "../policies/repo";
+import { ensureDefaultPolicy, storedPolicies } from "../policies/service";
 import { nextBackupAt } from "../policies/schedule";
 import { enqueueBackup, enqueueGc, type EnqueueBackup } from "./queue";
 import { gcDue } from "./retention/schedule";

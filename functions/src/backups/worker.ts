@@ -19,14 +19,14 @@ import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { PLANS, maximumStorageBytes } from "@alpvault/contracts/plans";
-import { DEFAULT_POLICY_ID, type DataType } from "@alpvault/contracts/policies";
+import type { DataType } from "@alpvault/contracts/policies";
 import { appendAudit } from "../audit/service";
 import { backupsAllowed } from "../billing/graceful";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn, seatsOf, type Organization } from "../organizations/service";
 import type { RegionId } from "@alpvault/contracts/regions";
-import { ensureDefaultPolicy, getPolicy } from "../policies/repo";
+import { backupPolicy } from "../policies/service";
 import { backupBytes, listResources, putAlert } from "../resources/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
 import { activeDataKey, type KeyWrappers } from "./data-keys";
@@ -262,9 +262,9 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
     return "recorded";
   }
   if (!resource) return failBeforeStart("unknown-error");
-  // The default policy is made lazily: a resource may name it before anyone listed the policies.
-  if (resource.policyId === DEFAULT_POLICY_ID) await ensureDefaultPolicy(scope, new Date(now()));
-  const policy = resource.policyId ? await getPolicy(scope, resource.policyId) : undefined;
+  const policy = resource.policyId
+    ? await backupPolicy(scope, resource.policyId, new Date(now()))
+    : undefined;
 
   /**
    * Items the resource's last run could not back up, and items whose stored objects verification found

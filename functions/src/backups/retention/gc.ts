@@ -21,7 +21,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Scope } from "../../lib/tenancy";
-import { storedPolicies } from "../../policies/repo";
+import { storedPolicies } from "../../policies/service";
 import type { BlobStore } from "../../engine/blobstore/blob-store";
 import { decodeManifest } from "../../engine/format/chunk-codec";
 import type { DerivedKeys } from "../../engine/format/keys";
