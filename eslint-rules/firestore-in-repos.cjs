@@ -1,12 +1,13 @@
 /**
- * Only repositories touch Firestore. In functions/src, a file other than a `repo.ts` (or lib/, which
- * creates the clients, or a test, which arranges data) may neither import nor call the ways into the
- * database (`organizationRef`, `tenantDb`, `regionDb`, `globalDb`) nor call Firestore's own reference and
+ * Only repositories touch Firestore. In functions/src, a file other than a repository (`repo.ts`, or
+ * `<what>-repo.ts` where a folder needs several: repos.cjs), lib/ (which creates the clients) or a test
+ * (which arranges data) may neither import nor call the ways into the database (`organizationRef`, `tenantDb`, `regionDb`, `globalDb`) nor call Firestore's own reference and
  * query methods (`collection`, `collectionGroup`, `doc`, `runTransaction`, `batch`, `getAll`, ...).
  * Another module reaches the data through the owning module's repository (or its service).
  * (Importing `firebase-admin/firestore` itself is `import-boundaries`' check.)
  */
 const path = require("node:path");
+const { isRepo } = require("./repos.cjs");
 
 const FUNCTIONS_SRC = path.join(path.resolve(__dirname, ".."), "functions", "src");
 const ENTRIES = new Set(["organizationRef", "tenantDb", "regionDb", "globalDb"]);
@@ -29,7 +30,7 @@ function checked(file) {
   if (relative.startsWith("..") || path.isAbsolute(relative)) return false;
   const parts = relative.split(path.sep);
   const name = parts[parts.length - 1];
-  return parts[0] !== "lib" && name !== "repo.ts" && !/\.test\.tsx?$/.test(name);
+  return parts[0] !== "lib" && !isRepo(name) && !/\.test\.tsx?$/.test(name);
 }
 
 function calledName(callee) {
@@ -43,11 +44,11 @@ function calledName(callee) {
 module.exports = {
   meta: {
     type: "problem",
-    docs: { description: "only repositories (repo.ts) touch Firestore" },
+    docs: { description: "only repositories (repo.ts, <what>-repo.ts) touch Firestore" },
     schema: [],
     messages: {
       firestore:
-        "Only repo.ts files touch Firestore ('{{name}}'): move the read or write into the owning module's repository.",
+        "Only repositories (repo.ts, <what>-repo.ts) touch Firestore ('{{name}}'): move the read or write into the owning module's repository.",
     },
   },
   create(context) {

@@ -22,6 +22,12 @@ tester.run("firestore-in-repos", rule, {
       filename: at("functions/src/backups/retention/repo.ts"),
       code: "const batch = db.batch(); await db.runTransaction(async () => undefined);",
     },
+    // A folder with several repositories names them `<what>-repo.ts`.
+    {
+      filename: at("functions/src/backups/catalog/runs-repo.ts"),
+      code: `import { organizationRef } from "../../lib/tenancy";
+        export const run = (scope, id) => organizationRef(scope).collection("backupRuns").doc(id).get();`,
+    },
     // lib/ creates the clients.
     { filename: at("functions/src/lib/tenancy.ts"), code: 'regionDb("x").collection("organizations");' },
     // Tests arrange their data.
@@ -66,6 +72,14 @@ tester.run("firestore-in-repos", rule, {
         { messageId: "firestore", data: { name: ".batch()" } },
       ],
     },
+    // Only `repo.ts` and `<what>-repo.ts` are repositories.
+    ...["functions/src/backups/catalog/repository.ts", "functions/src/backups/catalog/repo-runs.ts"].map(
+      (filename) => ({
+        filename: at(filename),
+        code: 'const snapshot = await ref.collection("backupRuns").get();',
+        errors: [{ messageId: "firestore", data: { name: ".collection()" } }],
+      }),
+    ),
     {
       filename: at("functions/src/system/service.ts"),
       code: "const db = tenancy.tenantDb(scope);",

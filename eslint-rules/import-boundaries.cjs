@@ -3,21 +3,22 @@
  * - packages: web/ and functions/ may use contracts/ and themselves only; contracts/ and emulators/ are
  *   self-contained; tests/ and scripts/ may use anything.
  * - web/src: shared (components, lib, config, testing) ← features ← app; a feature never imports another.
- * - functions/src: routes.ts never reaches a repo.ts directly (routes → service → repo), and only repos
- *   and lib/ touch `firebase-admin/firestore`.
+ * - functions/src: routes.ts never reaches a repository (`repo.ts`, `<what>-repo.ts`: repos.cjs) directly
+ *   (routes → service → repo), and only repositories and lib/ touch `firebase-admin/firestore`.
  * - functions/src: only the HTTP layer imports http/ (http/ itself, routes.ts and their tests, index.ts);
  *   a domain module (a service, repo, worker, task, lib/…) never does: its errors come from lib/errors.ts.
  * - emulators: each one (and the shared kit) is a package whose only public entry is `src/index.ts`; from
  *   outside an emulator (tests, scripts, another emulator) nothing else under it may be imported.
  * - functions/src/engine is a library (sources and restorers, runner, format, blob store, Google caller):
  *   it imports only engine/, lib/, contracts/ and packages, never a domain module, logs or config.
- * - functions/src: a module (the first folder: backups/, policies/, …) imports only its own repo.ts files;
+ * - functions/src: a module (the first folder: backups/, policies/, …) imports only its own repositories;
  *   another module's data is reached through that module's service. `CROSS_MODULE_REPO_IMPORTS` lists the
  *   imports that still do (a ratchet: it only shrinks, and an entry no longer needed is an error too);
  *   the rule's option `crossModuleRepoImports` replaces it (the rule's tests use it).
  *   Tests may arrange data through any repo.
  */
 const path = require("node:path");
+const { isRepo } = require("./repos.cjs");
 
 const ROOT = path.resolve(__dirname, "..");
 const ALIASES = [
@@ -36,20 +37,7 @@ const FUNCTIONS_SRC = path.join(ROOT, "functions", "src");
  * The imports of another module's repo still to be replaced by a call to that module's service, as
  * "importing file → imported repo" (inside functions/src), each with what it uses the repo for.
  */
-const CROSS_MODULE_REPO_IMPORTS = new Map([
-  [
-    "backups/retention/gc.ts → policies/repo",
-    "policies/service queues backups through backups/service: going through it would be a cycle",
-  ],
-  [
-    "backups/service.ts → policies/repo",
-    "policies/service queues backups through backups/service: going through it would be a cycle",
-  ],
-  [
-    "backups/worker.ts → policies/repo",
-    "policies/service queues backups through backups/service: going through it would be a cycle",
-  ],
-]);
+const CROSS_MODULE_REPO_IMPORTS = new Map([]);
 const ENGINE_DEPS = new Set(["engine", "lib"]);
 const HTTP_LAYER_FILES = new Set(["routes.ts", "routes.test.ts"]);
 const WEB_SHARED = new Set(["components", "lib", "config", "testing", "assets", "types"]);
@@ -122,9 +110,10 @@ function violation(fromFile, source, listed = CROSS_MODULE_REPO_IMPORTS) {
   }
   if (!target) {
     const inFunctions = fromPackage === "functions" && fromFile.includes(`${path.sep}src${path.sep}`);
-    const isRepoOrLib = /[/\\](repo\.ts|lib[/\\][^/\\]+)$/.test(fromFile) || fromFile.endsWith(".test.ts");
+    const isRepoOrLib =
+      isRepo(fromFile) || /[/\\]lib[/\\][^/\\]+$/.test(fromFile) || fromFile.endsWith(".test.ts");
     if (inFunctions && source === "firebase-admin/firestore" && !isRepoOrLib) {
-      return "only repo.ts files (and lib/) access Firestore";
+      return "only repositories (and lib/) access Firestore";
     }
     return undefined;
   }
@@ -140,11 +129,7 @@ function violation(fromFile, source, listed = CROSS_MODULE_REPO_IMPORTS) {
       return "features do not import each other; compose them in app/";
     }
   }
-  if (
-    fromPackage === "functions" &&
-    path.basename(fromFile) === "routes.ts" &&
-    /[/\\]repo(\.ts)?$/.test(target)
-  ) {
+  if (fromPackage === "functions" && path.basename(fromFile) === "routes.ts" && isRepo(target)) {
     return "routes call services, never repos";
   }
   const fromParts = functionsSrcParts(fromFile);
@@ -167,7 +152,7 @@ function crossModuleRepoImport(fromParts, targetParts) {
   if (!fromParts || !targetParts || fromParts.length < 2) return undefined;
   if (/\.test\.tsx?$/.test(fromParts[fromParts.length - 1])) return undefined;
   const targetName = targetParts[targetParts.length - 1].replace(/\.ts$/, "");
-  if (targetName !== "repo" || targetParts[0] === fromParts[0]) return undefined;
+  if (!isRepo(targetName) || targetParts[0] === fromParts[0]) return undefined;
   return `${fromParts.join("/")} → ${[...targetParts.slice(0, -1), targetName].join("/")}`;
 }
 

@@ -59,6 +59,14 @@ tester.run("import-boundaries", rule, {
     },
     // A module imports its own repos (any folder of it), and another module's service.
     {
+      filename: at("functions/src/backups/retention/repo.ts"),
+      code: 'import { decodeRun } from "../catalog/runs-repo";',
+    },
+    {
+      filename: at("functions/src/backups/catalog/runs-repo.ts"),
+      code: 'import { FieldValue } from "firebase-admin/firestore";',
+    },
+    {
       filename: at("functions/src/backups/task.ts"),
       code: 'import { readVerifyResource } from "./verify/repo";',
     },
@@ -168,6 +176,11 @@ tester.run("import-boundaries", rule, {
       errors: [{ messageId: "boundary" }],
     },
     {
+      filename: at("functions/src/backups/routes.ts"),
+      code: 'import { loadRun } from "./catalog/runs-repo";',
+      errors: [{ messageId: "boundary" }],
+    },
+    {
       filename: at("functions/src/system/service.ts"),
       code: 'import { getFirestore } from "firebase-admin/firestore";',
       errors: [{ messageId: "boundary" }],
@@ -179,6 +192,7 @@ tester.run("import-boundaries", rule, {
       ["functions/src/search/service.ts", 'export { listAlerts } from "../resources/repo";'],
       ["functions/src/drills/worker.ts", 'const repo = import("../backups/catalog/repo.ts");'],
       ["functions/src/policies/service.ts", 'import * as resources from "../resources/repo";'],
+      ["functions/src/drills/worker.ts", 'import { decodeRun } from "../backups/catalog/runs-repo";'],
     ].map(([filename, code]) => ({
       filename: at(filename!),
       code: code!,

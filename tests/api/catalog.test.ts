@@ -17,7 +17,8 @@ import type {
   Checkpoint,
   RunRecord,
 } from "../../functions/src/engine/runner/catalog";
-import { FirestoreCatalog, decodeRun } from "../../functions/src/backups/catalog/repo";
+import { FirestoreCatalog } from "../../functions/src/backups/catalog/repo";
+import { decodeRun } from "../../functions/src/backups/catalog/runs-repo";
 import { catalogDocId } from "../../functions/src/engine/runner/catalog-ids";
 import { runBackup, type RunBackupResult } from "../../functions/src/engine/runner/run-backup";
 import { Mailboxes, chunksOf, meter, restoreVersion } from "../support/backup";

@@ -14,7 +14,8 @@ import { chunkObjectName, type ObjectScope } from "../../functions/src/engine/fo
 import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
 import { collectGarbage } from "../../functions/src/backups/retention/gc";
 import type { CatalogItem, CatalogVersion } from "../../functions/src/engine/runner/catalog";
-import { FirestoreCatalog, decodeRun } from "../../functions/src/backups/catalog/repo";
+import { FirestoreCatalog } from "../../functions/src/backups/catalog/repo";
+import { decodeRun } from "../../functions/src/backups/catalog/runs-repo";
 import { catalogDocId } from "../../functions/src/engine/runner/catalog-ids";
 import { runBackup } from "../../functions/src/engine/runner/run-backup";
 import { DriveSource } from "../../functions/src/engine/drive/source";

@@ -15,7 +15,7 @@ import {
 } from "firebase-admin/firestore";
 import { BACKED_UP_SERVICES, type BackupFailureReason } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope } from "../lib/tenancy";
-import { decodeRun } from "./catalog/repo";
+import { decodeRun } from "./catalog/runs-repo";
 import type { RunRecord } from "../engine/runner/catalog";
 import { decodeDataKeyRecord, type DataKeyRecord } from "../engine/format/keys";
 

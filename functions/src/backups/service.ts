@@ -11,11 +11,12 @@ import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { Organization } from "../organizations/service";
 import { DEFAULT_POLICY_ID } from "@alpvault/contracts/policies";
-import { ensureDefaultPolicy, storedPolicies } from "../policies/repo";
+import { ensureDefaultPolicy, storedPolicies } from "../policies/service";
 import { nextBackupAt } from "../policies/schedule";
 import { enqueueBackup, enqueueGc, type EnqueueBackup } from "./queue";
 import { gcDue } from "./retention/schedule";
 import * as catalog from "./catalog/repo";
+import * as labels from "./catalog/labels-repo";
 import {
   activeRuns,
   dueResources,
@@ -160,7 +161,7 @@ export function versionAt(
 }
 
 export function mailLabelNames(
-  ...args: Parameters<typeof catalog.mailLabelNames>
-): ReturnType<typeof catalog.mailLabelNames> {
-  return catalog.mailLabelNames(...args);
+  ...args: Parameters<typeof labels.mailLabelNames>
+): ReturnType<typeof labels.mailLabelNames> {
+  return labels.mailLabelNames(...args);
 }

@@ -1,6 +1,7 @@
 import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
+import { dispatchRun } from "../backups/service";
 import type { OrganizationService } from "../organizations/service";
 import { assignPolicy, createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from "./service";
 
@@ -41,7 +42,9 @@ export function policyRoutes(deps: () => { organizations: OrganizationService })
 
   router.post(`${base}/:policyId/assign`, async (request, response) => {
     const { organization, actor } = await admin(request.params.organizationId, callerOf(response));
-    response.json(await assignPolicy(organization, request.params.policyId, request.body, actor));
+    response.json(
+      await assignPolicy(organization, request.params.policyId, request.body, actor, dispatchRun),
+    );
   });
 
   return router;

@@ -25,7 +25,6 @@ import type { Scope } from "../lib/tenancy";
 import { resourcesIn } from "../resources/in-transaction";
 import * as repo from "./repo";
 import { nextBackupAt } from "./schedule";
-import { dispatchRun } from "../backups/service";
 
 /** The organisation as the policy rules see it (`requireAdmin` answers it). */
 export interface PolicyScope extends Scope {
@@ -186,6 +185,25 @@ export async function deletePolicy(
   }
 }
 
+/** Every policy as stored (the backup dispatcher's timing and retention's rules read them). */
+export function storedPolicies(scope: Scope): Promise<repo.StoredPolicy[]> {
+  return repo.storedPolicies(scope);
+}
+
+/** Creates the default policy if it is not stored yet (it is made lazily, a resource may name it first). */
+export function ensureDefaultPolicy(scope: Scope, now: Date): Promise<void> {
+  return repo.ensureDefaultPolicy(scope, now);
+}
+
+/**
+ * The policy a backup runs under, if it exists (the default one created first: a resource may name it
+ * before anyone listed the policies).
+ */
+export async function backupPolicy(scope: Scope, policyId: string, now: Date): Promise<Policy | undefined> {
+  if (policyId === DEFAULT_POLICY_ID) await repo.ensureDefaultPolicy(scope, now);
+  return repo.getPolicy(scope, policyId);
+}
+
 /** Reads `{resourceIds}`: 1 to MAX_ASSIGN_RESOURCES ids, each given once. */
 export function parseAssignRequest(body: unknown): string[] {
   const ids =
@@ -198,6 +216,9 @@ export function parseAssignRequest(body: unknown): string[] {
   if (unique.length > MAX_ASSIGN_RESOURCES) throw DomainError.invalid(POLICY_MESSAGES.tooManyResources);
   return unique;
 }
+
+/** Queues the backup of a run the assignment created (the backups module's `dispatchRun`). */
+export type QueueBackup = (scope: Scope, run: { runId: string; resourceId: string }) => Promise<unknown>;
 
 /**
  * Assigns a policy to resources in one transaction with the audit entry ("assigned to N resources"): the
@@ -230,13 +251,15 @@ function assignInTransaction(
 
 /**
  * Assigns an existing policy to resources (every plan may: the free plan uses the default policy). Each
- * gets a pending backup run; unknown resources refuse the whole call with a 404 naming none of them.
+ * gets a pending backup run, queued through `queueBackup`; unknown resources refuse the whole call with a
+ * 404 naming none of them.
  */
 export async function assignPolicy(
   scope: PolicyScope,
   policyId: string,
   body: unknown,
   actor: string,
+  queueBackup: QueueBackup,
   now = new Date(),
 ): Promise<AssignPolicyResponse> {
   checkPolicyId(policyId);
@@ -247,6 +270,6 @@ export async function assignPolicy(
   if (outcome.kind === "resources-not-found") throw DomainError.notFound(POLICY_MESSAGES.resourcesNotFound);
   // docs/requirements.md#states-and-flows: assigning a policy starts a backup. A task that cannot be enqueued now is enqueued by the
   // dispatcher (the run stays pending).
-  await Promise.all(outcome.runs.map((run) => dispatchRun(scope, run)));
+  await Promise.all(outcome.runs.map((run) => queueBackup(scope, run)));
   return { policyId, assigned: outcome.assigned, backupsQueued: outcome.backupsQueued };
 }

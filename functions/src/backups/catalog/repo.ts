@@ -2,8 +2,9 @@
  * The catalog in Firestore (docs/backup-format.md §5, §6): the `Catalog` of `catalog.ts`, each call one
  * transaction or batch under `organizations/{organizationId}` in the organisation's region database:
  * `resources/{resourceId}/items/{itemDocId}`, `…/items/{itemDocId}/versions/{versionDocId}`,
- * `resources/{resourceId}/backupState/mailLabels` (the mailbox's Gmail label names, `{labels: {id: name}}`),
- * `chunkRefs/{chunkId}` and `backupRuns/{runId}`.
+ * `resources/{resourceId}/backupState/mailLabels` (the mailbox's Gmail label names, `{labels: {id: name}}`:
+ * `labels-repo.ts`), `chunkRefs/{chunkId}` and `backupRuns/{runId}` (the run records and their leases:
+ * `runs-repo.ts`).
  *
  * Document ids come from `catalogDocId` (engine/runner/catalog-ids.ts); the documents keep the original
  * `itemKey` / `versionId`.
@@ -12,178 +13,27 @@
  * `firstRunId` of the run that first recorded it. Undefined fields are left out of every write (the
  * database's global settings are not changed).
  */
-import {
-  FieldPath,
-  type DocumentData,
-  type DocumentReference,
-  type DocumentSnapshot,
-} from "firebase-admin/firestore";
-import { BACKUP_FAILURE_REASONS, type BackupFailureReason } from "@alpvault/contracts/backups";
+import type { DocumentData, DocumentReference, DocumentSnapshot } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
-import { bounded } from "../../engine/sources/search-text";
-import {
-  LeaseLostError,
-  MAX_ITEM_ERRORS,
-  renamedItemLabels,
-  type Catalog,
-  type CatalogItem,
-  type CatalogVersion,
-  type Checkpoint,
-  type ChunkRecord,
-  type CurrentVersion,
-  type ItemError,
-  type ItemKind,
-  type LeaseAnswer,
-  type RunOutcome,
-  type RunRecord,
-  type RunState,
-  type PartialItem,
-  type ServiceOutcome,
-  type ServiceOutcomes,
+import { stripUndefined } from "../../lib/strip-undefined";
+import type {
+  Catalog,
+  CatalogItem,
+  CatalogVersion,
+  Checkpoint,
+  ChunkRecord,
+  CurrentVersion,
+  ItemKind,
+  LeaseAnswer,
+  RunOutcome,
+  RunRecord,
 } from "../../engine/runner/catalog";
 import type { LabelRename } from "../../engine/sources/source";
 import { catalogDocId } from "../../engine/runner/catalog-ids";
+import * as labels from "./labels-repo";
+import * as runs from "./runs-repo";
 
 export type { Scope };
-
-/** A copy of `value` without undefined fields (at any depth), as Firestore takes it. */
-function stripUndefined<T>(value: T): T {
-  if (Array.isArray(value)) return value.map((entry) => stripUndefined(entry as unknown)) as T;
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    const result: Record<string, unknown> = {};
-    for (const [key, entry] of Object.entries(value as Record<string, unknown>)) {
-      if (entry !== undefined) result[key] = stripUndefined(entry);
-    }
-    return result as T;
-  }
-  return value;
-}
-
-const RUN_STATES: readonly RunState[] = ["pending", "running", "succeeded", "failed"];
-
-function isFinished(state: RunState): boolean {
-  return state === "succeeded" || state === "failed";
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
-
-function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) ? value : 0;
-}
-
-/** A run document's partial item (anything malformed: none, the item is then read from its start). */
-function decodePartial(value: unknown): PartialItem | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  const strings = [
-    "itemKey",
-    "versionKey",
-    "contentKey",
-    "manifestObject",
-    "manifestVersionId",
-    "dataKeyId",
-    "digestState",
-  ];
-  if (!strings.every((key) => typeof v[key] === "string")) return undefined;
-  if ((v.kind !== "gmail-message" && v.kind !== "drive-file") || typeof v.offset !== "number")
-    return undefined;
-  return {
-    kind: v.kind,
-    itemKey: v.itemKey as string,
-    versionKey: v.versionKey as string,
-    contentKey: v.contentKey as string,
-    offset: v.offset,
-    manifestObject: v.manifestObject as string,
-    manifestVersionId: v.manifestVersionId as string,
-    dataKeyId: v.dataKeyId as string,
-    digestState: v.digestState as string,
-    ...(typeof v.md5State === "string" ? { md5State: v.md5State } : {}),
-  };
-}
-
-/** The services' outcomes of a run document (anything malformed left out). */
-export function decodeServices(value: unknown): ServiceOutcomes | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const out: ServiceOutcomes = {};
-  for (const kind of ["gmail", "drive"] as const) {
-    const raw = (value as Record<string, unknown>)[kind];
-    if (typeof raw !== "object" || raw === null) continue;
-    const entry = raw as Record<string, unknown>;
-    const counts = (field: unknown): Record<string, number> => {
-      const out: Record<string, number> = {};
-      if (typeof field !== "object" || field === null) return out;
-      for (const [reason, n] of Object.entries(field as Record<string, unknown>)) {
-        if (typeof n === "number" && Number.isFinite(n) && n > 0) out[reason] = n;
-      }
-      return out;
-    };
-    const outcome: ServiceOutcome = { skipped: counts(entry.skipped) };
-    const notes = counts(entry.notes);
-    if (Object.keys(notes).length > 0) outcome.notes = notes;
-    if (entry.state === "succeeded" || entry.state === "failed" || entry.state === "unavailable") {
-      outcome.state = entry.state;
-    }
-    if (typeof entry.failureReason === "string" && entry.failureReason in BACKUP_FAILURE_REASONS) {
-      outcome.failureReason = entry.failureReason as BackupFailureReason;
-    }
-    if (typeof entry.detail === "string") outcome.detail = entry.detail;
-    out[kind] = outcome;
-  }
-  return out;
-}
-
-/** A run document as a `RunRecord` (a pending run written elsewhere may lack cursor, progress and errors). */
-export function decodeRun(snapshot: DocumentSnapshot): RunRecord | undefined {
-  const data = snapshot.data();
-  if (!data) return undefined;
-  const state = RUN_STATES.includes(data.state as RunState) ? (data.state as RunState) : "pending";
-  const progress = (data.progress ?? {}) as Record<string, unknown>;
-  const lease = data.lease as { holder?: unknown; until?: unknown } | null | undefined;
-  const record: RunRecord = {
-    runId: snapshot.id,
-    resourceId: text(data.resourceId) ?? "",
-    state,
-    cursor: text(data.cursor) ?? null,
-    progress: {
-      items: count(progress.items),
-      bytes: count(progress.bytes),
-      storedBytes: count(progress.storedBytes),
-    },
-    unitsUsed: count(data.unitsUsed),
-    itemErrors: Array.isArray(data.itemErrors) ? (data.itemErrors as ItemError[]) : [],
-    itemErrorCount: count(data.itemErrorCount),
-  };
-  if (lease && typeof lease.holder === "string" && typeof lease.until === "string") {
-    record.lease = { holder: lease.holder, until: lease.until };
-  } else if (lease === null) {
-    record.lease = null;
-  }
-  for (const key of ["policyId", "requestedAt", "startedAt", "finishedAt"] as const) {
-    const value = text(data[key]);
-    if (value !== undefined) record[key] = value;
-  }
-  if (data.trigger === "schedule" || data.trigger === "backup-now" || data.trigger === "policy-assigned") {
-    record.trigger = data.trigger;
-  }
-  if (typeof data.failureReason === "string") {
-    record.failureReason = data.failureReason as RunRecord["failureReason"];
-  }
-  const services = decodeServices(data.services);
-  if (services) record.services = services;
-  const partial = decodePartial(data.partial);
-  if (partial) record.partial = partial;
-  const listing = data.listing as { kind?: unknown; startedAt?: unknown } | null | undefined;
-  if (
-    listing &&
-    (listing.kind === "gmail-message" || listing.kind === "drive-file") &&
-    typeof listing.startedAt === "string"
-  ) {
-    record.listing = { kind: listing.kind, startedAt: listing.startedAt };
-  }
-  return record;
-}
 
 /** What an item document keeps of a version when it is (or was) the current one. */
 export function currentOf(version: CatalogVersion): CurrentVersion {
@@ -284,40 +134,6 @@ export async function itemAsOf(
   return version ? { ...item, current: currentOf(version) } : undefined;
 }
 
-function mailLabelsRef(scope: Scope, resourceId: string): DocumentReference {
-  return organizationRef(scope)
-    .collection("resources")
-    .doc(resourceId)
-    .collection("backupState")
-    .doc("mailLabels");
-}
-
-/**
- * The current names of a mailbox's Gmail user labels (id → name) as its last backup saw them: a version's
- * labels are named with them on restore (a label renamed since the version was captured keeps its id).
- * Undefined when no backup recorded them yet.
- */
-export async function mailLabelNames(
-  scope: Scope,
-  resourceId: string,
-): Promise<Record<string, string> | undefined> {
-  const labels: unknown = (await mailLabelsRef(scope, resourceId).get()).get("labels");
-  if (typeof labels !== "object" || labels === null) return undefined;
-  return Object.fromEntries(
-    Object.entries(labels as Record<string, unknown>).filter(
-      (entry): entry is [string, string] => typeof entry[1] === "string",
-    ),
-  );
-}
-
-/**
- * The organisation's garbage-collection lock (`meta/gc`: `{holder, sweepingUntil}`): while it is live, no
- * run takes a lease (`retention/gc.ts`).
- */
-export function gcLockRef(scope: Scope): DocumentReference {
-  return organizationRef(scope).collection("meta").doc("gc");
-}
-
 export class FirestoreCatalog implements Catalog {
   constructor(private readonly scope: Scope) {}
 
@@ -339,10 +155,6 @@ export class FirestoreCatalog implements Catalog {
 
   private chunkRef(chunkId: string): DocumentReference {
     return organizationRef(this.scope).collection("chunkRefs").doc(chunkId);
-  }
-
-  private runRef(runId: string): DocumentReference {
-    return organizationRef(this.scope).collection("backupRuns").doc(runId);
   }
 
   async getItems(resourceId: string, itemKeys: string[]): Promise<Map<string, CatalogItem>> {
@@ -436,51 +248,24 @@ export class FirestoreCatalog implements Catalog {
     });
   }
 
-  async loadRun(runId: string): Promise<RunRecord | undefined> {
-    return decodeRun(await this.runRef(runId).get());
+  loadRun(runId: string): Promise<RunRecord | undefined> {
+    return runs.loadRun(this.scope, runId);
   }
 
-  async takeLease(runId: string, holder: string, until: string, now: string): Promise<LeaseAnswer> {
-    const ref = this.runRef(runId);
-    return this.db.runTransaction(async (transaction) => {
-      const [snapshot, gc] = await transaction.getAll(ref, gcLockRef(this.scope));
-      const run = decodeRun(snapshot as DocumentSnapshot);
-      if (!run) return "missing";
-      if (isFinished(run.state)) return "finished";
-      if (run.lease && run.lease.holder !== holder && run.lease.until > now) return "held-by-another";
-      // The garbage collector of the organisation is at work: no run may start or go on until it is done.
-      const sweepingUntil = gc?.get("sweepingUntil") as unknown;
-      if (typeof sweepingUntil === "string" && sweepingUntil > now) return "held-by-another";
-      const update: DocumentData = { lease: { holder, until } };
-      if (run.state === "pending") {
-        update.state = "running";
-        update.startedAt = now;
-      }
-      transaction.update(ref, update);
-      return "taken";
-    });
+  takeLease(runId: string, holder: string, until: string, now: string): Promise<LeaseAnswer> {
+    return runs.takeLease(this.scope, runId, holder, until, now);
   }
 
-  async saveCheckpoint(runId: string, holder: string, checkpoint: Checkpoint): Promise<void> {
-    const ref = this.runRef(runId);
-    await this.db.runTransaction(async (transaction) => {
-      const run = decodeRun(await transaction.get(ref));
-      if (!run || run.lease?.holder !== holder || isFinished(run.state)) throw new LeaseLostError(runId);
-      const room = Math.max(0, MAX_ITEM_ERRORS - run.itemErrors.length);
-      transaction.update(
-        ref,
-        stripUndefined({
-          cursor: checkpoint.cursor,
-          progress: checkpoint.progress,
-          unitsUsed: checkpoint.unitsUsed,
-          itemErrors: [...run.itemErrors, ...checkpoint.newItemErrors.slice(0, room)],
-          itemErrorCount: run.itemErrorCount + checkpoint.newItemErrors.length,
-          listing: checkpoint.listing,
-          services: checkpoint.services,
-          partial: checkpoint.partial ?? null,
-        }),
-      );
-    });
+  saveCheckpoint(runId: string, holder: string, checkpoint: Checkpoint): Promise<void> {
+    return runs.saveCheckpoint(this.scope, runId, holder, checkpoint);
+  }
+
+  releaseLease(runId: string, holder: string): Promise<void> {
+    return runs.releaseLease(this.scope, runId, holder);
+  }
+
+  finishRun(runId: string, holder: string, outcome: RunOutcome, at: string): Promise<void> {
+    return runs.finishRun(this.scope, runId, holder, outcome, at);
   }
 
   async touchItems(resourceId: string, itemKeys: string[], at: string): Promise<void> {
@@ -514,78 +299,20 @@ export class FirestoreCatalog implements Catalog {
   }
 
   mailLabelNames(resourceId: string): Promise<Record<string, string> | undefined> {
-    return mailLabelNames(this.scope, resourceId);
+    return labels.mailLabelNames(this.scope, resourceId);
   }
 
-  /**
-   * The items carrying a renamed label are found by its old name (`search.labels`, array-contains-any, 30
-   * names a query) in pages, each page one batch; the label names are saved last, so a repeat after a
-   * crash finds the renames again (and the items already renamed no longer match).
-   */
-  async mailLabelsCheckedAt(resourceId: string): Promise<string | undefined> {
-    const at: unknown = (await mailLabelsRef(this.scope, resourceId).get()).get("checkedAt");
-    return typeof at === "string" ? at : undefined;
+  mailLabelsCheckedAt(resourceId: string): Promise<string | undefined> {
+    return labels.mailLabelsCheckedAt(this.scope, resourceId);
   }
 
-  async renameMailLabels(
+  renameMailLabels(
     resourceId: string,
     renames: LabelRename[],
-    labels: Record<string, string>,
+    names: Record<string, string>,
     checkedAt?: string,
   ): Promise<void> {
-    const items = organizationRef(this.scope).collection("resources").doc(resourceId).collection("items");
-    const oldNames = [...new Set(renames.map((rename) => bounded(rename.from)))];
-    for (let start = 0; start < oldNames.length; start += 30) {
-      const names = oldNames.slice(start, start + 30);
-      let after: string | undefined;
-      for (;;) {
-        let query = items
-          .where("search.labels", "array-contains-any", names)
-          .orderBy(FieldPath.documentId())
-          .limit(300);
-        if (after) query = query.startAfter(after);
-        const page = await query.get();
-        if (page.empty) break;
-        const batch = this.db.batch();
-        let writes = 0;
-        for (const doc of page.docs) {
-          const renamed = renamedItemLabels(doc.data() as CatalogItem, renames);
-          if (!renamed) continue;
-          batch.update(doc.ref, {
-            "current.metadata.labels": renamed.labels,
-            "search.labels": renamed.search,
-          });
-          writes += 1;
-        }
-        if (writes > 0) await batch.commit();
-        after = page.docs[page.docs.length - 1]?.id;
-        if (page.size < 300) break;
-      }
-    }
-    await mailLabelsRef(this.scope, resourceId).set({
-      labels,
-      updatedAt: new Date().toISOString(),
-      ...(checkedAt ? { checkedAt } : {}),
-    });
-  }
-
-  async releaseLease(runId: string, holder: string): Promise<void> {
-    const ref = this.runRef(runId);
-    await this.db.runTransaction(async (transaction) => {
-      const run = decodeRun(await transaction.get(ref));
-      if (run?.lease?.holder === holder) transaction.update(ref, { lease: null });
-    });
-  }
-
-  async finishRun(runId: string, holder: string, outcome: RunOutcome, at: string): Promise<void> {
-    const ref = this.runRef(runId);
-    await this.db.runTransaction(async (transaction) => {
-      const run = decodeRun(await transaction.get(ref));
-      if (!run || run.lease?.holder !== holder || isFinished(run.state)) throw new LeaseLostError(runId);
-      const update: DocumentData = { state: outcome.state, finishedAt: at, lease: null };
-      if (outcome.state === "failed") update.failureReason = outcome.failureReason;
-      transaction.update(ref, update);
-    });
+    return labels.renameMailLabels(this.scope, resourceId, renames, names, checkedAt);
   }
 }
 

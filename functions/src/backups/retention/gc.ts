@@ -21,7 +21,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Scope } from "../../lib/tenancy";
-import { storedPolicies } from "../../policies/repo";
+import { storedPolicies } from "../../policies/service";
 import type { BlobStore } from "../../engine/blobstore/blob-store";
 import { decodeManifest } from "../../engine/format/chunk-codec";
 import type { DerivedKeys } from "../../engine/format/keys";
@@ -79,6 +79,70 @@ async function* allNames(store: BlobStore, prefix: string): AsyncGenerator<strin
   } while (pageToken);
 }
 
+/**
+ * A large item a run stopped in the middle of: its partial chunk list and chunks stay until it ends (an
+ * unreadable list is left to the grace period).
+ */
+async function markPartialItems(
+  options: GcOptions,
+  liveChunks: Set<string>,
+  liveManifests: Set<string>,
+): Promise<void> {
+  const { scope, blobStore } = options;
+  const organizationId = scope.organizationId;
+  for (const run of await unfinishedRuns(scope)) {
+    const partial = run.partial;
+    if (!partial) continue;
+    liveManifests.add(partial.manifestObject);
+    try {
+      const body = await blobStore.get(partial.manifestObject);
+      const keys = await options.keys(partial.dataKeyId);
+      const manifest = await decodeManifest({ organizationId, keys }, partial.manifestVersionId, body);
+      for (const chunk of manifest.chunks) liveChunks.add(chunk.id);
+    } catch {
+      // Unreadable: the run reads that item from its start again; its chunks are spared by the grace.
+    }
+  }
+}
+
+/**
+ * Deletes the chunk objects nothing marked (listing `o/<org>/c/`), index entry first, unless the entry was
+ * referenced at or after `cutoff`.
+ */
+async function sweepChunks(
+  options: GcOptions,
+  liveChunks: Set<string>,
+  cutoff: string,
+  result: GcResult,
+): Promise<void> {
+  const { scope, blobStore } = options;
+  for await (const names of allNames(blobStore, `o/${scope.organizationId}/c/`)) {
+    const candidates = names
+      .map((name) => ({ name, id: name.slice(name.lastIndexOf("/") + 1) }))
+      .filter((entry) => !liveChunks.has(entry.id));
+    if (candidates.length === 0) continue;
+    const referencedAt = await chunksLastReferenced(
+      scope,
+      candidates.map((entry) => entry.id),
+    );
+    const doomed = candidates.filter((_, index) => {
+      const referenced = referencedAt[index];
+      return !(typeof referenced === "string" && referenced >= cutoff);
+    });
+    if (doomed.length === 0) continue;
+    // Index entries first: an object without an entry is only a leak, an entry without an object would
+    // let a run reuse a chunk that is gone.
+    await deleteChunkIndexEntries(
+      scope,
+      doomed.map((entry) => entry.id),
+    );
+    await inParallel(doomed, DELETE_PARALLEL, async (entry) => {
+      await blobStore.delete(entry.name);
+      result.chunksDeleted += 1;
+    });
+  }
+}
+
 export async function collectGarbage(options: GcOptions): Promise<GcResult> {
   const { scope, blobStore, now } = options;
   const grace = options.graceMs ?? GC_GRACE_MS;
@@ -134,20 +198,7 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
       // Long collections keep their lock.
       if (!(await takeLock(scope, holder, now))) throw new Error("The GC lock was taken over");
     }
-    // A large item a run stopped in the middle of: its partial chunk list and chunks stay until it ends.
-    for (const run of await unfinishedRuns(scope)) {
-      const partial = run.partial;
-      if (!partial) continue;
-      liveManifests.add(partial.manifestObject);
-      try {
-        const body = await blobStore.get(partial.manifestObject);
-        const keys = await options.keys(partial.dataKeyId);
-        const manifest = await decodeManifest({ organizationId, keys }, partial.manifestVersionId, body);
-        for (const chunk of manifest.chunks) liveChunks.add(chunk.id);
-      } catch {
-        // Unreadable: the run reads that item from its start again; its chunks are spared by the grace.
-      }
-    }
+    await markPartialItems(options, liveChunks, liveManifests);
     result.liveChunks = liveChunks.size;
 
     // Manifests of pruned versions (their version documents are gone: nothing names them).
@@ -161,31 +212,7 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
     );
 
     const cutoff = new Date(now.getTime() - grace).toISOString();
-    for await (const names of allNames(blobStore, `o/${organizationId}/c/`)) {
-      const candidates = names
-        .map((name) => ({ name, id: name.slice(name.lastIndexOf("/") + 1) }))
-        .filter((entry) => !liveChunks.has(entry.id));
-      if (candidates.length === 0) continue;
-      const referencedAt = await chunksLastReferenced(
-        scope,
-        candidates.map((entry) => entry.id),
-      );
-      const doomed = candidates.filter((_, index) => {
-        const referenced = referencedAt[index];
-        return !(typeof referenced === "string" && referenced >= cutoff);
-      });
-      if (doomed.length === 0) continue;
-      // Index entries first: an object without an entry is only a leak, an entry without an object would
-      // let a run reuse a chunk that is gone.
-      await deleteChunkIndexEntries(
-        scope,
-        doomed.map((entry) => entry.id),
-      );
-      await inParallel(doomed, DELETE_PARALLEL, async (entry) => {
-        await blobStore.delete(entry.name);
-        result.chunksDeleted += 1;
-      });
-    }
+    await sweepChunks(options, liveChunks, cutoff, result);
     for await (const names of allNames(blobStore, `o/${organizationId}/m/`)) {
       const dead = names.filter((name) => !liveManifests.has(name));
       await inParallel(dead, DELETE_PARALLEL, async (name) => {

@@ -6,7 +6,7 @@
 import type { DocumentReference } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import type { ChunkList, RunRecord } from "../../engine/runner/catalog";
-import { decodeRun, gcLockRef } from "../catalog/repo";
+import { decodeRun, gcLockRef } from "../catalog/runs-repo";
 
 const LOCK_MS = 15 * 60_000;
 const ITEM_PAGE = 200;

@@ -18,16 +18,14 @@ import * as logs from "../../logs";
 import type { Organization } from "../../organizations/service";
 import { enqueueVerify, type EnqueueVerify } from "../queue";
 import { planDay } from "../../engine/verify/plan";
+import { readVerifyResource, trackResources, verifyResources } from "./repo";
 import {
   lastScheduledVerify,
   publicRun,
-  readVerifyResource,
   recentVerifyRuns,
   requestVerifyRun,
   strandedVerifyRuns,
-  trackResources,
-  verifyResources,
-} from "./repo";
+} from "./runs-repo";
 
 const DAY_MS = 24 * 3600 * 1000;
 /** A run no worker touched for this long (a lost task, or waiting for the GC lock) is enqueued again. */

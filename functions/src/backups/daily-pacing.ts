@@ -1,0 +1,57 @@
+/**
+ * The project's daily Google budget as the backup worker spends it (`engine/google/daily-budget.ts`): each
+ * delivery spends at most its share of what the pace leaves, waits when there is none, and adds what it
+ * spent once it is done (every worker counts).
+ */
+import * as logs from "../logs";
+import type { QuotaModel } from "../engine/google/costs";
+import { dailyBudget, deliveryShare, quotaDayOf, type PacedApi } from "../engine/google/daily-budget";
+
+export interface DailyBudgetDeps {
+  model: QuotaModel;
+  /** Runs the deployment's queues may run at once (`backupRunSlots`). */
+  runSlots: number;
+  /** What the project spent of an API on a quota day, and adding to it (every worker counts). */
+  spent(api: PacedApi, day: string): Promise<number>;
+  add(api: PacedApi, day: string, units: number): Promise<void>;
+}
+
+/**
+ * What one delivery may spend per API with a daily threshold, or when it may start (the earliest time
+ * every API it needs allows a share).
+ */
+export async function dailyShares(
+  budget: DailyBudgetDeps | undefined,
+  apis: PacedApi[],
+  instant: number,
+): Promise<{ units: Partial<Record<PacedApi, number>>; waitUntil?: number }> {
+  const units: Partial<Record<PacedApi, number>> = {};
+  let waitUntil: number | undefined;
+  if (!budget) return { units };
+  const day = quotaDayOf(instant).day;
+  for (const api of apis) {
+    const total = dailyBudget(budget.model, api);
+    if (total === undefined) continue;
+    const used = await budget.spent(api, day);
+    const share = deliveryShare({ budget: total, used, instant, runSlots: budget.runSlots });
+    if ("units" in share) units[api] = share.units;
+    else waitUntil = Math.max(waitUntil ?? 0, share.waitUntil);
+  }
+  return waitUntil === undefined ? { units } : { units, waitUntil };
+}
+
+/** Adds what a delivery spent of each paced API to the quota day it started on (a failure is only logged). */
+export async function addDailySpend(
+  budget: DailyBudgetDeps | undefined,
+  apis: PacedApi[],
+  startedAt: number,
+  unitsOf: (api: PacedApi) => number,
+  organizationId: string,
+): Promise<void> {
+  const day = quotaDayOf(startedAt).day;
+  for (const api of apis) {
+    await budget
+      ?.add(api, day, unitsOf(api))
+      .catch((error: unknown) => logs.dailyBudgetNotRecorded({ organizationId, error }));
+  }
+}
