@@ -11,17 +11,6 @@ import { organizationRef, type Scope } from "../../lib/tenancy";
 import { catalogDocId } from "../../engine/runner/catalog-ids";
 import type { StoredVersion } from "../../engine/verify/check";
 
-// The verification worker reads its run records through this file too.
-export {
-  VerifyLeaseLostError,
-  finishVerifyRun,
-  readVerifyRun,
-  saveVerifyCheckpoint,
-  takeVerifyLease,
-  type DamageRecord,
-  type VerifyRunRecord,
-} from "./runs-repo";
-
 function resourceRef(scope: Scope, resourceId: string) {
   return organizationRef(scope).collection("resources").doc(resourceId);
 }

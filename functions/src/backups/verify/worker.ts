@@ -43,21 +43,23 @@ import { failureReasonOf } from "../../engine/runner/run-backup";
 import { checkItem, isDamaged, type ChunkMemory } from "../../engine/verify/check";
 import { CHUNK_FRESH_MS } from "../../engine/verify/plan";
 import {
-  VerifyLeaseLostError,
-  finishVerifyRun,
   freshChunks,
   itemPage,
   itemVersions,
   markChunksVerified,
   readVerifyResource,
-  readVerifyRun,
   recordResourceIntegrity,
   removeChunkRefs,
+} from "./repo";
+import {
+  VerifyLeaseLostError,
+  finishVerifyRun,
+  readVerifyRun,
   saveVerifyCheckpoint,
   takeVerifyLease,
   type DamageRecord,
   type VerifyRunRecord,
-} from "./repo";
+} from "./runs-repo";
 
 /** Items read per page (and per checkpoint). */
 const ITEM_PAGE = 50;
