@@ -1,7 +1,9 @@
 /**
  * Google's quota model for the calls the engine makes: unit costs per method and the per-minute limits per
  * user and per project (the model Google enforces since May 2026, with unit costs on Drive too). The
- * Workspace emulator (`emulators/workspace/src/quota.ts`) charges the same figures; the two must agree.
+ * Workspace emulator (`emulators/workspace/src/quota-models.ts`) charges the same figures. The table is
+ * written twice on purpose: the emulator models Google on its own, so a wrong figure here is not mirrored
+ * there, and `tests/engine/quota-caller.test.ts` checks that the two agree.
  *
  * Method ids are Google's (`gmail.users.messages.get`). A few calls cost differently depending on what they
  * fetch, so the engine names them by what they do:
