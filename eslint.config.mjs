@@ -6,6 +6,7 @@ import { createTypeScriptImportResolver } from "eslint-import-resolver-typescrip
 import importBoundaries from "./eslint-rules/import-boundaries.cjs";
 import typeImportCycles from "./eslint-rules/type-import-cycles.cjs";
 import firestoreInRepos from "./eslint-rules/firestore-in-repos.cjs";
+import collectionOwners from "./eslint-rules/collection-owners.cjs";
 
 /**
  * Import cycles: import-x's `no-cycle`, resolving imports as TypeScript does (the `@/` and
@@ -61,12 +62,14 @@ export default tseslint.config(
           "import-boundaries": importBoundaries,
           "type-import-cycles": typeImportCycles,
           "firestore-in-repos": firestoreInRepos,
+          "collection-owners": collectionOwners,
         },
       },
     },
     rules: {
       "alpvault/import-boundaries": "error",
       "alpvault/firestore-in-repos": "error",
+      "alpvault/collection-owners": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "off",
     },
