@@ -50,8 +50,6 @@ const CROSS_MODULE_COLLECTIONS = new Map([
   ["backups/repo.ts → resources", "writes a resource's backup status and next run with its run"],
   ["backups/retention/repo.ts → resources", "walks the catalog under each resource"],
   ["backups/verify/repo.ts → resources", "records a resource's integrity on its document"],
-  ["billing/repo.ts → alerts", "raises the payment alert in the transaction that records the payment"],
-  ["drills/repo.ts → alerts", "raises the drill alert with the drill's result"],
   ["policies/repo.ts → backupRuns", "queues the assigned resources' runs in the assignment transaction"],
   ["policies/repo.ts → resources", "sets the resources' policy in the assignment transaction"],
   ["search/repo.ts → resources", "searches the catalog's items under each resource"],

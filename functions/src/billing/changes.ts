@@ -8,6 +8,7 @@ import type { PaymentState } from "@alpvault/contracts/billing";
 import type { Scope, Transaction } from "../lib/tenancy";
 import { auditedChange, type RecordAudit } from "../audit/service";
 import { readAccountIn, writeAccountIn, type Account } from "../organizations/service";
+import { raiseAlertIn } from "../resources/in-transaction";
 import * as repo from "./repo";
 import type { PaymentRecord } from "./repo";
 
@@ -39,7 +40,9 @@ function writeChange(
     writeAccountIn(transaction, scope, change.account);
   }
   for (const entry of change.audits) audit({ ...entry, actor, date: at });
-  repo.addBillingAlerts(transaction, scope, change.alerts, at);
+  for (const message of change.alerts) {
+    raiseAlertIn(transaction, scope, { createdAt: at.toISOString(), kind: "billing", message, read: false });
+  }
 }
 
 /**

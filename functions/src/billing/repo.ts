@@ -1,9 +1,10 @@
 /**
  * Billing state in Firestore. Region database, under the organisation: `payments/{checkoutId}` (one per
  * checkout, its state), `paymentEvents/{eventId}` (every applied payment-provider event, so a replay
- * changes nothing) and billing alerts, changed in the transaction `changes.ts` opens with the account
- * (through the organisations service) and the audit entries (through the audit service). Global database: `paymentCheckouts/{checkoutId}`, the local sandbox provider's checkouts
- * (its page knows only the checkout id).
+ * changes nothing), changed in the transaction `changes.ts` opens with the account (through the
+ * organisations service), the audit entries (through the audit service) and the billing alerts (through
+ * the resources module). Global database: `paymentCheckouts/{checkoutId}`, the local sandbox provider's
+ * checkouts (its page knows only the checkout id).
  */
 import type { Transaction } from "firebase-admin/firestore";
 import { isPaymentState, type Payment, type PaymentState } from "@alpvault/contracts/billing";
@@ -102,23 +103,6 @@ export function updatePaymentState(
   at: Date,
 ): void {
   transaction.update(payments(scope).doc(checkoutId), { state, updatedAt: at.toISOString() });
-}
-
-/** Alerts for the resources screen (kind "billing"), written in the change's transaction. */
-export function addBillingAlerts(
-  transaction: Transaction,
-  scope: Scope,
-  messages: readonly string[],
-  at: Date,
-): void {
-  for (const message of messages) {
-    transaction.create(organizationRef(scope).collection("alerts").doc(), {
-      createdAt: at.toISOString(),
-      kind: "billing",
-      message,
-      read: false,
-    });
-  }
 }
 
 /** A checkout of the local sandbox payment provider (global database; its page knows only the id). */

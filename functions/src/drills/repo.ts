@@ -320,15 +320,3 @@ export async function listItems(scope: Scope, drillRunId: string): Promise<Store
   const snapshot = await items(scope, drillRunId).orderBy("seq").get();
   return snapshot.docs.map((doc) => doc.data() as StoredDrillItem);
 }
-
-/** The alert of a drill that found a problem (keyed by run: a repeated delivery raises it once). */
-export async function raiseDrillAlert(
-  scope: Scope,
-  drillRunId: string,
-  alert: { createdAt: string; message: string },
-): Promise<void> {
-  await organizationRef(scope)
-    .collection("alerts")
-    .doc(`drill-failed-${drillRunId}`)
-    .set({ ...alert, kind: "drill-failed", read: false });
-}

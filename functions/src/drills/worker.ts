@@ -29,7 +29,8 @@ import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/service";
 import { protectedResources } from "../resources/service";
 import { settleItem } from "./check";
-import { finishRun, raiseDrillAlert, saveRunProgress, takeRunLease, type StoredDrillRun } from "./repo";
+import { putAlert } from "../resources/service";
+import { finishRun, saveRunProgress, takeRunLease, type StoredDrillRun } from "./repo";
 import { sampleResource } from "./sample";
 import { cleanUpSandbox, openSandbox, type DrillSandbox, type SandboxAccess } from "./sandbox";
 
@@ -151,9 +152,12 @@ async function end(stretch: DrillStretch, sandbox: DrillSandbox | undefined, out
     key: `${operation}-${run.drillRunId}`,
   });
   if (outcome.state === "failed") {
-    await raiseDrillAlert(scope, run.drillRunId, {
+    // Keyed by run: a repeated delivery raises it once.
+    await putAlert(scope, `drill-failed-${run.drillRunId}`, {
       createdAt: new Date(now()).toISOString(),
       message: `Restore drill failed: ${outcome.failureReason}`,
+      kind: "drill-failed",
+      read: false,
     });
   }
   logs.drillEnded({

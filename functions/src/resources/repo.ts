@@ -189,6 +189,11 @@ export async function addAlert(scope: Scope, alert: Omit<Alert, "alertId">): Pro
   await organizationRef(scope).collection("alerts").add(alert);
 }
 
+/** An alert written in another change's transaction (it is raised only if that change commits). */
+export function addAlertIn(transaction: Transaction, scope: Scope, alert: Omit<Alert, "alertId">): void {
+  transaction.create(organizationRef(scope).collection("alerts").doc(), alert);
+}
+
 /** An alert under a fixed id: writing it again (a repeated task delivery) raises it once. */
 export async function putAlert(scope: Scope, alertId: string, alert: Omit<Alert, "alertId">): Promise<void> {
   await organizationRef(scope).collection("alerts").doc(alertId).set(alert);
