@@ -53,7 +53,6 @@ const CROSS_MODULE_COLLECTIONS = new Map([
   ["policies/repo.ts → backupRuns", "queues the assigned resources' runs in the assignment transaction"],
   ["policies/repo.ts → resources", "sets the resources' policy in the assignment transaction"],
   ["search/repo.ts → resources", "searches the catalog's items under each resource"],
-  ["secrets/repo.ts → dataKeys", "re-wraps the data keys when the default secret changes"],
 ]);
 
 /** The file's path inside functions/src as its parts, or undefined outside it, in lib/ or in a test. */

@@ -14,7 +14,7 @@ import {
   type DocumentSnapshot,
 } from "firebase-admin/firestore";
 import { BACKED_UP_SERVICES, type BackupFailureReason } from "@alpvault/contracts/backups";
-import { organizationRef, type Scope } from "../lib/tenancy";
+import { organizationRef, type Scope, type Transaction } from "../lib/tenancy";
 import { decodeRun } from "./catalog/runs-repo";
 import type { RunRecord } from "../engine/runner/catalog";
 import { decodeDataKeyRecord, type DataKeyRecord } from "../engine/format/keys";
@@ -336,4 +336,14 @@ export async function makeActiveDataKey(
 export async function dataKeyRecords(scope: Scope): Promise<DataKeyRecord[]> {
   const snapshot = await dataKeys(scope).get();
   return snapshot.docs.map((doc) => decodeDataKeyRecord(doc.data()));
+}
+
+/** True when some data key was wrapped under the secret (so some backup depends on it), read in `transaction`. */
+export async function dataKeyUsesSecret(
+  transaction: Transaction,
+  scope: Scope,
+  secretId: string,
+): Promise<boolean> {
+  const snapshot = await transaction.get(dataKeys(scope).where("secretId", "==", secretId).limit(1));
+  return !snapshot.empty;
 }

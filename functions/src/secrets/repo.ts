@@ -99,18 +99,6 @@ export async function secretIdOfKey(
   return snapshot.docs[0]?.id;
 }
 
-/** True when some wrapped data key (so some backup) depends on this secret. */
-export async function protectsBackups(
-  transaction: Transaction,
-  scope: Scope,
-  secretId: string,
-): Promise<boolean> {
-  const snapshot = await transaction.get(
-    organizationRef(scope).collection("dataKeys").where("secretId", "==", secretId).limit(1),
-  );
-  return !snapshot.empty;
-}
-
 /** A new document id for a secret (written by `createSecret`). */
 export function newSecretId(scope: Scope): string {
   return secrets(scope).doc().id;

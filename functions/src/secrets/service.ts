@@ -20,6 +20,7 @@ import { DomainError } from "../lib/errors";
 import type { Kms } from "./kms";
 import * as repo from "./repo";
 import type { Scope, StoredSecret } from "./repo";
+import { secretProtectsBackups } from "../backups/in-transaction";
 
 export const BUILT_IN_DESCRIPTION = "Alpvault default key (AES-256)";
 
@@ -312,7 +313,7 @@ async function removeSecret(
   await auditedChange(scope, async (transaction, audit) => {
     const current = await repo.readSecret(transaction, scope, secretId);
     if (!current) throw notFound();
-    if (await repo.protectsBackups(transaction, scope, secretId)) {
+    if (await secretProtectsBackups(transaction, scope, secretId)) {
       throw DomainError.conflict(SECRET_MESSAGES.deleteConflict);
     }
     repo.deleteSecret(transaction, scope, secretId);
