@@ -12,17 +12,22 @@ import {
   type CollectionReference,
 } from "firebase-admin/firestore";
 
-import { closeFirestore, firestore, ids, uniqueId } from "./support";
+import { closeFirestore, firestore, ids, indexedCollection, uniqueId } from "./support";
 
 const db = firestore();
 
 afterAll(closeFirestore);
 
+/**
+ * Seeds a new collection: uniquely named, or, when the test's queries need composite indexes, of the
+ * collection group `group` (whose indexes tests/firestore-conformance/firestore.indexes.json declares).
+ */
 async function seed(
   name: string,
   docs: Record<string, Record<string, unknown>>,
+  group?: string,
 ): Promise<CollectionReference> {
-  const col = db.collection(uniqueId(name));
+  const col = group ? indexedCollection(db, group) : db.collection(uniqueId(name));
   const batch = db.batch();
   for (const [id, data] of Object.entries(docs)) batch.set(col.doc(id), data);
   await batch.commit();
@@ -39,7 +44,7 @@ const people = {
 
 describe("ordering, limits and cursors", () => {
   test("when ordering by several fields with a limit, then documents sort by each field in turn and the first N are returned", async () => {
-    const col = await seed("order-multi", people);
+    const col = await seed("order-multi", people, "conformance-people");
     const snapshot = await col.orderBy("age", "desc").orderBy("name").limit(3).get();
     expect(ids(snapshot)).toEqual(["dan", "ann", "cyd"]);
   });
@@ -50,7 +55,7 @@ describe("ordering, limits and cursors", () => {
   });
 
   test("when startAt/startAfter/endAt/endBefore are given field values, then the range is inclusive/exclusive as named", async () => {
-    const col = await seed("cursors", people);
+    const col = await seed("cursors", people, "conformance-people");
     const byAge = col.orderBy("age").orderBy("name");
     expect(ids(await byAge.startAt(30).get())).toEqual(["ann", "cyd", "dan"]);
     expect(ids(await byAge.startAfter(30).get())).toEqual(["dan"]);
@@ -97,7 +102,7 @@ describe("ordering, limits and cursors", () => {
         kind: index % 3 === 0 ? "a" : "b",
       };
     }
-    const col = await seed("pages", docs);
+    const col = await seed("pages", docs, "conformance-pages");
     for (const direction of ["asc", "desc"] as const) {
       const ordered = col.where("kind", "==", "b").orderBy("rank", direction);
       const all = ids(await ordered.get());
@@ -231,7 +236,7 @@ describe("filters", () => {
   });
 
   test("when Filter.or contains Filter.and groups, then a document matches if any group matches entirely", async () => {
-    const col = await seed("or-and", people);
+    const col = await seed("or-and", people, "conformance-people");
     const filter = Filter.or(
       Filter.and(Filter.where("city", "==", "Bern"), Filter.where("age", ">", 35)),
       Filter.and(Filter.where("city", "==", "Geneva"), Filter.where("tags", "array-contains", "dev")),
@@ -249,21 +254,29 @@ describe("filters", () => {
 
 describe("collections, projections and aggregations", () => {
   test("when a collection-group query runs, then it returns documents of every collection with that id, at any depth, and nothing else", async () => {
-    const group = uniqueId("group");
-    await db.collection("cg-users").doc("u1").collection(group).doc("x").set({ v: 1 });
-    await db.collection("cg-users").doc("u2").collection(group).doc("y").set({ v: 2 });
-    await db.collection(group).doc("z").set({ v: 3 });
-    await db.doc(`deep/a/more/b/${group}/w`).set({ v: 4 });
-    await db.collection("cg-users").doc("u1").collection(`${group}-other`).doc("no").set({ v: 5 });
-    await db.collection(group).doc("z").collection("child").doc("no2").set({ v: 6 });
-    const snapshot = await db.collectionGroup(group).orderBy("v").get();
+    // The group id is fixed (its collection-group index is declared); a unique run value isolates the test.
+    const group = "conformance-grouped";
+    const run = uniqueId("run");
+    await db.collection("cg-users").doc(`${run}-u1`).collection(group).doc("x").set({ run, v: 1 });
+    await db.collection("cg-users").doc(`${run}-u2`).collection(group).doc("y").set({ run, v: 2 });
+    await db.collection(group).doc(`${run}-z`).set({ run, v: 3 });
+    await db.doc(`deep/${run}/more/b/${group}/w`).set({ run, v: 4 });
+    await db
+      .collection("cg-users")
+      .doc(`${run}-u1`)
+      .collection(`${group}-other`)
+      .doc("no")
+      .set({ run, v: 5 });
+    await db.collection(group).doc(`${run}-z`).collection("child").doc("no2").set({ run, v: 6 });
+    const snapshot = await db.collectionGroup(group).where("run", "==", run).orderBy("v").get();
     expect(snapshot.docs.map((d) => d.ref.path)).toEqual([
-      `cg-users/u1/${group}/x`,
-      `cg-users/u2/${group}/y`,
-      `${group}/z`,
-      `deep/a/more/b/${group}/w`,
+      `cg-users/${run}-u1/${group}/x`,
+      `cg-users/${run}-u2/${group}/y`,
+      `${group}/${run}-z`,
+      `deep/${run}/more/b/${group}/w`,
     ]);
-    expect(ids(await db.collectionGroup(group).where("v", ">=", 2).get()).sort()).toEqual(["w", "y", "z"]);
+    const fromTwo = db.collectionGroup(group).where("run", "==", run).where("v", ">=", 2);
+    expect(ids(await fromTwo.get()).sort()).toEqual([`${run}-z`, "w", "y"]);
   });
 
   test("when a subcollection is queried, then only its own documents are returned", async () => {

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 
 import { deleteApp, initializeApp, type App } from "firebase-admin/app";
-import { getFirestore, type Firestore } from "firebase-admin/firestore";
+import { getFirestore, type CollectionReference, type Firestore } from "firebase-admin/firestore";
 
 export const PROJECT_ID = "demo-alpvault";
 
@@ -54,3 +54,28 @@ export async function rejectionCode(promise: Promise<unknown>): Promise<number |
 }
 
 export const ids = (snapshot: { docs: { id: string }[] }): string[] => snapshot.docs.map((d) => d.id);
+
+/**
+ * A collection whose collection-group id is `group` (so the composite indexes declared for it in
+ * tests/firestore-conformance/firestore.indexes.json apply) below a parent document no other test uses.
+ */
+export function indexedCollection(db: Firestore, group: string): CollectionReference {
+  return db.collection(uniqueId("indexed")).doc("parent").collection(group);
+}
+
+let enforcing: Promise<boolean> | undefined;
+
+/**
+ * Whether the emulator refuses queries without their index, as production does: ours does, the official
+ * emulator does not. The official one answers plain HTTP on its port (`GET /` → "Ok"); ours speaks only
+ * gRPC (HTTP/2), so an HTTP/1.1 request fails.
+ */
+export function emulatorEnforcesIndexes(): Promise<boolean> {
+  enforcing ??= fetch(`http://${process.env.FIRESTORE_EMULATOR_HOST}/`, {
+    signal: AbortSignal.timeout(5000),
+  }).then(
+    () => false,
+    () => true,
+  );
+  return enforcing;
+}

@@ -2,7 +2,12 @@
  * Runs a local Firestore until SIGINT/SIGTERM, then saves to the data directory (if given) and exits.
  *
  *   tsx emulators/firestore/src/cli.ts --port 8080 [--host 127.0.0.1] [--data emulator-data/firestore]
- *                                      [--project demo-alpvault]
+ *                                      [--project demo-alpvault] [--indexes firestore.indexes.json]…
+ *                                      [--relaxed-indexes]
+ *
+ * Queries are served from the indexes in the --indexes files (default: the project's firestore.indexes.json); a
+ * query that needs an undeclared index is refused, as in production; --relaxed-indexes (or
+ * FIRESTORE_EMULATOR_RELAXED_INDEXES=1) serves it anyway, for ad-hoc use.
  */
 import { parseArgs } from "node:util";
 
@@ -15,6 +20,8 @@ async function main(): Promise<void> {
       host: { type: "string", default: "127.0.0.1" },
       data: { type: "string" },
       project: { type: "string" },
+      indexes: { type: "string", multiple: true },
+      "relaxed-indexes": { type: "boolean" },
     },
   });
   const port = Number(values.port);
@@ -25,6 +32,8 @@ async function main(): Promise<void> {
     host: values.host,
     dataDir: values.data,
     projectId: values.project,
+    indexesFiles: values.indexes,
+    relaxedIndexes: values["relaxed-indexes"],
   });
   console.log(
     `Firestore emulator (${firestore.kind}) listening on ${firestore.host}:${firestore.port}` +

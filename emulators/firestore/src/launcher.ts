@@ -28,11 +28,25 @@ export interface StartFirestoreOptions {
   projectId?: string;
   /** Security rules for the official emulator (ours refuses every non-admin caller instead). */
   rulesFile?: string;
+  /**
+   * Index definitions (`firestore.indexes.json` files) our emulator serves queries from; default the
+   * project's (DEFAULT_INDEXES_FILE). The official emulator does not enforce indexes.
+   */
+  indexesFiles?: readonly string[];
+  /**
+   * Serve a query that needs an undeclared composite index instead of refusing it, for ad-hoc use
+   * (default: FIRESTORE_EMULATOR_RELAXED_INDEXES=1 in the environment). Tests and benchmarks run strict.
+   */
+  relaxedIndexes?: boolean;
 }
 
 export const DEFAULT_PROJECT_ID = "demo-alpvault";
 /** The rules Alpvault deploys: deny-all for clients. */
 export const DEFAULT_RULES_FILE = resolve(__dirname, "..", "..", "..", "firestore.rules");
+/** The indexes Alpvault deploys. */
+export const DEFAULT_INDEXES_FILE = resolve(__dirname, "..", "..", "..", "firestore.indexes.json");
+/** Set to 1 to relax index enforcement when the caller does not choose. */
+export const RELAXED_INDEXES_ENV = "FIRESTORE_EMULATOR_RELAXED_INDEXES";
 
 /** Major version of `java` on PATH, or undefined when there is none. */
 export function javaMajorVersion(): number | undefined {
@@ -65,7 +79,13 @@ export async function startFirestore(options: StartFirestoreOptions): Promise<Ru
     const rulesFile = options.rulesFile ?? DEFAULT_RULES_FILE;
     return startOfficial({ jar, host, port: options.port, dataDir, projectId, rulesFile });
   }
-  const emulator = new NodeFirestoreEmulator({ host, port: options.port, dataDir });
+  const emulator = new NodeFirestoreEmulator({
+    host,
+    port: options.port,
+    dataDir,
+    indexesFiles: options.indexesFiles ?? [DEFAULT_INDEXES_FILE],
+    relaxedIndexes: options.relaxedIndexes ?? process.env[RELAXED_INDEXES_ENV] === "1",
+  });
   await emulator.start();
   return { kind: "node", host, port: options.port, stop: (stopOptions) => emulator.stop(stopOptions) };
 }

@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
 
 import { adminOnly } from "./access";
+import { IndexCatalog } from "./indexes";
 import { loadStore, saveStore } from "./persistence";
 import { firestoreServiceDefinition, FirestoreService } from "./service";
 import { Store } from "./store";
@@ -34,15 +35,23 @@ export interface NodeEmulatorOptions {
   host: string;
   port: number;
   dataDir?: string;
+  /** `firestore.indexes.json` files whose composite indexes and field overrides queries may use. */
+  indexesFiles?: readonly string[];
+  /** Serve queries that need an undeclared index instead of refusing them (ad-hoc use only). */
+  relaxedIndexes?: boolean;
 }
 
 export class NodeFirestoreEmulator {
   readonly store = new Store();
-  readonly service = new FirestoreService(this.store);
+  readonly service: FirestoreService;
   private readonly server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
   private started = false;
 
   constructor(readonly options: NodeEmulatorOptions) {
+    this.service = new FirestoreService(this.store, {
+      indexes: IndexCatalog.fromFiles(options.indexesFiles ?? []),
+      relaxedIndexes: options.relaxedIndexes,
+    });
     // Only the admin credential gets through, as with Alpvault's deny-all rules (see access.ts).
     this.server.addService(
       firestoreServiceDefinition,

@@ -24,6 +24,7 @@ import {
 } from "@firestore-emulator/proto/dist/google/firestore/v1/firestore";
 import type { TransactionOptions } from "@firestore-emulator/proto/dist/google/firestore/v1/common";
 import { Empty } from "@firestore-emulator/proto/dist/google/protobuf/empty";
+import { Metadata } from "@grpc/grpc-js";
 import type {
   sendUnaryData,
   ServerUnaryCall,
@@ -32,6 +33,8 @@ import type {
   UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 
+import { IndexCatalog } from "./indexes";
+import { planQuery } from "./planner";
 import { projectionOf, runAggregation, runQuery } from "./query";
 import { Store, type Database, type StoredDocument } from "./store";
 import { TransactionManager, type Transaction } from "./transactions";
@@ -67,15 +70,39 @@ function streaming<Req, Res>(
       .then(() => handler(call.request, (response) => call.write(response)))
       .then(
         () => call.end(),
-        (error) => call.emit("error", toStatus(error)),
+        (error) => {
+          // Headers first, as Firestore sends them: without, the Node SDK waits seconds before it reports
+          // a status that ends a stream without headers.
+          call.sendMetadata(new Metadata());
+          call.emit("error", toStatus(error));
+        },
       );
   };
 }
 
+export interface ServiceOptions {
+  /** The indexes queries are served from (default: the automatic single-field indexes only). */
+  indexes?: IndexCatalog;
+  /** Serve queries no index serves instead of refusing them (ad-hoc use only). */
+  relaxedIndexes?: boolean;
+}
+
 export class FirestoreService {
   readonly transactions = new TransactionManager();
+  readonly indexes: IndexCatalog;
 
-  constructor(readonly store: Store) {}
+  constructor(
+    readonly store: Store,
+    readonly options: ServiceOptions = {},
+  ) {
+    this.indexes = options.indexes ?? IndexCatalog.automatic();
+  }
+
+  /** Refuses a query no declared or automatic index serves, as Firestore does (unless relaxed). */
+  private checkIndexes(database: Database, query: RunQueryRequest["structured_query"]): void {
+    if (this.options.relaxedIndexes) return;
+    planQuery(query, this.indexes, database);
+  }
 
   private documentObject(
     database: Database,
@@ -202,6 +229,7 @@ export class FirestoreService {
 
       RunQuery: streaming(async (request: RunQueryRequest, write: (r: RunQueryResponse) => void) => {
         const { database, path } = this.store.resolve(request.parent);
+        this.checkIndexes(database, request.structured_query);
         const { transaction, isNew } = this.readTransaction(request);
         const documents = await this.lockedQuery(transaction, database, () =>
           runQuery(database, path, request.structured_query),
@@ -231,8 +259,9 @@ export class FirestoreService {
       RunAggregationQuery: streaming(
         async (request: RunAggregationQueryRequest, write: (r: RunAggregationQueryResponse) => void) => {
           const { database, path } = this.store.resolve(request.parent);
-          const { transaction, isNew } = this.readTransaction(request);
           const aggregation = request.structured_aggregation_query;
+          this.checkIndexes(database, aggregation.structured_query);
+          const { transaction, isNew } = this.readTransaction(request);
           const documents = await this.lockedQuery(transaction, database, () =>
             runQuery(database, path, aggregation.structured_query, { ordered: false }),
           );
