@@ -3,3 +3,4 @@
  * is internal (lint refuses a deep import from outside the emulator).
  */
 export { startFirestore, type RunningFirestore } from "./launcher";
+export type { ReadStatsSnapshot, RequestReads } from "./stats";

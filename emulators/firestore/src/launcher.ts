@@ -11,12 +11,18 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 
 import { assertPortFree, NodeFirestoreEmulator } from "./node-emulator";
+import type { ReadStatsSnapshot } from "./stats";
 
 export interface RunningFirestore {
   kind: "official" | "node";
   host: string;
   port: number;
   stop(options?: { save?: boolean }): Promise<void>;
+  /**
+   * Reads counted per request and in total, as Firestore bills them (our emulator only; the official
+   * one does not count). `reset()` starts the count again.
+   */
+  reads?: { snapshot(): ReadStatsSnapshot; reset(): void };
 }
 
 export interface StartFirestoreOptions {
@@ -87,7 +93,14 @@ export async function startFirestore(options: StartFirestoreOptions): Promise<Ru
     relaxedIndexes: options.relaxedIndexes ?? process.env[RELAXED_INDEXES_ENV] === "1",
   });
   await emulator.start();
-  return { kind: "node", host, port: options.port, stop: (stopOptions) => emulator.stop(stopOptions) };
+  const { stats } = emulator.service;
+  return {
+    kind: "node",
+    host,
+    port: options.port,
+    stop: (stopOptions) => emulator.stop(stopOptions),
+    reads: { snapshot: () => stats.snapshot(), reset: () => stats.reset() },
+  };
 }
 
 // --- official emulator ------------------------------------------------------------------------------

@@ -34,15 +34,15 @@ import {
 
 const NAME = "__name__";
 
-interface Order {
+export interface Order {
   path: string;
   segments: string[];
   descending: boolean;
 }
 
-type Predicate = (document: StoredDocument) => boolean;
+export type Predicate = (document: StoredDocument) => boolean;
 
-class QueryContext {
+export class QueryContext {
   constructor(readonly database: Database) {}
 
   lookup(document: StoredDocument, path: string, segments: string[]): Value | undefined {
@@ -164,7 +164,7 @@ function compareByOrders(
 }
 
 /** A cursor's position: its values (a `__name__` string made a reference), checked against the order. */
-interface Position {
+export interface Position {
   values: Value[];
   before: boolean;
 }
@@ -266,17 +266,17 @@ function candidates(
   return result;
 }
 
-/**
- * Runs a structured query below `parentPath` ("" = the database root). Cursors are checked on each
- * document as it is read; with a limit only the first `offset + limit` documents are put in order.
- * `ordered: false` (aggregations) skips ordering when neither offset nor limit depends on it.
- */
-export function runQuery(
-  database: Database,
-  parentPath: string,
-  query: StructuredQuery,
-  options: { ordered?: boolean } = {},
-): StoredDocument[] {
+/** A query compiled for reading: its filter, full ordering and cursor positions. */
+export interface PreparedQuery {
+  context: QueryContext;
+  predicate: Predicate;
+  /** Explicit orders, then inequality fields, then `__name__`. */
+  orders: Order[];
+  start?: Position;
+  end?: Position;
+}
+
+export function prepareQuery(database: Database, query: StructuredQuery): PreparedQuery {
   const context = new QueryContext(database);
   const inequalities = new Set<string>();
   const predicate = query.has_where ? compileFilter(query.where, context, inequalities) : () => true;
@@ -295,20 +295,44 @@ export function runQuery(
   }
   const start = query.has_start_at ? positionOf(query.start_at, orders, context) : undefined;
   const end = query.has_end_at ? positionOf(query.end_at, orders, context) : undefined;
+  return { context, predicate, orders, start, end };
+}
 
+/** Whether a document (or index entry, through `compare`) is inside the cursors: -1 before, 0 in, 1 after. */
+export function cursorSide(compare: (position: Position) => number, prepared: PreparedQuery): number {
+  const { start, end } = prepared;
+  if (start) {
+    const c = compare(start);
+    if (start.before ? c < 0 : c <= 0) return -1;
+  }
+  if (end) {
+    const c = compare(end);
+    if (end.before ? c >= 0 : c > 0) return 1;
+  }
+  return 0;
+}
+
+/**
+ * Runs a structured query below `parentPath` ("" = the database root) by reading every candidate document
+ * (used when no index plan serves it). Cursors are checked on each document as it is read; with a limit
+ * only the first `offset + limit` documents are put in order. `ordered: false` (aggregations) skips
+ * ordering when neither offset nor limit depends on it.
+ */
+export function runQuery(
+  database: Database,
+  parentPath: string,
+  query: StructuredQuery,
+  options: { ordered?: boolean; counter?: { examined: number } } = {},
+): StoredDocument[] {
+  const prepared = prepareQuery(database, query);
+  const { context, predicate, orders } = prepared;
   let documents: StoredDocument[] = [];
   for (const document of candidates(database, parentPath, query)) {
+    if (options.counter) options.counter.examined += 1;
     // Ordering by a field also filters for its existence.
     if (!orders.every((o) => context.lookup(document, o.path, o.segments) !== undefined)) continue;
     if (!predicate(document)) continue;
-    if (start) {
-      const c = compareToPosition(document, start, orders, context);
-      if (start.before ? c < 0 : c <= 0) continue;
-    }
-    if (end) {
-      const c = compareToPosition(document, end, orders, context);
-      if (end.before ? c >= 0 : c > 0) continue;
-    }
+    if (cursorSide((p) => compareToPosition(document, p, orders, context), prepared) !== 0) continue;
     documents.push(document);
   }
   if (options.ordered === false && !query.has_limit && query.offset === 0) return documents;

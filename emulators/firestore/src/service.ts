@@ -23,62 +23,24 @@ import {
   type RunQueryRequest,
 } from "@firestore-emulator/proto/dist/google/firestore/v1/firestore";
 import type { TransactionOptions } from "@firestore-emulator/proto/dist/google/firestore/v1/common";
+import type { StructuredQuery } from "@firestore-emulator/proto/dist/google/firestore/v1/query";
 import { Empty } from "@firestore-emulator/proto/dist/google/protobuf/empty";
-import { Metadata } from "@grpc/grpc-js";
-import type {
-  sendUnaryData,
-  ServerUnaryCall,
-  ServerWritableStream,
-  ServiceDefinition,
-  UntypedServiceImplementation,
-} from "@grpc/grpc-js";
+import type { ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js";
 
-import { IndexCatalog } from "./indexes";
-import { planQuery } from "./planner";
+import { streaming, toStatus, unary } from "./grpc-handlers";
+import { IndexCatalog, MissingIndexError } from "./indexes";
+import { planQuery, type IndexPlan } from "./planner";
 import { projectionOf, runAggregation, runQuery } from "./query";
+import { serveQuery, type ServedQuery } from "./serve";
+import { billedReads, ReadStats, type ReadRpc } from "./stats";
 import { Store, type Database, type StoredDocument } from "./store";
 import { TransactionManager, type Transaction } from "./transactions";
-import { Code, FirestoreError, parseFieldPath, projectFields, type Fields, type Timestamp } from "./values";
+import { parseFieldPath, projectFields, type Fields, type Timestamp } from "./values";
 
 export const firestoreServiceDefinition =
   UnimplementedFirestoreService.definition as unknown as ServiceDefinition;
 
 type Obj = Record<string, unknown>;
-
-function toStatus(error: unknown): { code: number; details: string } {
-  if (error instanceof FirestoreError) return { code: error.code, details: error.message };
-  console.error("firestore emulator: unexpected error", error);
-  return { code: Code.INTERNAL, details: error instanceof Error ? error.message : String(error) };
-}
-
-function unary<Req, Res>(handler: (request: Req) => Promise<Res> | Res) {
-  return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
-    Promise.resolve()
-      .then(() => handler(call.request))
-      .then(
-        (response) => callback(null, response),
-        (error) => callback(toStatus(error), null),
-      );
-  };
-}
-
-function streaming<Req, Res>(
-  handler: (request: Req, write: (response: Res) => void) => Promise<void> | void,
-) {
-  return (call: ServerWritableStream<Req, Res>) => {
-    Promise.resolve()
-      .then(() => handler(call.request, (response) => call.write(response)))
-      .then(
-        () => call.end(),
-        (error) => {
-          // Headers first, as Firestore sends them: without, the Node SDK waits seconds before it reports
-          // a status that ends a stream without headers.
-          call.sendMetadata(new Metadata());
-          call.emit("error", toStatus(error));
-        },
-      );
-  };
-}
 
 export interface ServiceOptions {
   /** The indexes queries are served from (default: the automatic single-field indexes only). */
@@ -89,6 +51,8 @@ export interface ServiceOptions {
 
 export class FirestoreService {
   readonly transactions = new TransactionManager();
+  /** Reads per request and in total (see stats.ts). */
+  readonly stats = new ReadStats();
   readonly indexes: IndexCatalog;
 
   constructor(
@@ -98,10 +62,53 @@ export class FirestoreService {
     this.indexes = options.indexes ?? IndexCatalog.automatic();
   }
 
-  /** Refuses a query no declared or automatic index serves, as Firestore does (unless relaxed). */
-  private checkIndexes(database: Database, query: RunQueryRequest["structured_query"]): void {
-    if (this.options.relaxedIndexes) return;
-    planQuery(query, this.indexes, database);
+  /**
+   * The indexes that serve a query; refuses a query no declared or automatic index serves, as Firestore
+   * does (relaxed: undefined, and the query is read by scanning).
+   */
+  private plan(database: Database, query: StructuredQuery): IndexPlan[] | undefined {
+    try {
+      return planQuery(query, this.indexes, database);
+    } catch (error) {
+      if (this.options.relaxedIndexes && error instanceof MissingIndexError) return undefined;
+      throw error;
+    }
+  }
+
+  /** Reads a query's documents: from its index when the plan allows, else by scanning. */
+  private execute(
+    database: Database,
+    path: string,
+    query: StructuredQuery,
+    plans: IndexPlan[] | undefined,
+    options: { ordered?: boolean } = {},
+  ): ServedQuery {
+    const served = serveQuery(database, path, query, plans);
+    if (served) return served;
+    const counter = { examined: 0 };
+    const documents = runQuery(database, path, query, { ...options, counter });
+    return { documents, entriesScanned: counter.examined, documentsFetched: counter.examined };
+  }
+
+  private record(
+    rpc: ReadRpc,
+    database: Database,
+    figures: {
+      entriesScanned?: number;
+      documentsRead: number;
+      returned: number;
+      matched?: number;
+      asked?: number;
+    },
+  ): void {
+    this.stats.record({
+      rpc,
+      database: database.name,
+      entriesScanned: figures.entriesScanned ?? 0,
+      documentsRead: figures.documentsRead,
+      returned: figures.returned,
+      billedReads: billedReads(rpc, figures),
+    });
   }
 
   private documentObject(
@@ -210,9 +217,15 @@ export class FirestoreService {
           if (transaction) await this.transactions.lock(transaction, request.documents);
           const mask = request.has_mask ? request.mask.field_paths.map(parseFieldPath) : undefined;
           const time = readTime();
+          let found = 0;
           request.documents.forEach((name, i) => {
             const { database, path } = this.store.resolveDocument(name);
             const document = database.get(path);
+            if (document) found += 1;
+            if (i === request.documents.length - 1) {
+              const figures = { documentsRead: found, returned: found, asked: request.documents.length };
+              this.record("BatchGetDocuments", database, figures);
+            }
             const fields = document && mask ? projectFields(document.fields, mask) : document?.fields;
             write(
               BatchGetDocumentsResponse.fromObject({
@@ -229,11 +242,17 @@ export class FirestoreService {
 
       RunQuery: streaming(async (request: RunQueryRequest, write: (r: RunQueryResponse) => void) => {
         const { database, path } = this.store.resolve(request.parent);
-        this.checkIndexes(database, request.structured_query);
+        const plans = this.plan(database, request.structured_query);
         const { transaction, isNew } = this.readTransaction(request);
-        const documents = await this.lockedQuery(transaction, database, () =>
-          runQuery(database, path, request.structured_query),
+        const served = await this.lockedQuery(transaction, database, () =>
+          this.execute(database, path, request.structured_query, plans),
         );
+        const { documents } = served;
+        this.record("RunQuery", database, {
+          ...served,
+          documentsRead: served.documentsFetched,
+          returned: documents.length,
+        });
         const projection = projectionOf(request.structured_query);
         const time = readTime();
         const transactionId = isNew ? { transaction: transaction!.id } : {};
@@ -260,11 +279,14 @@ export class FirestoreService {
         async (request: RunAggregationQueryRequest, write: (r: RunAggregationQueryResponse) => void) => {
           const { database, path } = this.store.resolve(request.parent);
           const aggregation = request.structured_aggregation_query;
-          this.checkIndexes(database, aggregation.structured_query);
+          const plans = this.plan(database, aggregation.structured_query);
           const { transaction, isNew } = this.readTransaction(request);
-          const documents = await this.lockedQuery(transaction, database, () =>
-            runQuery(database, path, aggregation.structured_query, { ordered: false }),
+          const served = await this.lockedQuery(transaction, database, () =>
+            this.execute(database, path, aggregation.structured_query, plans, { ordered: false }),
           );
+          const { documents } = served;
+          const figures = { ...served, documentsRead: served.documentsFetched, returned: 1 };
+          this.record("RunAggregationQuery", database, { ...figures, matched: documents.length });
           write(
             RunAggregationQueryResponse.fromObject({
               result: { aggregate_fields: runAggregation(database, path, aggregation, documents) },
@@ -277,6 +299,7 @@ export class FirestoreService {
 
       ListCollectionIds: unary((request: ListCollectionIdsRequest) => {
         const { database, path } = this.store.resolve(request.parent);
+        this.record("ListCollectionIds", database, { documentsRead: 0, returned: 0 });
         return ListCollectionIdsResponse.fromObject({ collection_ids: database.collectionIds(path) });
       }),
 
@@ -303,6 +326,8 @@ export class FirestoreService {
             mask ? projectFields(document.fields, mask) : undefined,
           );
         });
+        const read = documents.filter((d) => "fields" in d).length;
+        this.record("ListDocuments", database, { documentsRead: read, returned: documents.length });
         return ListDocumentsResponse.fromObject({ documents } as Parameters<
           typeof ListDocumentsResponse.fromObject
         >[0]);
@@ -317,17 +342,17 @@ export class FirestoreService {
   private async lockedQuery(
     transaction: Transaction | undefined,
     database: Database,
-    run: () => StoredDocument[],
-  ): Promise<StoredDocument[]> {
-    let documents = run();
-    if (!transaction || transaction.readOnly) return documents;
+    run: () => ServedQuery,
+  ): Promise<ServedQuery> {
+    let served = run();
+    if (!transaction || transaction.readOnly) return served;
     for (;;) {
       await this.transactions.lock(
         transaction,
-        documents.map((d) => database.fullName(d.path)),
+        served.documents.map((d) => database.fullName(d.path)),
       );
-      documents = run();
-      if (documents.every((d) => transaction.held.has(database.fullName(d.path)))) return documents;
+      served = run();
+      if (served.documents.every((d) => transaction.held.has(database.fullName(d.path)))) return served;
     }
   }
 }

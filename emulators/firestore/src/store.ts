@@ -5,6 +5,7 @@
 import type { Write } from "@firestore-emulator/proto/dist/google/firestore/v1/write";
 import { DocumentTransformFieldTransformServerValue as ServerValue } from "@firestore-emulator/proto/dist/google/firestore/v1/write";
 
+import { IndexEntries } from "./index-entries";
 import {
   Code,
   compareValues,
@@ -41,6 +42,8 @@ export class Database {
   readonly documents = new Map<string, StoredDocument>();
   /** Documents by collection path, for collection queries without a full scan. */
   private readonly byCollection = new Map<string, Map<string, StoredDocument>>();
+  /** Entries of the indexes queries have used so far, kept current by `put` and `delete`. */
+  readonly indexEntries = new IndexEntries(() => this.documents.values());
 
   constructor(
     /** `projects/{project}/databases/{database}` */
@@ -64,7 +67,10 @@ export class Database {
   }
 
   put(document: StoredDocument): void {
+    const before = this.documents.get(document.path);
+    if (before === document) return;
     this.documents.set(document.path, document);
+    this.indexEntries.changed(before, document);
     const collection = parentOf(document.path);
     let members = this.byCollection.get(collection);
     if (!members) this.byCollection.set(collection, (members = new Map()));
@@ -72,7 +78,10 @@ export class Database {
   }
 
   delete(path: string): void {
-    if (!this.documents.delete(path)) return;
+    const before = this.documents.get(path);
+    if (!before) return;
+    this.documents.delete(path);
+    this.indexEntries.changed(before, undefined);
     const collection = parentOf(path);
     const members = this.byCollection.get(collection);
     members?.delete(path);
@@ -97,6 +106,7 @@ export class Database {
   clear(): void {
     this.documents.clear();
     this.byCollection.clear();
+    this.indexEntries.clear();
   }
 }
 

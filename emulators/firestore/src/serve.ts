@@ -1,0 +1,216 @@
+/**
+ * Serves a planned query from its index, as Firestore does: the equality values fix a prefix of the
+ * index, a range filter on the first order field and the cursors narrow it by binary search, and the
+ * entries are read in order until the limit is reached; only the documents of entries read are fetched
+ * (and filtered by the rest of the query). Queries this does not cover yet (OR, `in` or
+ * `array-contains-any` on an index prefix, an orderBy on a field fixed by `==`) return undefined and are
+ * read by scanning (`runQuery`).
+ */
+import type {
+  StructuredQuery,
+  StructuredQueryFilter,
+} from "@firestore-emulator/proto/dist/google/firestore/v1/query";
+import {
+  StructuredQueryCompositeFilterOperator as CompositeOp,
+  StructuredQueryFieldFilterOperator as FieldOp,
+  StructuredQueryUnaryFilterOperator as UnaryOp,
+} from "@firestore-emulator/proto/dist/google/firestore/v1/query";
+
+import type { IndexDefinition, IndexEntry, MaterializedIndex } from "./index-entries";
+import { canonicalFieldPath, type IndexField } from "./indexes";
+import type { IndexPlan } from "./planner";
+import { cursorSide, prepareQuery, type Position, type PreparedQuery } from "./query";
+import type { Database, StoredDocument } from "./store";
+import { compareStrings, compareValues, fromProto, type Value } from "./values";
+
+const NAME = "__name__";
+
+export interface ServedQuery {
+  documents: StoredDocument[];
+  /** Index entries read. */
+  entriesScanned: number;
+  /** Documents fetched (including those the rest of the filter then rejected). */
+  documentsFetched: number;
+}
+
+interface Conjunction {
+  /** Fixed values: `==`, IS NULL, IS NAN, and the element of `array-contains`. */
+  fixed: Map<string, Value>;
+  ranges: { path: string; op: FieldOp; value: Value }[];
+}
+
+/** The query's filter as a conjunction of simple filters, or undefined when it has an OR. */
+function conjunction(filter: StructuredQueryFilter | undefined, into: Conjunction): Conjunction | undefined {
+  if (!filter) return into;
+  if (filter.filter_type === "composite_filter") {
+    if (filter.composite_filter.op !== CompositeOp.AND) return undefined;
+    for (const part of filter.composite_filter.filters) if (!conjunction(part, into)) return undefined;
+    return into;
+  }
+  if (filter.filter_type === "unary_filter") {
+    const path = canonicalFieldPath(filter.unary_filter.field.field_path);
+    const { op } = filter.unary_filter;
+    if (op === UnaryOp.IS_NULL) into.fixed.set(path, { null_value: 0 });
+    if (op === UnaryOp.IS_NAN) into.fixed.set(path, { double_value: NaN });
+    return into;
+  }
+  if (filter.filter_type === "field_filter") {
+    const path = canonicalFieldPath(filter.field_filter.field.field_path);
+    const { op } = filter.field_filter;
+    const value = fromProto(filter.field_filter.value);
+    if ((op === FieldOp.EQUAL || op === FieldOp.ARRAY_CONTAINS) && !into.fixed.has(path))
+      into.fixed.set(path, value);
+    const range = [
+      FieldOp.LESS_THAN,
+      FieldOp.LESS_THAN_OR_EQUAL,
+      FieldOp.GREATER_THAN,
+      FieldOp.GREATER_THAN_OR_EQUAL,
+    ];
+    if (range.includes(op)) into.ranges.push({ path, op, value });
+  }
+  return into;
+}
+
+/** The index of the plan to read, with the fixed values of its prefix; the longest prefix wins. */
+function chooseIndex(
+  plan: IndexPlan,
+  fixed: Map<string, Value>,
+): { definition: IndexDefinition; prefix: Value[] } | undefined {
+  let best: { definition: IndexDefinition; prefix: Value[] } | undefined;
+  for (const declared of plan.indexes) {
+    const fields: IndexField[] = declared.filter((f) => f.fieldPath !== NAME);
+    const split = fields.length - plan.need.orders.length;
+    const single = fields.length === 1 && plan.need.orders.length === 0;
+    const prefixFields = single ? fields : fields.slice(0, Math.max(split, 0));
+    if (!single && split < 0) continue;
+    const prefix = prefixFields.map((f) => fixed.get(f.fieldPath));
+    if (prefix.some((v) => v === undefined)) continue;
+    if (best && best.prefix.length >= prefix.length) continue;
+    const { collectionGroup, scope, nameOrder } = plan.need;
+    best = { definition: { collectionGroup, scope, fields, nameOrder }, prefix: prefix as Value[] };
+  }
+  return best;
+}
+
+/** Compares an entry with a key (parent, then leading values) in index order. */
+function compareKey(index: MaterializedIndex, entry: IndexEntry, parent: string, key: Value[]): number {
+  if (entry.parent !== parent) return compareStrings(entry.parent, parent);
+  for (let i = 0; i < key.length; i++) {
+    const c = compareValues(entry.values[i]!, key[i]!);
+    if (c !== 0) return index.definition.fields[i]!.mode === "DESCENDING" ? -c : c;
+  }
+  return 0;
+}
+
+/** The [from, to) stretch of entries the prefix and the first order field's range filters allow. */
+function rangeOf(
+  index: MaterializedIndex,
+  parent: string,
+  prefix: Value[],
+  ranges: Conjunction["ranges"],
+): [number, number] {
+  const field = index.definition.fields[prefix.length];
+  let low: { value: Value; inclusive: boolean } | undefined;
+  let high: { value: Value; inclusive: boolean } | undefined;
+  for (const range of field && field.mode !== "CONTAINS" ? ranges : []) {
+    if (range.path !== field!.fieldPath) continue;
+    const greater = range.op === FieldOp.GREATER_THAN || range.op === FieldOp.GREATER_THAN_OR_EQUAL;
+    const inclusive = range.op === FieldOp.GREATER_THAN_OR_EQUAL || range.op === FieldOp.LESS_THAN_OR_EQUAL;
+    const first = greater === (field!.mode === "ASCENDING"); // the bound at the start of the index order
+    if (first) low ??= { value: range.value, inclusive };
+    else high ??= { value: range.value, inclusive };
+  }
+  const from = low
+    ? index.lowerBound((e) => {
+        const c = compareKey(index, e, parent, [...prefix, low!.value]);
+        return low!.inclusive ? c >= 0 : c > 0;
+      })
+    : index.lowerBound((e) => compareKey(index, e, parent, prefix) >= 0);
+  const to = high
+    ? index.lowerBound((e) => {
+        const c = compareKey(index, e, parent, [...prefix, high!.value]);
+        return high!.inclusive ? c > 0 : c >= 0;
+      }, from)
+    : index.lowerBound((e) => compareKey(index, e, parent, prefix) > 0, from);
+  return [from, to];
+}
+
+/** Compares an entry with a cursor position over the query's orders (index suffix, then the name). */
+function entryToPosition(
+  database: Database,
+  entry: IndexEntry,
+  position: Position,
+  prepared: PreparedQuery,
+  offset: number,
+): number {
+  for (let i = 0; i < position.values.length; i++) {
+    const order = prepared.orders[i]!;
+    const value: Value =
+      order.path === NAME ? { reference_value: database.fullName(entry.path) } : entry.values[offset + i]!;
+    const c = compareValues(value, position.values[i]!);
+    if (c !== 0) return order.descending ? -c : c;
+  }
+  return 0;
+}
+
+/** Serves a query from its planned index, or undefined when it must be read by scanning. */
+export function serveQuery(
+  database: Database,
+  parentPath: string,
+  query: StructuredQuery,
+  plans: readonly IndexPlan[] | undefined,
+): ServedQuery | undefined {
+  const plan = plans?.length === 1 ? plans[0]! : undefined;
+  const from = query.from[0];
+  if (!plan || !from?.collection_id || query.from.length !== 1) return undefined;
+  const filters = conjunction(query.has_where ? query.where : undefined, { fixed: new Map(), ranges: [] });
+  if (!filters) return undefined;
+  const prepared = prepareQuery(database, query);
+  const orderPaths = prepared.orders.filter((o) => o.path !== NAME).map((o) => canonicalFieldPath(o.path));
+  if (orderPaths.some((p) => plan.need.equalities.has(p))) return undefined;
+  const chosen = chooseIndex(plan, filters.fixed);
+  if (!chosen) return undefined;
+
+  const index = database.indexEntries.index(chosen.definition);
+  const entries = index.sorted();
+  const collectionScope = chosen.definition.scope === "COLLECTION";
+  const parent = collectionScope
+    ? parentPath
+      ? `${parentPath}/${from.collection_id}`
+      : from.collection_id
+    : "";
+  const range = rangeOf(index, parent, chosen.prefix, filters.ranges);
+  const end = range[1];
+  let start = range[0];
+  const suffixAt = chosen.prefix.length;
+  if (prepared.start) {
+    const startOnly = { ...prepared, end: undefined };
+    const side = (e: IndexEntry) =>
+      cursorSide((p) => entryToPosition(database, e, p, prepared, suffixAt), startOnly);
+    start = index.lowerBound((e) => side(e) >= 0, start, end);
+  }
+  const served: ServedQuery = { documents: [], entriesScanned: 0, documentsFetched: 0 };
+  const within = !collectionScope && parentPath ? `${parentPath}/` : "";
+  let skip = query.offset;
+  const limit = query.has_limit ? query.limit.value : Number.POSITIVE_INFINITY;
+  for (let i = start; i < end && served.documents.length < limit; i++) {
+    const entry = entries[i]!;
+    served.entriesScanned += 1;
+    if (
+      prepared.end &&
+      cursorSide((p) => entryToPosition(database, entry, p, prepared, suffixAt), prepared) > 0
+    )
+      break;
+    if (within && !entry.path.startsWith(within)) continue;
+    const document = database.get(entry.path);
+    if (!document) continue;
+    served.documentsFetched += 1;
+    if (!prepared.predicate(document)) continue;
+    if (skip > 0) {
+      skip -= 1;
+      continue;
+    }
+    served.documents.push(document);
+  }
+  return served;
+}
