@@ -38,6 +38,7 @@ export const PORTS = {
   workspace: 8090,
   kms: 8091,
   storage: 8092,
+  firestoreStats: 8093,
 } as const;
 
 export type Service = keyof typeof PORTS;
@@ -56,6 +57,7 @@ export const SERVICE_NAMES: Record<Service, string> = {
   workspace: "Workspace emulator",
   kms: "Cloud KMS emulator",
   storage: "Cloud Storage emulator",
+  firestoreStats: "Firestore emulator's read figures (HTTP)",
 };
 
 function portIsFree(port: number): Promise<boolean> {

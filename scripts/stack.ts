@@ -79,6 +79,8 @@ export function emulatorEnv(): NodeJS.ProcessEnv {
     WORKSPACE_SERVICE_ACCOUNT_KEY_FILE: WORKSPACE_KEY_FILE,
     KMS_EMULATOR_HOST: `${HOST}:${PORTS.kms}`,
     STORAGE_EMULATOR_HOST: `http://${HOST}:${PORTS.storage}`,
+    // Our Firestore emulator's reads per request (GET <url>/emulator/v1/stats), for tests that assert on reads.
+    FIRESTORE_EMULATOR_STATS_URL: `http://${HOST}:${PORTS.firestoreStats}`,
     METADATA_SERVER_DETECTION: "none",
   };
 }
@@ -241,6 +243,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       dataDir: options.dataDir ? join(options.dataDir, "firestore") : undefined,
       // Queries are served from the indexes we deploy, plus those the Firestore conformance suite declares
       // for its own collection groups; a query that needs another index is refused, as in production.
+      statsPort: PORTS.firestoreStats,
       indexesFiles: [
         join(ROOT, "firestore.indexes.json"),
         join(ROOT, "tests", "firestore-conformance", "firestore.indexes.json"),

@@ -3,11 +3,12 @@
  *
  *   tsx emulators/firestore/src/cli.ts --port 8080 [--host 127.0.0.1] [--data emulator-data/firestore]
  *                                      [--project demo-alpvault] [--indexes firestore.indexes.json]…
- *                                      [--relaxed-indexes]
+ *                                      [--relaxed-indexes] [--stats-port 8093]
  *
  * Queries are served from the indexes in the --indexes files (default: the project's firestore.indexes.json); a
  * query that needs an undeclared index is refused, as in production; --relaxed-indexes (or
- * FIRESTORE_EMULATOR_RELAXED_INDEXES=1) serves it anyway, for ad-hoc use.
+ * FIRESTORE_EMULATOR_RELAXED_INDEXES=1) serves it anyway, for ad-hoc use. --stats-port serves the reads
+ * counted per request at GET http://<host>:<stats-port>/emulator/v1/stats.
  */
 import { parseArgs } from "node:util";
 
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
       project: { type: "string" },
       indexes: { type: "string", multiple: true },
       "relaxed-indexes": { type: "boolean" },
+      "stats-port": { type: "string" },
     },
   });
   const port = Number(values.port);
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
     projectId: values.project,
     indexesFiles: values.indexes,
     relaxedIndexes: values["relaxed-indexes"],
+    statsPort: values["stats-port"] === undefined ? undefined : Number(values["stats-port"]),
   });
   console.log(
     `Firestore emulator (${firestore.kind}) listening on ${firestore.host}:${firestore.port}` +

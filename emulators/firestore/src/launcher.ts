@@ -44,6 +44,8 @@ export interface StartFirestoreOptions {
    * (default: FIRESTORE_EMULATOR_RELAXED_INDEXES=1 in the environment). Tests and benchmarks run strict.
    */
   relaxedIndexes?: boolean;
+  /** Our emulator also serves its read figures over HTTP on this port (`GET /emulator/v1/stats`). */
+  statsPort?: number;
 }
 
 export const DEFAULT_PROJECT_ID = "demo-alpvault";
@@ -91,6 +93,7 @@ export async function startFirestore(options: StartFirestoreOptions): Promise<Ru
     dataDir,
     indexesFiles: options.indexesFiles ?? [DEFAULT_INDEXES_FILE],
     relaxedIndexes: options.relaxedIndexes ?? process.env[RELAXED_INDEXES_ENV] === "1",
+    statsPort: options.statsPort,
   });
   await emulator.start();
   const { stats } = emulator.service;

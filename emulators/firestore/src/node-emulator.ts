@@ -2,6 +2,7 @@
  * Our Node Firestore emulator: a gRPC server speaking the Firestore v1 protocol over an in-memory
  * store, optionally loaded from and saved to a data directory.
  */
+import type { Server as HttpServer } from "node:http";
 import { createServer } from "node:net";
 
 import { Server, ServerCredentials } from "@grpc/grpc-js";
@@ -10,6 +11,7 @@ import { adminOnly } from "./access";
 import { IndexCatalog } from "./indexes";
 import { loadStore, saveStore } from "./persistence";
 import { firestoreServiceDefinition, FirestoreService } from "./service";
+import { startStatsServer } from "./stats-http";
 import { Store } from "./store";
 
 export class PortInUseError extends Error {
@@ -39,6 +41,8 @@ export interface NodeEmulatorOptions {
   indexesFiles?: readonly string[];
   /** Serve queries that need an undeclared index instead of refusing them (ad-hoc use only). */
   relaxedIndexes?: boolean;
+  /** Serve the read figures over HTTP on this port (see stats-http.ts). */
+  statsPort?: number;
 }
 
 export class NodeFirestoreEmulator {
@@ -46,6 +50,7 @@ export class NodeFirestoreEmulator {
   readonly service: FirestoreService;
   private readonly server = new Server({ "grpc.max_receive_message_length": 64 * 1024 * 1024 });
   private started = false;
+  private statsServer?: HttpServer;
 
   constructor(readonly options: NodeEmulatorOptions) {
     this.service = new FirestoreService(this.store, {
@@ -60,8 +65,9 @@ export class NodeFirestoreEmulator {
   }
 
   async start(): Promise<void> {
-    const { host, port, dataDir } = this.options;
+    const { host, port, dataDir, statsPort } = this.options;
     await assertPortFree(host, port);
+    if (statsPort !== undefined) await assertPortFree(host, statsPort);
     if (dataDir) await loadStore(this.store, dataDir);
     await new Promise<void>((resolve, reject) => {
       this.server.bindAsync(`${host}:${port}`, ServerCredentials.createInsecure(), (error) => {
@@ -72,6 +78,8 @@ export class NodeFirestoreEmulator {
         } else resolve();
       });
     });
+    if (statsPort !== undefined)
+      this.statsServer = await startStatsServer(this.service.stats, host, statsPort);
     this.started = true;
   }
 
@@ -84,6 +92,9 @@ export class NodeFirestoreEmulator {
     if (!this.started) return;
     this.started = false;
     this.service.transactions.abortAll();
+    const statsServer = this.statsServer;
+    this.statsServer = undefined;
+    if (statsServer) await new Promise<void>((resolve) => statsServer.close(() => resolve()));
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.server.forceShutdown();

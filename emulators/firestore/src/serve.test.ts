@@ -26,6 +26,7 @@ let dir: string;
 let emulator: NodeFirestoreEmulator;
 let app: App;
 let db: Firestore;
+let statsPort: number;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -40,9 +41,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "alpvault-serve-"));
   await writeFile(join(dir, "firestore.indexes.json"), JSON.stringify(INDEXES));
   const port = await freePort();
+  statsPort = await freePort();
   emulator = new NodeFirestoreEmulator({
     host: "127.0.0.1",
     port,
+    statsPort,
     indexesFiles: [join(dir, "firestore.indexes.json")],
   });
   await emulator.start();
@@ -155,4 +158,28 @@ test("when a query runs in a transaction, then its reads are counted too", async
     ),
   );
   expect(reads).toMatchObject({ rpc: "RunQuery", returned: 3, billedReads: 3 });
+});
+
+test("when the figures are asked for over HTTP, then they are the requests' reads, and a reset starts again", async () => {
+  const url = `http://127.0.0.1:${statsPort}/emulator/v1/stats`;
+  expect((await fetch(`${url}:reset`, { method: "POST" })).status).toBe(200);
+  await items().where("kind", "==", "b").orderBy("rank", "desc").limit(4).get();
+  const body = (await (await fetch(url)).json()) as {
+    totals: { requests: number; billedReads: number };
+    recent: RequestReads[];
+  };
+  expect(body.totals).toMatchObject({ requests: 1, billedReads: 4 });
+  expect(body.recent).toEqual([
+    {
+      rpc: "RunQuery",
+      database: "projects/demo-alpvault/databases/(default)",
+      entriesScanned: 4,
+      documentsRead: 4,
+      returned: 4,
+      billedReads: 4,
+    },
+  ]);
+  expect((await fetch(`${url}:reset`, { method: "POST" })).status).toBe(200);
+  expect(((await (await fetch(url)).json()) as { totals: { requests: number } }).totals.requests).toBe(0);
+  expect((await fetch(`http://127.0.0.1:${statsPort}/anything`)).status).toBe(404);
 });
