@@ -140,6 +140,16 @@ test("when documents are fetched by name, then each one asked for is billed, fou
   expect(reads).toMatchObject({ rpc: "BatchGetDocuments", documentsRead: 2, billedReads: 3 });
 });
 
+test("when the index prefix takes several values (in), then each value's range is read up to the limit and merged in order", async () => {
+  const query = items().where("kind", "in", ["a", "b"]).orderBy("rank", "desc").limit(3);
+  let found: string[] = [];
+  const reads = await readsOf(async () => {
+    found = (await query.get()).docs.map((d) => d.id);
+  });
+  expect(found).toEqual(["i0999", "i0899", "i0799"]);
+  expect(reads).toMatchObject({ returned: 3, billedReads: 3, entriesScanned: 6 });
+});
+
 test("when documents change after an index was used, then the index serves the new state", async () => {
   const top = () => items().where("kind", "==", "b").orderBy("rank", "desc").limit(2).get();
   expect((await top()).docs.map((d) => d.id)).toEqual(["i0899", "i0799"]);

@@ -33,9 +33,15 @@ export interface ServedQuery {
   documentsFetched: number;
 }
 
+/** Most prefixes (combinations of `in` values) a query is served with; more are read by scanning. */
+const MAX_PREFIXES = 30;
+
 interface Conjunction {
-  /** Fixed values: `==`, IS NULL, IS NAN, and the element of `array-contains`. */
-  fixed: Map<string, Value>;
+  /**
+   * The values a field may take: one for `==`, IS NULL, IS NAN and `array-contains` (the element), several
+   * for `in` and `array-contains-any`.
+   */
+  fixed: Map<string, Value[]>;
   ranges: { path: string; op: FieldOp; value: Value }[];
 }
 
@@ -50,8 +56,8 @@ function conjunction(filter: StructuredQueryFilter | undefined, into: Conjunctio
   if (filter.filter_type === "unary_filter") {
     const path = canonicalFieldPath(filter.unary_filter.field.field_path);
     const { op } = filter.unary_filter;
-    if (op === UnaryOp.IS_NULL) into.fixed.set(path, { null_value: 0 });
-    if (op === UnaryOp.IS_NAN) into.fixed.set(path, { double_value: NaN });
+    if (op === UnaryOp.IS_NULL) into.fixed.set(path, [{ null_value: 0 }]);
+    if (op === UnaryOp.IS_NAN) into.fixed.set(path, [{ double_value: NaN }]);
     return into;
   }
   if (filter.filter_type === "field_filter") {
@@ -59,7 +65,10 @@ function conjunction(filter: StructuredQueryFilter | undefined, into: Conjunctio
     const { op } = filter.field_filter;
     const value = fromProto(filter.field_filter.value);
     if ((op === FieldOp.EQUAL || op === FieldOp.ARRAY_CONTAINS) && !into.fixed.has(path))
-      into.fixed.set(path, value);
+      into.fixed.set(path, [value]);
+    const many = op === FieldOp.IN || op === FieldOp.ARRAY_CONTAINS_ANY;
+    if (many && "array_value" in value && !into.fixed.has(path))
+      into.fixed.set(path, value.array_value.values);
     const range = [
       FieldOp.LESS_THAN,
       FieldOp.LESS_THAN_OR_EQUAL,
@@ -71,23 +80,28 @@ function conjunction(filter: StructuredQueryFilter | undefined, into: Conjunctio
   return into;
 }
 
-/** The index of the plan to read, with the fixed values of its prefix; the longest prefix wins. */
+/** The index of the plan to read, with the prefixes to read of it; the longest prefix wins. */
 function chooseIndex(
   plan: IndexPlan,
-  fixed: Map<string, Value>,
-): { definition: IndexDefinition; prefix: Value[] } | undefined {
-  let best: { definition: IndexDefinition; prefix: Value[] } | undefined;
+  fixed: Map<string, Value[]>,
+): { definition: IndexDefinition; prefixes: Value[][] } | undefined {
+  let best: { definition: IndexDefinition; prefixes: Value[][] } | undefined;
   for (const declared of plan.indexes) {
     const fields: IndexField[] = declared.filter((f) => f.fieldPath !== NAME);
     const split = fields.length - plan.need.orders.length;
     const single = fields.length === 1 && plan.need.orders.length === 0;
     const prefixFields = single ? fields : fields.slice(0, Math.max(split, 0));
     if (!single && split < 0) continue;
-    const prefix = prefixFields.map((f) => fixed.get(f.fieldPath));
-    if (prefix.some((v) => v === undefined)) continue;
-    if (best && best.prefix.length >= prefix.length) continue;
+    const options = prefixFields.map((f) => fixed.get(f.fieldPath));
+    if (options.some((v) => v === undefined || v.length === 0)) continue;
+    if (best && best.prefixes[0]!.length >= options.length) continue;
+    const prefixes = (options as Value[][]).reduce<Value[][]>(
+      (product, values) => product.flatMap((p) => values.map((v) => [...p, v])),
+      [[]],
+    );
+    if (prefixes.length > MAX_PREFIXES) continue;
     const { collectionGroup, scope, nameOrder } = plan.need;
-    best = { definition: { collectionGroup, scope, fields, nameOrder }, prefix: prefix as Value[] };
+    best = { definition: { collectionGroup, scope, fields, nameOrder }, prefixes };
   }
   return best;
 }
@@ -153,6 +167,43 @@ function entryToPosition(
   return 0;
 }
 
+/** The entries of one prefix the query reads, in index order, up to `wanted` matching documents. */
+function readPrefix(
+  read: {
+    database: Database;
+    index: MaterializedIndex;
+    prepared: PreparedQuery;
+    parent: string;
+    within: string;
+  },
+  prefix: Value[],
+  ranges: Conjunction["ranges"],
+  wanted: number,
+  served: ServedQuery,
+): { entry: IndexEntry; document: StoredDocument }[] {
+  const { database, index, prepared, parent, within } = read;
+  const entries = index.sorted();
+  const [from, end] = rangeOf(index, parent, prefix, ranges);
+  const position = (e: IndexEntry, p: Position) => entryToPosition(database, e, p, prepared, prefix.length);
+  let start = from;
+  if (prepared.start) {
+    const startOnly = { ...prepared, end: undefined };
+    start = index.lowerBound((e) => cursorSide((p) => position(e, p), startOnly) >= 0, from, end);
+  }
+  const found: { entry: IndexEntry; document: StoredDocument }[] = [];
+  for (let i = start; i < end && found.length < wanted; i++) {
+    const entry = entries[i]!;
+    served.entriesScanned += 1;
+    if (prepared.end && cursorSide((p) => position(entry, p), prepared) > 0) break;
+    if (within && !entry.path.startsWith(within)) continue;
+    const document = database.get(entry.path);
+    if (!document) continue;
+    served.documentsFetched += 1;
+    if (prepared.predicate(document)) found.push({ entry, document });
+  }
+  return found;
+}
+
 /** Serves a query from its planned index, or undefined when it must be read by scanning. */
 export function serveQuery(
   database: Database,
@@ -172,45 +223,34 @@ export function serveQuery(
   if (!chosen) return undefined;
 
   const index = database.indexEntries.index(chosen.definition);
-  const entries = index.sorted();
   const collectionScope = chosen.definition.scope === "COLLECTION";
-  const parent = collectionScope
-    ? parentPath
-      ? `${parentPath}/${from.collection_id}`
-      : from.collection_id
-    : "";
-  const range = rangeOf(index, parent, chosen.prefix, filters.ranges);
-  const end = range[1];
-  let start = range[0];
-  const suffixAt = chosen.prefix.length;
-  if (prepared.start) {
-    const startOnly = { ...prepared, end: undefined };
-    const side = (e: IndexEntry) =>
-      cursorSide((p) => entryToPosition(database, e, p, prepared, suffixAt), startOnly);
-    start = index.lowerBound((e) => side(e) >= 0, start, end);
-  }
-  const served: ServedQuery = { documents: [], entriesScanned: 0, documentsFetched: 0 };
-  const within = !collectionScope && parentPath ? `${parentPath}/` : "";
-  let skip = query.offset;
+  const collection = parentPath ? `${parentPath}/${from.collection_id}` : from.collection_id;
+  const read = {
+    database,
+    index,
+    prepared,
+    parent: collectionScope ? collection : "",
+    within: !collectionScope && parentPath ? `${parentPath}/` : "",
+  };
   const limit = query.has_limit ? query.limit.value : Number.POSITIVE_INFINITY;
-  for (let i = start; i < end && served.documents.length < limit; i++) {
-    const entry = entries[i]!;
-    served.entriesScanned += 1;
-    if (
-      prepared.end &&
-      cursorSide((p) => entryToPosition(database, entry, p, prepared, suffixAt), prepared) > 0
-    )
-      break;
-    if (within && !entry.path.startsWith(within)) continue;
-    const document = database.get(entry.path);
-    if (!document) continue;
-    served.documentsFetched += 1;
-    if (!prepared.predicate(document)) continue;
-    if (skip > 0) {
-      skip -= 1;
-      continue;
-    }
-    served.documents.push(document);
+  const wanted = query.offset + limit;
+  const served: ServedQuery = { documents: [], entriesScanned: 0, documentsFetched: 0 };
+  let found = chosen.prefixes.flatMap((prefix) => readPrefix(read, prefix, filters.ranges, wanted, served));
+  if (chosen.prefixes.length > 1) {
+    // Several prefixes (`in`): merged in query order (the index order after the prefix), each document once.
+    const suffixAt = chosen.prefixes[0]!.length;
+    const suffix = (e: IndexEntry): IndexEntry => ({ ...e, parent: "", values: e.values.slice(suffixAt) });
+    const compareSuffix = (a: IndexEntry, b: IndexEntry) => {
+      for (let i = suffixAt; i < a.values.length; i++) {
+        const c = compareValues(a.values[i]!, b.values[i]!);
+        if (c !== 0) return index.definition.fields[i]!.mode === "DESCENDING" ? -c : c;
+      }
+      return index.compare({ ...suffix(a), values: [] }, { ...suffix(b), values: [] });
+    };
+    found.sort((a, b) => compareSuffix(a.entry, b.entry));
+    const seen = new Set<string>();
+    found = found.filter(({ document }) => !seen.has(document.path) && seen.add(document.path));
   }
+  served.documents = found.slice(query.offset, query.offset + limit).map((f) => f.document);
   return served;
 }
