@@ -1,12 +1,13 @@
 /**
  * Firestore emulator throughput, measured through firebase-admin as the product uses it: batched
- * writes, BulkWriter, and read-modify-write transactions (sequential and concurrent on one document).
+ * writes, BulkWriter, pages read from an index (with the reads each costs), and read-modify-write
+ * transactions (sequential and concurrent on one document).
  */
 
 import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFirestore, type Firestore } from "firebase-admin/firestore";
 
-import { startFirestore } from "../../emulators/firestore/src/index";
+import { startFirestore, type RunningFirestore } from "../../emulators/firestore/src/index";
 import { freePort } from "../ports";
 import { timed, type Bench, type BenchResult } from "./types";
 
@@ -14,6 +15,8 @@ const WRITES = 10_000;
 const BATCH_SIZE = 500;
 const TRANSACTIONS = 1_000;
 const CONCURRENCY = 10;
+const PAGES = 1_000;
+const PAGE_SIZE = 50;
 
 async function incrementInTransaction(db: Firestore, path: string): Promise<void> {
   const ref = db.doc(path);
@@ -34,7 +37,29 @@ async function record(
   return { name, operations, milliseconds, note: await check() };
 }
 
-async function measure(db: Firestore): Promise<BenchResult[]> {
+/** Pages of the batched collection, read from its index (orderBy i desc, after a cursor): reads per page. */
+async function pagedQueries(db: Firestore, emulator: RunningFirestore): Promise<BenchResult> {
+  emulator.reads?.reset();
+  const result = await record(
+    `indexed pages of ${PAGE_SIZE} (orderBy + startAfter over ${WRITES.toLocaleString("en")} docs)`,
+    PAGES,
+    async () => {
+      for (let page = 0; page < PAGES; page++) {
+        const after = (page * 7919) % WRITES;
+        await db.collection("bench-batched").orderBy("i", "desc").startAfter(after).limit(PAGE_SIZE).get();
+      }
+    },
+    async () => {
+      const totals = emulator.reads?.snapshot().totals;
+      if (!totals) return "reads not counted (official emulator)";
+      const per = (n: number) => (n / totals.requests).toFixed(1);
+      return `per page: ${per(totals.billedReads)} billed reads, ${per(totals.entriesScanned)} index entries`;
+    },
+  );
+  return result;
+}
+
+async function measure(db: Firestore, emulator: RunningFirestore): Promise<BenchResult[]> {
   const stored = async (path: string) => `stored: ${(await db.collection(path).count().get()).data().count}`;
   const counter = async (path: string) => `counter: ${(await db.doc(path).get()).get("value")}`;
   const results: BenchResult[] = [];
@@ -55,6 +80,8 @@ async function measure(db: Firestore): Promise<BenchResult[]> {
       () => stored("bench-batched"),
     ),
   );
+
+  results.push(await pagedQueries(db, emulator));
 
   results.push(
     await record(
@@ -109,7 +136,7 @@ export const firestoreBench: Bench = {
     process.env.METADATA_SERVER_DETECTION ??= "none";
     const app = initializeApp({ projectId: "demo-alpvault" }, `bench-${port}`);
     try {
-      const results = await measure(getFirestore(app));
+      const results = await measure(getFirestore(app), emulator);
       return results.map((r) => ({ ...r, name: `${r.name} [${emulator.kind}]` }));
     } finally {
       await deleteApp(app);
