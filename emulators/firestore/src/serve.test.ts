@@ -62,6 +62,9 @@ beforeAll(async () => {
     await batch.commit();
   }
   await db.doc("mailboxes/m2/items/other").set({ kind: "b", rank: 1000 });
+  // Ranks of other types sort after numbers (strings) or before them (null).
+  await db.doc("mailboxes/m1/items/worded").set({ kind: "z", rank: "high" });
+  await db.doc("mailboxes/m1/items/unranked").set({ kind: "z", rank: null });
 });
 
 afterAll(async () => {
@@ -107,13 +110,15 @@ test("when a page starts after a cursor, then the entries before it are not read
   expect(reads).toMatchObject({ entriesScanned: 10, documentsRead: 10, billedReads: 10 });
 });
 
-test("when a range filter runs on a single-field index, then only the entries in the range are read", async () => {
+test("when a range filter runs on a single-field index, then only the entries in the range (and its type) are read", async () => {
   let count = 0;
   const reads = await readsOf(async () => {
     count = (await items().where("rank", ">=", 95).get()).size;
   });
   expect(count).toBe(50);
   expect(reads).toMatchObject({ entriesScanned: 50, documentsRead: 50, billedReads: 50 });
+  const below = await readsOf(() => items().where("rank", "<", 2).get());
+  expect(below).toMatchObject({ returned: 20, entriesScanned: 20 });
 });
 
 test("when a query returns nothing, then it is billed one read", async () => {
@@ -127,7 +132,8 @@ test("when count() and sum() run, then they are billed one read per 1,000 index 
       .aggregate({ n: AggregateField.count(), s: AggregateField.sum("rank") })
       .get(),
   );
-  expect(reads).toMatchObject({ rpc: "RunAggregationQuery", billedReads: 1 });
+  // 1,002 items: two batches of up to 1,000 index entries.
+  expect(reads).toMatchObject({ rpc: "RunAggregationQuery", billedReads: 2 });
   const counted = await readsOf(async () => {
     expect((await items().where("kind", "==", "b").count().get()).data().count).toBe(666);
   });

@@ -21,7 +21,7 @@ import { canonicalFieldPath, type IndexField } from "./indexes";
 import type { IndexPlan } from "./planner";
 import { cursorSide, prepareQuery, type Position, type PreparedQuery } from "./query";
 import type { Database, StoredDocument } from "./store";
-import { compareStrings, compareValues, fromProto, type Value } from "./values";
+import { compareStrings, compareValues, fromProto, typeOrder, type Value } from "./values";
 
 const NAME = "__name__";
 
@@ -116,7 +116,10 @@ function compareKey(index: MaterializedIndex, entry: IndexEntry, parent: string,
   return 0;
 }
 
-/** The [from, to) stretch of entries the prefix and the first order field's range filters allow. */
+/**
+ * The [from, to) stretch of entries the prefix and the first order field's range filters allow. A range
+ * filter only matches values of its operand's type, so a one-sided range also stops at that type's end.
+ */
 function rangeOf(
   index: MaterializedIndex,
   parent: string,
@@ -134,18 +137,31 @@ function rangeOf(
     if (first) low ??= { value: range.value, inclusive };
     else high ??= { value: range.value, inclusive };
   }
+  const bounded = low ?? high;
+  // Where an entry's value lies against the bounded type's block in index order: <0 before, >0 after.
+  const typeSide = (e: IndexEntry): number => {
+    if (!bounded) return 0;
+    const c = typeOrder(e.values[prefix.length]!) - typeOrder(bounded.value);
+    return field!.mode === "DESCENDING" ? -c : c;
+  };
+  const atOrAfter = (e: IndexEntry, strict: boolean): boolean => {
+    const c = compareKey(index, e, parent, prefix);
+    if (c !== 0) return c > 0;
+    const side = typeSide(e);
+    return strict ? side > 0 : side >= 0;
+  };
   const from = low
     ? index.lowerBound((e) => {
         const c = compareKey(index, e, parent, [...prefix, low!.value]);
         return low!.inclusive ? c >= 0 : c > 0;
       })
-    : index.lowerBound((e) => compareKey(index, e, parent, prefix) >= 0);
+    : index.lowerBound((e) => atOrAfter(e, false));
   const to = high
     ? index.lowerBound((e) => {
         const c = compareKey(index, e, parent, [...prefix, high!.value]);
         return high!.inclusive ? c > 0 : c >= 0;
       }, from)
-    : index.lowerBound((e) => compareKey(index, e, parent, prefix) > 0, from);
+    : index.lowerBound((e) => atOrAfter(e, true), from);
   return [from, to];
 }
 
