@@ -32,7 +32,7 @@ const OWNER = "mailbox.owner@recovery-bench.test";
 const ACTOR = "admin@recovery-bench.test";
 const VOCABULARY = 3_000;
 /** Frequency rank of the "rare" keyword (rank 1 is the most common word). */
-const RARE_RANK = 2_500;
+export const RARE_RANK = 2_500;
 
 const SYLLABLES = [
   "ka",
@@ -52,7 +52,7 @@ const SYLLABLES = [
 ];
 
 /** The word of a rank: letters only, at least 4 of them, different for every rank. */
-function word(rank: number): string {
+export function word(rank: number): string {
   let text = "";
   let rest = rank;
   do {
@@ -88,7 +88,7 @@ interface Catalog {
   item(index: number): { id: string; data: Record<string, unknown> };
 }
 
-async function catalog(): Promise<Catalog> {
+export async function catalog(): Promise<Catalog> {
   const { mailSearchFields } = await import("../../functions/src/engine/gmail/source");
   // mulberry32, seeded: the same catalog on every run.
   const next = seededRandom(7_002);
@@ -142,28 +142,46 @@ async function catalog(): Promise<Catalog> {
   };
 }
 
-interface QueryKind {
+export interface QueryKind {
   name: string;
   query: Record<string, unknown>;
 }
 
-function percentile(sorted: number[], share: number): number {
+export function percentile(sorted: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)] ?? Number.NaN;
 }
 
 const ms = (value: number): string => `${value.toFixed(0)} ms`;
 
+/** The six kinds of search the benches mix: no keyword (page 1 and 100), a common word, a rare word, a date, two words. */
+export function queryKinds(owner: string): QueryKind[] {
+  const common = word(0);
+  const rare = word(RARE_RANK - 1);
+  return [
+    { name: "no keyword, page 1", query: { resource: owner } },
+    { name: "no keyword, page 100", query: { resource: owner, page: "100" } },
+    { name: `keyword, common word "${common}"`, query: { resource: owner, keyword: common } },
+    { name: `keyword, rare word "${rare}"`, query: { resource: owner, keyword: rare } },
+    { name: "date 06-30-2026", query: { resource: owner, date: "06-30-2026" } },
+    { name: `two words "${common} ${rare}"`, query: { resource: owner, keyword: `${common} ${rare}` } },
+  ];
+}
+
 /**
- * Seeds the mailbox's items, each with its version document, with BulkWriter until ITEMS are stored or
- * SEED_BUDGET_MS has passed; checks the emulator holds them all.
+ * Seeds the mailbox's items, each with its version document, with BulkWriter (flushed every 5,000 items)
+ * until `count` are stored or `budgetMs` has passed; checks the emulator holds them all.
  */
-async function seedItems(resource: DocumentReference): Promise<{ seeded: number; seedSeconds: number }> {
+export async function seedItems(
+  resource: DocumentReference,
+  count = ITEMS,
+  budgetMs = SEED_BUDGET_MS,
+): Promise<{ seeded: number; seedSeconds: number }> {
   const items = await catalog();
   const seedStarted = performance.now();
   const writer = resource.firestore.bulkWriter({ throttling: false });
   let seeded = 0;
-  while (seeded < ITEMS && performance.now() - seedStarted < SEED_BUDGET_MS) {
-    for (const end = Math.min(ITEMS, seeded + 5_000); seeded < end; seeded += 1) {
+  while (seeded < count && performance.now() - seedStarted < budgetMs) {
+    for (const end = Math.min(count, seeded + 5_000); seeded < end; seeded += 1) {
       const { id, data } = items.item(seeded);
       const item = resource.collection("items").doc(id);
       void writer.set(item, data);
@@ -211,15 +229,7 @@ export async function measureSearch(): Promise<{ measured: MeasuredFigure[]; res
     console.log(`recovery bench: seeded ${seeded} items in ${seedSeconds.toFixed(0)} s [${emulator.kind}]`);
 
     const common = word(0);
-    const rare = word(RARE_RANK - 1);
-    const kinds: QueryKind[] = [
-      { name: "no keyword, page 1", query: { resource: OWNER } },
-      { name: "no keyword, page 100", query: { resource: OWNER, page: "100" } },
-      { name: `keyword, common word "${common}"`, query: { resource: OWNER, keyword: common } },
-      { name: `keyword, rare word "${rare}"`, query: { resource: OWNER, keyword: rare } },
-      { name: "date 06-30-2026", query: { resource: OWNER, date: "06-30-2026" } },
-      { name: `two words "${common} ${rare}"`, query: { resource: OWNER, keyword: `${common} ${rare}` } },
-    ];
+    const kinds = queryKinds(OWNER);
     const totals = new Map<string, number>();
     const times = new Map<string, number[]>(kinds.map((kind) => [kind.name, []]));
     // One warm-up search of each kind (connections, first reads), not counted.

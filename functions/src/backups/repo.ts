@@ -234,17 +234,19 @@ export async function recordRunEnd(scope: Scope, run: BackupRun): Promise<void> 
     };
   }
   await resourceRef(scope, run.resourceId).update(update);
-  const resources = await organizationRef(scope)
-    .collection("resources")
-    .select("mailItems", "driveItems")
-    .get();
-  const sum = (field: string): number =>
-    resources.docs.reduce((total, doc) => total + (Number(doc.get(field)) || 0), 0);
+  // The organisation's totals by one aggregation over the resources' figures (no resource read).
+  const totals = (
+    await organizationRef(scope)
+      .collection("resources")
+      .aggregate({ emails: AggregateField.sum("mailItems"), files: AggregateField.sum("driveItems") })
+      .get()
+  ).data();
+  const finite = (value: number) => (Number.isFinite(value) ? value : 0);
   await organizationRef(scope)
     .collection("meta")
     .doc("usage")
     .set(
-      { emails: sum("mailItems"), files: sum("driveItems"), updatedAt: FieldValue.serverTimestamp() },
+      { emails: finite(totals.emails), files: finite(totals.files), updatedAt: FieldValue.serverTimestamp() },
       { merge: true },
     );
 }

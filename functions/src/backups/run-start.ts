@@ -11,7 +11,7 @@ import { appendAudit } from "../audit/service";
 import { backupsAllowed } from "../billing/graceful";
 import type { Scope } from "../lib/tenancy";
 import { seatsOf, type Organization } from "../organizations/service";
-import { backupBytes, listResources } from "../resources/service";
+import { storedBackupBytes } from "../resources/service";
 import { readRun, seedRun, type BackupResource } from "./repo";
 import { readVerifyResource } from "./verify/repo";
 
@@ -35,7 +35,7 @@ async function storageFull(scope: Scope, organization: Organization): Promise<bo
     seatsOf(organization),
     organization.storagePacks,
   );
-  const used = (await listResources(scope)).reduce((sum, resource) => sum + backupBytes(resource), 0);
+  const used = await storedBackupBytes(scope);
   return used >= maximum;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { RegionId } from "@alpvault/contracts/regions";
 import { loadWorkspaceConfig, regionApiDomain, regionApiUrl } from "../config";
-import { backupBytes, listResources, syncResources } from "../resources/service";
+import { activeMailboxes, storedBackupBytes, syncResources } from "../resources/service";
 import { workspaceGateway, type WorkspaceGateway } from "../workspace/gateway";
 import { organizationService, type OrganizationService } from "./service";
 
@@ -27,12 +27,11 @@ export function productServices(servingRegion: RegionId | null): ProductServices
     syncResources: (organization, adminEmail) =>
       syncResources(workspace, organization, adminEmail, new Date(), adminEmail),
     usage: async (organization) => {
-      const list = await listResources(organization);
-      return {
-        storageBytes: list.reduce((sum, resource) => sum + backupBytes(resource), 0),
-        activeMailboxes: list.filter((resource) => resource.type === "email" && resource.status === "active")
-          .length,
-      };
+      const [storageBytes, mailboxes] = await Promise.all([
+        storedBackupBytes(organization),
+        activeMailboxes(organization),
+      ]);
+      return { storageBytes, activeMailboxes: mailboxes };
     },
   });
   const services = { organizations, workspace };

@@ -18,6 +18,7 @@ import {
 import { DomainError } from "../lib/errors";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as repo from "./repo";
+import * as totals from "./totals-repo";
 import type { DiscoveredResource, Scope } from "./repo";
 import { activeBackups } from "../backups/service";
 
@@ -163,17 +164,16 @@ export function selectResources(resources: Resource[], query: ResourcesQuery): R
   };
 }
 
+/** The resources screen's figures: counts and sums by aggregation, no resource read. */
 export async function analytics(scope: Scope): Promise<ResourcesAnalytics> {
-  const resources = (await repo.listResources(scope)).filter((resource) => resource.status !== "deleted");
-  const usage = await repo.usageCounts(scope);
-  const protectedCount = resources.filter((resource) => resource.protected).length;
-  const total = resources.reduce((sum, resource) => sum + backupBytes(resource), 0);
+  const [figures, usage] = await Promise.all([totals.figuresNotDeleted(scope), repo.usageCounts(scope)]);
+  const total = figures.backupBytes;
   return {
-    protectedResources: protectedCount,
-    totalResources: resources.length,
+    protectedResources: figures.protected,
+    totalResources: figures.resources,
     totalBackupBytes: total,
     protectionStatus:
-      resources.length > 0 && protectedCount === resources.length ? "compliant" : "unprotected",
+      figures.resources > 0 && figures.protected === figures.resources ? "compliant" : "unprotected",
     dataDynamics: {
       currentCycleBytes: total,
       lastCycleBytes: usage.lastCycleBytes,
@@ -185,6 +185,16 @@ export async function analytics(scope: Scope): Promise<ResourcesAnalytics> {
     emails: usage.emails,
     files: usage.files,
   };
+}
+
+/** Backup bytes stored for the organisation (every resource, deleted ones included), by aggregation. */
+export function storedBackupBytes(scope: Scope): Promise<number> {
+  return totals.backupBytesTotal(scope);
+}
+
+/** Mailboxes active at Google (the seats a subscription counts), by aggregation. */
+export function activeMailboxes(scope: Scope): Promise<number> {
+  return totals.activeMailboxCount(scope);
 }
 
 export async function alerts(scope: Scope): Promise<AlertsResponse> {

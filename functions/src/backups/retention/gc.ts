@@ -8,9 +8,12 @@
  * only then looks for runs holding live leases (any lease taken before the lock is visible by then, any
  * taken after sees the lock); if there are, it gives the lock back and tries another day.
  *
- * 1. Prune, resource by resource, item by item (`prunableVersions`; a resource without a policy keeps
- *    everything): version documents, then the whole item when no version is left, then the pruned
- *    versions' manifest objects.
+ * The catalog is walked once, item by item in document name order, its versions read by collection group
+ * page after page (`catalogItems`): reads grow with the versions kept, queries with the pages, never one
+ * query per item. An item's document is read only where retention applies (its resource has a policy).
+ * 1. Prune, item by item (`prunableVersions`; a resource without a policy, or versions under a resource
+ *    the organisation no longer lists, keep everything): version documents, then the whole item when no
+ *    version is left, then the pruned versions' manifest objects.
  * 2. Mark: the chunk ids of every version left, and of the large item a pending or running run stopped in
  *    the middle of (its partial chunk list), (inline lists, and manifests read and decrypted with the
  *    version's data key) and the names of their manifests. A manifest that cannot be read stops the
@@ -31,16 +34,19 @@ import {
   backupsRunning,
   chunksLastReferenced,
   deleteChunkIndexEntries,
+  catalogItems,
   deleteVersions,
-  itemsOf,
   releaseLock,
   resourcePolicies,
   takeLock,
   unfinishedRuns,
+  type StoredVersion,
 } from "./repo";
 
 export const GC_GRACE_MS = 24 * 3600 * 1000;
 const DELETE_PARALLEL = 16;
+/** The collector extends its lock when the walk reaches another resource, and every this many items. */
+const LOCK_EVERY = 5_000;
 
 export interface GcOptions {
   scope: Scope;
@@ -77,6 +83,27 @@ async function* allNames(store: BlobStore, prefix: string): AsyncGenerator<strin
     yield page.names;
     pageToken = page.nextPageToken;
   } while (pageToken);
+}
+
+/** Marks the chunks of live versions (inline lists, or the manifest read and decrypted) and their manifests. */
+async function markVersions(
+  options: GcOptions,
+  versions: StoredVersion[],
+  liveChunks: Set<string>,
+  liveManifests: Set<string>,
+): Promise<void> {
+  const organizationId = options.scope.organizationId;
+  for (const version of versions) {
+    if ("chunks" in version) {
+      for (const chunk of version.chunks) liveChunks.add(chunk.id);
+    } else {
+      liveManifests.add(version.manifestObject);
+      const keys = await options.keys(version.dataKeyId);
+      const body = await options.blobStore.get(version.manifestObject);
+      const manifest = await decodeManifest({ organizationId, keys }, version.versionId, body);
+      for (const chunk of manifest.chunks) liveChunks.add(chunk.id);
+    }
+  }
 }
 
 /**
@@ -167,36 +194,41 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
     const liveManifests = new Set<string>();
     const deadManifests: string[] = [];
 
-    for (const resource of await resourcePolicies(scope)) {
-      const rule = resource.policyId ? rules.get(resource.policyId) : undefined;
-      for await (const item of itemsOf(scope, resource.resourceId)) {
-        const prune = new Set(rule ? prunableVersions(item, item.versions, rule, now) : []);
-        if (prune.size > 0) {
-          for (const version of item.versions) {
-            if (prune.has(version.versionId) && "manifestObject" in version) {
-              deadManifests.push(version.manifestObject);
-            }
-          }
-          const removeItem = prune.size === item.versions.length;
-          await deleteVersions(item, prune, removeItem);
-          result.versionsPruned += prune.size;
-          if (removeItem) result.itemsRemoved += 1;
-        }
-        for (const version of item.versions) {
-          if (prune.has(version.versionId)) continue;
-          if ("chunks" in version) {
-            for (const chunk of version.chunks) liveChunks.add(chunk.id);
-          } else {
-            liveManifests.add(version.manifestObject);
-            const keys = await options.keys(version.dataKeyId);
-            const body = await blobStore.get(version.manifestObject);
-            const manifest = await decodeManifest({ organizationId, keys }, version.versionId, body);
-            for (const chunk of manifest.chunks) liveChunks.add(chunk.id);
-          }
-        }
-      }
+    const policyOf = new Map(
+      (await resourcePolicies(scope)).map((resource) => [resource.resourceId, resource.policyId]),
+    );
+    const ruleOf = (resourceId: string) => {
+      const policyId = policyOf.get(resourceId);
+      return policyId ? rules.get(policyId) : undefined;
+    };
+    let walked = 0;
+    let resourceId: string | undefined;
+    for await (const item of catalogItems(scope, (id) => ruleOf(id) !== undefined)) {
       // Long collections keep their lock.
-      if (!(await takeLock(scope, holder, now))) throw new Error("The GC lock was taken over");
+      walked += 1;
+      if ((resourceId !== undefined && item.resourceId !== resourceId) || walked % LOCK_EVERY === 0) {
+        if (!(await takeLock(scope, holder, now))) throw new Error("The GC lock was taken over");
+      }
+      resourceId = item.resourceId;
+      const rule = ruleOf(item.resourceId);
+      const prune = new Set(rule && item.state ? prunableVersions(item.state, item.versions, rule, now) : []);
+      if (prune.size > 0) {
+        for (const version of item.versions) {
+          if (prune.has(version.versionId) && "manifestObject" in version) {
+            deadManifests.push(version.manifestObject);
+          }
+        }
+        const removeItem = prune.size === item.versions.length;
+        await deleteVersions(item, prune, removeItem);
+        result.versionsPruned += prune.size;
+        if (removeItem) result.itemsRemoved += 1;
+      }
+      await markVersions(
+        options,
+        item.versions.filter((version) => !prune.has(version.versionId)),
+        liveChunks,
+        liveManifests,
+      );
     }
     await markPartialItems(options, liveChunks, liveManifests);
     result.liveChunks = liveChunks.size;

@@ -1,26 +1,33 @@
 /**
  * What retention and garbage collection read and write in Firestore (`retention/gc.ts` decides): the
- * organisation's GC lock (`meta/gc`, a lease), the runs holding leases, the catalog's items and versions
- * resource by resource, and the chunk index (`chunkRefs`).
+ * organisation's GC lock (`meta/gc`, a lease), the runs holding leases, the catalog's versions by
+ * collection group (with the states of the items retention applies to) and the chunk index (`chunkRefs`).
  */
-import type { DocumentReference } from "firebase-admin/firestore";
+import {
+  FieldPath,
+  type DocumentReference,
+  type Firestore,
+  type QueryDocumentSnapshot,
+} from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import type { ChunkList, RunRecord } from "../../engine/runner/catalog";
 import { decodeRun, gcLockRef } from "../catalog/runs-repo";
+import type { ItemState } from "./prune";
 
 const LOCK_MS = 15 * 60_000;
-const ITEM_PAGE = 200;
+const VERSION_PAGE = 500;
 
 export type StoredVersion = { versionId: string; capturedAt: string; dataKeyId: string } & ChunkList;
 
 /** A catalog item with its stored versions, as the collector reads it. */
 export interface GcItem {
-  currentVersionId: string;
-  deletedAtSource: string | null;
+  resourceId: string;
+  /** Read only when retention needs it; undefined otherwise (or when the item document is missing). */
+  state: ItemState | undefined;
   versions: StoredVersion[];
 }
 
-/** Where each item read by `itemsOf` and each of its versions is stored (for `deleteVersions`). */
+/** Where each item read by `catalogItems` and each of its versions is stored (for `deleteVersions`). */
 const stored = new WeakMap<GcItem, { item: DocumentReference; versions: DocumentReference[] }>();
 
 /**
@@ -89,42 +96,116 @@ export async function resourcePolicies(
   });
 }
 
+/** One version document as the collection-group walk reads it. */
+interface VersionDoc {
+  ref: DocumentReference;
+  resourceId: string;
+  itemRef: DocumentReference;
+  version: StoredVersion;
+}
+
+function versionDocOf(doc: QueryDocumentSnapshot): VersionDoc | undefined {
+  // organizations/{org}/resources/{resourceId}/items/{itemDocId}/versions/{versionDocId}
+  const itemRef = doc.ref.parent.parent;
+  const resourceRef = itemRef?.parent.parent;
+  if (!itemRef || !resourceRef || itemRef.parent.id !== "items" || resourceRef.parent.id !== "resources") {
+    return undefined;
+  }
+  return { ref: doc.ref, resourceId: resourceRef.id, itemRef, version: doc.data() as StoredVersion };
+}
+
 /**
- * The resource's catalog items one by one, each with its versions (read as it is reached), in document id
- * order, page by page; an item may be deleted (`deleteVersions`) before the next one is asked for.
+ * Every version document of the organisation's catalog, page by page, in document name order: one
+ * collection-group query per page over `versions`, bounded to the organisation's documents (a document
+ * name sorts segment by segment, so every name under `organizations/{id}` lies between the organisation's
+ * own name and `organizations/{id},`: `,` sorts below every character an id may hold). Versions of one item
+ * are consecutive, items of one resource too.
  */
-export async function* itemsOf(scope: Scope, resourceId: string): AsyncGenerator<GcItem> {
-  const resource = organizationRef(scope).collection("resources").doc(resourceId);
-  type ItemPage = Awaited<ReturnType<ReturnType<typeof resource.collection>["get"]>>;
-  let last: ItemPage["docs"][number] | undefined;
+async function* versionPages(scope: Scope): AsyncGenerator<VersionDoc[]> {
+  const organization = organizationRef(scope);
+  const group = organization.firestore
+    .collectionGroup("versions")
+    .orderBy(FieldPath.documentId())
+    .endBefore(`${organization.path},`)
+    .limit(VERSION_PAGE);
+  let last: QueryDocumentSnapshot | undefined;
   for (;;) {
-    // "__name__": the document id order (paging by the last document seen).
-    let query = resource.collection("items").orderBy("__name__").limit(ITEM_PAGE);
-    if (last) query = query.startAfter(last);
-    const items = await query.get();
-    for (const item of items.docs) {
-      const versions = await item.ref.collection("versions").get();
-      const gcItem: GcItem = {
-        currentVersionId: String(item.get("currentVersionId")),
-        deletedAtSource: (item.get("deletedAtSource") as string | null | undefined) ?? null,
-        versions: versions.docs.map((doc) => doc.data() as StoredVersion),
-      };
-      stored.set(gcItem, { item: item.ref, versions: versions.docs.map((doc) => doc.ref) });
-      yield gcItem;
-    }
-    if (items.size < ITEM_PAGE) break;
-    last = items.docs[items.docs.length - 1];
+    const page = await (last ? group.startAfter(last) : group.startAt(organization.path)).get();
+    yield page.docs.flatMap((doc) => versionDocOf(doc) ?? []);
+    if (page.size < VERSION_PAGE) return;
+    last = page.docs[page.docs.length - 1];
   }
 }
 
-/** Deletes the named versions of an item read by `itemsOf`, and the item itself when `removeItem`. */
+/** The versions of one item, read by the collection-group walk. */
+type ItemVersions = { resourceId: string; itemRef: DocumentReference; docs: VersionDoc[] };
+
+function groupByItem(docs: VersionDoc[]): ItemVersions[] {
+  const groups: ItemVersions[] = [];
+  for (const doc of docs) {
+    const group = groups[groups.length - 1];
+    if (group && group.itemRef.path === doc.itemRef.path) group.docs.push(doc);
+    else groups.push({ resourceId: doc.resourceId, itemRef: doc.itemRef, docs: [doc] });
+  }
+  return groups;
+}
+
+/** The items' states (currentVersionId, deletedAtSource), in one read of their documents. */
+async function statesOf(db: Firestore, groups: ItemVersions[]): Promise<(ItemState | undefined)[]> {
+  if (groups.length === 0) return [];
+  const items = await db.getAll(...groups.map((group) => group.itemRef));
+  return items.map((item) =>
+    item.exists
+      ? {
+          currentVersionId: String(item.get("currentVersionId")),
+          deletedAtSource: (item.get("deletedAtSource") as string | null | undefined) ?? null,
+        }
+      : undefined,
+  );
+}
+
+/**
+ * The organisation's catalog items one by one, each with all its versions, in resource then item document
+ * order. Versions are read by collection group (page after page, not one query per item); an item's state
+ * (its document) is read only when `withState(resourceId)` says retention needs it, in one `getAll` per
+ * page. An item may be deleted (`deleteVersions`) before the next one is asked for.
+ */
+export async function* catalogItems(
+  scope: Scope,
+  withState: (resourceId: string) => boolean,
+): AsyncGenerator<GcItem> {
+  let carried: ItemVersions | undefined;
+  const emit = async function* (groups: ItemVersions[]): AsyncGenerator<GcItem> {
+    const needing = groups.filter((group) => withState(group.resourceId));
+    const states = await statesOf(organizationRef(scope).firestore, needing);
+    const stateOf = new Map(needing.map((group, index) => [group, states[index]]));
+    for (const group of groups) {
+      const gcItem: GcItem = {
+        resourceId: group.resourceId,
+        state: stateOf.get(group),
+        versions: group.docs.map((doc) => doc.version),
+      };
+      stored.set(gcItem, { item: group.itemRef, versions: group.docs.map((doc) => doc.ref) });
+      yield gcItem;
+    }
+  };
+  for await (const page of versionPages(scope)) {
+    const groups = groupByItem(carried ? [...carried.docs, ...page] : page);
+    // The page's last item may go on in the next page.
+    carried = groups.pop();
+    yield* emit(groups);
+  }
+  if (carried) yield* emit([carried]);
+}
+
+/** Deletes the named versions of an item read by `catalogItems`, and the item itself when `removeItem`. */
 export async function deleteVersions(
   item: GcItem,
   versionIds: Set<string>,
   removeItem: boolean,
 ): Promise<void> {
   const refs = stored.get(item);
-  if (!refs) throw new Error("The item was not read by itemsOf");
+  if (!refs) throw new Error("The item was not read by catalogItems");
   const batch = refs.item.firestore.batch();
   item.versions.forEach((version, index) => {
     const ref = refs.versions[index];

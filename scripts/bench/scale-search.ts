@@ -1,0 +1,137 @@
+/**
+ * Section "search": the production `searchBackups` over the catalog of one mailbox of `scaleItems()` mail
+ * items (1,000,000 unless `BENCH_SCALE_ITEMS` says otherwise), in a Firestore emulator of this section's
+ * own on a free port. The catalog and the six kinds of search are the recovery bench's
+ * (`recovery-search.ts`: Zipf keywords; no keyword page 1 and page 100, a common word, a rare word, a date,
+ * two words), seeded with BulkWriter in batches of 5,000 items (each with its version document).
+ *
+ * Each search is timed from the call to its answer (its audit entry included) and its reads are counted:
+ * on the client (`clientReads`: documents returned, aggregations as one each) and, once the emulator
+ * reports them, by the emulator (`emulatorReads`).
+ */
+import { startFirestore } from "../../emulators/firestore/src/index";
+import { freePort } from "../ports";
+import { billed, clientReads, emulatorReads } from "./firestore-reads";
+import { percentile, queryKinds, seedItems, type QueryKind } from "./recovery-search";
+import { scaleItems } from "./scale-settings";
+import type { BenchResult, MeasuredFigure } from "./types";
+
+/** 20 of each kind. */
+const QUERIES = 120;
+const PAGE_SIZE = 25;
+const ORGANIZATION_ID = "org-scale-bench";
+const RESOURCE_ID = "user-scale-mailbox";
+const OWNER = "mailbox.owner@scale-bench.test";
+const ACTOR = "admin@scale-bench.test";
+
+const ms = (value: number): string => `${value.toFixed(0)} ms`;
+const n = (value: number): string => value.toLocaleString("en-US");
+
+interface KindFigures {
+  times: number[];
+  reads: number[];
+  found: number;
+}
+
+export async function measureSearchAtScale(): Promise<{
+  measured: MeasuredFigure[];
+  results: BenchResult[];
+}> {
+  const items = scaleItems();
+  const port = await freePort();
+  const emulator = await startFirestore({ port });
+  process.env.FIRESTORE_EMULATOR_HOST = `${emulator.host}:${port}`;
+  process.env.GCLOUD_PROJECT ??= "demo-alpvault";
+  process.env.METADATA_SERVER_DETECTION ??= "none";
+  try {
+    // Loaded after the emulator's address is set: firebase-admin reads it when the app starts.
+    const { organizationRef } = await import("../../functions/src/lib/tenancy");
+    const { searchBackups } = await import("../../functions/src/search/service");
+    const scope = { organizationId: ORGANIZATION_ID, regionId: "ch" } as const;
+    const resource = organizationRef(scope).collection("resources").doc(RESOURCE_ID);
+    await resource.set({ type: "email", name: "Mailbox Owner", email: OWNER, status: "active" });
+    for (let i = 0; i < 20; i += 1) {
+      await organizationRef(scope)
+        .collection("resources")
+        .doc(`user-other-${i}`)
+        .set({ type: "email", name: `Other ${i}`, email: `other${i}@scale-bench.test`, status: "active" });
+    }
+    const { seeded, seedSeconds } = await seedItems(resource, items, Number.POSITIVE_INFINITY);
+    console.log(`scale bench: seeded ${n(seeded)} items in ${seedSeconds.toFixed(0)} s [${emulator.kind}]`);
+
+    const kinds = queryKinds(OWNER);
+    const figures = new Map<string, KindFigures>(
+      kinds.map((kind) => [kind.name, { times: [], reads: [], found: 0 }]),
+    );
+    const search = (kind: QueryKind) =>
+      searchBackups(scope, { service: "gmail", pageSize: String(PAGE_SIZE), ...kind.query }, ACTOR);
+    for (const kind of kinds) (figures.get(kind.name) as KindFigures).found = (await search(kind)).total;
+    const emulatorBefore = await emulatorReads(emulator);
+    for (let i = 0; i < QUERIES; i += 1) {
+      const kind = kinds[i % kinds.length] as QueryKind;
+      const reads = clientReads(resource.firestore);
+      const started = performance.now();
+      try {
+        await search(kind);
+      } finally {
+        reads.stop();
+      }
+      const entry = figures.get(kind.name) as KindFigures;
+      entry.times.push(performance.now() - started);
+      entry.reads.push(billed(reads.count));
+    }
+    const emulatorAfter = await emulatorReads(emulator);
+
+    const all = [...figures.values()].flatMap((entry) => entry.times).sort((a, b) => a - b);
+    const maxReads = (entry: KindFigures) => Math.max(...entry.reads);
+    const worst = Math.max(...[...figures.values()].map(maxReads));
+    const results: BenchResult[] = kinds.map((kind) => {
+      const entry = figures.get(kind.name) as KindFigures;
+      const sorted = [...entry.times].sort((a, b) => a - b);
+      return {
+        name: `search at scale: ${kind.name}`,
+        operations: sorted.length,
+        milliseconds: sorted.reduce((sum, value) => sum + value, 0),
+        note:
+          `p50 ${ms(percentile(sorted, 0.5))}, p95 ${ms(percentile(sorted, 0.95))}; ` +
+          `reads (client) max ${n(maxReads(entry))}; ${n(entry.found)} found`,
+      };
+    });
+    const setting =
+      `${n(seeded)} mail items in one mailbox (seeded with BulkWriter in ${seedSeconds.toFixed(0)} s), ` +
+      `${emulator.kind} emulator on a free port; ${QUERIES} searches one at a time, ${kinds.length} kinds in turn, page size ${PAGE_SIZE}`;
+    const emulatorCount =
+      emulatorBefore === null || emulatorAfter === null ? null : (emulatorAfter - emulatorBefore) / QUERIES;
+    return {
+      measured: [
+        {
+          id: "scale-search-p95-ms",
+          value: percentile(all, 0.95),
+          note: `${setting}; p50 ${ms(percentile(all, 0.5))}, max ${ms(all[all.length - 1] ?? Number.NaN)}`,
+        },
+        {
+          id: "scale-search-client-reads",
+          value: worst,
+          note:
+            `${setting}; documents returned to firebase-admin per search plus one per aggregation, the worst ` +
+            `kind's worst search (the audit entry's reads included; documents skipped by an offset are billed ` +
+            `but not seen here); per kind: ` +
+            kinds
+              .map((kind) => `${kind.name} ${n(maxReads(figures.get(kind.name) as KindFigures))}`)
+              .join("; "),
+        },
+        {
+          id: "scale-search-emulator-reads",
+          value: emulatorCount,
+          note:
+            emulatorCount === null
+              ? "not measured: the Firestore emulator does not report its reads yet"
+              : `${setting}; index entries and documents the emulator read, mean per search`,
+        },
+      ],
+      results,
+    };
+  } finally {
+    await emulator.stop();
+  }
+}
