@@ -155,7 +155,7 @@ export class FirestoreService {
   }
 
   implementation(): UntypedServiceImplementation {
-    return { ...this.transactionHandlers(), ...this.readHandlers() };
+    return { ...this.transactionHandlers(), ...this.readHandlers(), ...this.listingHandlers() };
   }
 
   /** Transactions and writes: BeginTransaction, Rollback, Commit, BatchWrite. */
@@ -207,7 +207,7 @@ export class FirestoreService {
     };
   }
 
-  /** Reads: BatchGetDocuments, RunQuery, RunAggregationQuery, ListCollectionIds, ListDocuments. */
+  /** Reads: BatchGetDocuments, RunQuery, RunAggregationQuery. */
   private readHandlers(): UntypedServiceImplementation {
     const readTime = (): Timestamp => this.store.commitTime();
     return {
@@ -296,7 +296,12 @@ export class FirestoreService {
           );
         },
       ),
+    };
+  }
 
+  /** Listings: ListCollectionIds, ListDocuments. */
+  private listingHandlers(): UntypedServiceImplementation {
+    return {
       ListCollectionIds: unary((request: ListCollectionIdsRequest) => {
         const { database, path } = this.store.resolve(request.parent);
         this.record("ListCollectionIds", database, { documentsRead: 0, returned: 0 });
