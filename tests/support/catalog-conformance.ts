@@ -47,7 +47,7 @@ function hex(seed: string): string {
 function mailVersion(
   itemKey: string,
   versionKey: string,
-  options: { capturedAt?: string; runId?: string; labels?: string[]; subject?: string } = {},
+  options: { capturedAt?: string; runId?: string; labels?: string[]; subject?: string; date?: string } = {},
 ): CatalogVersion {
   const labels = options.labels ?? ["INBOX"];
   return {
@@ -76,7 +76,7 @@ function mailVersion(
       fromName: "ada",
       fromEmail: "ada@example.test",
       to: ["ueli@example.test"],
-      date: T0,
+      date: options.date ?? T0,
       labels: labels.map((id) => id.toLowerCase()),
       size: 1234,
       keywords: ["quarterly", "figures", "ada"],
@@ -156,6 +156,7 @@ export function describeCatalog(
             versionId: "m1@100",
             versionKey: "100",
             contentKey: "m1",
+            capturedAt: T0,
             size: 1234,
             contentDigest: mail.contentDigest,
             dataKeyId: mail.dataKeyId,
@@ -180,8 +181,8 @@ export function describeCatalog(
         });
         expect(file?.current).not.toHaveProperty("chunks");
         const { description: _absent, ...metadata } = mail.metadata;
-        expect(await subject.versions(resource, "m1")).toEqual([{ ...mail, metadata }]);
-        expect(await subject.versions(resource, "file/with/slashes")).toEqual([drive]);
+        expect(await subject.versions(resource, "m1")).toEqual([{ ...mail, metadata, endedAt: null }]);
+        expect(await subject.versions(resource, "file/with/slashes")).toEqual([{ ...drive, endedAt: null }]);
       });
 
       it("when item keys are not plain document ids, then each is stored and found by its own key", async () => {
@@ -248,7 +249,7 @@ export function describeCatalog(
         const keys = versions.map((version) => version.itemKey);
         const items = await catalog.getItems(resource, keys);
         expect(items.size).toBe(MAX_VERSIONS_PER_CALL);
-        expect(await subject.versions(resource, "bulk-199")).toHaveLength(1);
+        expect(await subject.versions(resource, `bulk-${MAX_VERSIONS_PER_CALL - 1}`)).toHaveLength(1);
       });
 
       it("when items are deleted at the source, then they are marked once, their versions are kept and a new version clears the mark", async () => {
@@ -265,6 +266,59 @@ export function describeCatalog(
 
         await catalog.writeVersions(resource, [mailVersion("m1", "101", { capturedAt: T2 })]);
         expect((await catalog.getItems(resource, ["m1"])).get("m1")?.deletedAtSource).toBeNull();
+      });
+
+      it("when an item gets new versions, then each superseded version ends at its successor's capture and the current one has not ended", async () => {
+        await catalog.writeVersions(resource, [mailVersion("m1", "100")]);
+
+        await catalog.writeVersions(resource, [
+          mailVersion("m1", "105", { capturedAt: T1 }),
+          mailVersion("m1", "106", { capturedAt: T2 }),
+        ]);
+
+        const ends = (await subject.versions(resource, "m1"))
+          .map((version) => [version.versionId, version.endedAt])
+          .sort();
+        expect(ends).toEqual([
+          ["m1@100", T1],
+          ["m1@105", T2],
+          ["m1@106", null],
+        ]);
+        expect((await catalog.getItems(resource, ["m1"])).get("m1")?.current.capturedAt).toBe(T2);
+      });
+
+      it("when an item is deleted at the source, then its current version ends at the deletion, and when it comes back with that version, the version is current again at its first capture", async () => {
+        const T3 = "2026-03-01T13:00:00.000Z";
+        await catalog.writeVersions(resource, [
+          mailVersion("m1", "100"),
+          mailVersion("m2", "200"),
+          mailVersion("m3", "300"),
+        ]);
+        await catalog.markDeleted(resource, ["m1"], T1);
+        await catalog.touchItems(resource, ["m3"], T2);
+        await catalog.markUnseenDeleted(resource, "gmail-message", T2, T2);
+        const endOf = async (key: string) => (await subject.versions(resource, key))[0]?.endedAt;
+        expect([await endOf("m1"), await endOf("m2"), await endOf("m3")]).toEqual([T1, T2, null]);
+
+        await catalog.writeVersions(resource, [mailVersion("m1", "100", { capturedAt: T3 })]);
+
+        expect(await endOf("m1")).toBeNull();
+        const item = (await catalog.getItems(resource, ["m1"])).get("m1");
+        expect(item).toMatchObject({ deletedAtSource: null, lastSeenAt: T3 });
+        expect(item?.current.capturedAt).toBe(T0);
+      });
+
+      it("when a message is dated after the backups first saw it, then its item says so, and no other item does", async () => {
+        await catalog.writeVersions(resource, [
+          mailVersion("later", "1", { date: T1 }),
+          mailVersion("earlier", "1", { date: "2026-02-01T00:00:00.000Z" }),
+          driveVersion("file", "1"),
+        ]);
+
+        const items = await catalog.getItems(resource, ["later", "earlier", "file"]);
+        expect(items.get("later")?.datedLater).toBe(true);
+        expect(items.get("earlier")).not.toHaveProperty("datedLater");
+        expect(items.get("file")).not.toHaveProperty("datedLater");
       });
 
       it("when a full listing touches the items it saw, then the unseen items of that kind are marked deleted, once", async () => {

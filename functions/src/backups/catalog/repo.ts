@@ -13,20 +13,27 @@
  * `firstRunId` of the run that first recorded it. Undefined fields are left out of every write (the
  * database's global settings are not changed).
  */
-import type { DocumentData, DocumentReference, DocumentSnapshot } from "firebase-admin/firestore";
+import type {
+  DocumentData,
+  DocumentReference,
+  DocumentSnapshot,
+  Transaction,
+} from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { stripUndefined } from "../../lib/strip-undefined";
-import type {
-  Catalog,
-  CatalogItem,
-  CatalogVersion,
-  Checkpoint,
-  ChunkRecord,
-  CurrentVersion,
-  ItemKind,
-  LeaseAnswer,
-  RunOutcome,
-  RunRecord,
+import {
+  currentOf,
+  endings,
+  itemOf,
+  type Catalog,
+  type CatalogItem,
+  type CatalogVersion,
+  type Checkpoint,
+  type ChunkRecord,
+  type ItemKind,
+  type LeaseAnswer,
+  type RunOutcome,
+  type RunRecord,
 } from "../../engine/runner/catalog";
 import type { LabelRename } from "../../engine/sources/source";
 import { catalogDocId } from "../../engine/runner/catalog-ids";
@@ -35,37 +42,8 @@ import * as runs from "./runs-repo";
 
 export type { Scope };
 
-/** What an item document keeps of a version when it is (or was) the current one. */
-export function currentOf(version: CatalogVersion): CurrentVersion {
-  const chunkList =
-    "manifestObject" in version ? { manifestObject: version.manifestObject } : { chunks: version.chunks };
-  return {
-    versionId: version.versionId,
-    versionKey: version.versionKey,
-    contentKey: version.contentKey,
-    size: version.size,
-    contentDigest: version.contentDigest,
-    dataKeyId: version.dataKeyId,
-    metadata: version.metadata,
-    ...(version.healedAt ? { healedAt: version.healedAt } : {}),
-    ...chunkList,
-  };
-}
-
-function itemOf(version: CatalogVersion, previous: CatalogItem | undefined): CatalogItem {
-  const current = currentOf(version);
-  return {
-    itemKey: version.itemKey,
-    kind: version.kind,
-    sourceId: version.itemKey,
-    currentVersionId: version.versionId,
-    current,
-    deletedAtSource: null,
-    firstSeenAt: previous?.firstSeenAt ?? version.capturedAt,
-    lastSeenAt: version.capturedAt,
-    search: version.search,
-  };
-}
+/** Items marked deleted at the source per batch (two writes each: the item and its current version). */
+const UNSEEN_PAGE = 200;
 
 function itemsCollection(scope: Scope, resourceId: string) {
   return organizationRef(scope).collection("resources").doc(resourceId).collection("items");
@@ -209,23 +187,44 @@ export class FirestoreCatalog implements Catalog {
       itemKeys.forEach((key, index) => {
         items.set(key, (snapshots[index] as DocumentSnapshot).data() as CatalogItem | undefined);
       });
+      const stored = new Map<string, DocumentData>();
       versionList.forEach((version, index) => {
-        const stored = (snapshots[itemKeys.length + index] as DocumentSnapshot).data();
+        const data = (snapshots[itemKeys.length + index] as DocumentSnapshot).data();
+        if (data) stored.set(version.versionId, data);
+      });
+      const ends = endings(versions, new Map(itemKeys.map((key) => [key, items.get(key)?.currentVersionId])));
+      // The versions the items named current until now, when not in this call: their `endedAt` moves.
+      const before = [...ends.values()].filter((end) => !unique.has(end.versionId));
+      const beforeRefs = before.map((end) => this.versionRef(resourceId, end.itemKey, end.versionId));
+      const beforeSnapshots = beforeRefs.length > 0 ? await transaction.getAll(...beforeRefs) : [];
+      beforeSnapshots.forEach((snapshot, index) => {
+        const end = before[index] as (typeof before)[number];
+        if (snapshot.exists && snapshot.get("endedAt") !== end.endedAt) {
+          transaction.update(beforeRefs[index] as DocumentReference, { endedAt: end.endedAt });
+        }
+      });
+      versionList.forEach((version, index) => {
+        const existing = stored.get(version.versionId);
         const ref = versionRefs[index] as DocumentReference;
-        if (!stored) transaction.create(ref, stripUndefined(version));
+        const endedAt = ends.get(version.versionId)?.endedAt ?? null;
+        if (!existing) transaction.create(ref, stripUndefined({ ...version, endedAt }));
         else if (version.healedAt) {
           // Written again from the source (integrity healing): its content, at its first capture.
           transaction.set(
             ref,
             stripUndefined({
               ...version,
-              capturedAt: stored.capturedAt as string,
-              runId: stored.runId as string,
+              capturedAt: existing.capturedAt as string,
+              runId: existing.runId as string,
+              endedAt,
             }),
           );
-        }
+        } else if (existing.endedAt !== endedAt) transaction.update(ref, { endedAt });
       });
-      for (const version of versions) items.set(version.itemKey, itemOf(version, items.get(version.itemKey)));
+      for (const version of versions) {
+        const capturedAt = (stored.get(version.versionId)?.capturedAt as string | undefined) ?? undefined;
+        items.set(version.itemKey, itemOf(version, items.get(version.itemKey), capturedAt));
+      }
       itemKeys.forEach((key, index) => {
         transaction.set(itemRefs[index] as DocumentReference, stripUndefined(items.get(key) as DocumentData));
       });
@@ -238,13 +237,33 @@ export class FirestoreCatalog implements Catalog {
     return this.db.runTransaction(async (transaction) => {
       const refs = keys.map((key) => this.itemRef(resourceId, key));
       const snapshots = await transaction.getAll(...refs);
-      let changed = 0;
-      snapshots.forEach((snapshot, index) => {
-        if (!snapshot.exists || snapshot.get("deletedAtSource") !== null) return;
-        transaction.update(refs[index] as DocumentReference, { deletedAtSource: at });
-        changed += 1;
+      const marked = keys.flatMap((key, index) => {
+        const snapshot = snapshots[index] as DocumentSnapshot;
+        if (!snapshot.exists || snapshot.get("deletedAtSource") !== null) return [];
+        return [
+          { ref: refs[index] as DocumentReference, key, current: String(snapshot.get("currentVersionId")) },
+        ];
       });
-      return changed;
+      if (marked.length === 0) return 0;
+      await this.endCurrentVersions(
+        transaction,
+        marked.map((item) => this.versionRef(resourceId, item.key, item.current)),
+        at,
+      );
+      for (const item of marked) transaction.update(item.ref, { deletedAtSource: at });
+      return marked.length;
+    });
+  }
+
+  /** Sets `endedAt` (the deletion time) on the items' current versions that exist, in the transaction. */
+  private async endCurrentVersions(
+    transaction: Transaction,
+    refs: DocumentReference[],
+    at: string,
+  ): Promise<void> {
+    const snapshots = await transaction.getAll(...refs);
+    snapshots.forEach((snapshot, index) => {
+      if (snapshot.exists) transaction.update(refs[index] as DocumentReference, { endedAt: at });
     });
   }
 
@@ -288,10 +307,18 @@ export class FirestoreCatalog implements Catalog {
         .where("kind", "==", kind)
         .where("deletedAtSource", "==", null)
         .where("lastSeenAt", "<", before)
-        .limit(400)
+        .limit(UNSEEN_PAGE)
         .get();
       if (page.empty) return changed;
+      // Each item with its current version (two writes each), in one batch.
+      const currents = page.docs.map((doc) =>
+        doc.ref.collection("versions").doc(catalogDocId(String(doc.get("currentVersionId")))),
+      );
+      const versions = await this.db.getAll(...currents);
       const batch = this.db.batch();
+      versions.forEach((version, index) => {
+        if (version.exists) batch.update(currents[index] as DocumentReference, { endedAt: at });
+      });
       for (const doc of page.docs) batch.update(doc.ref, { deletedAtSource: at });
       await batch.commit();
       changed += page.size;

@@ -9,15 +9,23 @@
  * - `knownChunks`: one `getAll` of `chunkRefs/{chunkId}`.
  * - `recordChunks`: one transaction on `chunkRefs/{chunkId}`: `getAll`, then `set` of each entry, keeping
  *   `firstRunId` of existing ones (the runner never passes more than `MAX_CHUNK_REFS_PER_CALL`).
- * - `writeVersions`: one transaction: `getAll` of the items and version documents, then `create` of each
- *   version document not there yet (idempotent by version id) and `set` of each item (current version,
- *   `lastSeenAt`, `deletedAtSource: null`, search fields; `firstSeenAt` when new). ≤ 2 writes per version:
- *   the runner passes at most `MAX_VERSIONS_PER_CALL`.
- * - `markDeleted`: one transaction: `getAll` of the items, `update` of those that exist and are not marked
- *   yet. Versions are never removed.
+ * - `writeVersions`: one transaction: `getAll` of the items and version documents, then `getAll` of the
+ *   versions the items named current until now, then `create` of each version document not there yet
+ *   (idempotent by version id), `update` of `endedAt` on the versions that stop (or start again) being
+ *   current (`endings`), and `set` of each item (current version, `lastSeenAt`, `deletedAtSource: null`,
+ *   search fields; `firstSeenAt` when new). ≤ 3 writes per version: the runner passes at most
+ *   `MAX_VERSIONS_PER_CALL`.
+ * - `markDeleted`: one transaction: `getAll` of the items, then of their current versions, `update` of those
+ *   that exist and are not marked yet, and of their current version's `endedAt` (the deletion time).
+ *   Versions are never removed.
  * - `touchItems`: one transaction: `getAll`, then `update` of `lastSeenAt` on those that exist.
- * - `markUnseenDeleted`: a query (kind, not deleted, `lastSeenAt` before) in pages, each page one batch;
- *   repeating it is harmless.
+ * - `markUnseenDeleted`: a query (kind, not deleted, `lastSeenAt` before) in pages, each page one batch
+ *   (the items and their current versions' `endedAt`); repeating it is harmless.
+ *
+ * `endedAt` on a version document (docs/backup-format.md §6) says when it stopped being its item's current
+ * version: null while it is the current version of an item that exists at the source, the capture time of
+ * its successor, or the item's deletion at the source. It is always written in the same transaction or
+ * batch as the item document, so the two never disagree; retention decides from it alone.
  * - `loadRun`: one `get` of `backupRuns/{runId}`.
  * - `takeLease`, `saveCheckpoint`, `releaseLease`, `finishRun`: one transaction each on
  *   `backupRuns/{runId}`, checking the lease (`holder`, `until`) and the state before writing, so a worker
@@ -28,8 +36,11 @@ import type { ChunkRef } from "../format/chunk-codec";
 import { bounded } from "../sources/search-text";
 import type { ItemMetadata, LabelRename, MailLabel, SearchFields } from "../sources/source";
 
-/** Per call, at most this many versions (two writes each: Firestore's 500-write limit). */
-export const MAX_VERSIONS_PER_CALL = 200;
+/**
+ * Per call, at most this many versions: three writes each at most (the version, its item, the version it
+ * supersedes), under Firestore's 500-write limit.
+ */
+export const MAX_VERSIONS_PER_CALL = 160;
 /** Per call, at most this many chunk refs (one write each). */
 export const MAX_CHUNK_REFS_PER_CALL = 450;
 /** A run keeps at most this many item errors; `itemErrorCount` counts them all. */
@@ -70,12 +81,29 @@ export type CatalogVersion = {
    * `capturedAt` and `runId` kept) instead of left as it is.
    */
   healedAt?: string;
+  /**
+   * When the version stopped being its item's current one (ISO 8601): null while it is the current version
+   * of an item that exists at the source; its successor's capture time; or the item's deletion at the
+   * source. The catalog sets it (the runner leaves it out); versions written before it existed lack it.
+   */
+  endedAt?: string | null;
 } & ChunkList;
 
-/** What the item document keeps of its current version: enough to skip it or to reuse its chunk list. */
+/**
+ * What the item document keeps of its current version: enough to skip it or to reuse its chunk list, and
+ * its capture time (a view as of an earlier date needs another version only when it is later).
+ */
 export type CurrentVersion = Pick<
   CatalogVersion,
-  "versionId" | "versionKey" | "contentKey" | "size" | "contentDigest" | "dataKeyId" | "metadata" | "healedAt"
+  | "versionId"
+  | "versionKey"
+  | "contentKey"
+  | "capturedAt"
+  | "size"
+  | "contentDigest"
+  | "dataKeyId"
+  | "metadata"
+  | "healedAt"
 > &
   ChunkList;
 
@@ -92,6 +120,87 @@ export interface CatalogItem {
   firstSeenAt: string;
   lastSeenAt: string;
   search: SearchFields;
+  /**
+   * Mail only: true when the message's date (`search.date`) is later than `firstSeenAt` (absent
+   * otherwise), so a view as of a date finds the few messages held then but dated after it.
+   */
+  datedLater?: true;
+}
+
+/**
+ * What an item document keeps of a version when it is (or was) the current one. `capturedAt` is the
+ * version document's (its first capture, when the version was stored already).
+ */
+export function currentOf(version: CatalogVersion, capturedAt = version.capturedAt): CurrentVersion {
+  const chunkList =
+    "manifestObject" in version ? { manifestObject: version.manifestObject } : { chunks: version.chunks };
+  return {
+    versionId: version.versionId,
+    versionKey: version.versionKey,
+    contentKey: version.contentKey,
+    capturedAt,
+    size: version.size,
+    contentDigest: version.contentDigest,
+    dataKeyId: version.dataKeyId,
+    metadata: version.metadata,
+    ...(version.healedAt ? { healedAt: version.healedAt } : {}),
+    ...chunkList,
+  };
+}
+
+/**
+ * The item document once `version` is its current one (`previous`: the document before, if any;
+ * `capturedAt`: the version document's capture time). Both catalogs write items with it, so they agree.
+ */
+export function itemOf(
+  version: CatalogVersion,
+  previous: CatalogItem | undefined,
+  capturedAt = version.capturedAt,
+): CatalogItem {
+  const firstSeenAt = previous?.firstSeenAt ?? version.capturedAt;
+  const datedLater =
+    version.search.kind === "mail" && Date.parse(version.search.date) > Date.parse(firstSeenAt);
+  return {
+    itemKey: version.itemKey,
+    kind: version.kind,
+    sourceId: version.itemKey,
+    currentVersionId: version.versionId,
+    current: currentOf(version, capturedAt),
+    deletedAtSource: null,
+    firstSeenAt,
+    lastSeenAt: version.capturedAt,
+    search: version.search,
+    ...(datedLater ? { datedLater: true as const } : {}),
+  };
+}
+
+/** A version whose `endedAt` a `writeVersions` call sets. */
+export interface Ending {
+  itemKey: string;
+  versionId: string;
+  endedAt: string | null;
+}
+
+/**
+ * The `endedAt` a `writeVersions` call gives (by version id): each item's versions of the call, in call
+ * order, each ended by the next one's capture; the last one current (null); and the version the item named
+ * current before the call (`currentBefore`, by item key), if another, ended by the first one's capture.
+ */
+export function endings(
+  versions: readonly CatalogVersion[],
+  currentBefore: ReadonlyMap<string, string | undefined>,
+): Map<string, Ending> {
+  const ends = new Map<string, Ending>();
+  const current = new Map(currentBefore);
+  for (const version of versions) {
+    const before = current.get(version.itemKey);
+    if (before !== undefined && before !== version.versionId) {
+      ends.set(before, { itemKey: version.itemKey, versionId: before, endedAt: version.capturedAt });
+    }
+    ends.set(version.versionId, { itemKey: version.itemKey, versionId: version.versionId, endedAt: null });
+    current.set(version.itemKey, version.versionId);
+  }
+  return ends;
 }
 
 /** A chunk the runner stored or reused (`chunkRefs/{chunkId}`). */

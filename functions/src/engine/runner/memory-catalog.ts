@@ -7,6 +7,8 @@ import {
   CatalogUnavailableError,
   LeaseLostError,
   MAX_ITEM_ERRORS,
+  endings,
+  itemOf,
   renamedItemLabels,
   type Catalog,
   type CatalogItem,
@@ -146,44 +148,34 @@ export class MemoryCatalog implements Catalog {
     this.enter();
     const items = this.itemsOf(resourceId);
     const docs = this.versionsOf(resourceId);
+    const ends = endings(
+      versions,
+      new Map(versions.map((version) => [version.itemKey, items.get(version.itemKey)?.currentVersionId])),
+    );
     for (const version of versions) {
       const existing = docs.get(version.versionId);
-      if (!existing) docs.set(version.versionId, copy(version));
+      if (!existing) docs.set(version.versionId, copy({ ...version, endedAt: null }));
       else if (version.healedAt) {
         // Written again from the source (integrity healing): its content, at its first capture.
         docs.set(
           version.versionId,
-          copy({ ...version, capturedAt: existing.capturedAt, runId: existing.runId }),
+          copy({ ...version, capturedAt: existing.capturedAt, runId: existing.runId, endedAt: null }),
         );
       }
-      const previous = items.get(version.itemKey);
-      const chunkList =
-        "manifestObject" in version ? { manifestObject: version.manifestObject } : { chunks: version.chunks };
-      items.set(
-        version.itemKey,
-        copy({
-          itemKey: version.itemKey,
-          kind: version.kind,
-          sourceId: version.itemKey,
-          currentVersionId: version.versionId,
-          current: {
-            versionId: version.versionId,
-            versionKey: version.versionKey,
-            contentKey: version.contentKey,
-            size: version.size,
-            contentDigest: version.contentDigest,
-            dataKeyId: version.dataKeyId,
-            metadata: version.metadata,
-            ...(version.healedAt ? { healedAt: version.healedAt } : {}),
-            ...chunkList,
-          },
-          deletedAtSource: null,
-          firstSeenAt: previous?.firstSeenAt ?? version.capturedAt,
-          lastSeenAt: version.capturedAt,
-          search: version.search,
-        }),
-      );
+      const capturedAt = docs.get(version.versionId)?.capturedAt;
+      items.set(version.itemKey, copy(itemOf(version, items.get(version.itemKey), capturedAt)));
     }
+    for (const end of ends.values()) {
+      const doc = docs.get(end.versionId);
+      if (doc) doc.endedAt = end.endedAt;
+    }
+  }
+
+  /** Marks an item deleted at the source, and its current version ended then. */
+  private markItemDeleted(resourceId: string, item: CatalogItem, at: string): void {
+    item.deletedAtSource = at;
+    const current = this.versionsOf(resourceId).get(item.currentVersionId);
+    if (current) current.endedAt = at;
   }
 
   async markDeleted(resourceId: string, itemKeys: string[], at: string): Promise<number> {
@@ -193,7 +185,7 @@ export class MemoryCatalog implements Catalog {
     for (const key of itemKeys) {
       const item = items.get(key);
       if (!item || item.deletedAtSource !== null) continue;
-      item.deletedAtSource = at;
+      this.markItemDeleted(resourceId, item, at);
       changed += 1;
     }
     return changed;
@@ -213,7 +205,7 @@ export class MemoryCatalog implements Catalog {
     let changed = 0;
     for (const item of this.itemsOf(resourceId).values()) {
       if (item.kind !== kind || item.deletedAtSource !== null || item.lastSeenAt >= before) continue;
-      item.deletedAtSource = at;
+      this.markItemDeleted(resourceId, item, at);
       changed += 1;
     }
     return changed;
