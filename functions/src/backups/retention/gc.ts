@@ -10,7 +10,8 @@
  *
  * The catalog is walked once, item by item in document name order, its versions read by collection group
  * page after page (`catalogItems`): reads grow with the versions kept, queries with the pages, never one
- * query per item. An item's document is read only where retention applies (its resource has a policy).
+ * query per item. Retention decides from the versions (`endedAt`); an item's document is read only where
+ * retention applies (its resource has a policy) and a version of it was written before `endedAt` existed.
  * 1. Prune, item by item (`prunableVersions`; a resource without a policy, or versions under a resource
  *    the organisation no longer lists, keep everything): version documents, then the whole item when no
  *    version is left, then the pruned versions' manifest objects.
@@ -211,7 +212,7 @@ export async function collectGarbage(options: GcOptions): Promise<GcResult> {
       }
       resourceId = item.resourceId;
       const rule = ruleOf(item.resourceId);
-      const prune = new Set(rule && item.state ? prunableVersions(item.state, item.versions, rule, now) : []);
+      const prune = new Set(rule ? prunableVersions(item.state, item.versions, rule, now) : []);
       if (prune.size > 0) {
         for (const version of item.versions) {
           if (prune.has(version.versionId) && "manifestObject" in version) {

@@ -42,3 +42,51 @@ describe("retention", () => {
     ]);
   });
 });
+
+describe("retention from the versions' endings", () => {
+  const ended = (endedAt: (string | null)[]) =>
+    versions.map((version, index) => ({ ...version, endedAt: endedAt[index] ?? null }));
+
+  test("when an item exists, then its current version (ended: null) is kept for ever and older ones for the retention after their end, without the item's state", () => {
+    const stored = ended([at(10), at(20), null]);
+    const rule = { retentionDays: 30, archiving: false };
+    expect(prunableVersions(undefined, stored, rule, now(39))).toEqual([]);
+    expect(prunableVersions(undefined, stored, rule, now(41))).toEqual(["v1"]);
+    expect(prunableVersions(undefined, stored, rule, now(10_000))).toEqual(["v1", "v2"]);
+  });
+
+  test("when an item was deleted at the source and archiving is off, then its last version goes once the retention after the deletion has passed, and the item with it", () => {
+    const stored = ended([at(10), at(20), at(25)]);
+    const rule = { retentionDays: 30, archiving: false };
+    expect(prunableVersions(undefined, stored, rule, now(54))).toEqual(["v1", "v2"]);
+    expect(prunableVersions(undefined, stored, rule, now(56))).toEqual(["v1", "v2", "v3"]);
+  });
+
+  test("when deleted items are archived, then the version that ended last (the deletion) stays for ever", () => {
+    const stored = ended([at(10), at(20), at(25)]);
+    expect(prunableVersions(undefined, stored, { retentionDays: 30, archiving: true }, now(10_000))).toEqual([
+      "v1",
+      "v2",
+    ]);
+  });
+
+  test("when a version that is not the current one still says it is current (an interrupted run), then it is kept", () => {
+    const stored = ended([null, at(20), null]);
+    expect(prunableVersions(undefined, stored, { retentionDays: 30, archiving: false }, now(10_000))).toEqual(
+      ["v2"],
+    );
+  });
+
+  test("when a version was written before versions said when they ended, then the item's state decides, and without it everything is kept", () => {
+    const stored = [
+      { ...versions[0]! },
+      { ...versions[1]!, endedAt: at(20) },
+      { ...versions[2]!, endedAt: null },
+    ];
+    const rule = { retentionDays: 30, archiving: false };
+    expect(prunableVersions(undefined, stored, rule, now(10_000))).toEqual([]);
+    expect(
+      prunableVersions({ currentVersionId: "v3", deletedAtSource: null }, stored, rule, now(41)),
+    ).toEqual(["v1"]);
+  });
+});

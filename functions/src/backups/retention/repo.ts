@@ -12,17 +12,26 @@ import {
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import type { ChunkList, RunRecord } from "../../engine/runner/catalog";
 import { decodeRun, gcLockRef } from "../catalog/runs-repo";
-import type { ItemState } from "./prune";
+import { decidedByVersions, type ItemState } from "./prune";
 
 const LOCK_MS = 15 * 60_000;
 const VERSION_PAGE = 500;
 
-export type StoredVersion = { versionId: string; capturedAt: string; dataKeyId: string } & ChunkList;
+export type StoredVersion = {
+  versionId: string;
+  capturedAt: string;
+  /** When it stopped being current (null: it is); absent on versions written before the field existed. */
+  endedAt?: string | null;
+  dataKeyId: string;
+} & ChunkList;
 
 /** A catalog item with its stored versions, as the collector reads it. */
 export interface GcItem {
   resourceId: string;
-  /** Read only when retention needs it; undefined otherwise (or when the item document is missing). */
+  /**
+   * Read only when retention needs it (a version lacks `endedAt`); undefined otherwise (or when the item
+   * document is missing).
+   */
   state: ItemState | undefined;
   versions: StoredVersion[];
 }
@@ -167,7 +176,8 @@ async function statesOf(db: Firestore, groups: ItemVersions[]): Promise<(ItemSta
 /**
  * The organisation's catalog items one by one, each with all its versions, in resource then item document
  * order. Versions are read by collection group (page after page, not one query per item); an item's state
- * (its document) is read only when `withState(resourceId)` says retention needs it, in one `getAll` per
+ * (its document) is read only when retention applies (`withState(resourceId)`) and cannot decide from the
+ * versions alone (one of them lacks `endedAt`, written before the field existed), in one `getAll` per
  * page. An item may be deleted (`deleteVersions`) before the next one is asked for.
  */
 export async function* catalogItems(
@@ -176,7 +186,9 @@ export async function* catalogItems(
 ): AsyncGenerator<GcItem> {
   let carried: ItemVersions | undefined;
   const emit = async function* (groups: ItemVersions[]): AsyncGenerator<GcItem> {
-    const needing = groups.filter((group) => withState(group.resourceId));
+    const needing = groups.filter(
+      (group) => withState(group.resourceId) && !decidedByVersions(group.docs.map((doc) => doc.version)),
+    );
     const states = await statesOf(organizationRef(scope).firestore, needing);
     const stateOf = new Map(needing.map((group, index) => [group, states[index]]));
     for (const group of groups) {
