@@ -99,10 +99,22 @@ export class MemoryBlobStore implements BlobStore {
       after = Buffer.from(options.pageToken, "base64url").toString("utf8");
       if (!after) throw new BlobStoreError("invalid", "Invalid page token");
     }
-    this.sorted ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    // Names in order, kept across deletes (a deleted name is skipped): a sweep that deletes while it lists
+    // sorts once, not once per page. A page starts by binary search, not by walking the names before it.
+    const sorted = (this.sorted ??= [...this.objects.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+    const from = after > prefix ? after : prefix;
+    let low = 0;
+    let high = sorted.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((sorted[middle] as string) < from) low = middle + 1;
+      else high = middle;
+    }
     const names: string[] = [];
-    for (const name of this.sorted) {
-      if (!name.startsWith(prefix) || (after && name <= after)) continue;
+    for (let index = low; index < sorted.length; index += 1) {
+      const name = sorted[index] as string;
+      if (!name.startsWith(prefix)) break;
+      if ((after && name <= after) || !this.objects.has(name)) continue;
       if (names.length === max) {
         return {
           names,
@@ -117,6 +129,6 @@ export class MemoryBlobStore implements BlobStore {
   async delete(name: string): Promise<void> {
     this.enter();
     checkBlobName(name);
-    if (this.objects.delete(name)) this.sorted = undefined;
+    this.objects.delete(name);
   }
 }
