@@ -1,8 +1,9 @@
 /**
  * What the garbage collector's walk over the catalog costs on the stack's Firestore: its versions are read
  * by collection group, page after page, so the number of queries does not grow with the number of items
- * (one query per item would), and the documents read are the versions plus the states of the items
- * retention applies to. Another organisation whose id starts with this one's is never read nor touched.
+ * (one query per item would), and retention decides from the versions (`endedAt`): no item document is
+ * read, except for items with a version written before versions said when they ended. Another
+ * organisation whose id starts with this one's is never read nor touched.
  */
 import { randomBytes } from "node:crypto";
 import { getApps, initializeApp } from "firebase-admin/app";
@@ -10,49 +11,21 @@ import { Firestore, Query, getFirestore, type QuerySnapshot } from "firebase-adm
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
 import { collectGarbage } from "../../functions/src/backups/retention/gc";
-import type { CatalogVersion } from "../../functions/src/engine/runner/catalog";
 import { FirestoreCatalog } from "../../functions/src/backups/catalog/repo";
 import { stackEnv } from "../support/stack-env";
+import {
+  DAY,
+  REGION,
+  T0,
+  organizationWithPolicy,
+  version,
+  withoutEndings,
+  writeItems,
+} from "../support/gc-catalog";
 
 jest.setTimeout(120_000);
 
 if (getApps().length === 0) initializeApp({ projectId: stackEnv.projectId });
-
-const DAY = 24 * 3600 * 1000;
-const T0 = Date.parse("2026-09-01T10:00:00.000Z");
-const REGION = "ch" as const;
-
-function version(itemKey: string, versionKey: string, at: number): CatalogVersion {
-  return {
-    versionId: `${itemKey}@${versionKey}`,
-    itemKey,
-    kind: "gmail-message",
-    versionKey,
-    contentKey: `${itemKey}-${versionKey}`,
-    capturedAt: new Date(at).toISOString(),
-    runId: `run-${versionKey}`,
-    size: 10,
-    storedBytes: 10,
-    contentDigest: "0".repeat(64),
-    dataKeyId: "dk-1",
-    metadata: {},
-    search: { subject: itemKey },
-    formatVersion: 1,
-    chunks: [{ id: `${itemKey}-${versionKey}`.padEnd(64, "0"), size: 10 }],
-  } as unknown as CatalogVersion;
-}
-
-/** Items of one resource, each with versions captured at these times (one write call per 100 items). */
-async function writeItems(organizationId: string, resourceId: string, count: number, times: number[]) {
-  const catalog = new FirestoreCatalog({ organizationId, regionId: REGION });
-  for (let start = 0; start < count; start += 100) {
-    const versions: CatalogVersion[] = [];
-    for (let index = start; index < Math.min(count, start + 100); index += 1) {
-      times.forEach((at, n) => versions.push(version(`m${String(index).padStart(5, "0")}`, `v${n}`, at)));
-    }
-    await catalog.writeVersions(resourceId, versions);
-  }
-}
 
 /** Counts the queries and `getAll` calls (and the documents they return) made while `work` runs. */
 async function counted<T>(work: () => Promise<T>) {
@@ -87,24 +60,7 @@ describe("the garbage collector's reads", () => {
     const db = getFirestore("region-ch");
     const organizationId = `org-gc-${randomBytes(5).toString("hex")}`;
     const neighbourId = `${organizationId}a`;
-    const organization = db.collection("organizations").doc(organizationId);
-    await organization
-      .collection("policies")
-      .doc("p")
-      .set({
-        name: "Month",
-        dataTypes: ["emails"],
-        frequency: 1,
-        schedule: "every-day",
-        days: [],
-        retentionDays: 30,
-        archiving: false,
-      });
-    await organization
-      .collection("resources")
-      .doc("kept")
-      .set({ type: "email", name: "kept", policyId: "p" });
-    await organization.collection("resources").doc("free").set({ type: "email", name: "free" });
+    await organizationWithPolicy(db, organizationId, { retentionDays: 30, archiving: false });
     // 330 items of two versions (the older one ends a day later) and 200 items of one: 860 versions.
     await writeItems(organizationId, "kept", 330, [T0, T0 + DAY]);
     await writeItems(organizationId, "free", 200, [T0]);
@@ -123,10 +79,10 @@ describe("the garbage collector's reads", () => {
     expect(result).toMatchObject({ outcome: "done", versionsPruned: 330, itemsRemoved: 0, liveChunks: 530 });
     // Policies, resources, runs (twice) and two pages of versions; per item it would be over 530.
     expect(figures.queries).toBeLessThanOrEqual(6);
-    // The states of the items under a policy, one getAll per page of versions.
-    expect(figures.getAlls).toBeLessThanOrEqual(3);
-    // 860 versions, 330 item states, and the few policy, resource and run documents.
-    expect(figures.documents).toBeLessThanOrEqual(860 + 330 + 10);
+    // No item document: the versions say when they ended.
+    expect(figures.getAlls).toBe(0);
+    // 860 versions and the few policy and resource documents.
+    expect(figures.documents).toBeLessThanOrEqual(860 + 10);
     const versionsLeft = async (orgId: string, resourceId: string) => {
       const items = await db.collection(`organizations/${orgId}/resources/${resourceId}/items`).get();
       const counts = await Promise.all(
@@ -137,5 +93,70 @@ describe("the garbage collector's reads", () => {
     expect(await versionsLeft(organizationId, "kept")).toBe(330);
     expect(await versionsLeft(organizationId, "free")).toBe(200);
     expect(await versionsLeft(neighbourId, "kept")).toBe(40);
+  });
+
+  test("when versions were written before they said when they ended, then the collector reads those items' documents, only theirs, and prunes as before", async () => {
+    const db = getFirestore("region-ch");
+    const organizationId = `org-gc-${randomBytes(5).toString("hex")}`;
+    await organizationWithPolicy(db, organizationId, {
+      retentionDays: 30,
+      archiving: false,
+    });
+    await writeItems(organizationId, "kept", 120, [T0, T0 + DAY]);
+    // 40 items of them as written before the field: no version says when it ended.
+    await withoutEndings(db, organizationId, "kept", 40);
+    const keys = deriveKeys(newDataKey());
+
+    const { result, figures } = await counted(() =>
+      collectGarbage({
+        scope: { organizationId, regionId: REGION },
+        blobStore: new MemoryBlobStore(),
+        keys: () => Promise.resolve(keys),
+        now: new Date(T0 + 40 * DAY),
+      }),
+    );
+
+    expect(result).toMatchObject({ outcome: "done", versionsPruned: 120, itemsRemoved: 0, liveChunks: 120 });
+    expect(figures.getAlls).toBe(1);
+    // 240 versions, the 40 old items' documents, and the few policy and resource documents.
+    expect(figures.documents).toBeGreaterThanOrEqual(240 + 40);
+    expect(figures.documents).toBeLessThanOrEqual(240 + 40 + 10);
+    const items = await db.collection(`organizations/${organizationId}/resources/kept/items`).get();
+    const left = await Promise.all(
+      items.docs.map(async (item) => (await item.ref.collection("versions").get()).docs.map((doc) => doc.id)),
+    );
+    expect(left.flat().filter((id) => id.endsWith("@v0"))).toEqual([]);
+    expect(left.flat()).toHaveLength(120);
+  });
+
+  test("when an item deleted at the source comes back with the same version, then that version is current again and outlives the retention, and one deleted for good ages out unless archived", async () => {
+    const db = getFirestore("region-ch");
+    const catalog = async (archiving: boolean) => {
+      const organizationId = `org-gc-${randomBytes(5).toString("hex")}`;
+      await organizationWithPolicy(db, organizationId, { retentionDays: 30, archiving });
+      const scope = { organizationId, regionId: REGION } as const;
+      const firestoreCatalog = new FirestoreCatalog(scope);
+      await firestoreCatalog.writeVersions("kept", [version("back", "v0", T0), version("gone", "v0", T0)]);
+      await firestoreCatalog.markDeleted("kept", ["back", "gone"], new Date(T0 + DAY).toISOString());
+      await firestoreCatalog.writeVersions("kept", [version("back", "v0", T0 + 2 * DAY)]);
+      const keys = deriveKeys(newDataKey());
+      const result = await collectGarbage({
+        scope,
+        blobStore: new MemoryBlobStore(),
+        keys: () => Promise.resolve(keys),
+        now: new Date(T0 + 400 * DAY),
+      });
+      const items = await db.collection(`organizations/${organizationId}/resources/kept/items`).get();
+      return { result, items: items.docs.map((doc) => doc.get("itemKey") as string).sort() };
+    };
+
+    expect(await catalog(false)).toEqual({
+      result: expect.objectContaining({ versionsPruned: 1, itemsRemoved: 1 }) as unknown,
+      items: ["back"],
+    });
+    expect(await catalog(true)).toEqual({
+      result: expect.objectContaining({ versionsPruned: 0, itemsRemoved: 0 }) as unknown,
+      items: ["back", "gone"],
+    });
   });
 });

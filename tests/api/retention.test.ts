@@ -174,7 +174,13 @@ describe("retention and garbage collection", () => {
     const bVersions = await setup.versionsOf(setup.b);
     expect(bVersions).toHaveLength(1);
     const bChunks = await chunksOf(setup.blobStore, setup.objects, bVersions[0]!);
-    expect(await setup.versionsOf(setup.a)).toHaveLength(2);
+    // Each version says when it stopped being current: B's at its deletion, A's first at its successor.
+    const day1 = new Date(T0 + DAY).toISOString();
+    expect(bVersions[0]?.endedAt).toBe(day1);
+    const aEnds = (await setup.versionsOf(setup.a)).map((version) => version.endedAt);
+    expect(aEnds).toHaveLength(2);
+    expect(aEnds).toContain(day1);
+    expect(aEnds).toContain(null);
 
     // Ten days in: everything is within retention.
     expect(await setup.gc(T0 + 10 * DAY)).toMatchObject({
