@@ -9,6 +9,7 @@ import type { DocumentData, DocumentReference, DocumentSnapshot } from "firebase
 import { BACKUP_FAILURE_REASONS, type BackupFailureReason } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { stripUndefined } from "../../lib/strip-undefined";
+import { takeRunLease } from "../../lib/run-lease";
 import {
   LeaseLostError,
   MAX_ITEM_ERRORS,
@@ -172,24 +173,24 @@ export async function takeLease(
   until: string,
   now: string,
 ): Promise<LeaseAnswer> {
-  const ref = runRef(scope, runId);
-  return organizationRef(scope).firestore.runTransaction(async (transaction) => {
-    const [snapshot, gc] = await transaction.getAll(ref, gcLockRef(scope));
-    const run = decodeRun(snapshot as DocumentSnapshot);
-    if (!run) return "missing";
-    if (isFinished(run.state)) return "finished";
-    if (run.lease && run.lease.holder !== holder && run.lease.until > now) return "held-by-another";
-    // The garbage collector of the organisation is at work: no run may start or go on until it is done.
-    const sweepingUntil = gc?.get("sweepingUntil") as unknown;
-    if (typeof sweepingUntil === "string" && sweepingUntil > now) return "held-by-another";
-    const update: DocumentData = { lease: { holder, until } };
-    if (run.state === "pending") {
-      update.state = "running";
-      update.startedAt = now;
-    }
-    transaction.update(ref, update);
-    return "taken";
-  });
+  return takeRunLease(
+    runRef(scope, runId),
+    {
+      decode: decodeRun,
+      finished: (run) => isFinished(run.state),
+      // The garbage collector of the organisation is at work: no run may start or go on until it is done.
+      blocker: {
+        ref: gcLockRef(scope),
+        blocks: (gc, at) => {
+          const sweepingUntil = gc.get("sweepingUntil") as unknown;
+          return typeof sweepingUntil === "string" && sweepingUntil > at;
+        },
+      },
+    },
+    holder,
+    until,
+    now,
+  );
 }
 
 export async function saveCheckpoint(

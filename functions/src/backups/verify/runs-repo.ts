@@ -12,6 +12,7 @@
 import { randomUUID } from "node:crypto";
 import type { DamagedItem, VerifyRun, VerifyRunState, VerifyTrigger } from "@alpvault/contracts/integrity";
 import { organizationRef, type Scope } from "../../lib/tenancy";
+import { takeRunLease, type RunLeaseAnswer } from "../../lib/run-lease";
 
 /** A damaged item as a run keeps it until its resource is healed and recorded. */
 export interface DamageRecord {
@@ -200,7 +201,7 @@ export async function strandedVerifyRuns(
     .filter((run) => !(run.lease && run.lease.until > at) && run.updatedAt <= stale);
 }
 
-export type VerifyLeaseAnswer = "taken" | "held-by-another" | "finished" | "missing";
+export type VerifyLeaseAnswer = RunLeaseAnswer;
 
 export async function takeVerifyLease(
   scope: Scope,
@@ -209,21 +210,17 @@ export async function takeVerifyLease(
   until: string,
   now: string,
 ): Promise<VerifyLeaseAnswer> {
-  const ref = runs(scope).doc(runId);
-  return ref.firestore.runTransaction(async (transaction) => {
-    const snapshot = await transaction.get(ref);
-    const run = decodeVerifyRun(snapshot.id, snapshot.data());
-    if (!run) return "missing";
-    if (!isActive(run.state)) return "finished";
-    if (run.lease && run.lease.holder !== holder && run.lease.until > now) return "held-by-another";
-    const update: Record<string, unknown> = { lease: { holder, until }, updatedAt: now };
-    if (run.state === "pending") {
-      update.state = "running";
-      update.startedAt = now;
-    }
-    transaction.update(ref, update);
-    return "taken";
-  });
+  return takeRunLease(
+    runs(scope).doc(runId),
+    {
+      decode: (snapshot) => decodeVerifyRun(snapshot.id, snapshot.data()),
+      finished: (run) => !isActive(run.state),
+      alsoWrite: (at) => ({ updatedAt: at }),
+    },
+    holder,
+    until,
+    now,
+  );
 }
 
 /** Saves the checkpoint (position, progress, what the resource in hand found); checks the lease. */
