@@ -98,10 +98,14 @@ export interface DriveSearchResult {
   notExportable: boolean;
 }
 
-/** GET /v1/organizations/{id}/search?service&resource&keyword&date&page&pageSize */
+/** GET /v1/organizations/{id}/search?service&resource&keyword&date&page&pageSize&pageToken */
 export type SearchResponse = {
   resource: { resourceId: string; name: string; email: string | null };
+  /** The matching items; a lower bound when `totalAtLeast` (counting stopped, or more may follow). */
   total: number;
+  totalAtLeast: boolean;
   page: number;
   pageSize: number;
+  /** Asks for the next page (with `page` + 1); null on the last page. */
+  nextPageToken: string | null;
 } & ({ service: "gmail"; results: MailSearchResult[] } | { service: "drive"; results: DriveSearchResult[] });

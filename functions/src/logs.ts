@@ -192,11 +192,6 @@ export function recoveryFailed(entry: { organizationId: string; recoveryId: stri
   });
 }
 
-/** A search read the most candidates it may: its results are among the newest of them only. */
-export function searchTruncated(entry: { organizationId: string; candidates: number }): void {
-  logger.warn("search truncated", entry);
-}
-
 /** An export left an item out: its stored objects are damaged or missing (ids only, never content). */
 export function exportItemUnreadable(entry: { organizationId: string; itemKey: string }): void {
   logger.error("export left out an item whose backup is damaged", entry);

@@ -12,7 +12,7 @@
 import { startFirestore } from "../../emulators/firestore/src/index";
 import { freePort } from "../ports";
 import { billed, clientReads, emulatorReads } from "./firestore-reads";
-import { percentile, queryKinds, seedItems, type QueryKind } from "./recovery-search";
+import { percentile, queryKinds, seedItems, withPageTokens, type QueryKind } from "./recovery-search";
 import { scaleItems } from "./scale-settings";
 import type { BenchResult, MeasuredFigure } from "./types";
 
@@ -59,7 +59,9 @@ export async function measureSearchAtScale(): Promise<{
     const { seeded, seedSeconds } = await seedItems(resource, items, Number.POSITIVE_INFINITY);
     console.log(`scale bench: seeded ${n(seeded)} items in ${seedSeconds.toFixed(0)} s [${emulator.kind}]`);
 
-    const kinds = queryKinds(OWNER);
+    const kinds = await withPageTokens(queryKinds(OWNER), (query) =>
+      searchBackups(scope, { service: "gmail", pageSize: String(PAGE_SIZE), ...query }, ACTOR),
+    );
     const figures = new Map<string, KindFigures>(
       kinds.map((kind) => [kind.name, { times: [], reads: [], found: 0 }]),
     );

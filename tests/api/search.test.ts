@@ -100,6 +100,59 @@ test("when a mailbox is searched without a keyword, then every backed-up message
   expect(byName.total).toBe(12);
 });
 
+/** Every page of a search, each asked for by the previous page's token: the answers in order. */
+async function pagesByToken(query: Record<string, string>): Promise<SearchResponse[]> {
+  const answers: SearchResponse[] = [];
+  let pageToken: string | null = null;
+  do {
+    const page = String(answers.length + 1);
+    const answer = await search({ ...query, page, ...(pageToken ? { pageToken } : {}) });
+    expect(answer.status).toBe(200);
+    answers.push(answer.body as SearchResponse);
+    pageToken = (answer.body as SearchResponse).nextPageToken;
+  } while (pageToken && answers.length < 20);
+  return answers;
+}
+
+test("when the next pages are asked for by their tokens, then each goes on where the previous ended, every item once, in order; a token of another search or page is refused", async () => {
+  const query = { resource: setup.workspace.user, pageSize: "5" };
+  const byToken = await pagesByToken(query);
+  expect(byToken.map((answer) => answer.results.length)).toEqual([5, 5, 2]);
+  expect(byToken.every((answer) => answer.total === 12 && !answer.totalAtLeast)).toBe(true);
+  expect(byToken[2]!.nextPageToken).toBeNull();
+  const byNumber: string[] = [];
+  for (const page of ["1", "2", "3"]) {
+    byNumber.push(
+      ...((await search({ ...query, page })).body as SearchResponse).results.map((r) => r.itemId),
+    );
+  }
+  expect(byToken.flatMap((answer) => answer.results.map((result) => result.itemId))).toEqual(byNumber);
+
+  // Several words: the total is what was read so far, a lower bound until the last page.
+  const twoWords = await pagesByToken({ ...query, keyword: "quarterly figures" });
+  expect(twoWords.flatMap((answer) => answer.results.map((result) => result.itemId)).sort()).toEqual(
+    [...byNumber].sort(),
+  );
+  expect(twoWords.at(-1)).toMatchObject({ total: 12, totalAtLeast: false, nextPageToken: null });
+  expect(twoWords[0]!.totalAtLeast).toBe(true);
+
+  const second = byToken[0]!.nextPageToken as string;
+  expect(await search({ ...query, keyword: "quarterly", page: "2", pageToken: second })).toMatchObject({
+    status: 400,
+    body: { code: 400, message: "The page token belongs to another search: search again" },
+  });
+  expect(await search({ ...query, page: "3", pageToken: second })).toMatchObject({
+    status: 400,
+    body: { code: 400, message: "The page token leads to another page than the one asked for" },
+  });
+  for (const pageToken of ["not a token", Buffer.from('{"v":1}').toString("base64url"), "x".repeat(2_000)]) {
+    expect(await search({ ...query, page: "2", pageToken })).toMatchObject({
+      status: 400,
+      body: { code: 400, message: "The page token is not valid: search again" },
+    });
+  }
+});
+
 test("when a keyword is given, then only items with every one of its words match, in mail and in Drive", async () => {
   const one = (await search({ resource: setup.workspace.user, keyword: "figures 11" }))
     .body as SearchResponse;

@@ -37,8 +37,10 @@ export const driveSearchResultSchema: z.ZodType<DriveSearchResult> = z.object({
 const page = {
   resource: z.object({ resourceId: z.string(), name: z.string(), email: nullableString }),
   total: count,
+  totalAtLeast: z.boolean(),
   page: count,
   pageSize: count,
+  nextPageToken: nullableString,
 };
 
 export const searchResponseSchema: z.ZodType<SearchResponse> = z.discriminatedUnion("service", [

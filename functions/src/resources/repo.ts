@@ -106,6 +106,16 @@ export async function existingResourceIds(
   );
 }
 
+/** The resources whose `field` equals one of `values` (at most 30), decoded. */
+export async function resourcesWhere(
+  scope: Scope,
+  field: "email" | "name",
+  values: string[],
+): Promise<Resource[]> {
+  const snapshot = await organizationRef(scope).collection("resources").where(field, "in", values).get();
+  return snapshot.docs.flatMap((doc) => decodeResource(doc.id, doc.data()) ?? []);
+}
+
 export async function listResources(scope: Scope): Promise<Resource[]> {
   const snapshot = await organizationRef(scope).collection("resources").get();
   return snapshot.docs.flatMap((doc) => decodeResource(doc.id, doc.data()) ?? []);

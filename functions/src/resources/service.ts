@@ -259,6 +259,30 @@ export async function protectedResources(scope: Scope): Promise<{ resourceId: st
     .sort((a, b) => a.resourceId.localeCompare(b.resourceId));
 }
 
+/** The resource a name or email names: its email, else its name (case and accents aside). */
+export function resourceNamed(resources: Resource[], text: string): Resource | undefined {
+  const wanted = text.trim().toLocaleLowerCase();
+  const collator = new Intl.Collator("en", { sensitivity: "base" });
+  return (
+    resources.find((resource) => resource.email?.toLowerCase() === wanted) ??
+    resources.find((resource) => collator.compare(resource.name, text.trim()) === 0)
+  );
+}
+
+/**
+ * The resource a name or email names, as `resourceNamed` finds it, reading as little as it can: the
+ * resources whose email is the text as typed or lower-cased, then those whose name is the text as typed;
+ * every resource only when neither finds one (a name typed in another case, say).
+ */
+export async function findResourceByNameOrEmail(scope: Scope, text: string): Promise<Resource | undefined> {
+  const typed = text.trim();
+  const byEmail = await repo.resourcesWhere(scope, "email", [...new Set([typed, typed.toLowerCase()])]);
+  const found = resourceNamed(byEmail, typed);
+  if (found) return found;
+  const byName = resourceNamed(await repo.resourcesWhere(scope, "name", [typed]), typed);
+  return byName ?? resourceNamed(await repo.listResources(scope), typed);
+}
+
 /** Every resource of the organisation, as stored. */
 export function listResources(scope: Scope): Promise<Resource[]> {
   return repo.listResources(scope);

@@ -1,11 +1,13 @@
 /**
  * The catalog as search reads it (docs/backup-format.md §6): `organizations/{id}/resources/{resourceId}/
- * items`, never the objects. Without a date and with at most one keyword word, one indexed query pages the
- * items (newest mail first, Drive files by name), with `search.keywords array-contains` for the word, and a
- * count aggregation gives the total. Count aggregations also give a date's total (first seen before it,
- * less deleted before it) and each word's frequency. Items are otherwise scanned in display order in
- * batches (`scanItems`), at most `MAX_CANDIDATES`, and the rest is checked on them.
+ * items`, never the objects. A search reads one or two streams: indexed queries over a resource's items of
+ * a kind in display order (newest mail first, Drive files by name), narrowed by a keyword word
+ * (`search.keywords array-contains`), a mail date range, whether a message is dated after its first backup
+ * (`datedLater`), and when it was first backed up. Pages are read from a cursor (the catalog document the
+ * previous page ended on), never by offset, and totals come from count aggregations stopped at a cap, so a
+ * page costs about its size in reads whatever the catalog's size.
  */
+import type { DocumentSnapshot, Query } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
 export type ItemKind = "gmail-message" | "drive-file";
@@ -18,13 +20,24 @@ export interface SearchableItem {
   firstSeenAt: string;
   lastSeenAt: string;
   search: Record<string, unknown>;
-  current?: { metadata?: Record<string, unknown> };
+  current?: { metadata?: Record<string, unknown>; capturedAt?: string };
 }
 
-/** Items a scan reads at most (in display order). */
-export const MAX_CANDIDATES = 50_000;
-/** Items read per query of a scan. */
-const CANDIDATE_BATCH = 2_000;
+/** Where a stream is read from: a catalog document of it, as read. */
+export type ItemCursor = DocumentSnapshot;
+
+/** One query of a search: the items of a kind in display order, narrowed. */
+export interface Stream {
+  word?: string;
+  /** Only messages dated after their first backup (`datedLater`). */
+  datedLater?: boolean;
+  /** Mail dated at or after this instant. */
+  dateFrom?: string;
+  /** Mail dated before this instant. */
+  dateBefore?: string;
+  /** Items first backed up before this instant. */
+  firstSeenBefore?: string;
+}
 
 const FIELDS = [
   "itemKey",
@@ -34,6 +47,8 @@ const FIELDS = [
   "lastSeenAt",
   "search",
   "current.metadata.version",
+  "current.metadata.contentSkipped",
+  "current.capturedAt",
 ];
 
 function items(scope: Scope, resourceId: string) {
@@ -43,82 +58,68 @@ function items(scope: Scope, resourceId: string) {
 const orderField = (kind: ItemKind) => (kind === "gmail-message" ? "search.date" : "search.name");
 const orderDirection = (kind: ItemKind) => (kind === "gmail-message" ? "desc" : "asc");
 
-/**
- * One page of a resource's items of a kind in display order, and their total: all of them, or those whose
- * keywords contain `word`. One indexed query and one count aggregation, whatever the resource's size.
- */
-export async function itemPage(
+function streamQuery(scope: Scope, resourceId: string, kind: ItemKind, stream: Stream): Query {
+  let query: Query = items(scope, resourceId).where("kind", "==", kind);
+  if (stream.datedLater) query = query.where("datedLater", "==", true);
+  if (stream.word) query = query.where("search.keywords", "array-contains", stream.word);
+  if (stream.dateFrom) query = query.where("search.date", ">=", stream.dateFrom);
+  if (stream.dateBefore) query = query.where("search.date", "<", stream.dateBefore);
+  if (stream.firstSeenBefore) query = query.where("firstSeenAt", "<", stream.firstSeenBefore);
+  return query.orderBy(orderField(kind), orderDirection(kind));
+}
+
+/** The catalog document a page token names, or undefined when it is gone. */
+export async function cursorDocument(
+  scope: Scope,
+  resourceId: string,
+  docId: string,
+): Promise<DocumentSnapshot | undefined> {
+  const snapshot = await items(scope, resourceId).doc(docId).get();
+  return snapshot.exists ? snapshot : undefined;
+}
+
+/** Up to `limit` items of a stream after `after` (its start when undefined), with their document ids. */
+export async function readStream(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
-  offset: number,
+  stream: Stream,
+  after: DocumentSnapshot | undefined,
   limit: number,
-  word?: string,
-): Promise<{ items: SearchableItem[]; total: number }> {
-  let base = items(scope, resourceId).where("kind", "==", kind);
-  if (word) base = base.where("search.keywords", "array-contains", word);
-  const [count, page] = await Promise.all([
-    base.count().get(),
-    base
-      .orderBy(orderField(kind), orderDirection(kind))
-      .offset(offset)
-      .limit(limit)
-      .select(...FIELDS)
-      .get(),
-  ]);
-  return { items: page.docs.map((doc) => doc.data() as SearchableItem), total: count.data().count };
+): Promise<{ id: string; item: SearchableItem; snapshot: DocumentSnapshot }[]> {
+  const query = streamQuery(scope, resourceId, kind, stream).select(...FIELDS);
+  const page = await (after ? query.startAfter(after) : query).limit(limit).get();
+  return page.docs.map((doc) => ({ id: doc.id, item: doc.data() as SearchableItem, snapshot: doc }));
 }
 
-/** How many items of a kind there are: all, with `word` in their keywords, and/or first seen or deleted before an instant. */
+/** How many items of a stream follow `after` (all when undefined), counting at most `cap`. */
+export async function countStream(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  stream: Stream,
+  after: DocumentSnapshot | undefined,
+  cap: number,
+): Promise<number> {
+  const query = streamQuery(scope, resourceId, kind, stream);
+  const counted = await (after ? query.startAfter(after) : query).limit(cap).count().get();
+  return counted.data().count;
+}
+
+/**
+ * How many items of a kind there are with `word` in their keywords (all of the kind without one) and first
+ * backed up, or deleted at the source, before an instant; counting at most `cap`.
+ */
 export async function countItems(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
   filter: { word?: string; firstSeenBefore?: string; deletedBefore?: string },
+  cap: number,
 ): Promise<number> {
-  let query = items(scope, resourceId).where("kind", "==", kind);
+  let query: Query = items(scope, resourceId).where("kind", "==", kind);
   if (filter.word) query = query.where("search.keywords", "array-contains", filter.word);
   if (filter.firstSeenBefore) query = query.where("firstSeenAt", "<", filter.firstSeenBefore);
   if (filter.deletedBefore) query = query.where("deletedAtSource", "<", filter.deletedBefore);
-  return (await query.count().get()).data().count;
-}
-
-/**
- * The items of a kind whose keywords contain `word` (or all of the kind), within `range` (mail dates, first
- * backup), that `keep` accepts, in display order, read in batches until `wanted` are found or the items
- * end; at most `MAX_CANDIDATES` are read (`truncated` says when there were more).
- */
-export async function scanItems(
-  scope: Scope,
-  resourceId: string,
-  kind: ItemKind,
-  word: string | undefined,
-  keep: (item: SearchableItem) => boolean,
-  wanted = Number.POSITIVE_INFINITY,
-  range: { dateFrom?: string; dateBefore?: string; firstSeenBefore?: string } = {},
-): Promise<{ items: SearchableItem[]; truncated: boolean }> {
-  let query = items(scope, resourceId).where("kind", "==", kind);
-  if (word) query = query.where("search.keywords", "array-contains", word);
-  if (range.dateFrom) query = query.where("search.date", ">=", range.dateFrom);
-  if (range.dateBefore) query = query.where("search.date", "<", range.dateBefore);
-  if (range.firstSeenBefore) query = query.where("firstSeenAt", "<", range.firstSeenBefore);
-  const ordered = query.orderBy(orderField(kind), orderDirection(kind)).select(...FIELDS);
-  const found: SearchableItem[] = [];
-  let read = 0;
-  // A page's worth first (a page of a recent date is found at once), then larger batches.
-  let size = Math.min(CANDIDATE_BATCH, Math.max(100, 2 * wanted));
-  let last: Awaited<ReturnType<typeof ordered.get>>["docs"][number] | undefined;
-  for (;;) {
-    const batch = await (last ? ordered.startAfter(last) : ordered).limit(size).get();
-    read += batch.size;
-    for (const doc of batch.docs) {
-      const item = doc.data() as SearchableItem;
-      if (keep(item)) found.push(item);
-      if (found.length >= wanted) return { items: found, truncated: false };
-    }
-    if (batch.size < size) return { items: found, truncated: false };
-    if (read >= MAX_CANDIDATES) return { items: found, truncated: true };
-    last = batch.docs[batch.docs.length - 1];
-    size = Math.min(CANDIDATE_BATCH, size * 2);
-  }
+  return (await query.limit(cap).count().get()).data().count;
 }

@@ -18,14 +18,20 @@ import {
   type SearchResponse,
   type SearchService,
 } from "@alpvault/contracts/search";
-import type { Resource } from "@alpvault/contracts/organizations";
 import { appendAudit } from "../audit/service";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
-import { listResources } from "../resources/service";
+import { findResourceByNameOrEmail } from "../resources/service";
 import { versionAt } from "../backups/service";
-import * as logs from "../logs";
-import { MAX_CANDIDATES, countItems, itemPage, scanItems, type ItemKind, type SearchableItem } from "./repo";
+import { findItems } from "./find-items";
+import {
+  PAGE_TOKEN_MESSAGES,
+  decodePageToken,
+  encodePageToken,
+  searchDigest,
+  type PageToken,
+} from "./page-token";
+import type { ItemKind, SearchableItem } from "./repo";
 
 export interface SearchQuery {
   service: SearchService;
@@ -35,6 +41,8 @@ export interface SearchQuery {
   asOf?: string;
   page: number;
   pageSize: number;
+  /** The previous page's `nextPageToken`, as given (checked against the search once its resource is known). */
+  pageToken?: string;
 }
 
 function single(query: Record<string, unknown>, name: string): string | undefined {
@@ -88,6 +96,7 @@ export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
     throw error;
   }
   const asOf = form.date ? searchDateEnd(form.date) : undefined;
+  const pageToken = single(query, "pageToken");
   return {
     service: service as SearchService,
     resource: form.resource,
@@ -95,17 +104,8 @@ export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
     ...(asOf ? { asOf } : {}),
     page: positive(query, "page", 1, 100_000),
     pageSize: positive(query, "pageSize", 25, MAX_SEARCH_PAGE_SIZE),
+    ...(pageToken ? { pageToken } : {}),
   };
-}
-
-/** The resource a name or email names: its email, else its name (case and accents aside). */
-export function findResource(resources: Resource[], text: string): Resource | undefined {
-  const wanted = text.trim().toLocaleLowerCase();
-  const collator = new Intl.Collator("en", { sensitivity: "base" });
-  return (
-    resources.find((resource) => resource.email?.toLowerCase() === wanted) ??
-    resources.find((resource) => collator.compare(resource.name, text.trim()) === 0)
-  );
 }
 
 const text = (value: unknown): string => (typeof value === "string" ? value : "");
@@ -153,17 +153,6 @@ function driveResult(item: SearchableItem): DriveSearchResult {
   };
 }
 
-/** Whether an item matches every keyword word and existed in the backups at `asOf`. */
-function matches(item: SearchableItem, query: SearchQuery): boolean {
-  const keywords = Array.isArray(item.search.keywords) ? (item.search.keywords as unknown[]) : [];
-  if (!query.keywordWords.every((word) => keywords.includes(word))) return false;
-  if (query.asOf) {
-    if (!(item.firstSeenAt < query.asOf)) return false;
-    if (item.deletedAtSource && item.deletedAtSource < query.asOf) return false;
-  }
-  return true;
-}
-
 /**
  * An item as the backups held it at `asOf`: the fields of its version of that time (a Drive file's name,
  * size, modification and version then), not deleted. When retention no longer keeps that version, the item
@@ -187,72 +176,25 @@ async function asHeldAt(
   };
 }
 
-/**
- * The page of matching items and their total, with as little reading as the query allows:
- * - no date, at most one word: one indexed page and a count;
- * - a date, at most one word: the total from two counts (first seen before the date, less deleted before
- *   it), and the page from a scan in display order that stops once the page is full (mail: from the date
- *   down, after the few messages held then but dated later);
- * - several words: each word's count picks the rarest, whose items are scanned (a word no item has ends it).
- */
-async function findItems(
-  scope: Scope,
-  resourceId: string,
-  kind: ItemKind,
-  query: SearchQuery,
-): Promise<{ items: SearchableItem[]; total: number }> {
-  const offset = (query.page - 1) * query.pageSize;
-  const words = query.keywordWords;
-  const { asOf } = query;
-  if (words.length <= 1 && !asOf) {
-    return itemPage(scope, resourceId, kind, offset, query.pageSize, words[0]);
-  }
-  let page: SearchableItem[];
-  let total: number;
-  let scan: { items: SearchableItem[]; truncated: boolean };
-  const keep = (item: SearchableItem) => matches(item, query);
-  if (words.length <= 1 && asOf) {
-    const word = words[0];
-    const [held, deleted] = await Promise.all([
-      countItems(scope, resourceId, kind, { word, firstSeenBefore: asOf }),
-      countItems(scope, resourceId, kind, { word, deletedBefore: asOf }),
-    ]);
-    total = held - deleted;
-    const wanted = offset + query.pageSize;
-    if (offset >= total) {
-      scan = { items: [], truncated: false };
-    } else if (kind === "gmail-message") {
-      // Mail held at the date is dated before it, but for the few whose Date header is later than their
-      // arrival: those are read whole (they come first, newest first), then the rest from the date down.
-      const late = await scanItems(scope, resourceId, kind, word, keep, Number.POSITIVE_INFINITY, {
-        dateFrom: asOf,
-        firstSeenBefore: asOf,
-      });
-      const rest =
-        late.items.length < wanted
-          ? await scanItems(scope, resourceId, kind, word, keep, wanted - late.items.length, {
-              dateBefore: asOf,
-            })
-          : { items: [], truncated: false };
-      scan = { items: [...late.items, ...rest.items], truncated: late.truncated || rest.truncated };
-    } else {
-      scan = await scanItems(scope, resourceId, kind, word, keep, wanted);
-    }
-    page = scan.items.slice(offset, wanted);
-  } else {
-    const counts = await Promise.all(words.map((word) => countItems(scope, resourceId, kind, { word })));
-    const rarest = counts.indexOf(Math.min(...counts));
-    if (counts[rarest] === 0) return { items: [], total: 0 };
-    scan = await scanItems(scope, resourceId, kind, words[rarest], keep);
-    page = scan.items.slice(offset, offset + query.pageSize);
-    total = scan.items.length;
-  }
-  if (scan.truncated)
-    logs.searchTruncated({ organizationId: scope.organizationId, candidates: MAX_CANDIDATES });
-  return {
-    items: asOf ? await Promise.all(page.map((item) => asHeldAt(scope, resourceId, item, asOf))) : page,
-    total,
-  };
+/** The items of a page, each as the backups held it at `asOf` when there is one. */
+function heldAt(scope: Scope, resourceId: string, items: SearchableItem[], asOf: string | undefined) {
+  if (!asOf) return Promise.resolve(items);
+  return Promise.all(
+    items.map((item) =>
+      // The current version, captured before the date, is the one held then: nothing more to read.
+      item.current?.capturedAt !== undefined && item.current.capturedAt < asOf
+        ? { ...item, deletedAtSource: null, lastSeenAt: item.current.capturedAt }
+        : asHeldAt(scope, resourceId, item, asOf),
+    ),
+  );
+}
+
+/** The page token asked for, checked against this search and page. */
+function tokenOf(query: SearchQuery, digest: string): PageToken | undefined {
+  if (query.pageToken === undefined) return undefined;
+  const token = decodePageToken(query.pageToken, digest);
+  if (token.page !== query.page) throw DomainError.invalid(PAGE_TOKEN_MESSAGES.pageMismatch);
+  return token;
 }
 
 export async function searchBackups(
@@ -262,10 +204,28 @@ export async function searchBackups(
   now = new Date(),
 ): Promise<SearchResponse> {
   const query = parseSearchQuery(rawQuery);
-  const resource = findResource(await listResources(scope), query.resource);
+  const resource = await findResourceByNameOrEmail(scope, query.resource);
   if (!resource) throw DomainError.notFound(SEARCH_MESSAGES.resourceNotFound);
   const kind: ItemKind = query.service === "gmail" ? "gmail-message" : "drive-file";
-  const found = await findItems(scope, resource.resourceId, kind, query);
+  const digest = searchDigest([query.service, resource.resourceId, query.keywordWords, query.asOf ?? null]);
+  const token = tokenOf(query, digest);
+  const found = await findItems(scope, resource.resourceId, {
+    kind,
+    words: query.keywordWords,
+    ...(query.asOf ? { asOf: query.asOf } : {}),
+    pageSize: query.pageSize,
+    skip: token ? 0 : (query.page - 1) * query.pageSize,
+    ...(token ? { token } : {}),
+  });
+  const items = await heldAt(scope, resource.resourceId, found.items, query.asOf);
+  const nextPageToken = found.next
+    ? encodePageToken(digest, {
+        page: query.page + 1,
+        position: found.next,
+        total: found.total,
+        totalAtLeast: found.totalAtLeast,
+      })
+    : null;
   await appendAudit(scope, {
     operation: "backup-item.searched",
     actor,
@@ -275,10 +235,12 @@ export async function searchBackups(
   const base = {
     resource: { resourceId: resource.resourceId, name: resource.name, email: resource.email },
     total: found.total,
+    totalAtLeast: found.totalAtLeast,
     page: query.page,
     pageSize: query.pageSize,
+    nextPageToken,
   };
   return query.service === "gmail"
-    ? { ...base, service: "gmail", results: found.items.map(mailResult) }
-    : { ...base, service: "drive", results: found.items.map(driveResult) };
+    ? { ...base, service: "gmail", results: items.map(mailResult) }
+    : { ...base, service: "drive", results: items.map(driveResult) };
 }

@@ -13,6 +13,8 @@ export interface SearchQuery {
   date?: string;
   page: number;
   pageSize: number;
+  /** The previous page's `nextPageToken` (pages after the first). */
+  pageToken?: string;
 }
 
 /** `GET /v1/organizations/{id}/search`: one page of a resource's backed-up emails or Drive files. */

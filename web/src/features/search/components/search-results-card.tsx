@@ -62,7 +62,7 @@ function ResultsHeading({ answer }: { answer: SearchResponse | undefined }) {
             })}
           </Typography>
           <Typography variant="body2" color="text.secondary" data-testid="search-total">
-            {t("search.total", { count: answer.total })}
+            {t(answer.totalAtLeast ? "search.totalAtLeast" : "search.total", { count: answer.total })}
           </Typography>
         </>
       ) : (
@@ -95,11 +95,11 @@ function ResultsPager({
         <ChevronLeft />
       </IconButton>
       <Typography variant="body2" data-testid="search-page">
-        {t("search.page", { page: answer.page, pages })}
+        {t(answer.totalAtLeast ? "search.pageAtLeast" : "search.page", { page: answer.page, pages })}
       </Typography>
       <IconButton
         aria-label={t("search.next")}
-        disabled={answer.page >= pages || loading}
+        disabled={answer.nextPageToken === null || loading}
         onClick={() => onPage(answer.page + 1)}
       >
         <ChevronRight />

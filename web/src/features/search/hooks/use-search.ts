@@ -32,11 +32,25 @@ export function useSearch(resource: Resource | null) {
     initialResource ? { resource: initialResource } : null,
   );
   const [page, setPage] = useState(1);
+  // The token of each page reached so far (the previous page's `nextPageToken`): pages are read from a cursor.
+  const [tokens, setTokens] = useState<Record<number, string>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const pageToken = page > 1 ? tokens[page] : undefined;
   const search = useSearchBackups(
     organizationId,
-    criteria ? { service, ...criteria, page, pageSize: SEARCH_PAGE_SIZE } : null,
+    criteria
+      ? { service, ...criteria, page, pageSize: SEARCH_PAGE_SIZE, ...(pageToken ? { pageToken } : {}) }
+      : null,
   );
+  // A placeholder (the previous search's answer, kept while the next loads) gives no token for this one.
+  const nextPageToken = search.isPlaceholderData ? undefined : search.data?.nextPageToken;
+  const answeredPage = search.data?.page;
+  useEffect(() => {
+    if (nextPageToken && answeredPage !== undefined)
+      setTokens((known) =>
+        known[answeredPage + 1] === nextPageToken ? known : { ...known, [answeredPage + 1]: nextPageToken },
+      );
+  }, [nextPageToken, answeredPage]);
 
   useEffect(() => {
     if (search.error && isRequestError(search.error.code))
@@ -47,6 +61,7 @@ export function useSearch(resource: Resource | null) {
   const changeService = (next: SearchService) => {
     setService(next);
     setPage(1);
+    setTokens({});
     setSelected(new Set());
   };
   const runSearch = (next: SearchCriteria) => {
@@ -54,6 +69,7 @@ export function useSearch(resource: Resource | null) {
     if (page === 1 && JSON.stringify(next) === JSON.stringify(criteria)) void search.refetch();
     setCriteria(next);
     setPage(1);
+    setTokens({});
     setSelected(new Set());
   };
   const changePage = (next: number) => {

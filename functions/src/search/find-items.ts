@@ -1,0 +1,230 @@
+/**
+ * Which catalog items a search shows, page by page, reading about a page's worth of documents whatever the
+ * catalog's size (docs/api.md "Backups and search"):
+ * - no date, at most one word: one stream (the word's items, or all of the kind), read from the page's
+ *   cursor; the total counts what follows the cursor, up to `TOTAL_CAP` more (beyond, it is a lower bound);
+ * - a date, at most one word: mail is read in two streams, first the few messages dated after their first
+ *   backup (`datedLater`) and dated at or after the date, then the messages dated before it that were
+ *   first backed up before it; Drive files in one stream by name. Items deleted at the source by then are
+ *   left out. The total is what the catalog held (first backed up before the date, less deleted before
+ *   it), counted up to the cap on the first page and carried by the page token;
+ * - several words: the rarest word's stream (each word's count, capped, picks it), the other words checked
+ *   on its items; the total is what the pages read so far found, a lower bound while more may follow.
+ */
+import { DomainError } from "../lib/errors";
+import type { Scope } from "../lib/tenancy";
+import {
+  countItems,
+  countStream,
+  cursorDocument,
+  type ItemCursor,
+  readStream,
+  type ItemKind,
+  type SearchableItem,
+  type Stream,
+} from "./repo";
+import type { PageToken, Position } from "./page-token";
+
+/** Counts stop here (Firestore bills an aggregation one read per 1,000 index entries). */
+export const TOTAL_CAP = 2_000;
+/** The largest batch a filtered stream is read in. */
+const MAX_BATCH = 500;
+
+export const SEARCH_PAGE_MESSAGES = {
+  changed: "The results changed since this page was asked for: search again",
+} as const;
+
+export interface ItemsQuery {
+  kind: ItemKind;
+  words: string[];
+  /** End of the chosen day (exclusive), ISO 8601. */
+  asOf?: string;
+  pageSize: number;
+  /** The page asked for without a token: that many items are skipped first. */
+  skip: number;
+  /** Where the page starts, from its token. */
+  token?: PageToken;
+}
+
+export interface FoundPage {
+  items: SearchableItem[];
+  total: number;
+  totalAtLeast: boolean;
+  /** Where the next page starts; null when this one is the last. */
+  next: Position | null;
+}
+
+/** Whether an item matches every word and existed in the backups at `asOf`. */
+function matches(item: SearchableItem, words: string[], asOf: string | undefined): boolean {
+  const keywords = Array.isArray(item.search.keywords) ? (item.search.keywords as unknown[]) : [];
+  if (!words.every((word) => keywords.includes(word))) return false;
+  if (asOf) {
+    if (!(item.firstSeenAt < asOf)) return false;
+    if (item.deletedAtSource && item.deletedAtSource < asOf) return false;
+  }
+  return true;
+}
+
+interface Plan {
+  streams: Stream[];
+  /** Every item of the streams is shown (no check beyond the query). */
+  unfiltered: boolean;
+  totals: "counted" | "held" | "found";
+  /** The index in `words` of the word the streams are narrowed by. */
+  wordIndex: number;
+}
+
+/** The index of the word fewest items have (each word's count stops at the cap), or null when one has none. */
+async function rarestWord(scope: Scope, resourceId: string, query: ItemsQuery): Promise<number | null> {
+  const counts = await Promise.all(
+    query.words.map((word) => countItems(scope, resourceId, query.kind, { word }, TOTAL_CAP)),
+  );
+  const rarest = counts.indexOf(Math.min(...counts));
+  return counts[rarest] === 0 ? null : rarest;
+}
+
+async function planOf(scope: Scope, resourceId: string, query: ItemsQuery): Promise<Plan | null> {
+  const { asOf, kind } = query;
+  // The first page picks the rarest word; its token carries the choice to the next pages.
+  let wordIndex = query.token?.position.word ?? 0;
+  if (query.words.length > 1 && !query.token) {
+    const rarest = await rarestWord(scope, resourceId, query);
+    if (rarest === null) return null;
+    wordIndex = rarest;
+  }
+  if (wordIndex >= Math.max(1, query.words.length)) throw DomainError.invalid(SEARCH_PAGE_MESSAGES.changed);
+  const word = query.words[wordIndex];
+  const totals = query.words.length > 1 ? "found" : asOf ? "held" : "counted";
+  if (!asOf) return { streams: [{ word }], unfiltered: query.words.length <= 1, totals, wordIndex };
+  if (kind === "drive-file") return { streams: [{ word }], unfiltered: false, totals, wordIndex };
+  return {
+    streams: [
+      { word, datedLater: true, dateFrom: asOf },
+      { word, dateBefore: asOf, firstSeenBefore: asOf },
+    ],
+    unfiltered: false,
+    totals,
+    wordIndex,
+  };
+}
+
+interface Filled {
+  items: SearchableItem[];
+  next: Position | null;
+}
+
+/** Fills a page from `start`, skipping `skip` matching items first. */
+async function fill(
+  scope: Scope,
+  resourceId: string,
+  query: ItemsQuery,
+  plan: Plan,
+  start: { stream: number; after: ItemCursor | undefined },
+): Promise<Filled> {
+  const keep = (item: SearchableItem) => plan.unfiltered || matches(item, query.words, query.asOf);
+  const found: SearchableItem[] = [];
+  let skip = query.skip;
+  for (let index = start.stream; index < plan.streams.length; index += 1) {
+    const stream = plan.streams[index] as Stream;
+    let after = index === start.stream ? start.after : undefined;
+    let size = query.pageSize - found.length + skip + (plan.unfiltered ? 0 : 2);
+    for (;;) {
+      const batch = await readStream(scope, resourceId, query.kind, stream, after, Math.min(size, MAX_BATCH));
+      for (const [position, entry] of batch.entries()) {
+        if (!keep(entry.item)) continue;
+        if (skip > 0) {
+          skip -= 1;
+          continue;
+        }
+        found.push(entry.item);
+        if (found.length === query.pageSize) {
+          const last = position === batch.length - 1 && batch.length < Math.min(size, MAX_BATCH);
+          const final = last && index === plan.streams.length - 1;
+          return {
+            items: found,
+            next: final ? null : { stream: index, after: entry.id, word: plan.wordIndex },
+          };
+        }
+      }
+      if (batch.length < Math.min(size, MAX_BATCH)) break;
+      after = batch[batch.length - 1]?.snapshot;
+      size = Math.min(MAX_BATCH, size * 2);
+    }
+  }
+  return { items: found, next: null };
+}
+
+async function startOf(
+  scope: Scope,
+  resourceId: string,
+  token: PageToken | undefined,
+  streams: number,
+): Promise<{ stream: number; after: ItemCursor | undefined }> {
+  if (!token) return { stream: 0, after: undefined };
+  const { stream, after } = token.position;
+  if (stream >= streams) throw DomainError.invalid(SEARCH_PAGE_MESSAGES.changed);
+  if (after === null) return { stream, after: undefined };
+  const snapshot = await cursorDocument(scope, resourceId, after);
+  if (!snapshot) throw DomainError.invalid(SEARCH_PAGE_MESSAGES.changed);
+  return { stream, after: snapshot };
+}
+
+/** What the catalog held at `asOf` (with the word): first backed up before it, less deleted before it. */
+async function heldTotal(
+  scope: Scope,
+  resourceId: string,
+  query: ItemsQuery,
+  word: string | undefined,
+): Promise<{ total: number; atLeast: boolean }> {
+  const asOf = query.asOf as string;
+  const cap = TOTAL_CAP + query.skip;
+  const [held, deleted] = await Promise.all([
+    countItems(scope, resourceId, query.kind, { word, firstSeenBefore: asOf }, cap),
+    countItems(scope, resourceId, query.kind, { word, deletedBefore: asOf }, cap),
+  ]);
+  return { total: Math.max(0, held - deleted), atLeast: held >= cap };
+}
+
+/** The next page's start, unless the total says this page is the last. */
+function lastPage(before: number, filled: Filled, total: number, atLeast: boolean): Position | null {
+  return !atLeast && before + filled.items.length >= total ? null : filled.next;
+}
+
+/** One page of the items a search shows, its total, and where the next page starts. */
+export async function findItems(scope: Scope, resourceId: string, query: ItemsQuery): Promise<FoundPage> {
+  const plan = await planOf(scope, resourceId, query);
+  if (!plan) return { items: [], total: 0, totalAtLeast: false, next: null };
+  const { token } = query;
+  const start = await startOf(scope, resourceId, token, plan.streams.length);
+  // Items before this page: those the token's pages showed, or those skipped.
+  const before = token ? (token.page - 1) * query.pageSize : query.skip;
+
+  if (plan.totals === "counted") {
+    // What follows the page's start, counted alongside the page (from the start when skipping).
+    const cap = TOTAL_CAP + (token ? 0 : query.skip);
+    const stream = plan.streams[0] as Stream;
+    const [filled, following] = await Promise.all([
+      fill(scope, resourceId, query, plan, start),
+      countStream(scope, resourceId, query.kind, stream, start.after, cap),
+    ]);
+    const total = (token ? before : 0) + following;
+    const atLeast = following >= cap;
+    return { ...filled, total, totalAtLeast: atLeast, next: lastPage(before, filled, total, atLeast) };
+  }
+  if (plan.totals === "held") {
+    const held = token
+      ? { total: token.total, atLeast: token.totalAtLeast }
+      : await heldTotal(scope, resourceId, query, query.words[plan.wordIndex]);
+    if (!token && before >= held.total && !held.atLeast) {
+      return { items: [], total: held.total, totalAtLeast: false, next: null };
+    }
+    const filled = await fill(scope, resourceId, query, plan, start);
+    const total = Math.max(held.total, before + filled.items.length);
+    const atLeast = held.atLeast && filled.next !== null;
+    return { ...filled, total, totalAtLeast: atLeast, next: lastPage(before, filled, total, atLeast) };
+  }
+  const filled = await fill(scope, resourceId, query, plan, start);
+  const seen = before + filled.items.length;
+  // Several words: only what was read is known; while more may follow, one more is promised.
+  return { ...filled, total: filled.next ? seen + 1 : seen, totalAtLeast: filled.next !== null };
+}
