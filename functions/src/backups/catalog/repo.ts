@@ -21,10 +21,8 @@ import type {
 } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { stripUndefined } from "../../lib/strip-undefined";
+import { currentOf, endings, itemOf } from "../../engine/runner/catalog-items";
 import {
-  currentOf,
-  endings,
-  itemOf,
   type Catalog,
   type CatalogItem,
   type CatalogVersion,

@@ -7,8 +7,6 @@ import {
   CatalogUnavailableError,
   LeaseLostError,
   MAX_ITEM_ERRORS,
-  endings,
-  itemOf,
   renamedItemLabels,
   type Catalog,
   type CatalogItem,
@@ -20,6 +18,7 @@ import {
   type RunOutcome,
   type RunRecord,
 } from "./catalog";
+import { endings, itemOf } from "./catalog-items";
 import type { LabelRename } from "../sources/source";
 
 export interface StoredChunkRef {
