@@ -222,6 +222,7 @@ export async function seedItems(
         kind: data.kind,
         capturedAt: data.firstSeenAt,
         search: data.search,
+        endedAt: null,
       });
     }
     await writer.flush();
