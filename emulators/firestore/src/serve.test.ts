@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { deleteApp, initializeApp, type App } from "firebase-admin/app";
-import { AggregateField, FieldPath, getFirestore, type Firestore } from "firebase-admin/firestore";
+import { AggregateField, FieldPath, Filter, getFirestore, type Firestore } from "firebase-admin/firestore";
 
 import { NodeFirestoreEmulator } from "./node-emulator";
 import type { RequestReads } from "./stats";
@@ -174,6 +174,25 @@ test("when a query runs in a transaction, then its reads are counted too", async
     ),
   );
   expect(reads).toMatchObject({ rpc: "RunQuery", returned: 3, billedReads: 3 });
+});
+
+test("when a query skips documents with an offset, then the skipped documents are read and billed too", async () => {
+  const query = items().where("kind", "==", "b").orderBy("rank", "desc").offset(20).limit(5);
+  let found = 0;
+  const reads = await readsOf(async () => {
+    found = (await query.get()).size;
+  });
+  expect(found).toBe(5);
+  expect(reads).toMatchObject({ entriesScanned: 25, documentsRead: 25, returned: 5, billedReads: 25 });
+  const inTransaction = await readsOf(() => db.runTransaction(async (tx) => tx.get(query)));
+  expect(inTransaction).toMatchObject({ rpc: "RunQuery", returned: 5, billedReads: 25 });
+  // Past the end: nothing returned, every matching document skipped (kind "z": two).
+  const pastTheEnd = await readsOf(() => items().where("kind", "==", "z").offset(5).get());
+  expect(pastTheEnd).toMatchObject({ returned: 0, billedReads: 2 });
+  // A query read by scanning (OR) bills its skipped documents the same way.
+  const either = Filter.or(Filter.where("kind", "==", "z"), Filter.where("kind", "==", "c"));
+  const scanned = await readsOf(() => items().where(either).offset(1).get());
+  expect(scanned).toMatchObject({ returned: 1, billedReads: 2 });
 });
 
 test("when the figures are asked for over HTTP, then they are the requests' reads, and a reset starts again", async () => {

@@ -31,6 +31,8 @@ export interface ServedQuery {
   entriesScanned: number;
   /** Documents fetched (including those the rest of the filter then rejected). */
   documentsFetched: number;
+  /** Matching documents an `offset` skipped: read, and billed, but not returned. */
+  skipped: number;
 }
 
 /** Most prefixes (combinations of `in` values) a query is served with; more are read by scanning. */
@@ -250,7 +252,7 @@ export function serveQuery(
   };
   const limit = query.has_limit ? query.limit.value : Number.POSITIVE_INFINITY;
   const wanted = query.offset + limit;
-  const served: ServedQuery = { documents: [], entriesScanned: 0, documentsFetched: 0 };
+  const served: ServedQuery = { documents: [], entriesScanned: 0, documentsFetched: 0, skipped: 0 };
   let found = chosen.prefixes.flatMap((prefix) => readPrefix(read, prefix, filters.ranges, wanted, served));
   if (chosen.prefixes.length > 1) {
     // Several prefixes (`in`): merged in query order (the index order after the prefix), each document once.
@@ -267,6 +269,7 @@ export function serveQuery(
     const seen = new Set<string>();
     found = found.filter(({ document }) => !seen.has(document.path) && seen.add(document.path));
   }
+  served.skipped = Math.min(query.offset, found.length);
   served.documents = found.slice(query.offset, query.offset + limit).map((f) => f.document);
   return served;
 }

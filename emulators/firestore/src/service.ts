@@ -85,9 +85,10 @@ export class FirestoreService {
   ): ServedQuery {
     const served = serveQuery(database, path, query, plans);
     if (served) return served;
-    const counter = { examined: 0 };
+    const counter = { examined: 0, skipped: 0 };
     const documents = runQuery(database, path, query, { ...options, counter });
-    return { documents, entriesScanned: counter.examined, documentsFetched: counter.examined };
+    const { examined, skipped } = counter;
+    return { documents, entriesScanned: examined, documentsFetched: examined, skipped };
   }
 
   private record(
@@ -99,6 +100,7 @@ export class FirestoreService {
       returned: number;
       matched?: number;
       asked?: number;
+      skipped?: number;
     },
   ): void {
     this.stats.record({
@@ -286,7 +288,8 @@ export class FirestoreService {
           );
           const { documents } = served;
           const figures = { ...served, documentsRead: served.documentsFetched, returned: 1 };
-          this.record("RunAggregationQuery", database, { ...figures, matched: documents.length });
+          const matched = documents.length + served.skipped;
+          this.record("RunAggregationQuery", database, { ...figures, matched });
           write(
             RunAggregationQueryResponse.fromObject({
               result: { aggregate_fields: runAggregation(database, path, aggregation, documents) },
