@@ -140,6 +140,40 @@ test("when count() and sum() run, then they are billed one read per 1,000 index 
   expect(counted.billedReads).toBe(1);
 });
 
+test("when count() runs on an index that holds its whole filter, then it reads index entries only, no document", async () => {
+  const counted = await readsOf(async () => {
+    expect((await items().where("kind", "==", "b").count().get()).data().count).toBe(666);
+  });
+  expect(counted).toMatchObject({ entriesScanned: 666, documentsRead: 0, billedReads: 1 });
+  // sum() of an indexed field too; sum() of a field the index does not hold fetches the documents.
+  const summed = await readsOf(async () => {
+    const result = await items()
+      .where("rank", ">=", 95)
+      .aggregate({ s: AggregateField.sum("rank") })
+      .get();
+    expect(result.data().s).toBe((95 + 96 + 97 + 98 + 99) * 10);
+  });
+  expect(summed).toMatchObject({ entriesScanned: 50, documentsRead: 0, billedReads: 1 });
+  const fetched = await readsOf(() =>
+    items()
+      .where("kind", "==", "b")
+      .aggregate({ s: AggregateField.sum("rank") })
+      .get(),
+  );
+  expect(fetched).toMatchObject({ entriesScanned: 666, documentsRead: 666, billedReads: 1 });
+});
+
+test("when count() runs on a query with a limit, then it stops at the limit and is billed for the entries it read", async () => {
+  const counted = await readsOf(async () => {
+    expect((await items().where("kind", "==", "b").limit(10).count().get()).data().count).toBe(10);
+  });
+  expect(counted).toMatchObject({ entriesScanned: 10, documentsRead: 0, billedReads: 1 });
+  const large = await readsOf(async () => {
+    expect((await items().limit(1001).count().get()).data().count).toBe(1001);
+  });
+  expect(large).toMatchObject({ entriesScanned: 1001, billedReads: 2 });
+});
+
 test("when documents are fetched by name, then each one asked for is billed, found or not", async () => {
   const refs = [items().doc("i0001"), items().doc("i0002"), items().doc("missing")];
   const reads = await readsOf(() => db.getAll(...refs));

@@ -2,9 +2,9 @@
  * Serves a planned query from its index, as Firestore does: the equality values fix a prefix of the
  * index, a range filter on the first order field and the cursors narrow it by binary search, and the
  * entries are read in order until the limit is reached; only the documents of entries read are fetched
- * (and filtered by the rest of the query). Queries this does not cover yet (OR, `in` or
- * `array-contains-any` on an index prefix, an orderBy on a field fixed by `==`) return undefined and are
- * read by scanning (`runQuery`).
+ * (and filtered by the rest of the query). An aggregation whose filter and fields the index holds reads
+ * entries only, no document. Queries this does not cover yet (OR, an orderBy on a field fixed by `==`)
+ * return undefined and are read by scanning (`runQuery`).
  */
 import type {
   StructuredQuery,
@@ -21,7 +21,16 @@ import { canonicalFieldPath, type IndexField } from "./indexes";
 import type { IndexPlan } from "./planner";
 import { cursorSide, prepareQuery, type Position, type PreparedQuery } from "./query";
 import type { Database, StoredDocument } from "./store";
-import { compareStrings, compareValues, fromProto, typeOrder, type Value } from "./values";
+import {
+  compareStrings,
+  compareValues,
+  fromProto,
+  parseFieldPath,
+  setField,
+  typeOrder,
+  type Fields,
+  type Value,
+} from "./values";
 
 const NAME = "__name__";
 
@@ -80,6 +89,44 @@ function conjunction(filter: StructuredQueryFilter | undefined, into: Conjunctio
     if (range.includes(op)) into.ranges.push({ path, op, value });
   }
   return into;
+}
+
+/**
+ * Whether every filter of the query can be checked on the index's entries: each names `__name__` or an
+ * indexed field, and an array-contains field only with array-contains(-any).
+ */
+function filterOnEntries(
+  filter: StructuredQueryFilter | undefined,
+  modes: ReadonlyMap<string, IndexField["mode"]>,
+): boolean {
+  if (!filter) return true;
+  if (filter.filter_type === "composite_filter")
+    return filter.composite_filter.filters.every((part) => filterOnEntries(part, modes));
+  let path: string;
+  let contains = false;
+  if (filter.filter_type === "field_filter") {
+    path = canonicalFieldPath(filter.field_filter.field.field_path);
+    const { op } = filter.field_filter;
+    contains = op === FieldOp.ARRAY_CONTAINS || op === FieldOp.ARRAY_CONTAINS_ANY;
+  } else if (filter.filter_type === "unary_filter") {
+    path = canonicalFieldPath(filter.unary_filter.field.field_path);
+  } else return false;
+  if (path === NAME) return true;
+  const mode = modes.get(path);
+  return mode !== undefined && (mode === "CONTAINS") === contains;
+}
+
+const NO_TIME = { seconds: 0, nanos: 0 };
+
+/** What an entry tells of its document: the indexed values (an array-contains field: the one element). */
+function entryDocument(index: MaterializedIndex, entry: IndexEntry): StoredDocument {
+  let fields: Fields = {};
+  index.definition.fields.forEach((field, i) => {
+    const value = entry.values[i]!;
+    const indexed = field.mode === "CONTAINS" ? { array_value: { values: [value] } } : value;
+    fields = setField(fields, parseFieldPath(field.fieldPath), indexed);
+  });
+  return { path: entry.path, fields, createTime: NO_TIME, updateTime: NO_TIME };
 }
 
 /** The index of the plan to read, with the prefixes to read of it; the longest prefix wins. */
@@ -193,6 +240,8 @@ function readPrefix(
     prepared: PreparedQuery;
     parent: string;
     within: string;
+    /** Check the filter on the entries and fetch no document (aggregations the index serves whole). */
+    entriesOnly: boolean;
   },
   prefix: Value[],
   ranges: Conjunction["ranges"],
@@ -214,20 +263,25 @@ function readPrefix(
     served.entriesScanned += 1;
     if (prepared.end && cursorSide((p) => position(entry, p), prepared) > 0) break;
     if (within && !entry.path.startsWith(within)) continue;
-    const document = database.get(entry.path);
+    const document = read.entriesOnly ? entryDocument(index, entry) : database.get(entry.path);
     if (!document) continue;
-    served.documentsFetched += 1;
+    if (!read.entriesOnly) served.documentsFetched += 1;
     if (prepared.predicate(document)) found.push({ entry, document });
   }
   return found;
 }
 
-/** Serves a query from its planned index, or undefined when it must be read by scanning. */
+/**
+ * Serves a query from its planned index, or undefined when it must be read by scanning. `aggregated`: the
+ * query is an aggregation over these fields (none for `count()`); when the index holds its whole filter and
+ * these fields, the documents returned are made of the entries' values and no document is fetched.
+ */
 export function serveQuery(
   database: Database,
   parentPath: string,
   query: StructuredQuery,
   plans: readonly IndexPlan[] | undefined,
+  aggregated?: readonly string[],
 ): ServedQuery | undefined {
   const plan = plans?.length === 1 ? plans[0]! : undefined;
   const from = query.from[0];
@@ -243,12 +297,19 @@ export function serveQuery(
   const index = database.indexEntries.index(chosen.definition);
   const collectionScope = chosen.definition.scope === "COLLECTION";
   const collection = parentPath ? `${parentPath}/${from.collection_id}` : from.collection_id;
+  const modes = new Map(chosen.definition.fields.map((f) => [f.fieldPath, f.mode]));
+  const entriesOnly =
+    aggregated !== undefined &&
+    modes.size === chosen.definition.fields.length &&
+    filterOnEntries(query.has_where ? query.where : undefined, modes) &&
+    aggregated.every((path) => modes.has(path) && modes.get(path) !== "CONTAINS");
   const read = {
     database,
     index,
     prepared,
     parent: collectionScope ? collection : "",
     within: !collectionScope && parentPath ? `${parentPath}/` : "",
+    entriesOnly,
   };
   const limit = query.has_limit ? query.limit.value : Number.POSITIVE_INFINITY;
   const wanted = query.offset + limit;

@@ -23,12 +23,15 @@ import {
   type RunQueryRequest,
 } from "@firestore-emulator/proto/dist/google/firestore/v1/firestore";
 import type { TransactionOptions } from "@firestore-emulator/proto/dist/google/firestore/v1/common";
-import type { StructuredQuery } from "@firestore-emulator/proto/dist/google/firestore/v1/query";
+import type {
+  StructuredAggregationQuery,
+  StructuredQuery,
+} from "@firestore-emulator/proto/dist/google/firestore/v1/query";
 import { Empty } from "@firestore-emulator/proto/dist/google/protobuf/empty";
 import type { ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js";
 
 import { streaming, toStatus, unary } from "./grpc-handlers";
-import { IndexCatalog, MissingIndexError } from "./indexes";
+import { canonicalFieldPath, IndexCatalog, MissingIndexError } from "./indexes";
 import { planQuery, type IndexPlan } from "./planner";
 import { projectionOf, runAggregation, runQuery } from "./query";
 import { serveQuery, type ServedQuery } from "./serve";
@@ -36,6 +39,13 @@ import { billedReads, ReadStats, type ReadRpc } from "./stats";
 import { Store, type Database, type StoredDocument } from "./store";
 import { TransactionManager, type Transaction } from "./transactions";
 import { parseFieldPath, projectFields, type Fields, type Timestamp } from "./values";
+
+/** The fields an aggregation sums or averages (canonical paths; none for `count()`). */
+function aggregatedFields(aggregation: StructuredAggregationQuery): string[] {
+  return aggregation.aggregations.flatMap((a) =>
+    a.operator === "sum" || a.operator === "avg" ? [canonicalFieldPath(a[a.operator].field.field_path)] : [],
+  );
+}
 
 export const firestoreServiceDefinition =
   UnimplementedFirestoreService.definition as unknown as ServiceDefinition;
@@ -81,9 +91,9 @@ export class FirestoreService {
     path: string,
     query: StructuredQuery,
     plans: IndexPlan[] | undefined,
-    options: { ordered?: boolean } = {},
+    options: { ordered?: boolean; aggregated?: readonly string[] } = {},
   ): ServedQuery {
-    const served = serveQuery(database, path, query, plans);
+    const served = serveQuery(database, path, query, plans, options.aggregated);
     if (served) return served;
     const counter = { examined: 0, skipped: 0 };
     const documents = runQuery(database, path, query, { ...options, counter });
@@ -284,7 +294,10 @@ export class FirestoreService {
           const plans = this.plan(database, aggregation.structured_query);
           const { transaction, isNew } = this.readTransaction(request);
           const served = await this.lockedQuery(transaction, database, () =>
-            this.execute(database, path, aggregation.structured_query, plans, { ordered: false }),
+            this.execute(database, path, aggregation.structured_query, plans, {
+              ordered: false,
+              aggregated: aggregatedFields(aggregation),
+            }),
           );
           const { documents } = served;
           const figures = { ...served, documentsRead: served.documentsFetched, returned: 1 };
