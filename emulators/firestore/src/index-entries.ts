@@ -61,7 +61,7 @@ export class MaterializedIndex {
     documents: Iterable<IndexedDocument>,
   ) {
     this.segments = definition.fields.map((f) => parseFieldPath(f.fieldPath));
-    for (const document of documents) this.update(undefined, document);
+    for (const document of documents) this.update(document.path, document);
   }
 
   /** Entries of one document. */
@@ -85,9 +85,8 @@ export class MaterializedIndex {
     return tuples.map((values) => ({ parent, values, path: document.path }));
   }
 
-  /** Queues the change of one document of the collection group. */
-  update(before: IndexedDocument | undefined, after: IndexedDocument | undefined): void {
-    const path = (after ?? before)!.path;
+  /** Queues the change of one document of the collection group (`after` undefined: deleted). */
+  update(path: string, after: IndexedDocument | undefined): void {
     for (const entry of this.byPath.get(path) ?? []) this.removed.add(entry);
     const entries = after ? this.entriesOf(after) : [];
     if (entries.length > 0) this.byPath.set(path, entries);
@@ -151,18 +150,15 @@ export class IndexEntries {
   private readonly indexes = new Map<string, MaterializedIndex>();
   private readonly byGroup = new Map<string, MaterializedIndex[]>();
 
-  /** `documents` lists every document of the database (read when an index is first used). */
-  constructor(private readonly documents: () => Iterable<IndexedDocument>) {}
+  /** `members` lists the documents of a collection group (read when one of its indexes is first used). */
+  constructor(private readonly members: (group: string) => Iterable<IndexedDocument>) {}
 
   /** The index for a definition, built from the collection group's documents on first use. */
   index(definition: IndexDefinition): MaterializedIndex {
     const key = definitionKey(definition);
     let index = this.indexes.get(key);
     if (!index) {
-      const members = [...this.documents()].filter(
-        (d) => collectionGroupOf(d.path) === definition.collectionGroup,
-      );
-      index = new MaterializedIndex(definition, members);
+      index = new MaterializedIndex(definition, this.members(definition.collectionGroup));
       this.indexes.set(key, index);
       const group = this.byGroup.get(definition.collectionGroup) ?? [];
       group.push(index);
@@ -172,10 +168,8 @@ export class IndexEntries {
   }
 
   /** Called by the database on every stored change. */
-  changed(before: IndexedDocument | undefined, after: IndexedDocument | undefined): void {
-    const path = (after ?? before)?.path;
-    if (!path) return;
-    for (const index of this.byGroup.get(collectionGroupOf(path)) ?? []) index.update(before, after);
+  changed(path: string, after: IndexedDocument | undefined): void {
+    for (const index of this.byGroup.get(collectionGroupOf(path)) ?? []) index.update(path, after);
   }
 
   clear(): void {

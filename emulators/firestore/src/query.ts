@@ -255,13 +255,13 @@ function candidates(
   }
   const prefix = parentPath ? `${parentPath}/` : "";
   const result: StoredDocument[] = [];
-  for (const document of database.documents.values()) {
-    if (!document.path.startsWith(prefix)) continue;
+  for (const path of database.paths()) {
+    if (!path.startsWith(prefix)) continue;
     if (collectionId) {
-      const segments = document.path.split("/");
+      const segments = path.split("/");
       if (segments[segments.length - 2] !== collectionId) continue;
     }
-    result.push(document);
+    result.push(database.get(path)!);
   }
   return result;
 }

@@ -332,7 +332,7 @@ export class FirestoreService {
         if (request.show_missing) {
           // Documents that do not exist but have subcollections with documents.
           const depth = collection.split("/").length + 1;
-          for (const documentPath of database.documents.keys()) {
+          for (const documentPath of database.paths()) {
             if (!documentPath.startsWith(`${collection}/`)) continue;
             names.add(documentPath.split("/").slice(0, depth).join("/"));
           }
