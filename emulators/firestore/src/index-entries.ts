@@ -3,9 +3,11 @@
  * (one per distinct element for an array-contains field), sorted by the collection (collection scope),
  * the field values in the index's directions, then the document name. An index is materialised when a
  * query first uses it and kept current on every write; writes are queued and applied before the next read
- * (one by one when few, by a re-sort when many, e.g. after a bulk load).
+ * (one by one when few, each moving at most one block of entries; by a re-sort when many, e.g. after a
+ * bulk load).
  */
 import type { IndexField, QueryScope } from "./indexes";
+import { SortedBlocks } from "./sorted-entries";
 import {
   compareReferences,
   compareStrings,
@@ -50,10 +52,11 @@ export function definitionKey(definition: IndexDefinition): string {
 }
 
 export class MaterializedIndex {
-  private entries: IndexEntry[] = [];
-  private readonly byPath = new Map<string, IndexEntry[]>();
-  private removed = new Set<IndexEntry>();
-  private added: IndexEntry[] = [];
+  private readonly entries: SortedBlocks<IndexEntry>;
+  /** Entries in the list now of the documents changed since the last read (by path). */
+  private stale = new Map<string, IndexEntry[]>();
+  /** Entries the same documents have now. */
+  private fresh = new Map<string, IndexEntry[]>();
   private readonly segments: string[][];
 
   constructor(
@@ -61,7 +64,10 @@ export class MaterializedIndex {
     documents: Iterable<IndexedDocument>,
   ) {
     this.segments = definition.fields.map((f) => parseFieldPath(f.fieldPath));
-    for (const document of documents) this.update(document.path, document);
+    this.entries = new SortedBlocks(this.compare);
+    const all: IndexEntry[] = [];
+    for (const document of documents) for (const entry of this.entriesOf(document)) all.push(entry);
+    this.entries.reset(all);
   }
 
   /** Entries of one document. */
@@ -86,12 +92,9 @@ export class MaterializedIndex {
   }
 
   /** Queues the change of one document of the collection group (`after` undefined: deleted). */
-  update(path: string, after: IndexedDocument | undefined): void {
-    for (const entry of this.byPath.get(path) ?? []) this.removed.add(entry);
-    const entries = after ? this.entriesOf(after) : [];
-    if (entries.length > 0) this.byPath.set(path, entries);
-    else this.byPath.delete(path);
-    this.added.push(...entries);
+  update(path: string, before: IndexedDocument | undefined, after: IndexedDocument | undefined): void {
+    if (!this.stale.has(path)) this.stale.set(path, before ? this.entriesOf(before) : []);
+    this.fresh.set(path, after ? this.entriesOf(after) : []);
   }
 
   /** Entries order: parent, values in the fields' directions, name in its direction. */
@@ -106,42 +109,25 @@ export class MaterializedIndex {
   };
 
   /** The sorted entries, with queued writes applied. */
-  sorted(): readonly IndexEntry[] {
-    const changes = this.removed.size + this.added.length;
-    if (changes === 0) return this.entries;
-    const added = this.added.filter((e) => !this.removed.has(e));
-    if (changes * 16 > this.entries.length) {
-      this.entries = this.entries
-        .filter((e) => !this.removed.has(e))
-        .concat(added)
-        .sort(this.compare);
+  sorted(): SortedBlocks<IndexEntry> {
+    if (this.fresh.size === 0) return this.entries;
+    if (this.fresh.size * 64 > this.entries.length) {
+      // Many changes (a bulk load): one sort instead of one insert each.
+      const kept = this.entries.toArray().filter((e) => !this.stale.has(e.path));
+      for (const entries of this.fresh.values()) for (const entry of entries) kept.push(entry);
+      this.entries.reset(kept);
     } else {
-      for (const entry of this.removed) {
-        const at = this.lowerBound((e) => this.compare(e, entry) >= 0);
-        if (this.entries[at] === entry) this.entries.splice(at, 1);
-      }
-      for (const entry of added)
-        this.entries.splice(
-          this.lowerBound((e) => this.compare(e, entry) >= 0),
-          0,
-          entry,
-        );
+      for (const entries of this.stale.values()) for (const entry of entries) this.entries.remove(entry);
+      for (const entries of this.fresh.values()) for (const entry of entries) this.entries.insert(entry);
     }
-    this.removed = new Set();
-    this.added = [];
+    this.stale = new Map();
+    this.fresh = new Map();
     return this.entries;
   }
 
   /** The first position whose entry satisfies `atOrAfter` (which must be false, then true, along the order). */
-  lowerBound(atOrAfter: (entry: IndexEntry) => boolean, from = 0, to = this.entries.length): number {
-    let low = from;
-    let high = to;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (atOrAfter(this.entries[middle]!)) high = middle;
-      else low = middle + 1;
-    }
-    return low;
+  lowerBound(atOrAfter: (entry: IndexEntry) => boolean, from = 0, to = this.sorted().length): number {
+    return this.sorted().lowerBound(atOrAfter, from, to);
   }
 }
 
@@ -168,8 +154,12 @@ export class IndexEntries {
   }
 
   /** Called by the database on every stored change. */
-  changed(path: string, after: IndexedDocument | undefined): void {
-    for (const index of this.byGroup.get(collectionGroupOf(path)) ?? []) index.update(path, after);
+  /** Called by the database on every stored change; `before` unpacks the document as it was. */
+  changed(path: string, before: () => IndexedDocument | undefined, after: IndexedDocument | undefined): void {
+    const indexes = this.byGroup.get(collectionGroupOf(path));
+    if (!indexes) return;
+    const previous = before();
+    for (const index of indexes) index.update(path, previous, after);
   }
 
   clear(): void {

@@ -259,7 +259,7 @@ function readPrefix(
   }
   const found: { entry: IndexEntry; document: StoredDocument }[] = [];
   for (let i = start; i < end && found.length < wanted; i++) {
-    const entry = entries[i]!;
+    const entry = entries.at(i);
     served.entriesScanned += 1;
     if (prepared.end && cursorSide((p) => position(entry, p), prepared) > 0) break;
     if (within && !entry.path.startsWith(within)) continue;

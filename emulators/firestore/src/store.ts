@@ -104,7 +104,7 @@ export class Database {
       updateTime: document.updateTime,
     };
     this.records.set(document.path, record);
-    this.indexEntries.changed(document.path, document);
+    this.indexEntries.changed(document.path, () => before && unpack(before), document);
     const collection = parentOf(document.path);
     let members = this.byCollection.get(collection);
     if (!members) this.byCollection.set(collection, (members = new Map()));
@@ -112,8 +112,10 @@ export class Database {
   }
 
   delete(path: string): void {
-    if (!this.records.delete(path)) return;
-    this.indexEntries.changed(path, undefined);
+    const before = this.records.get(path);
+    if (!before) return;
+    this.records.delete(path);
+    this.indexEntries.changed(path, () => unpack(before), undefined);
     const collection = parentOf(path);
     const members = this.byCollection.get(collection);
     members?.delete(path);
