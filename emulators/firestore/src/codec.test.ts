@@ -1,6 +1,11 @@
 import { MapValue } from "@firestore-emulator/proto/dist/google/firestore/v1/document";
+import {
+  BatchGetDocumentsResponse,
+  RunQueryResponse,
+} from "@firestore-emulator/proto/dist/google/firestore/v1/firestore";
 
 import { packFields, unpackFields } from "./codec";
+import { batchGetResponse, runQueryResponse } from "./responses";
 import { fieldsFromProto, type Fields } from "./values";
 
 const FIELDS: Fields = {
@@ -50,4 +55,37 @@ test("when fields are packed and unpacked, then every value type comes back exac
 test("when fields are packed, then the bytes are the protobuf MapValue Firestore's protocol classes read", () => {
   const decoded = fieldsFromProto(MapValue.deserializeBinary(packFields(FIELDS)).fields);
   expect(decoded).toEqual(FIELDS);
+});
+
+test("when a query's or a get's response is encoded from packed fields, then the protocol classes read the same document", () => {
+  const document = {
+    name: "projects/p/databases/(default)/documents/orgs/o1",
+    packed: packFields(FIELDS),
+    createTime: { seconds: 1_700_000_000, nanos: 1000 },
+    updateTime: { seconds: 1_700_000_001, nanos: 0 },
+  };
+  const readTime = { seconds: 1_700_000_002, nanos: 3000 };
+  const transaction = new Uint8Array([7, 8, 9]);
+  const query = RunQueryResponse.deserializeBinary(runQueryResponse({ document, readTime, transaction }));
+  expect(query.document.name).toBe(document.name);
+  expect(fieldsFromProto(query.document.fields)).toEqual(FIELDS);
+  expect(query.document.create_time.toObject()).toEqual({ seconds: 1_700_000_000, nanos: 1000 });
+  expect(query.document.update_time.toObject()).toEqual({ seconds: 1_700_000_001, nanos: 0 });
+  expect(query.read_time.toObject()).toEqual(readTime);
+  expect([...query.transaction]).toEqual([7, 8, 9]);
+  expect(query.done).toBe(false);
+  const done = RunQueryResponse.deserializeBinary(runQueryResponse({ readTime, done: true }));
+  expect({ done: done.done, hasDocument: done.has_document }).toEqual({ done: true, hasDocument: false });
+
+  const found = BatchGetDocumentsResponse.deserializeBinary(batchGetResponse({ found: document, readTime }));
+  expect(fieldsFromProto(found.found.fields)).toEqual(FIELDS);
+  expect(found.has_missing).toBe(false);
+  const missing = BatchGetDocumentsResponse.deserializeBinary(
+    batchGetResponse({ missing: document.name, readTime, transaction }),
+  );
+  expect({ missing: missing.missing, found: missing.has_found }).toEqual({
+    missing: document.name,
+    found: false,
+  });
+  expect([...missing.transaction]).toEqual([7, 8, 9]);
 });

@@ -14,7 +14,7 @@ const FIXED64 = 1;
 const BYTES = 2;
 
 /** Bytes of a non-negative integer (< 2^53) as a varint. */
-function varintSize(n: number): number {
+export function varintSize(n: number): number {
   let size = 1;
   while (n >= 128) {
     n = Math.floor(n / 128);
@@ -27,9 +27,10 @@ function varintSize(n: number): number {
 const int64Size = (n: number): number => (n < 0 ? 10 : varintSize(n));
 
 const tagSize = (field: number): number => (field < 16 ? 1 : 2);
-const bytesSize = (field: number, length: number): number => tagSize(field) + varintSize(length) + length;
+export const bytesSize = (field: number, length: number): number =>
+  tagSize(field) + varintSize(length) + length;
 
-function timestampSize(t: Timestamp): number {
+export function timestampSize(t: Timestamp): number {
   return (t.seconds !== 0 ? 1 + int64Size(t.seconds) : 0) + (t.nanos !== 0 ? 1 + varintSize(t.nanos) : 0);
 }
 
@@ -61,7 +62,7 @@ function fieldsSize(fields: Fields): number {
   return size;
 }
 
-class Writer {
+export class Writer {
   at = 0;
   constructor(readonly buffer: Buffer) {}
 
@@ -93,6 +94,21 @@ class Writer {
     this.at += this.buffer.write(text, this.at);
   }
 
+  /** A length-delimited field holding `bytes` as they are. */
+  bytes(field: number, bytes: Uint8Array): void {
+    this.tag(field, BYTES);
+    this.varint(bytes.length);
+    this.buffer.set(bytes, this.at);
+    this.at += bytes.length;
+  }
+
+  timestamp(field: number, t: Timestamp): void {
+    this.tag(field, BYTES);
+    this.varint(timestampSize(t));
+    if (t.seconds !== 0) this.integer(1, t.seconds);
+    if (t.nanos !== 0) this.integer(2, t.nanos);
+  }
+
   integer(field: number, n: number): void {
     this.tag(field, VARINT);
     this.int64(n);
@@ -111,21 +127,8 @@ class Writer {
     if ("boolean_value" in value) return this.integer(1, value.boolean_value ? 1 : 0);
     if ("null_value" in value) return this.integer(11, 0);
     if ("reference_value" in value) return this.string(5, value.reference_value);
-    if ("timestamp_value" in value) {
-      const t = value.timestamp_value;
-      this.tag(10, BYTES);
-      this.varint(timestampSize(t));
-      if (t.seconds !== 0) this.integer(1, t.seconds);
-      if (t.nanos !== 0) this.integer(2, t.nanos);
-      return;
-    }
-    if ("bytes_value" in value) {
-      this.tag(18, BYTES);
-      this.varint(value.bytes_value.length);
-      this.buffer.set(value.bytes_value, this.at);
-      this.at += value.bytes_value.length;
-      return;
-    }
+    if ("timestamp_value" in value) return this.timestamp(10, value.timestamp_value);
+    if ("bytes_value" in value) return this.bytes(18, value.bytes_value);
     if ("geo_point_value" in value) {
       this.tag(8, BYTES);
       this.varint(18);

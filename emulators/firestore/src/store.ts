@@ -90,6 +90,11 @@ export class Database {
     return record && unpack(record);
   }
 
+  /** A document's fields packed: those stored when it was read from this database, else packed now. */
+  packed(document: StoredDocument): Buffer {
+    return origins.get(document)?.packed ?? packFields(document.fields);
+  }
+
   has(path: string): boolean {
     return this.records.has(path);
   }
