@@ -147,7 +147,7 @@ function compileFilter(
   }
 }
 
-function compareByOrders(
+export function compareByOrders(
   a: StoredDocument,
   b: StoredDocument,
   orders: Order[],

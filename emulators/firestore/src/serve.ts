@@ -2,9 +2,9 @@
  * Serves a planned query from its index, as Firestore does: the equality values fix a prefix of the
  * index, a range filter on the first order field and the cursors narrow it by binary search, and the
  * entries are read in order until the limit is reached; only the documents of entries read are fetched
- * (and filtered by the rest of the query). An aggregation whose filter and fields the index holds reads
- * entries only, no document. Queries this does not cover yet (OR, an orderBy on a field fixed by `==`)
- * return undefined and are read by scanning (`runQuery`).
+ * (and filtered by the rest of the query). An OR query reads each disjunct's index and merges them. An
+ * aggregation whose filter and fields one index holds reads entries only, no document. Queries this does
+ * not cover (an orderBy on a field fixed by `==`) return undefined and are read by scanning (`runQuery`).
  */
 import type {
   StructuredQuery,
@@ -19,7 +19,7 @@ import {
 import type { IndexDefinition, IndexEntry, MaterializedIndex } from "./index-entries";
 import { canonicalFieldPath, type IndexField } from "./indexes";
 import type { IndexPlan } from "./planner";
-import { cursorSide, prepareQuery, type Position, type PreparedQuery } from "./query";
+import { compareByOrders, cursorSide, prepareQuery, type Position, type PreparedQuery } from "./query";
 import type { Database, StoredDocument } from "./store";
 import {
   compareStrings,
@@ -271,24 +271,44 @@ function readPrefix(
   return found;
 }
 
+/** The filter in disjunctive normal form, as lists of simple filters, in the planner's disjunct order. */
+function disjunctLeaves(filter: StructuredQueryFilter | undefined): StructuredQueryFilter[][] {
+  if (!filter) return [[]];
+  if (filter.filter_type !== "composite_filter") return [[filter]];
+  const parts = filter.composite_filter.filters.map(disjunctLeaves);
+  if (filter.composite_filter.op === CompositeOp.OR) return parts.flat();
+  return parts.reduce<StructuredQueryFilter[][]>(
+    (product, part) => product.flatMap((left) => part.map((right) => [...left, ...right])),
+    [[]],
+  );
+}
+
+type Found = { entry: IndexEntry; document: StoredDocument };
+
+/** The query being served and what every disjunct's read shares. */
+interface Serving {
+  database: Database;
+  parentPath: string;
+  collectionId: string;
+  prepared: PreparedQuery;
+  wanted: number;
+  /** Fields an aggregation reads (undefined: not an aggregation, or one over several disjuncts). */
+  aggregated?: readonly string[];
+}
+
 /**
- * Serves a query from its planned index, or undefined when it must be read by scanning. `aggregated`: the
- * query is an aggregation over these fields (none for `count()`); when the index holds its whole filter and
- * these fields, the documents returned are made of the entries' values and no document is fetched.
+ * Reads one disjunct (a conjunction of simple filters) from its plan's index: up to `wanted` documents
+ * matching the whole query, in query order; undefined when this plan cannot be read from an index.
  */
-export function serveQuery(
-  database: Database,
-  parentPath: string,
-  query: StructuredQuery,
-  plans: readonly IndexPlan[] | undefined,
-  aggregated?: readonly string[],
-): ServedQuery | undefined {
-  const plan = plans?.length === 1 ? plans[0]! : undefined;
-  const from = query.from[0];
-  if (!plan || !from?.collection_id || query.from.length !== 1) return undefined;
-  const filters = conjunction(query.has_where ? query.where : undefined, { fixed: new Map(), ranges: [] });
-  if (!filters) return undefined;
-  const prepared = prepareQuery(database, query);
+function serveDisjunct(
+  serving: Serving,
+  leaves: StructuredQueryFilter[],
+  plan: IndexPlan,
+  served: ServedQuery,
+): Found[] | undefined {
+  const { database, parentPath, collectionId, prepared, wanted, aggregated } = serving;
+  const filters: Conjunction | undefined = { fixed: new Map(), ranges: [] };
+  if (!leaves.every((leaf) => conjunction(leaf, filters))) return undefined;
   const orderPaths = prepared.orders.filter((o) => o.path !== NAME).map((o) => canonicalFieldPath(o.path));
   if (orderPaths.some((p) => plan.need.equalities.has(p))) return undefined;
   const chosen = chooseIndex(plan, filters.fixed);
@@ -296,12 +316,12 @@ export function serveQuery(
 
   const index = database.indexEntries.index(chosen.definition);
   const collectionScope = chosen.definition.scope === "COLLECTION";
-  const collection = parentPath ? `${parentPath}/${from.collection_id}` : from.collection_id;
+  const collection = parentPath ? `${parentPath}/${collectionId}` : collectionId;
   const modes = new Map(chosen.definition.fields.map((f) => [f.fieldPath, f.mode]));
   const entriesOnly =
     aggregated !== undefined &&
     modes.size === chosen.definition.fields.length &&
-    filterOnEntries(query.has_where ? query.where : undefined, modes) &&
+    leaves.every((leaf) => filterOnEntries(leaf, modes)) &&
     aggregated.every((path) => modes.has(path) && modes.get(path) !== "CONTAINS");
   const read = {
     database,
@@ -311,24 +331,66 @@ export function serveQuery(
     within: !collectionScope && parentPath ? `${parentPath}/` : "",
     entriesOnly,
   };
+  const found = chosen.prefixes.flatMap((prefix) => readPrefix(read, prefix, filters.ranges, wanted, served));
+  if (chosen.prefixes.length === 1) return found;
+  // Several prefixes (`in`): merged in query order (the index order after the prefix), each document once.
+  const suffixAt = chosen.prefixes[0]!.length;
+  const suffix = (e: IndexEntry): IndexEntry => ({ ...e, parent: "", values: e.values.slice(suffixAt) });
+  const compareSuffix = (a: IndexEntry, b: IndexEntry) => {
+    for (let i = suffixAt; i < a.values.length; i++) {
+      const c = compareValues(a.values[i]!, b.values[i]!);
+      if (c !== 0) return index.definition.fields[i]!.mode === "DESCENDING" ? -c : c;
+    }
+    return index.compare({ ...suffix(a), values: [] }, { ...suffix(b), values: [] });
+  };
+  found.sort((a, b) => compareSuffix(a.entry, b.entry));
+  return onceEach(found);
+}
+
+function onceEach(found: Found[]): Found[] {
+  const seen = new Set<string>();
+  return found.filter(({ document }) => !seen.has(document.path) && seen.add(document.path));
+}
+
+/**
+ * Serves a query from its planned indexes, or undefined when it must be read by scanning. An OR query is
+ * read per disjunct, each from its own index up to offset + limit documents, merged in query order (each
+ * document once), as Firestore runs it as a union. `aggregated`: the query is an aggregation over these
+ * fields (none for `count()`); when one index holds its whole filter and these fields, the documents
+ * returned are made of the entries' values and no document is fetched.
+ */
+export function serveQuery(
+  database: Database,
+  parentPath: string,
+  query: StructuredQuery,
+  plans: readonly IndexPlan[] | undefined,
+  aggregated?: readonly string[],
+): ServedQuery | undefined {
+  const from = query.from[0];
+  if (!plans?.length || !from?.collection_id || query.from.length !== 1) return undefined;
+  const disjuncts = disjunctLeaves(query.has_where ? query.where : undefined);
+  if (disjuncts.length !== plans.length) return undefined;
   const limit = query.has_limit ? query.limit.value : Number.POSITIVE_INFINITY;
-  const wanted = query.offset + limit;
+  const prepared = prepareQuery(database, query);
+  const serving: Serving = {
+    database,
+    parentPath,
+    collectionId: from.collection_id,
+    prepared,
+    wanted: query.offset + limit,
+    aggregated: plans.length === 1 ? aggregated : undefined,
+  };
   const served: ServedQuery = { documents: [], entriesScanned: 0, documentsFetched: 0, skipped: 0 };
-  let found = chosen.prefixes.flatMap((prefix) => readPrefix(read, prefix, filters.ranges, wanted, served));
-  if (chosen.prefixes.length > 1) {
-    // Several prefixes (`in`): merged in query order (the index order after the prefix), each document once.
-    const suffixAt = chosen.prefixes[0]!.length;
-    const suffix = (e: IndexEntry): IndexEntry => ({ ...e, parent: "", values: e.values.slice(suffixAt) });
-    const compareSuffix = (a: IndexEntry, b: IndexEntry) => {
-      for (let i = suffixAt; i < a.values.length; i++) {
-        const c = compareValues(a.values[i]!, b.values[i]!);
-        if (c !== 0) return index.definition.fields[i]!.mode === "DESCENDING" ? -c : c;
-      }
-      return index.compare({ ...suffix(a), values: [] }, { ...suffix(b), values: [] });
-    };
-    found.sort((a, b) => compareSuffix(a.entry, b.entry));
-    const seen = new Set<string>();
-    found = found.filter(({ document }) => !seen.has(document.path) && seen.add(document.path));
+  const lists: Found[][] = [];
+  for (let i = 0; i < plans.length; i++) {
+    const found = serveDisjunct(serving, disjuncts[i]!, plans[i]!, served);
+    if (!found) return undefined;
+    lists.push(found);
+  }
+  let found = lists[0]!;
+  if (lists.length > 1) {
+    const { context, orders } = prepared;
+    found = onceEach(lists.flat().sort((a, b) => compareByOrders(a.document, b.document, orders, context)));
   }
   served.skipped = Math.min(query.offset, found.length);
   served.documents = found.slice(query.offset, query.offset + limit).map((f) => f.document);
