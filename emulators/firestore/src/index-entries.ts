@@ -51,6 +51,9 @@ export function definitionKey(definition: IndexDefinition): string {
   return `${definition.collectionGroup}|${definition.scope}|${fields}|${definition.nameOrder}`;
 }
 
+/** Distinct string elements an index shares (beyond, elements get their own objects). */
+const MAX_SHARED_ELEMENTS = 1 << 20;
+
 export class MaterializedIndex {
   private readonly entries: SortedBlocks<IndexEntry>;
   /** Entries in the list now of the documents changed since the last read (by path). */
@@ -58,6 +61,7 @@ export class MaterializedIndex {
   /** Entries the same documents have now. */
   private fresh = new Map<string, IndexEntry[]>();
   private readonly segments: string[][];
+  private readonly elements = new Map<string, Value>();
 
   constructor(
     readonly definition: IndexDefinition,
@@ -68,6 +72,18 @@ export class MaterializedIndex {
     const all: IndexEntry[] = [];
     for (const document of documents) for (const entry of this.entriesOf(document)) all.push(entry);
     this.entries.reset(all);
+  }
+
+  /**
+   * One value object per distinct string element (array elements repeat across documents, e.g. keywords):
+   * an array-contains index holds an entry per element, so this saves an object and a string per entry.
+   */
+  private shared(element: Value): Value {
+    if (!("string_value" in element)) return element;
+    const known = this.elements.get(element.string_value);
+    if (known) return known;
+    if (this.elements.size < MAX_SHARED_ELEMENTS) this.elements.set(element.string_value, element);
+    return element;
   }
 
   /** Entries of one document. */
@@ -84,7 +100,7 @@ export class MaterializedIndex {
       if (!("array_value" in value)) return [];
       const distinct: Value[] = [];
       for (const element of value.array_value.values) {
-        if (!distinct.some((d) => compareValues(d, element) === 0)) distinct.push(element);
+        if (!distinct.some((d) => compareValues(d, element) === 0)) distinct.push(this.shared(element));
       }
       tuples = tuples.flatMap((t) => distinct.map((element) => [...t, element]));
     }
