@@ -51,8 +51,8 @@ export function definitionKey(definition: IndexDefinition): string {
   return `${definition.collectionGroup}|${definition.scope}|${fields}|${definition.nameOrder}`;
 }
 
-/** Distinct string elements an index shares (beyond, elements get their own objects). */
-const MAX_SHARED_ELEMENTS = 1 << 20;
+/** Distinct strings an index shares per field (beyond, values keep their own objects). */
+const MAX_SHARED_STRINGS = 1 << 17;
 
 export class MaterializedIndex {
   private readonly entries: SortedBlocks<IndexEntry>;
@@ -61,13 +61,19 @@ export class MaterializedIndex {
   /** Entries the same documents have now. */
   private fresh = new Map<string, IndexEntry[]>();
   private readonly segments: string[][];
-  private readonly elements = new Map<string, Value>();
+  private readonly descending: boolean[];
+  /** Per indexed field, one value object per distinct string (see `shared`). */
+  private readonly strings: Map<string, Value>[];
+  /** One string per collection path, so entries of one collection compare their parents by identity. */
+  private readonly parents = new Map<string, string>();
 
   constructor(
     readonly definition: IndexDefinition,
     documents: Iterable<IndexedDocument>,
   ) {
     this.segments = definition.fields.map((f) => parseFieldPath(f.fieldPath));
+    this.descending = definition.fields.map((f) => f.mode === "DESCENDING");
+    this.strings = definition.fields.map(() => new Map());
     this.entries = new SortedBlocks(this.compare);
     const all: IndexEntry[] = [];
     for (const document of documents) for (const entry of this.entriesOf(document)) all.push(entry);
@@ -75,32 +81,40 @@ export class MaterializedIndex {
   }
 
   /**
-   * One value object per distinct string element (array elements repeat across documents, e.g. keywords):
-   * an array-contains index holds an entry per element, so this saves an object and a string per entry.
+   * One value object per distinct string of a field (values repeat across documents, e.g. a kind, or the
+   * keywords of an array-contains index, which holds an entry per element): it saves an object and a
+   * string per entry, and equal strings then compare by identity.
    */
-  private shared(element: Value): Value {
-    if (!("string_value" in element)) return element;
-    const known = this.elements.get(element.string_value);
+  private shared(field: number, value: Value): Value {
+    if (!("string_value" in value)) return value;
+    const strings = this.strings[field]!;
+    const known = strings.get(value.string_value);
     if (known) return known;
-    if (this.elements.size < MAX_SHARED_ELEMENTS) this.elements.set(element.string_value, element);
-    return element;
+    if (strings.size < MAX_SHARED_STRINGS) strings.set(value.string_value, value);
+    return value;
   }
 
   /** Entries of one document. */
   entriesOf(document: IndexedDocument): IndexEntry[] {
-    const parent = this.definition.scope === "COLLECTION" ? parentOf(document.path) : "";
+    let parent = "";
+    if (this.definition.scope === "COLLECTION") {
+      const collection = parentOf(document.path);
+      parent = this.parents.get(collection) ?? collection;
+      if (parent === collection) this.parents.set(collection, collection);
+    }
     let tuples: Value[][] = [[]];
     for (let i = 0; i < this.definition.fields.length; i++) {
-      const value = getField(document.fields, this.segments[i]!);
-      if (value === undefined) return [];
+      const found = getField(document.fields, this.segments[i]!);
+      if (found === undefined) return [];
       if (this.definition.fields[i]!.mode !== "CONTAINS") {
+        const value = this.shared(i, found);
         tuples = tuples.map((t) => [...t, value]);
         continue;
       }
-      if (!("array_value" in value)) return [];
+      if (!("array_value" in found)) return [];
       const distinct: Value[] = [];
-      for (const element of value.array_value.values) {
-        if (!distinct.some((d) => compareValues(d, element) === 0)) distinct.push(this.shared(element));
+      for (const element of found.array_value.values) {
+        if (!distinct.some((d) => compareValues(d, element) === 0)) distinct.push(this.shared(i, element));
       }
       tuples = tuples.flatMap((t) => distinct.map((element) => [...t, element]));
     }
@@ -117,8 +131,11 @@ export class MaterializedIndex {
   readonly compare = (a: IndexEntry, b: IndexEntry): number => {
     if (a.parent !== b.parent) return compareStrings(a.parent, b.parent);
     for (let i = 0; i < a.values.length; i++) {
-      const c = compareValues(a.values[i]!, b.values[i]!);
-      if (c !== 0) return this.definition.fields[i]!.mode === "DESCENDING" ? -c : c;
+      const va = a.values[i]!;
+      const vb = b.values[i]!;
+      if (va === vb) continue;
+      const c = compareValues(va, vb);
+      if (c !== 0) return this.descending[i] ? -c : c;
     }
     const c = compareReferences(a.path, b.path);
     return this.definition.nameOrder === "DESCENDING" ? -c : c;

@@ -138,6 +138,7 @@ function compareNumbers(a: number, b: number): number {
 
 /** Compares strings by code point, which is the same as comparing their UTF-8 encodings. */
 export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
   return compareStringRanges(a, 0, a.length, b, 0, b.length);
 }
 
