@@ -118,7 +118,8 @@ export class MaterializedIndex {
       }
       tuples = tuples.flatMap((t) => distinct.map((element) => [...t, element]));
     }
-    return tuples.map((values) => ({ parent, values, path: document.path }));
+    // slice(): an array of exactly its length (arrays built by spreading keep spare capacity).
+    return tuples.map((values) => ({ parent, values: values.slice(), path: document.path }));
   }
 
   /** Queues the change of one document of the collection group (`after` undefined: deleted). */
