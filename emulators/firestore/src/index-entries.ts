@@ -32,11 +32,34 @@ export interface IndexDefinition {
   nameOrder: "ASCENDING" | "DESCENDING";
 }
 
-export interface IndexEntry {
-  /** The collection path (collection scope) or "" (collection-group scope). */
-  parent: string;
-  values: Value[];
-  path: string;
+/**
+ * One entry: the collection path (collection scope) or "" (collection-group scope), the document name and
+ * the indexed values, the first three in fields of their own (an array would double an entry's memory).
+ */
+export class IndexEntry {
+  private readonly v0: Value | undefined;
+  private readonly v1: Value | undefined;
+  private readonly v2: Value | undefined;
+  private readonly more: Value[] | undefined;
+
+  constructor(
+    readonly parent: string,
+    readonly path: string,
+    values: readonly Value[],
+  ) {
+    this.v0 = values[0];
+    this.v1 = values[1];
+    this.v2 = values[2];
+    this.more = values.length > 3 ? values.slice(3) : undefined;
+  }
+
+  /** The value of the index's i-th field. */
+  value(i: number): Value {
+    if (i === 0) return this.v0!;
+    if (i === 1) return this.v1!;
+    if (i === 2) return this.v2!;
+    return this.more![i - 3]!;
+  }
 }
 
 export const collectionGroupOf = (path: string): string => {
@@ -118,8 +141,7 @@ export class MaterializedIndex {
       }
       tuples = tuples.flatMap((t) => distinct.map((element) => [...t, element]));
     }
-    // slice(): an array of exactly its length (arrays built by spreading keep spare capacity).
-    return tuples.map((values) => ({ parent, values: values.slice(), path: document.path }));
+    return tuples.map((values) => new IndexEntry(parent, document.path, values));
   }
 
   /** Queues the change of one document of the collection group (`after` undefined: deleted). */
@@ -131,9 +153,9 @@ export class MaterializedIndex {
   /** Entries order: parent, values in the fields' directions, name in its direction. */
   readonly compare = (a: IndexEntry, b: IndexEntry): number => {
     if (a.parent !== b.parent) return compareStrings(a.parent, b.parent);
-    for (let i = 0; i < a.values.length; i++) {
-      const va = a.values[i]!;
-      const vb = b.values[i]!;
+    for (let i = 0; i < this.descending.length; i++) {
+      const va = a.value(i);
+      const vb = b.value(i);
       if (va === vb) continue;
       const c = compareValues(va, vb);
       if (c !== 0) return this.descending[i] ? -c : c;

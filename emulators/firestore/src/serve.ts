@@ -22,6 +22,7 @@ import type { IndexPlan } from "./planner";
 import { compareByOrders, cursorSide, prepareQuery, type Position, type PreparedQuery } from "./query";
 import type { Database, StoredDocument } from "./store";
 import {
+  compareReferences,
   compareStrings,
   compareValues,
   fromProto,
@@ -122,7 +123,7 @@ const NO_TIME = { seconds: 0, nanos: 0 };
 function entryDocument(index: MaterializedIndex, entry: IndexEntry): StoredDocument {
   let fields: Fields = {};
   index.definition.fields.forEach((field, i) => {
-    const value = entry.values[i]!;
+    const value = entry.value(i);
     const indexed = field.mode === "CONTAINS" ? { array_value: { values: [value] } } : value;
     fields = setField(fields, parseFieldPath(field.fieldPath), indexed);
   });
@@ -159,7 +160,7 @@ function chooseIndex(
 function compareKey(index: MaterializedIndex, entry: IndexEntry, parent: string, key: Value[]): number {
   if (entry.parent !== parent) return compareStrings(entry.parent, parent);
   for (let i = 0; i < key.length; i++) {
-    const c = compareValues(entry.values[i]!, key[i]!);
+    const c = compareValues(entry.value(i), key[i]!);
     if (c !== 0) return index.definition.fields[i]!.mode === "DESCENDING" ? -c : c;
   }
   return 0;
@@ -190,7 +191,7 @@ function rangeOf(
   // Where an entry's value lies against the bounded type's block in index order: <0 before, >0 after.
   const typeSide = (e: IndexEntry): number => {
     if (!bounded) return 0;
-    const c = typeOrder(e.values[prefix.length]!) - typeOrder(bounded.value);
+    const c = typeOrder(e.value(prefix.length)) - typeOrder(bounded.value);
     return field!.mode === "DESCENDING" ? -c : c;
   };
   const atOrAfter = (e: IndexEntry, strict: boolean): boolean => {
@@ -225,7 +226,7 @@ function entryToPosition(
   for (let i = 0; i < position.values.length; i++) {
     const order = prepared.orders[i]!;
     const value: Value =
-      order.path === NAME ? { reference_value: database.fullName(entry.path) } : entry.values[offset + i]!;
+      order.path === NAME ? { reference_value: database.fullName(entry.path) } : entry.value(offset + i);
     const c = compareValues(value, position.values[i]!);
     if (c !== 0) return order.descending ? -c : c;
   }
@@ -335,13 +336,14 @@ function serveDisjunct(
   if (chosen.prefixes.length === 1) return found;
   // Several prefixes (`in`): merged in query order (the index order after the prefix), each document once.
   const suffixAt = chosen.prefixes[0]!.length;
-  const suffix = (e: IndexEntry): IndexEntry => ({ ...e, parent: "", values: e.values.slice(suffixAt) });
+  const { fields, nameOrder } = index.definition;
   const compareSuffix = (a: IndexEntry, b: IndexEntry) => {
-    for (let i = suffixAt; i < a.values.length; i++) {
-      const c = compareValues(a.values[i]!, b.values[i]!);
-      if (c !== 0) return index.definition.fields[i]!.mode === "DESCENDING" ? -c : c;
+    for (let i = suffixAt; i < fields.length; i++) {
+      const c = compareValues(a.value(i), b.value(i));
+      if (c !== 0) return fields[i]!.mode === "DESCENDING" ? -c : c;
     }
-    return index.compare({ ...suffix(a), values: [] }, { ...suffix(b), values: [] });
+    const c = compareReferences(a.path, b.path);
+    return nameOrder === "DESCENDING" ? -c : c;
   };
   found.sort((a, b) => compareSuffix(a.entry, b.entry));
   return onceEach(found);
