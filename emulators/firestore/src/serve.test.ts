@@ -239,6 +239,15 @@ test("when an OR query runs, then each disjunct is read from its own index and t
   expect(reads).toMatchObject({ entriesScanned: 5, documentsRead: 5, returned: 3, billedReads: 3 });
 });
 
+test("when equalities are served by merging single-field indexes, then the one with the fewest entries is read", async () => {
+  const counted = await readsOf(async () => {
+    const n = (await items().where("kind", "==", "b").where("rank", "==", 42).count().get()).data().count;
+    expect(n).toBe(6);
+  });
+  // rank == 42: ten entries (kind "b": hundreds), each document then checked for its kind.
+  expect(counted).toMatchObject({ entriesScanned: 10, documentsRead: 10, billedReads: 1 });
+});
+
 test("when the figures are asked for over HTTP, then they are the requests' reads, and a reset starts again", async () => {
   const url = `http://127.0.0.1:${statsPort}/emulator/v1/stats`;
   expect((await fetch(`${url}:reset`, { method: "POST" })).status).toBe(200);

@@ -130,12 +130,15 @@ function entryDocument(index: MaterializedIndex, entry: IndexEntry): StoredDocum
   return { path: entry.path, fields, createTime: NO_TIME, updateTime: NO_TIME };
 }
 
-/** The index of the plan to read, with the prefixes to read of it; the longest prefix wins. */
-function chooseIndex(
-  plan: IndexPlan,
-  fixed: Map<string, Value[]>,
-): { definition: IndexDefinition; prefixes: Value[][] } | undefined {
-  let best: { definition: IndexDefinition; prefixes: Value[][] } | undefined;
+/** An index a plan may read, with the prefixes to read of it. */
+interface Choice {
+  definition: IndexDefinition;
+  prefixes: Value[][];
+}
+
+/** The indexes of the plan a query may read with the longest prefix (each equally right). */
+function indexChoices(plan: IndexPlan, fixed: Map<string, Value[]>): Choice[] {
+  let best: Choice[] = [];
   for (const declared of plan.indexes) {
     const fields: IndexField[] = declared.filter((f) => f.fieldPath !== NAME);
     const split = fields.length - plan.need.orders.length;
@@ -144,16 +147,38 @@ function chooseIndex(
     if (!single && split < 0) continue;
     const options = prefixFields.map((f) => fixed.get(f.fieldPath));
     if (options.some((v) => v === undefined || v.length === 0)) continue;
-    if (best && best.prefixes[0]!.length >= options.length) continue;
+    if (best.length > 0 && best[0]!.prefixes[0]!.length > options.length) continue;
     const prefixes = (options as Value[][]).reduce<Value[][]>(
       (product, values) => product.flatMap((p) => values.map((v) => [...p, v])),
       [[]],
     );
     if (prefixes.length > MAX_PREFIXES) continue;
     const { collectionGroup, scope, nameOrder } = plan.need;
-    best = { definition: { collectionGroup, scope, fields, nameOrder }, prefixes };
+    const choice = { definition: { collectionGroup, scope, fields, nameOrder }, prefixes };
+    if (best.length > 0 && best[0]!.prefixes[0]!.length < options.length) best = [];
+    best.push(choice);
   }
   return best;
+}
+
+/** Of indexes that serve a query alike, the one with the fewest entries in its prefixes (the most selective). */
+function chooseIndex(
+  database: Database,
+  choices: Choice[],
+  parent: (c: Choice) => string,
+): Choice | undefined {
+  if (choices.length <= 1) return choices[0];
+  let best: { choice: Choice; size: number } | undefined;
+  for (const choice of choices) {
+    const index = database.indexEntries.index(choice.definition);
+    let size = 0;
+    for (const prefix of choice.prefixes) {
+      const [from, to] = rangeOf(index, parent(choice), prefix, []);
+      size += to - from;
+    }
+    if (!best || size < best.size) best = { choice, size };
+  }
+  return best!.choice;
 }
 
 /** Compares an entry with a key (parent, then leading values) in index order. */
@@ -312,12 +337,13 @@ function serveDisjunct(
   if (!leaves.every((leaf) => conjunction(leaf, filters))) return undefined;
   const orderPaths = prepared.orders.filter((o) => o.path !== NAME).map((o) => canonicalFieldPath(o.path));
   if (orderPaths.some((p) => plan.need.equalities.has(p))) return undefined;
-  const chosen = chooseIndex(plan, filters.fixed);
+  const collection = parentPath ? `${parentPath}/${collectionId}` : collectionId;
+  const parentOf = (c: Choice) => (c.definition.scope === "COLLECTION" ? collection : "");
+  const chosen = chooseIndex(database, indexChoices(plan, filters.fixed), parentOf);
   if (!chosen) return undefined;
 
   const index = database.indexEntries.index(chosen.definition);
   const collectionScope = chosen.definition.scope === "COLLECTION";
-  const collection = parentPath ? `${parentPath}/${collectionId}` : collectionId;
   const modes = new Map(chosen.definition.fields.map((f) => [f.fieldPath, f.mode]));
   const entriesOnly =
     aggregated !== undefined &&
