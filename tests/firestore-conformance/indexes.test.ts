@@ -112,3 +112,13 @@ test("when count() and sum() run over a cursor range of an indexed query, then t
   expect(totals.data()).toEqual({ n: 10, total: 60 });
   expect((await query.limit(3).count().get()).data().count).toBe(3);
 });
+
+test("when count() runs on a query with limit(n), then it counts at most the first n documents the query returns", async () => {
+  // firebase-admin sends `query.limit(n).count()` as a RunAggregationQuery whose structured query carries
+  // the limit (no `up_to` on the count).
+  const col = await seedPages();
+  const query = col.where("kind", "==", "b").orderBy("rank", "desc");
+  expect((await query.limit(7).count().get()).data().count).toBe(7);
+  expect((await query.limit(50).count().get()).data().count).toBe(20);
+  expect((await query.startAfter(2).limit(5).count().get()).data().count).toBe(4);
+});

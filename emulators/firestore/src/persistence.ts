@@ -108,7 +108,7 @@ const fileName = (database: string) => `${encodeURIComponent(database)}.json`;
 export async function saveStore(store: Store, dataDir: string): Promise<string[]> {
   const written: string[] = [];
   for (const database of [...store.databases.values()].sort((a, b) => compareStrings(a.name, b.name))) {
-    const documents = [...database.documents.values()].sort((a, b) => compareStrings(a.path, b.path));
+    const documents = [...database.all()].sort((a, b) => compareStrings(a.path, b.path));
     const content: DatabaseFile = {
       format: FORMAT_VERSION,
       project: database.project,

@@ -147,7 +147,7 @@ function compileFilter(
   }
 }
 
-function compareByOrders(
+export function compareByOrders(
   a: StoredDocument,
   b: StoredDocument,
   orders: Order[],
@@ -255,13 +255,13 @@ function candidates(
   }
   const prefix = parentPath ? `${parentPath}/` : "";
   const result: StoredDocument[] = [];
-  for (const document of database.documents.values()) {
-    if (!document.path.startsWith(prefix)) continue;
+  for (const path of database.paths()) {
+    if (!path.startsWith(prefix)) continue;
     if (collectionId) {
-      const segments = document.path.split("/");
+      const segments = path.split("/");
       if (segments[segments.length - 2] !== collectionId) continue;
     }
-    result.push(document);
+    result.push(database.get(path)!);
   }
   return result;
 }
@@ -316,13 +316,14 @@ export function cursorSide(compare: (position: Position) => number, prepared: Pr
  * Runs a structured query below `parentPath` ("" = the database root) by reading every candidate document
  * (used when no index plan serves it). Cursors are checked on each document as it is read; with a limit
  * only the first `offset + limit` documents are put in order. `ordered: false` (aggregations) skips
- * ordering when neither offset nor limit depends on it.
+ * ordering when neither offset nor limit depends on it. `counter` receives the documents examined and the
+ * matching documents the offset skipped.
  */
 export function runQuery(
   database: Database,
   parentPath: string,
   query: StructuredQuery,
-  options: { ordered?: boolean; counter?: { examined: number } } = {},
+  options: { ordered?: boolean; counter?: { examined: number; skipped: number } } = {},
 ): StoredDocument[] {
   const prepared = prepareQuery(database, query);
   const { context, predicate, orders } = prepared;
@@ -339,6 +340,7 @@ export function runQuery(
   const compare = (a: StoredDocument, b: StoredDocument) => compareByOrders(a, b, orders, context);
   const wanted = query.has_limit ? query.offset + query.limit.value : Number.POSITIVE_INFINITY;
   documents = wanted < documents.length ? firstInOrder(documents, wanted, compare) : documents.sort(compare);
+  if (options.counter) options.counter.skipped += Math.min(query.offset, documents.length);
   if (query.offset > 0) documents = documents.slice(query.offset);
   if (query.has_limit) documents = documents.slice(0, query.limit.value);
   return documents;

@@ -1,6 +1,7 @@
 /**
  * Reading a query from its index must give exactly what reading every document gives (`runQuery`, the
- * behaviour the conformance suite pins down): random documents, random queries, both paths compared.
+ * behaviour the conformance suite pins down): random documents, random queries, both paths compared, also
+ * as aggregations read from index entries only.
  */
 import {
   StructuredQuery,
@@ -81,6 +82,7 @@ function seedDatabase(next: () => number): Database {
       fields.b = pick(next, [
         int(Math.floor(next() * 20)),
         { double_value: next() * 20 },
+        { double_value: NaN },
         { string_value: "s" },
       ]);
     if (next() < 0.7)
@@ -132,6 +134,12 @@ function randomQuery(next: () => number): { parent: string; query: StructuredQue
   };
   if (filters.length === 1) object.where = filters[0];
   if (filters.length > 1) object.where = { composite_filter: { op: 1 /* AND */, filters } };
+  if (filters.length > 0 && next() < 0.3) {
+    // An OR: the filter so far, or a second disjunct served by its own index.
+    const other = direction === Direction.ASCENDING && !groupQuery && next() < 0.5;
+    const second = other ? field("tags", Op.ARRAY_CONTAINS, int(3)) : field("a", Op.EQUAL, int(2));
+    object.where = { composite_filter: { op: 2 /* OR */, filters: [object.where, second] } };
+  }
   if (next() < 0.3) object.start_at = { values: [int(Math.floor(next() * 20))], before: next() < 0.5 };
   if (next() < 0.3) object.end_at = { values: [int(Math.floor(next() * 20))], before: next() < 0.5 };
   if (next() < 0.5) object.limit = { value: 1 + Math.floor(next() * 10) };
@@ -147,6 +155,8 @@ test("when random queries are read from their index, then the results equal read
   const next = random(17);
   const database = seedDatabase(next);
   let served = 0;
+  let fromEntries = 0;
+  let disjunctive = 0;
   for (let round = 0; round < 600; round++) {
     const { parent, query } = randomQuery(next);
     let plans;
@@ -158,12 +168,26 @@ test("when random queries are read from their index, then the results equal read
     const fromIndex = serveQuery(database, parent, query, plans);
     if (!fromIndex) continue;
     served += 1;
-    const expected = runQuery(database, parent, query).map((d) => d.path);
+    if (plans.length > 1) disjunctive += 1;
+    const expectedDocuments = runQuery(database, parent, query);
+    const expected = expectedDocuments.map((d) => d.path);
     expect({ round, parent, paths: fromIndex.documents.map((d) => d.path) }).toEqual({
       round,
       parent,
       paths: expected,
     });
+    // As an aggregation (count(), then sum("b")): entries only when the index holds the filter and field.
+    for (const aggregated of [[], ["b"]]) {
+      const aggregation = serveQuery(database, parent, query, plans, aggregated)!;
+      if (aggregation.documentsFetched === 0 && expected.length > 0) fromEntries += 1;
+      const bOf = (documents: { fields: Fields }[]) => documents.map((d) => JSON.stringify(d.fields.b));
+      expect({ round, aggregated, paths: aggregation.documents.map((d) => d.path) }).toEqual({
+        round,
+        aggregated,
+        paths: expected,
+      });
+      expect(bOf(aggregation.documents)).toEqual(bOf(expectedDocuments));
+    }
     if (round % 50 === 0) {
       // Writes after the indexes exist: they must be kept current.
       const path = `c/d${String(round).padStart(3, "0")}`;
@@ -173,4 +197,6 @@ test("when random queries are read from their index, then the results equal read
     }
   }
   expect(served).toBeGreaterThan(200);
+  expect(disjunctive).toBeGreaterThan(30);
+  expect(fromEntries).toBeGreaterThan(50);
 });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { deleteApp, initializeApp, type App } from "firebase-admin/app";
-import { AggregateField, FieldPath, getFirestore, type Firestore } from "firebase-admin/firestore";
+import { AggregateField, FieldPath, Filter, getFirestore, type Firestore } from "firebase-admin/firestore";
 
 import { NodeFirestoreEmulator } from "./node-emulator";
 import type { RequestReads } from "./stats";
@@ -140,6 +140,40 @@ test("when count() and sum() run, then they are billed one read per 1,000 index 
   expect(counted.billedReads).toBe(1);
 });
 
+test("when count() runs on an index that holds its whole filter, then it reads index entries only, no document", async () => {
+  const counted = await readsOf(async () => {
+    expect((await items().where("kind", "==", "b").count().get()).data().count).toBe(666);
+  });
+  expect(counted).toMatchObject({ entriesScanned: 666, documentsRead: 0, billedReads: 1 });
+  // sum() of an indexed field too; sum() of a field the index does not hold fetches the documents.
+  const summed = await readsOf(async () => {
+    const result = await items()
+      .where("rank", ">=", 95)
+      .aggregate({ s: AggregateField.sum("rank") })
+      .get();
+    expect(result.data().s).toBe((95 + 96 + 97 + 98 + 99) * 10);
+  });
+  expect(summed).toMatchObject({ entriesScanned: 50, documentsRead: 0, billedReads: 1 });
+  const fetched = await readsOf(() =>
+    items()
+      .where("kind", "==", "b")
+      .aggregate({ s: AggregateField.sum("rank") })
+      .get(),
+  );
+  expect(fetched).toMatchObject({ entriesScanned: 666, documentsRead: 666, billedReads: 1 });
+});
+
+test("when count() runs on a query with a limit, then it stops at the limit and is billed for the entries it read", async () => {
+  const counted = await readsOf(async () => {
+    expect((await items().where("kind", "==", "b").limit(10).count().get()).data().count).toBe(10);
+  });
+  expect(counted).toMatchObject({ entriesScanned: 10, documentsRead: 0, billedReads: 1 });
+  const large = await readsOf(async () => {
+    expect((await items().limit(1001).count().get()).data().count).toBe(1001);
+  });
+  expect(large).toMatchObject({ entriesScanned: 1001, billedReads: 2 });
+});
+
 test("when documents are fetched by name, then each one asked for is billed, found or not", async () => {
   const refs = [items().doc("i0001"), items().doc("i0002"), items().doc("missing")];
   const reads = await readsOf(() => db.getAll(...refs));
@@ -174,6 +208,44 @@ test("when a query runs in a transaction, then its reads are counted too", async
     ),
   );
   expect(reads).toMatchObject({ rpc: "RunQuery", returned: 3, billedReads: 3 });
+});
+
+test("when a query skips documents with an offset, then the skipped documents are read and billed too", async () => {
+  const query = items().where("kind", "==", "b").orderBy("rank", "desc").offset(20).limit(5);
+  let found = 0;
+  const reads = await readsOf(async () => {
+    found = (await query.get()).size;
+  });
+  expect(found).toBe(5);
+  expect(reads).toMatchObject({ entriesScanned: 25, documentsRead: 25, returned: 5, billedReads: 25 });
+  const inTransaction = await readsOf(() => db.runTransaction(async (tx) => tx.get(query)));
+  expect(inTransaction).toMatchObject({ rpc: "RunQuery", returned: 5, billedReads: 25 });
+  // Past the end: nothing returned, every matching document skipped (kind "z": two).
+  const pastTheEnd = await readsOf(() => items().where("kind", "==", "z").offset(5).get());
+  expect(pastTheEnd).toMatchObject({ returned: 0, billedReads: 2 });
+  // A query read by scanning (an order on a field fixed by ==) bills its skipped documents the same way.
+  const scanned = await readsOf(() => items().where("kind", "==", "z").orderBy("kind").offset(1).get());
+  expect(scanned).toMatchObject({ returned: 1, billedReads: 2 });
+});
+
+test("when an OR query runs, then each disjunct is read from its own index and the results merged in order", async () => {
+  const either = Filter.or(Filter.where("kind", "==", "z"), Filter.where("rank", "==", 99));
+  let found: string[] = [];
+  const reads = await readsOf(async () => {
+    found = (await items().where(either).limit(3).get()).docs.map((d) => d.id);
+  });
+  expect(found).toEqual(["i0099", "i0199", "i0299"]);
+  // Kind "z": its two entries; rank 99: the first three.
+  expect(reads).toMatchObject({ entriesScanned: 5, documentsRead: 5, returned: 3, billedReads: 3 });
+});
+
+test("when equalities are served by merging single-field indexes, then the one with the fewest entries is read", async () => {
+  const counted = await readsOf(async () => {
+    const n = (await items().where("kind", "==", "b").where("rank", "==", 42).count().get()).data().count;
+    expect(n).toBe(6);
+  });
+  // rank == 42: ten entries (kind "b": hundreds), each document then checked for its kind.
+  expect(counted).toMatchObject({ entriesScanned: 10, documentsRead: 10, billedReads: 1 });
 });
 
 test("when the figures are asked for over HTTP, then they are the requests' reads, and a reset starts again", async () => {

@@ -2,26 +2,29 @@
  * Serves a planned query from its index, as Firestore does: the equality values fix a prefix of the
  * index, a range filter on the first order field and the cursors narrow it by binary search, and the
  * entries are read in order until the limit is reached; only the documents of entries read are fetched
- * (and filtered by the rest of the query). Queries this does not cover yet (OR, `in` or
- * `array-contains-any` on an index prefix, an orderBy on a field fixed by `==`) return undefined and are
- * read by scanning (`runQuery`).
+ * (and filtered by the rest of the query). An OR query reads each disjunct's index and merges them. An
+ * aggregation whose filter and fields one index holds reads entries only, no document. Queries this does
+ * not cover (an orderBy on a field fixed by `==`) return undefined and are read by scanning (`runQuery`).
  */
 import type {
   StructuredQuery,
   StructuredQueryFilter,
 } from "@firestore-emulator/proto/dist/google/firestore/v1/query";
-import {
-  StructuredQueryCompositeFilterOperator as CompositeOp,
-  StructuredQueryFieldFilterOperator as FieldOp,
-  StructuredQueryUnaryFilterOperator as UnaryOp,
-} from "@firestore-emulator/proto/dist/google/firestore/v1/query";
+import { StructuredQueryFieldFilterOperator as FieldOp } from "@firestore-emulator/proto/dist/google/firestore/v1/query";
 
 import type { IndexDefinition, IndexEntry, MaterializedIndex } from "./index-entries";
 import { canonicalFieldPath, type IndexField } from "./indexes";
 import type { IndexPlan } from "./planner";
-import { cursorSide, prepareQuery, type Position, type PreparedQuery } from "./query";
+import {
+  conjunction,
+  disjunctLeaves,
+  entryDocument,
+  filterOnEntries,
+  type Conjunction,
+} from "./serve-filters";
+import { compareByOrders, cursorSide, prepareQuery, type Position, type PreparedQuery } from "./query";
 import type { Database, StoredDocument } from "./store";
-import { compareStrings, compareValues, fromProto, typeOrder, type Value } from "./values";
+import { compareReferences, compareStrings, compareValues, typeOrder, type Value } from "./values";
 
 const NAME = "__name__";
 
@@ -31,61 +34,22 @@ export interface ServedQuery {
   entriesScanned: number;
   /** Documents fetched (including those the rest of the filter then rejected). */
   documentsFetched: number;
+  /** Matching documents an `offset` skipped: read, and billed, but not returned. */
+  skipped: number;
 }
 
 /** Most prefixes (combinations of `in` values) a query is served with; more are read by scanning. */
 const MAX_PREFIXES = 30;
 
-interface Conjunction {
-  /**
-   * The values a field may take: one for `==`, IS NULL, IS NAN and `array-contains` (the element), several
-   * for `in` and `array-contains-any`.
-   */
-  fixed: Map<string, Value[]>;
-  ranges: { path: string; op: FieldOp; value: Value }[];
+/** An index a plan may read, with the prefixes to read of it. */
+interface Choice {
+  definition: IndexDefinition;
+  prefixes: Value[][];
 }
 
-/** The query's filter as a conjunction of simple filters, or undefined when it has an OR. */
-function conjunction(filter: StructuredQueryFilter | undefined, into: Conjunction): Conjunction | undefined {
-  if (!filter) return into;
-  if (filter.filter_type === "composite_filter") {
-    if (filter.composite_filter.op !== CompositeOp.AND) return undefined;
-    for (const part of filter.composite_filter.filters) if (!conjunction(part, into)) return undefined;
-    return into;
-  }
-  if (filter.filter_type === "unary_filter") {
-    const path = canonicalFieldPath(filter.unary_filter.field.field_path);
-    const { op } = filter.unary_filter;
-    if (op === UnaryOp.IS_NULL) into.fixed.set(path, [{ null_value: 0 }]);
-    if (op === UnaryOp.IS_NAN) into.fixed.set(path, [{ double_value: NaN }]);
-    return into;
-  }
-  if (filter.filter_type === "field_filter") {
-    const path = canonicalFieldPath(filter.field_filter.field.field_path);
-    const { op } = filter.field_filter;
-    const value = fromProto(filter.field_filter.value);
-    if ((op === FieldOp.EQUAL || op === FieldOp.ARRAY_CONTAINS) && !into.fixed.has(path))
-      into.fixed.set(path, [value]);
-    const many = op === FieldOp.IN || op === FieldOp.ARRAY_CONTAINS_ANY;
-    if (many && "array_value" in value && !into.fixed.has(path))
-      into.fixed.set(path, value.array_value.values);
-    const range = [
-      FieldOp.LESS_THAN,
-      FieldOp.LESS_THAN_OR_EQUAL,
-      FieldOp.GREATER_THAN,
-      FieldOp.GREATER_THAN_OR_EQUAL,
-    ];
-    if (range.includes(op)) into.ranges.push({ path, op, value });
-  }
-  return into;
-}
-
-/** The index of the plan to read, with the prefixes to read of it; the longest prefix wins. */
-function chooseIndex(
-  plan: IndexPlan,
-  fixed: Map<string, Value[]>,
-): { definition: IndexDefinition; prefixes: Value[][] } | undefined {
-  let best: { definition: IndexDefinition; prefixes: Value[][] } | undefined;
+/** The indexes of the plan a query may read with the longest prefix (each equally right). */
+function indexChoices(plan: IndexPlan, fixed: Map<string, Value[]>): Choice[] {
+  let best: Choice[] = [];
   for (const declared of plan.indexes) {
     const fields: IndexField[] = declared.filter((f) => f.fieldPath !== NAME);
     const split = fields.length - plan.need.orders.length;
@@ -94,23 +58,45 @@ function chooseIndex(
     if (!single && split < 0) continue;
     const options = prefixFields.map((f) => fixed.get(f.fieldPath));
     if (options.some((v) => v === undefined || v.length === 0)) continue;
-    if (best && best.prefixes[0]!.length >= options.length) continue;
+    if (best.length > 0 && best[0]!.prefixes[0]!.length > options.length) continue;
     const prefixes = (options as Value[][]).reduce<Value[][]>(
       (product, values) => product.flatMap((p) => values.map((v) => [...p, v])),
       [[]],
     );
     if (prefixes.length > MAX_PREFIXES) continue;
     const { collectionGroup, scope, nameOrder } = plan.need;
-    best = { definition: { collectionGroup, scope, fields, nameOrder }, prefixes };
+    const choice = { definition: { collectionGroup, scope, fields, nameOrder }, prefixes };
+    if (best.length > 0 && best[0]!.prefixes[0]!.length < options.length) best = [];
+    best.push(choice);
   }
   return best;
+}
+
+/** Of indexes that serve a query alike, the one with the fewest entries in its prefixes (the most selective). */
+function chooseIndex(
+  database: Database,
+  choices: Choice[],
+  parent: (c: Choice) => string,
+): Choice | undefined {
+  if (choices.length <= 1) return choices[0];
+  let best: { choice: Choice; size: number } | undefined;
+  for (const choice of choices) {
+    const index = database.indexEntries.index(choice.definition);
+    let size = 0;
+    for (const prefix of choice.prefixes) {
+      const [from, to] = rangeOf(index, parent(choice), prefix, []);
+      size += to - from;
+    }
+    if (!best || size < best.size) best = { choice, size };
+  }
+  return best!.choice;
 }
 
 /** Compares an entry with a key (parent, then leading values) in index order. */
 function compareKey(index: MaterializedIndex, entry: IndexEntry, parent: string, key: Value[]): number {
   if (entry.parent !== parent) return compareStrings(entry.parent, parent);
   for (let i = 0; i < key.length; i++) {
-    const c = compareValues(entry.values[i]!, key[i]!);
+    const c = compareValues(entry.value(i), key[i]!);
     if (c !== 0) return index.definition.fields[i]!.mode === "DESCENDING" ? -c : c;
   }
   return 0;
@@ -141,7 +127,7 @@ function rangeOf(
   // Where an entry's value lies against the bounded type's block in index order: <0 before, >0 after.
   const typeSide = (e: IndexEntry): number => {
     if (!bounded) return 0;
-    const c = typeOrder(e.values[prefix.length]!) - typeOrder(bounded.value);
+    const c = typeOrder(e.value(prefix.length)) - typeOrder(bounded.value);
     return field!.mode === "DESCENDING" ? -c : c;
   };
   const atOrAfter = (e: IndexEntry, strict: boolean): boolean => {
@@ -176,7 +162,7 @@ function entryToPosition(
   for (let i = 0; i < position.values.length; i++) {
     const order = prepared.orders[i]!;
     const value: Value =
-      order.path === NAME ? { reference_value: database.fullName(entry.path) } : entry.values[offset + i]!;
+      order.path === NAME ? { reference_value: database.fullName(entry.path) } : entry.value(offset + i);
     const c = compareValues(value, position.values[i]!);
     if (c !== 0) return order.descending ? -c : c;
   }
@@ -191,6 +177,8 @@ function readPrefix(
     prepared: PreparedQuery;
     parent: string;
     within: string;
+    /** Check the filter on the entries and fetch no document (aggregations the index serves whole). */
+    entriesOnly: boolean;
   },
   prefix: Value[],
   ranges: Conjunction["ranges"],
@@ -208,65 +196,130 @@ function readPrefix(
   }
   const found: { entry: IndexEntry; document: StoredDocument }[] = [];
   for (let i = start; i < end && found.length < wanted; i++) {
-    const entry = entries[i]!;
+    const entry = entries.at(i);
     served.entriesScanned += 1;
     if (prepared.end && cursorSide((p) => position(entry, p), prepared) > 0) break;
     if (within && !entry.path.startsWith(within)) continue;
-    const document = database.get(entry.path);
+    const document = read.entriesOnly ? entryDocument(index, entry) : database.get(entry.path);
     if (!document) continue;
-    served.documentsFetched += 1;
+    if (!read.entriesOnly) served.documentsFetched += 1;
     if (prepared.predicate(document)) found.push({ entry, document });
   }
   return found;
 }
 
-/** Serves a query from its planned index, or undefined when it must be read by scanning. */
-export function serveQuery(
-  database: Database,
-  parentPath: string,
-  query: StructuredQuery,
-  plans: readonly IndexPlan[] | undefined,
-): ServedQuery | undefined {
-  const plan = plans?.length === 1 ? plans[0]! : undefined;
-  const from = query.from[0];
-  if (!plan || !from?.collection_id || query.from.length !== 1) return undefined;
-  const filters = conjunction(query.has_where ? query.where : undefined, { fixed: new Map(), ranges: [] });
-  if (!filters) return undefined;
-  const prepared = prepareQuery(database, query);
+type Found = { entry: IndexEntry; document: StoredDocument };
+
+/** The query being served and what every disjunct's read shares. */
+interface Serving {
+  database: Database;
+  parentPath: string;
+  collectionId: string;
+  prepared: PreparedQuery;
+  wanted: number;
+  /** Fields an aggregation reads (undefined: not an aggregation, or one over several disjuncts). */
+  aggregated?: readonly string[];
+}
+
+/**
+ * Reads one disjunct (a conjunction of simple filters) from its plan's index: up to `wanted` documents
+ * matching the whole query, in query order; undefined when this plan cannot be read from an index.
+ */
+function serveDisjunct(
+  serving: Serving,
+  leaves: StructuredQueryFilter[],
+  plan: IndexPlan,
+  served: ServedQuery,
+): Found[] | undefined {
+  const { database, parentPath, collectionId, prepared, wanted, aggregated } = serving;
+  const filters: Conjunction | undefined = { fixed: new Map(), ranges: [] };
+  if (!leaves.every((leaf) => conjunction(leaf, filters))) return undefined;
   const orderPaths = prepared.orders.filter((o) => o.path !== NAME).map((o) => canonicalFieldPath(o.path));
   if (orderPaths.some((p) => plan.need.equalities.has(p))) return undefined;
-  const chosen = chooseIndex(plan, filters.fixed);
+  const collection = parentPath ? `${parentPath}/${collectionId}` : collectionId;
+  const parentOf = (c: Choice) => (c.definition.scope === "COLLECTION" ? collection : "");
+  const chosen = chooseIndex(database, indexChoices(plan, filters.fixed), parentOf);
   if (!chosen) return undefined;
 
   const index = database.indexEntries.index(chosen.definition);
   const collectionScope = chosen.definition.scope === "COLLECTION";
-  const collection = parentPath ? `${parentPath}/${from.collection_id}` : from.collection_id;
+  const modes = new Map(chosen.definition.fields.map((f) => [f.fieldPath, f.mode]));
+  const entriesOnly =
+    aggregated !== undefined &&
+    modes.size === chosen.definition.fields.length &&
+    leaves.every((leaf) => filterOnEntries(leaf, modes)) &&
+    aggregated.every((path) => modes.has(path) && modes.get(path) !== "CONTAINS");
   const read = {
     database,
     index,
     prepared,
     parent: collectionScope ? collection : "",
     within: !collectionScope && parentPath ? `${parentPath}/` : "",
+    entriesOnly,
   };
+  const found = chosen.prefixes.flatMap((prefix) => readPrefix(read, prefix, filters.ranges, wanted, served));
+  if (chosen.prefixes.length === 1) return found;
+  // Several prefixes (`in`): merged in query order (the index order after the prefix), each document once.
+  const suffixAt = chosen.prefixes[0]!.length;
+  const { fields, nameOrder } = index.definition;
+  const compareSuffix = (a: IndexEntry, b: IndexEntry) => {
+    for (let i = suffixAt; i < fields.length; i++) {
+      const c = compareValues(a.value(i), b.value(i));
+      if (c !== 0) return fields[i]!.mode === "DESCENDING" ? -c : c;
+    }
+    const c = compareReferences(a.path, b.path);
+    return nameOrder === "DESCENDING" ? -c : c;
+  };
+  found.sort((a, b) => compareSuffix(a.entry, b.entry));
+  return onceEach(found);
+}
+
+function onceEach(found: Found[]): Found[] {
+  const seen = new Set<string>();
+  return found.filter(({ document }) => !seen.has(document.path) && seen.add(document.path));
+}
+
+/**
+ * Serves a query from its planned indexes, or undefined when it must be read by scanning. An OR query is
+ * read per disjunct, each from its own index up to offset + limit documents, merged in query order (each
+ * document once), as Firestore runs it as a union. `aggregated`: the query is an aggregation over these
+ * fields (none for `count()`); when one index holds its whole filter and these fields, the documents
+ * returned are made of the entries' values and no document is fetched.
+ */
+export function serveQuery(
+  database: Database,
+  parentPath: string,
+  query: StructuredQuery,
+  plans: readonly IndexPlan[] | undefined,
+  aggregated?: readonly string[],
+): ServedQuery | undefined {
+  const from = query.from[0];
+  if (!plans?.length || !from?.collection_id || query.from.length !== 1) return undefined;
+  const disjuncts = disjunctLeaves(query.has_where ? query.where : undefined);
+  if (disjuncts.length !== plans.length) return undefined;
   const limit = query.has_limit ? query.limit.value : Number.POSITIVE_INFINITY;
-  const wanted = query.offset + limit;
-  const served: ServedQuery = { documents: [], entriesScanned: 0, documentsFetched: 0 };
-  let found = chosen.prefixes.flatMap((prefix) => readPrefix(read, prefix, filters.ranges, wanted, served));
-  if (chosen.prefixes.length > 1) {
-    // Several prefixes (`in`): merged in query order (the index order after the prefix), each document once.
-    const suffixAt = chosen.prefixes[0]!.length;
-    const suffix = (e: IndexEntry): IndexEntry => ({ ...e, parent: "", values: e.values.slice(suffixAt) });
-    const compareSuffix = (a: IndexEntry, b: IndexEntry) => {
-      for (let i = suffixAt; i < a.values.length; i++) {
-        const c = compareValues(a.values[i]!, b.values[i]!);
-        if (c !== 0) return index.definition.fields[i]!.mode === "DESCENDING" ? -c : c;
-      }
-      return index.compare({ ...suffix(a), values: [] }, { ...suffix(b), values: [] });
-    };
-    found.sort((a, b) => compareSuffix(a.entry, b.entry));
-    const seen = new Set<string>();
-    found = found.filter(({ document }) => !seen.has(document.path) && seen.add(document.path));
+  const prepared = prepareQuery(database, query);
+  const serving: Serving = {
+    database,
+    parentPath,
+    collectionId: from.collection_id,
+    prepared,
+    wanted: query.offset + limit,
+    aggregated: plans.length === 1 ? aggregated : undefined,
+  };
+  const served: ServedQuery = { documents: [], entriesScanned: 0, documentsFetched: 0, skipped: 0 };
+  const lists: Found[][] = [];
+  for (let i = 0; i < plans.length; i++) {
+    const found = serveDisjunct(serving, disjuncts[i]!, plans[i]!, served);
+    if (!found) return undefined;
+    lists.push(found);
   }
+  let found = lists[0]!;
+  if (lists.length > 1) {
+    const { context, orders } = prepared;
+    found = onceEach(lists.flat().sort((a, b) => compareByOrders(a.document, b.document, orders, context)));
+  }
+  served.skipped = Math.min(query.offset, found.length);
   served.documents = found.slice(query.offset, query.offset + limit).map((f) => f.document);
   return served;
 }

@@ -3,14 +3,12 @@
  * Protocol classes and the service definition come from `@firestore-emulator/proto`.
  */
 import {
-  BatchGetDocumentsResponse,
   BatchWriteResponse,
   BeginTransactionResponse,
   CommitResponse,
   ListCollectionIdsResponse,
   ListDocumentsResponse,
   RunAggregationQueryResponse,
-  RunQueryResponse,
   UnimplementedFirestoreService,
   type BatchGetDocumentsRequest,
   type BatchWriteRequest,
@@ -23,22 +21,57 @@ import {
   type RunQueryRequest,
 } from "@firestore-emulator/proto/dist/google/firestore/v1/firestore";
 import type { TransactionOptions } from "@firestore-emulator/proto/dist/google/firestore/v1/common";
-import type { StructuredQuery } from "@firestore-emulator/proto/dist/google/firestore/v1/query";
+import type {
+  StructuredAggregationQuery,
+  StructuredQuery,
+} from "@firestore-emulator/proto/dist/google/firestore/v1/query";
 import { Empty } from "@firestore-emulator/proto/dist/google/protobuf/empty";
 import type { ServiceDefinition, UntypedServiceImplementation } from "@grpc/grpc-js";
 
+import { packFields } from "./codec";
 import { streaming, toStatus, unary } from "./grpc-handlers";
-import { IndexCatalog, MissingIndexError } from "./indexes";
+import { canonicalFieldPath, IndexCatalog, MissingIndexError } from "./indexes";
 import { planQuery, type IndexPlan } from "./planner";
 import { projectionOf, runAggregation, runQuery } from "./query";
+import { batchGetResponse, passEncoded, runQueryResponse, type DocumentBytes } from "./responses";
 import { serveQuery, type ServedQuery } from "./serve";
 import { billedReads, ReadStats, type ReadRpc } from "./stats";
 import { Store, type Database, type StoredDocument } from "./store";
 import { TransactionManager, type Transaction } from "./transactions";
 import { parseFieldPath, projectFields, type Fields, type Timestamp } from "./values";
 
-export const firestoreServiceDefinition =
-  UnimplementedFirestoreService.definition as unknown as ServiceDefinition;
+/** The fields an aggregation sums or averages (canonical paths; none for `count()`). */
+function aggregatedFields(aggregation: StructuredAggregationQuery): string[] {
+  return aggregation.aggregations.flatMap((a) =>
+    a.operator === "sum" || a.operator === "avg" ? [canonicalFieldPath(a[a.operator].field.field_path)] : [],
+  );
+}
+
+/**
+ * The Firestore service definition, where RunQuery and BatchGetDocuments stream responses encoded by
+ * responses.ts (Buffers) as they are.
+ */
+export const firestoreServiceDefinition = (() => {
+  const definition = { ...UnimplementedFirestoreService.definition } as unknown as Record<
+    string,
+    { responseSerialize: (message: never) => Buffer }
+  >;
+  for (const method of ["RunQuery", "BatchGetDocuments"]) {
+    const entry = definition[method]!;
+    definition[method] = { ...entry, responseSerialize: passEncoded(entry.responseSerialize) };
+  }
+  return definition as unknown as ServiceDefinition;
+})();
+
+/** A document as responses.ts encodes it: its packed fields, or those of its projection. */
+function documentBytes(database: Database, document: StoredDocument, projection?: string[][]): DocumentBytes {
+  return {
+    name: database.fullName(document.path),
+    packed: projection ? packFields(projectFields(document.fields, projection)) : database.packed(document),
+    createTime: document.createTime,
+    updateTime: document.updateTime,
+  };
+}
 
 type Obj = Record<string, unknown>;
 
@@ -81,13 +114,14 @@ export class FirestoreService {
     path: string,
     query: StructuredQuery,
     plans: IndexPlan[] | undefined,
-    options: { ordered?: boolean } = {},
+    options: { ordered?: boolean; aggregated?: readonly string[] } = {},
   ): ServedQuery {
-    const served = serveQuery(database, path, query, plans);
+    const served = serveQuery(database, path, query, plans, options.aggregated);
     if (served) return served;
-    const counter = { examined: 0 };
+    const counter = { examined: 0, skipped: 0 };
     const documents = runQuery(database, path, query, { ...options, counter });
-    return { documents, entriesScanned: counter.examined, documentsFetched: counter.examined };
+    const { examined, skipped } = counter;
+    return { documents, entriesScanned: examined, documentsFetched: examined, skipped };
   }
 
   private record(
@@ -99,6 +133,7 @@ export class FirestoreService {
       returned: number;
       matched?: number;
       asked?: number;
+      skipped?: number;
     },
   ): void {
     this.stats.record({
@@ -211,36 +246,32 @@ export class FirestoreService {
   private readHandlers(): UntypedServiceImplementation {
     const readTime = (): Timestamp => this.store.commitTime();
     return {
-      BatchGetDocuments: streaming(
-        async (request: BatchGetDocumentsRequest, write: (r: BatchGetDocumentsResponse) => void) => {
-          const { transaction, isNew } = this.readTransaction(request);
-          if (transaction) await this.transactions.lock(transaction, request.documents);
-          const mask = request.has_mask ? request.mask.field_paths.map(parseFieldPath) : undefined;
-          const time = readTime();
-          let found = 0;
-          request.documents.forEach((name, i) => {
-            const { database, path } = this.store.resolveDocument(name);
-            const document = database.get(path);
-            if (document) found += 1;
-            if (i === request.documents.length - 1) {
-              const figures = { documentsRead: found, returned: found, asked: request.documents.length };
-              this.record("BatchGetDocuments", database, figures);
-            }
-            const fields = document && mask ? projectFields(document.fields, mask) : document?.fields;
-            write(
-              BatchGetDocumentsResponse.fromObject({
-                ...(document
-                  ? { found: this.documentObject(database, document, fields) }
-                  : { missing: name }),
-                read_time: time,
-                ...(isNew && i === 0 ? { transaction: transaction!.id } : {}),
-              } as Parameters<typeof BatchGetDocumentsResponse.fromObject>[0]),
-            );
-          });
-        },
-      ),
+      BatchGetDocuments: streaming(async (request: BatchGetDocumentsRequest, write: (r: Buffer) => void) => {
+        const { transaction, isNew } = this.readTransaction(request);
+        if (transaction) await this.transactions.lock(transaction, request.documents);
+        const mask = request.has_mask ? request.mask.field_paths.map(parseFieldPath) : undefined;
+        const time = readTime();
+        let found = 0;
+        request.documents.forEach((name, i) => {
+          const { database, path } = this.store.resolveDocument(name);
+          const document = database.get(path);
+          if (document) found += 1;
+          if (i === request.documents.length - 1) {
+            const figures = { documentsRead: found, returned: found, asked: request.documents.length };
+            this.record("BatchGetDocuments", database, figures);
+          }
+          const bytes = document && documentBytes(database, document, mask);
+          write(
+            batchGetResponse({
+              ...(bytes ? { found: bytes } : { missing: name }),
+              readTime: time,
+              transaction: isNew && i === 0 ? transaction!.id : undefined,
+            }),
+          );
+        });
+      }),
 
-      RunQuery: streaming(async (request: RunQueryRequest, write: (r: RunQueryResponse) => void) => {
+      RunQuery: streaming(async (request: RunQueryRequest, write: (r: Buffer) => void) => {
         const { database, path } = this.store.resolve(request.parent);
         const plans = this.plan(database, request.structured_query);
         const { transaction, isNew } = this.readTransaction(request);
@@ -255,23 +286,22 @@ export class FirestoreService {
         });
         const projection = projectionOf(request.structured_query);
         const time = readTime();
-        const transactionId = isNew ? { transaction: transaction!.id } : {};
+        const transactionId = isNew ? transaction!.id : undefined;
         documents.forEach((document, i) => {
-          const fields = projection ? projectFields(document.fields, projection) : document.fields;
           write(
-            RunQueryResponse.fromObject({
-              document: this.documentObject(database, document, fields),
-              read_time: time,
-              ...(i === 0 ? transactionId : {}),
-            } as Parameters<typeof RunQueryResponse.fromObject>[0]),
+            runQueryResponse({
+              document: documentBytes(database, document, projection),
+              readTime: time,
+              transaction: i === 0 ? transactionId : undefined,
+            }),
           );
         });
         write(
-          RunQueryResponse.fromObject({
-            read_time: time,
+          runQueryResponse({
+            readTime: time,
             done: true,
-            ...(documents.length === 0 ? transactionId : {}),
-          } as Parameters<typeof RunQueryResponse.fromObject>[0]),
+            transaction: documents.length === 0 ? transactionId : undefined,
+          }),
         );
       }),
 
@@ -282,11 +312,15 @@ export class FirestoreService {
           const plans = this.plan(database, aggregation.structured_query);
           const { transaction, isNew } = this.readTransaction(request);
           const served = await this.lockedQuery(transaction, database, () =>
-            this.execute(database, path, aggregation.structured_query, plans, { ordered: false }),
+            this.execute(database, path, aggregation.structured_query, plans, {
+              ordered: false,
+              aggregated: aggregatedFields(aggregation),
+            }),
           );
           const { documents } = served;
           const figures = { ...served, documentsRead: served.documentsFetched, returned: 1 };
-          this.record("RunAggregationQuery", database, { ...figures, matched: documents.length });
+          const matched = documents.length + served.skipped;
+          this.record("RunAggregationQuery", database, { ...figures, matched });
           write(
             RunAggregationQueryResponse.fromObject({
               result: { aggregate_fields: runAggregation(database, path, aggregation, documents) },
@@ -316,7 +350,7 @@ export class FirestoreService {
         if (request.show_missing) {
           // Documents that do not exist but have subcollections with documents.
           const depth = collection.split("/").length + 1;
-          for (const documentPath of database.documents.keys()) {
+          for (const documentPath of database.paths()) {
             if (!documentPath.startsWith(`${collection}/`)) continue;
             names.add(documentPath.split("/").slice(0, depth).join("/"));
           }

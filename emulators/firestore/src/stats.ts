@@ -2,8 +2,12 @@
  * Read accounting: per request, the index entries scanned and the documents read, and the reads Firestore
  * would bill for it ("Understand Cloud Firestore billing", https://firebase.google.com/docs/firestore/pricing
  * and https://cloud.google.com/firestore/pricing):
- * - a query: one read per document returned, and one read when it returns nothing;
- * - an aggregation (count/sum/avg): one read per batch of up to 1,000 index entries it matches, at least one;
+ * - a query: one read per document returned or skipped by its `offset`, and one read when it returns
+ *   nothing ("Best practices for Cloud Firestore", https://firebase.google.com/docs/firestore/best-practices:
+ *   skipped documents "are still retrieved internally" and "your application is billed for the read
+ *   operations required to retrieve them");
+ * - an aggregation (count/sum/avg): one read per batch of up to 1,000 index entries it matches (those an
+ *   offset skips included), at least one;
  * - a get (GetDocument, BatchGetDocuments): one read per document asked for;
  * - ListDocuments: one per document returned, at least one; ListCollectionIds: one.
  * Reads inside transactions count the same.
@@ -48,10 +52,11 @@ export const RECENT_REQUESTS = 1000;
 /** The reads Firestore bills for a request. */
 export function billedReads(
   rpc: ReadRpc,
-  figures: { returned: number; matched?: number; asked?: number },
+  figures: { returned: number; matched?: number; asked?: number; skipped?: number },
 ): number {
   switch (rpc) {
     case "RunQuery":
+      return Math.max(1, figures.returned + (figures.skipped ?? 0));
     case "ListDocuments":
       return Math.max(1, figures.returned);
     case "RunAggregationQuery":

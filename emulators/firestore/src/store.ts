@@ -5,6 +5,7 @@
 import type { Write } from "@firestore-emulator/proto/dist/google/firestore/v1/write";
 import { DocumentTransformFieldTransformServerValue as ServerValue } from "@firestore-emulator/proto/dist/google/firestore/v1/write";
 
+import { packFields, unpackFields } from "./codec";
 import { IndexEntries } from "./index-entries";
 import {
   Code,
@@ -38,12 +39,30 @@ export interface WriteOutcome {
 
 const parentOf = (path: string): string => path.slice(0, path.lastIndexOf("/"));
 
+/** A document as the store keeps it: its fields packed (see codec.ts), unpacked when read. */
+interface PackedDocument {
+  path: string;
+  packed: Buffer;
+  createTime: Timestamp;
+  updateTime: Timestamp;
+}
+
+/** The stored record a document read from the store came from (to see a write that changes nothing). */
+const origins = new WeakMap<StoredDocument, PackedDocument>();
+
+function unpack(record: PackedDocument): StoredDocument {
+  const { path, createTime, updateTime } = record;
+  const document = { path, fields: unpackFields(record.packed), createTime, updateTime };
+  origins.set(document, record);
+  return document;
+}
+
 export class Database {
-  readonly documents = new Map<string, StoredDocument>();
+  private readonly records = new Map<string, PackedDocument>();
   /** Documents by collection path, for collection queries without a full scan. */
-  private readonly byCollection = new Map<string, Map<string, StoredDocument>>();
+  private readonly byCollection = new Map<string, Map<string, PackedDocument>>();
   /** Entries of the indexes queries have used so far, kept current by `put` and `delete`. */
-  readonly indexEntries = new IndexEntries(() => this.documents.values());
+  readonly indexEntries = new IndexEntries((group) => this.inGroup(group));
 
   constructor(
     /** `projects/{project}/databases/{database}` */
@@ -62,34 +81,73 @@ export class Database {
     return path ? `${this.name}/documents/${path}` : `${this.name}/documents`;
   }
 
+  get size(): number {
+    return this.records.size;
+  }
+
   get(path: string): StoredDocument | undefined {
-    return this.documents.get(path);
+    const record = this.records.get(path);
+    return record && unpack(record);
+  }
+
+  /** A document's fields packed: those stored when it was read from this database, else packed now. */
+  packed(document: StoredDocument): Buffer {
+    return origins.get(document)?.packed ?? packFields(document.fields);
+  }
+
+  has(path: string): boolean {
+    return this.records.has(path);
   }
 
   put(document: StoredDocument): void {
-    const before = this.documents.get(document.path);
-    if (before === document) return;
-    this.documents.set(document.path, document);
-    this.indexEntries.changed(before, document);
+    const before = this.records.get(document.path);
+    if (before && origins.get(document) === before) return;
+    const record: PackedDocument = {
+      path: document.path,
+      packed: packFields(document.fields),
+      createTime: document.createTime,
+      updateTime: document.updateTime,
+    };
+    this.records.set(document.path, record);
+    this.indexEntries.changed(document.path, () => before && unpack(before), document);
     const collection = parentOf(document.path);
     let members = this.byCollection.get(collection);
     if (!members) this.byCollection.set(collection, (members = new Map()));
-    members.set(document.path, document);
+    members.set(document.path, record);
   }
 
   delete(path: string): void {
-    const before = this.documents.get(path);
+    const before = this.records.get(path);
     if (!before) return;
-    this.documents.delete(path);
-    this.indexEntries.changed(before, undefined);
+    this.records.delete(path);
+    this.indexEntries.changed(path, () => unpack(before), undefined);
     const collection = parentOf(path);
     const members = this.byCollection.get(collection);
     members?.delete(path);
     if (members?.size === 0) this.byCollection.delete(collection);
   }
 
-  inCollection(collectionPath: string): Iterable<StoredDocument> {
-    return this.byCollection.get(collectionPath)?.values() ?? [];
+  /** Every document path, in no particular order. */
+  paths(): IterableIterator<string> {
+    return this.records.keys();
+  }
+
+  /** Every document (unpacked one by one as the iteration reaches it). */
+  *all(): Iterable<StoredDocument> {
+    for (const record of this.records.values()) yield unpack(record);
+  }
+
+  *inCollection(collectionPath: string): Iterable<StoredDocument> {
+    const members = this.byCollection.get(collectionPath);
+    if (members) for (const record of members.values()) yield unpack(record);
+  }
+
+  /** The documents of every collection whose id is `group`. */
+  *inGroup(group: string): Iterable<StoredDocument> {
+    for (const [collection, members] of this.byCollection) {
+      if (collection.slice(collection.lastIndexOf("/") + 1) !== group) continue;
+      for (const record of members.values()) yield unpack(record);
+    }
   }
 
   /** Ids of the collections directly below `parentPath` ("" = root) that hold at least one document. */
@@ -104,7 +162,7 @@ export class Database {
   }
 
   clear(): void {
-    this.documents.clear();
+    this.records.clear();
     this.byCollection.clear();
     this.indexEntries.clear();
   }

@@ -138,10 +138,23 @@ function compareNumbers(a: number, b: number): number {
 
 /** Compares strings by code point, which is the same as comparing their UTF-8 encodings. */
 export function compareStrings(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
+  if (a === b) return 0;
+  return compareStringRanges(a, 0, a.length, b, 0, b.length);
+}
+
+/** Compares a[fromA, toA) with b[fromB, toB) as compareStrings does. */
+function compareStringRanges(
+  a: string,
+  fromA: number,
+  toA: number,
+  b: string,
+  fromB: number,
+  toB: number,
+): number {
+  const length = Math.min(toA - fromA, toB - fromB);
   for (let i = 0; i < length; i++) {
-    const ca = a.charCodeAt(i);
-    const cb = b.charCodeAt(i);
+    const ca = a.charCodeAt(fromA + i);
+    const cb = b.charCodeAt(fromB + i);
     if (ca === cb) continue;
     // A surrogate (0xD800-0xDFFF) encodes a code point above 0xFFFF, greater than any BMP character.
     const sa = ca >= 0xd800 && ca <= 0xdfff;
@@ -149,7 +162,7 @@ export function compareStrings(a: string, b: string): number {
     if (sa !== sb) return sa ? 1 : -1;
     return ca < cb ? -1 : 1;
   }
-  return sign(a.length - b.length);
+  return sign(toA - fromA - (toB - fromB));
 }
 
 function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -158,15 +171,21 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return sign(a.length - b.length);
 }
 
+/** Compares document names segment by segment (without splitting them: index sorts call this a lot). */
 export function compareReferences(a: string, b: string): number {
-  const sa = a.split("/");
-  const sb = b.split("/");
-  const length = Math.min(sa.length, sb.length);
-  for (let i = 0; i < length; i++) {
-    const c = compareStrings(sa[i] ?? "", sb[i] ?? "");
+  let fromA = 0;
+  let fromB = 0;
+  for (;;) {
+    const slashA = a.indexOf("/", fromA);
+    const slashB = b.indexOf("/", fromB);
+    const toA = slashA < 0 ? a.length : slashA;
+    const toB = slashB < 0 ? b.length : slashB;
+    const c = compareStringRanges(a, fromA, toA, b, fromB, toB);
     if (c !== 0) return c;
+    if (slashA < 0 || slashB < 0) return slashA < 0 ? (slashB < 0 ? 0 : -1) : 1;
+    fromA = slashA + 1;
+    fromB = slashB + 1;
   }
-  return sign(sa.length - sb.length);
 }
 
 export function compareValues(a: Value, b: Value): number {
