@@ -1,39 +1,66 @@
 /**
- * What the garbage collector reads, in the stack's Firestore emulator's own figures
- * (`FIRESTORE_EMULATOR_STATS_URL`, docs/firestore-emulator.md): over versions that say when they ended
- * (`endedAt`) it reads no item document (no document get beyond its lock's); over versions written before
- * the field it reads those items' documents.
+ * What the garbage collector reads, in the Firestore emulator's own figures (docs/firestore-emulator.md):
+ * over versions that say when they ended (`endedAt`) it reads no item document (no document get beyond its
+ * lock's); over versions written before the field it reads those items' documents.
  *
- * The figures are the deployment's (every request to the emulator counts), so this file runs alone, after
- * the other stack tests (the `exclusive` project).
+ * The emulator counts every request it serves, so these tests run on a Firestore emulator of their own
+ * (started here on a free port, strict indexes as everywhere), where nothing else reads: the stack's
+ * scheduler and workers read its Firestore all the time.
  */
 import { randomBytes } from "node:crypto";
-import { getApps, initializeApp } from "firebase-admin/app";
+import { createServer } from "node:net";
+import { deleteApp, getApps, initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
 import { collectGarbage } from "../../functions/src/backups/retention/gc";
-import type { ReadStatsSnapshot } from "../../emulators/firestore/src/index";
+import { startFirestore, type RunningFirestore } from "../../emulators/firestore/src/index";
 import { stackEnv } from "../support/stack-env";
 import { DAY, REGION, T0, organizationWithPolicy, withoutEndings, writeItems } from "../support/gc-catalog";
 
 jest.setTimeout(120_000);
 
-if (getApps().length === 0) initializeApp({ projectId: stackEnv.projectId });
+let emulator: RunningFirestore;
+/** The stack's emulator address, given back when these tests end (files may share this process). */
+const stackHost = process.env.FIRESTORE_EMULATOR_HOST;
 
-function statsUrl(): string {
-  const url = process.env.FIRESTORE_EMULATOR_STATS_URL;
-  if (!url) throw new Error("FIRESTORE_EMULATOR_STATS_URL is not set: run these tests through 'npm test'");
-  return url;
+/** A port no one listens on. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
 }
+
+beforeAll(async () => {
+  const port = await freePort();
+  emulator = await startFirestore({ port });
+  // Before any Firestore client exists: firebase-admin reads the address when a database is first used.
+  process.env.FIRESTORE_EMULATOR_HOST = `${emulator.host}:${port}`;
+  if (getApps().length === 0) initializeApp({ projectId: stackEnv.projectId });
+});
+
+afterAll(async () => {
+  await Promise.all(getApps().map((app) => deleteApp(app)));
+  await emulator.stop();
+  if (stackHost === undefined) delete process.env.FIRESTORE_EMULATOR_HOST;
+  else process.env.FIRESTORE_EMULATOR_HOST = stackHost;
+});
 
 /** The region database's reads while `work` runs, as the emulator counted them, by RPC. */
 async function emulatorReads(work: () => Promise<unknown>): Promise<Record<string, number>> {
-  expect((await fetch(`${statsUrl()}/emulator/v1/stats:reset`, { method: "POST" })).status).toBe(200);
+  const reads = emulator.reads;
+  if (!reads) throw new Error("This Firestore emulator does not count its reads");
+  reads.reset();
   await work();
-  const snapshot = (await (await fetch(`${statsUrl()}/emulator/v1/stats`)).json()) as ReadStatsSnapshot;
   const byRpc: Record<string, number> = {};
-  for (const request of snapshot.recent.filter((entry) => entry.database.endsWith(`/region-${REGION}`))) {
+  for (const request of reads
+    .snapshot()
+    .recent.filter((entry) => entry.database.endsWith(`/region-${REGION}`))) {
     byRpc[request.rpc] = (byRpc[request.rpc] ?? 0) + request.billedReads;
   }
   return byRpc;
