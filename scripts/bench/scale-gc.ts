@@ -248,7 +248,7 @@ export async function measureGcAtScale(): Promise<{ measured: MeasuredFigure[]; 
           note:
             emulatorBefore === null
               ? "not measured: the Firestore emulator does not report its reads yet"
-              : `${setting}; index entries and documents the emulator read ÷ the same budget`,
+              : `${setting}; reads the emulator billed as Firestore bills them ÷ the same budget`,
         },
       ],
       results: [

@@ -38,7 +38,7 @@ const SECTIONS: Section<ScaleSectionName>[] = [
       ),
       figureSpec(
         "scale-search-emulator-reads",
-        "Search at scale: reads per search (emulator count)",
+        "Search at scale: billed reads per search, worst kind (emulator count)",
         "<=",
         PAGE_SIZE + 10,
         { digits: 1 },
