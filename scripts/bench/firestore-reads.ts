@@ -6,13 +6,12 @@
  *   aggregation queries (billed one read per 1,000 index entries; the client cannot see the entries, so
  *   each counts 1 here). Documents a query skips with `offset` are billed too but never reach the client:
  *   only the emulator's own count shows them.
- * - `emulatorReads()`: the emulator's own count, the reads it billed as Firestore bills them (including
- *   documents an `offset` skips and one read per 1,000 index entries an aggregation matches). Our emulator
- *   counts them in-process (`startFirestore().reads`); the official emulator does not count, and the figure
- *   is then reported as not measured.
+ * - the emulator's own count (`OwnFirestore.billedReads()`, `own-firestore.ts`): the reads it billed as
+ *   Firestore bills them (including documents an `offset` skips and one read per 1,000 index entries an
+ *   aggregation matches); the official emulator does not count, and the figure is then reported as not
+ *   measured.
  */
 import { Firestore, Query, Transaction } from "firebase-admin/firestore";
-import type { RunningFirestore } from "../../emulators/firestore/src/index";
 
 export interface ReadCount {
   /** Queries, getAll calls and transaction reads. */
@@ -65,12 +64,4 @@ export function clientReads(db: Firestore): { count: ReadCount; stop(): void } {
     count.aggregations += 1;
   });
   return { count, stop: () => restore.reverse().forEach((undo) => undo()) };
-}
-
-/**
- * The reads the emulator billed since it started (or since `reads.reset()`), or null when it does not
- * count them (the official emulator: the figure is then reported as not measured).
- */
-export function emulatorReads(emulator: RunningFirestore): Promise<number | null> {
-  return Promise.resolve(emulator.reads ? emulator.reads.snapshot().totals.billedReads : null);
 }

@@ -15,9 +15,8 @@
  */
 
 import type { DocumentReference } from "firebase-admin/firestore";
-import { startFirestore } from "../../emulators/firestore/src/index";
 import { seededRandom } from "../../emulators/workspace/src/index";
-import { freePort } from "../ports";
+import { ownFirestore } from "./own-firestore";
 import type { MeasuredFigure } from "./types";
 import type { BenchResult } from "./types";
 
@@ -197,14 +196,24 @@ export async function withPageTokens(
 }
 
 /**
- * Seeds the mailbox's items, each with its version document, with BulkWriter (flushed every 5,000 items)
- * until `count` are stored or `budgetMs` has passed; checks the emulator holds them all.
+ * Seeds the mailbox (`owner`'s) and 20 more resources of its domain, as an organisation has (a name typed
+ * in another case lists them all); then the mailbox's items, each with its version document, with
+ * BulkWriter (flushed every 5,000 items) until `count` are stored or `budgetMs` has passed; checks the
+ * emulator holds them all.
  */
 export async function seedItems(
   resource: DocumentReference,
+  owner: string,
   count = ITEMS,
   budgetMs = SEED_BUDGET_MS,
 ): Promise<{ seeded: number; seedSeconds: number }> {
+  await resource.set({ type: "email", name: "Mailbox Owner", email: owner, status: "active" });
+  const domain = owner.split("@")[1] ?? "example.test";
+  for (let i = 0; i < 20; i += 1) {
+    await resource.parent
+      .doc(`user-other-${i}`)
+      .set({ type: "email", name: `Other ${i}`, email: `other${i}@${domain}`, status: "active" });
+  }
   const items = await catalog();
   const seedStarted = performance.now();
   const writer = resource.firestore.bulkWriter({ throttling: false });
@@ -235,27 +244,14 @@ export async function seedItems(
 }
 
 export async function measureSearch(): Promise<{ measured: MeasuredFigure[]; results: BenchResult[] }> {
-  const port = await freePort();
-  const emulator = await startFirestore({ port });
-  process.env.FIRESTORE_EMULATOR_HOST = `${emulator.host}:${port}`;
-  process.env.GCLOUD_PROJECT ??= "demo-alpvault";
-  process.env.METADATA_SERVER_DETECTION ??= "none";
+  const emulator = await ownFirestore({ in: "this process" });
   try {
     // Loaded after the emulator's address is set: firebase-admin reads it when the app starts.
     const { organizationRef } = await import("../../functions/src/lib/tenancy");
     const { searchBackups } = await import("../../functions/src/search/service");
     const scope = { organizationId: ORGANIZATION_ID, regionId: "ch" } as const;
     const resource = organizationRef(scope).collection("resources").doc(RESOURCE_ID);
-    await resource.set({ type: "email", name: "Mailbox Owner", email: OWNER, status: "active" });
-    // A few more resources, as an organisation has: the search lists them to find its resource.
-    for (let i = 0; i < 20; i += 1) {
-      await organizationRef(scope)
-        .collection("resources")
-        .doc(`user-other-${i}`)
-        .set({ type: "email", name: `Other ${i}`, email: `other${i}@recovery-bench.test`, status: "active" });
-    }
-
-    const { seeded, seedSeconds } = await seedItems(resource);
+    const { seeded, seedSeconds } = await seedItems(resource, OWNER);
     console.log(`recovery bench: seeded ${seeded} items in ${seedSeconds.toFixed(0)} s [${emulator.kind}]`);
 
     const common = word(0);

@@ -21,9 +21,8 @@
 import { createHash } from "node:crypto";
 import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics } from "node:v8";
-import { startFirestore } from "../../emulators/firestore/src/index";
-import { freePort } from "../ports";
-import { billed, clientReads, emulatorReads } from "./firestore-reads";
+import { billed, clientReads } from "./firestore-reads";
+import { ownFirestore } from "./own-firestore";
 import { scaleItems } from "./scale-settings";
 import type { BenchResult, MeasuredFigure } from "./types";
 
@@ -164,11 +163,7 @@ async function seed(db: Db, store: Store, versions: number): Promise<Seeded> {
 
 export async function measureGcAtScale(): Promise<{ measured: MeasuredFigure[]; results: BenchResult[] }> {
   const versions = scaleItems();
-  const port = await freePort();
-  const emulator = await startFirestore({ port });
-  process.env.FIRESTORE_EMULATOR_HOST = `${emulator.host}:${port}`;
-  process.env.GCLOUD_PROJECT ??= "demo-alpvault";
-  process.env.METADATA_SERVER_DETECTION ??= "none";
+  const emulator = await ownFirestore({ in: "this process" });
   try {
     // Loaded after the emulator's address is set: firebase-admin reads it when the app starts.
     const { tenantDb } = await import("../../functions/src/lib/tenancy");
@@ -183,7 +178,7 @@ export async function measureGcAtScale(): Promise<{ measured: MeasuredFigure[]; 
     );
 
     const keys = deriveKeys(newDataKey());
-    const emulatorBefore = await emulatorReads(emulator);
+    const emulatorBefore = await emulator.billedReads();
     const reads = clientReads(tenantDb(scope));
     // Node's own garbage collection pauses during the collection: the emulator keeps every document in
     // this process's heap, and each full pass over a larger heap takes longer.
@@ -215,7 +210,7 @@ export async function measureGcAtScale(): Promise<{ measured: MeasuredFigure[]; 
       `scale bench: of which ${pauses.toFixed(1)} s in Node's garbage collection (heap ${n(heapMiB)} MiB, ` +
         `the emulator's documents included)`,
     );
-    const emulatorAfter = await emulatorReads(emulator);
+    const emulatorAfter = await emulator.billedReads();
     const live = seeded.versions - result.versionsPruned;
     // The sweep reads the index entry of every chunk object nothing marked (all deleted here: referenced a year ago).
     const indexRead = result.chunksDeleted;

@@ -5,7 +5,7 @@
  */
 import { fork } from "node:child_process";
 import { join } from "node:path";
-import type { Bench, BenchFigure, BenchReport, BenchResult, FigureSpec } from "./types";
+import type { Bench, BenchFigure, BenchReport, BenchResult, FigureSpec, MeasuredFigure } from "./types";
 
 /** What a section's process sends back. */
 export interface SectionReport {
@@ -20,6 +20,32 @@ export interface Section<Name extends string> {
   name: Name;
   /** What the section measures (names, units, targets); the section reports the values and notes. */
   figures: FigureSpec[];
+}
+
+/** What one section measures, run in its own process. */
+export type SectionRun = () => Promise<{ measured: MeasuredFigure[]; results?: BenchResult[] }>;
+
+/**
+ * The body of a section's process (`childScript <name>`, forked by `runSections`): runs the named section of
+ * `sections` (each loaded on demand, so a process holds only its own section's code) and sends its report.
+ */
+export function serveSection(sections: Record<string, SectionRun>): void {
+  if (!process.send) return;
+  const name = process.argv[2] ?? "";
+  const report = async (): Promise<SectionReport> => {
+    const section = Object.hasOwn(sections, name) ? sections[name] : undefined;
+    if (!section) return { measured: [], error: `no section "${name}"` };
+    try {
+      return await section();
+    } catch (error) {
+      console.error(error);
+      return { measured: [], error: error instanceof Error ? error.message : String(error) };
+    }
+  };
+  void report().then((sent) => {
+    // Clients keep sockets and timers alive: the section is over once its report is sent.
+    process.send?.(sent, () => process.exit(0));
+  });
 }
 
 /** Runs one section in its own process (`childScript <name>`) and answers its report. */

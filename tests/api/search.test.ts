@@ -56,10 +56,13 @@ test("when the query breaks the search card's rules, then the API answers 400 wi
   for (const [query, message] of cases) {
     expect(await search(query)).toMatchObject({ status: 400, body: { code: 400, message } });
   }
-  expect(await search({ resource: "nobody@nowhere.test" })).toMatchObject({
-    status: 404,
-    body: { code: 404, message: SEARCH_MESSAGES.resourceNotFound },
-  });
+  // Longer than Firestore indexes a value (1,500 bytes): in characters, and in UTF-8 bytes only.
+  for (const resource of ["nobody@nowhere.test", `${"x".repeat(2_000)}@nowhere.test`, "ü".repeat(800)]) {
+    expect(await search({ resource })).toMatchObject({
+      status: 404,
+      body: { code: 404, message: SEARCH_MESSAGES.resourceNotFound },
+    });
+  }
   expect((await search({ resource: setup.workspace.user, pageSize: "500" })).status).toBe(400);
 });
 

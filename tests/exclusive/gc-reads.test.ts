@@ -8,13 +8,13 @@
  * scheduler and workers read its Firestore all the time.
  */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { deleteApp, getApps, initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
 import { collectGarbage } from "../../functions/src/backups/retention/gc";
 import { startFirestore, type RunningFirestore } from "../../emulators/firestore/src/index";
+import { freePort } from "../../scripts/ports";
 import { stackEnv } from "../support/stack-env";
 import { DAY, REGION, T0, organizationWithPolicy, withoutEndings, writeItems } from "../support/gc-catalog";
 
@@ -23,18 +23,6 @@ jest.setTimeout(120_000);
 let emulator: RunningFirestore;
 /** The stack's emulator address, given back when these tests end (files may share this process). */
 const stackHost = process.env.FIRESTORE_EMULATOR_HOST;
-
-/** A port no one listens on. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 beforeAll(async () => {
   const port = await freePort();

@@ -12,6 +12,7 @@ export const PROJECT_ID = "demo-alpvault";
 
 /** gRPC status codes Firestore reports (error.code on firebase-admin errors). */
 export const Status = {
+  INVALID_ARGUMENT: 3,
   NOT_FOUND: 5,
   ALREADY_EXISTS: 6,
   FAILED_PRECONDITION: 9,

@@ -87,6 +87,15 @@ describe("create, update and delete", () => {
     expect(await rejectionCode(ref.delete({ exists: true }))).toBe(Status.NOT_FOUND);
   });
 
+  test("when a document id is longer than 1,500 bytes, then a write and a read of it fail with INVALID_ARGUMENT; 1,500 bytes is allowed", async () => {
+    const longest = collection("id-length").doc("é".repeat(750));
+    await longest.set({ a: 1 });
+    expect((await longest.get()).data()).toEqual({ a: 1 });
+    const tooLong = collection("id-length").doc(`${"é".repeat(750)}x`);
+    expect(await rejectionCode(tooLong.set({ a: 1 }))).toBe(Status.INVALID_ARGUMENT);
+    expect(await rejectionCode(tooLong.get())).toBe(Status.INVALID_ARGUMENT);
+  });
+
   test("when a document is deleted, then get() reports it missing", async () => {
     const ref = collection("delete").doc("d");
     await ref.set({ a: 1 });

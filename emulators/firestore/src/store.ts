@@ -168,6 +168,9 @@ export class Database {
   }
 }
 
+/** The longest collection or document id. */
+const MAX_ID_BYTES = 1_500;
+
 export class Store {
   readonly databases = new Map<string, Database>();
   private lastMicros = 0;
@@ -182,7 +185,13 @@ export class Store {
   resolve(name: string): { database: Database; path: string } {
     const match = /^(projects\/[^/]+\/databases\/[^/]+)\/documents(?:\/(.*))?$/.exec(name);
     if (!match) throw new FirestoreError(Code.INVALID_ARGUMENT, `Invalid resource name: ${name}`);
-    return { database: this.database(match[1] as string), path: match[2] ?? "" };
+    const path = match[2] ?? "";
+    // Collection and document ids are at most 1,500 bytes (Firestore quotas and limits); Firestore refuses
+    // a longer one in any request, a read as well as a write, with this text.
+    if (path.split("/").some((segment) => Buffer.byteLength(segment) > MAX_ID_BYTES)) {
+      throw new FirestoreError(Code.INVALID_ARGUMENT, "The key path element name is longer than 1500 bytes.");
+    }
+    return { database: this.database(match[1] as string), path };
   }
 
   resolveDocument(name: string): { database: Database; path: string } {

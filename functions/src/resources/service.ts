@@ -270,12 +270,20 @@ export function resourceNamed(resources: Resource[], text: string): Resource | u
 }
 
 /**
+ * Firestore indexes only a value's first 1,500 bytes ("Maximum size of an indexed field value", Firestore
+ * quotas and limits): an equality on longer text cannot be trusted, so such text is compared on the list.
+ */
+const MAX_INDEXED_BYTES = 1_500;
+
+/**
  * The resource a name or email names, as `resourceNamed` finds it, reading as little as it can: the
  * resources whose email is the text as typed or lower-cased, then those whose name is the text as typed;
  * every resource only when neither finds one (a name typed in another case, say).
  */
 export async function findResourceByNameOrEmail(scope: Scope, text: string): Promise<Resource | undefined> {
   const typed = text.trim();
+  if (Buffer.byteLength(typed) > MAX_INDEXED_BYTES)
+    return resourceNamed(await repo.listResources(scope), typed);
   const byEmail = await repo.resourcesWhere(scope, "email", [...new Set([typed, typed.toLowerCase()])]);
   const found = resourceNamed(byEmail, typed);
   if (found) return found;

@@ -186,7 +186,7 @@ async function heldTotal(
 }
 
 /** The next page's start, unless the total says this page is the last. */
-function lastPage(before: number, filled: Filled, total: number, atLeast: boolean): Position | null {
+function nextUnlessLast(before: number, filled: Filled, total: number, atLeast: boolean): Position | null {
   return !atLeast && before + filled.items.length >= total ? null : filled.next;
 }
 
@@ -209,7 +209,7 @@ export async function findItems(scope: Scope, resourceId: string, query: ItemsQu
     ]);
     const total = (token ? before : 0) + following;
     const atLeast = following >= cap;
-    return { ...filled, total, totalAtLeast: atLeast, next: lastPage(before, filled, total, atLeast) };
+    return { ...filled, total, totalAtLeast: atLeast, next: nextUnlessLast(before, filled, total, atLeast) };
   }
   if (plan.totals === "held") {
     const held = token
@@ -221,7 +221,7 @@ export async function findItems(scope: Scope, resourceId: string, query: ItemsQu
     const filled = await fill(scope, resourceId, query, plan, start);
     const total = Math.max(held.total, before + filled.items.length);
     const atLeast = held.atLeast && filled.next !== null;
-    return { ...filled, total, totalAtLeast: atLeast, next: lastPage(before, filled, total, atLeast) };
+    return { ...filled, total, totalAtLeast: atLeast, next: nextUnlessLast(before, filled, total, atLeast) };
   }
   const filled = await fill(scope, resourceId, query, plan, start);
   const seen = before + filled.items.length;
