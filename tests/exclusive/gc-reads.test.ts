@@ -8,40 +8,20 @@
  * scheduler and workers read its Firestore all the time.
  */
 import { randomBytes } from "node:crypto";
-import { deleteApp, getApps, initializeApp } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
 import { collectGarbage } from "../../functions/src/backups/retention/gc";
-import { startFirestore, type RunningFirestore } from "../../emulators/firestore/src/index";
-import { freePort } from "../../scripts/ports";
-import { stackEnv } from "../support/stack-env";
+import { firestoreOfThisFile } from "../support/own-firestore";
 import { DAY, REGION, T0, organizationWithPolicy, withoutEndings, writeItems } from "../support/gc-catalog";
 
 jest.setTimeout(120_000);
 
-let emulator: RunningFirestore;
-/** The stack's emulator address, given back when these tests end (files may share this process). */
-const stackHost = process.env.FIRESTORE_EMULATOR_HOST;
-
-beforeAll(async () => {
-  const port = await freePort();
-  emulator = await startFirestore({ port });
-  // Before any Firestore client exists: firebase-admin reads the address when a database is first used.
-  process.env.FIRESTORE_EMULATOR_HOST = `${emulator.host}:${port}`;
-  if (getApps().length === 0) initializeApp({ projectId: stackEnv.projectId });
-});
-
-afterAll(async () => {
-  await Promise.all(getApps().map((app) => deleteApp(app)));
-  await emulator.stop();
-  if (stackHost === undefined) delete process.env.FIRESTORE_EMULATOR_HOST;
-  else process.env.FIRESTORE_EMULATOR_HOST = stackHost;
-});
+const emulator = firestoreOfThisFile();
 
 /** The region database's reads while `work` runs, as the emulator counted them, by RPC. */
 async function emulatorReads(work: () => Promise<unknown>): Promise<Record<string, number>> {
-  const reads = emulator.reads;
+  const reads = emulator().reads;
   if (!reads) throw new Error("This Firestore emulator does not count its reads");
   reads.reset();
   await work();

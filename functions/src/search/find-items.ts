@@ -9,7 +9,10 @@
  *   left out. The total is what the catalog held (first backed up before the date, less deleted before
  *   it), counted up to the cap on the first page and carried by the page token;
  * - several words: the rarest word's stream (each word's count, capped, picks it), the other words checked
- *   on its items; the total is what the pages read so far found, a lower bound while more may follow.
+ *   on its items; the total is what the pages read so far found, a lower bound while more may follow. One
+ *   request reads at most `SCAN_LIMIT` of the stream's items: words that seldom meet then give a page of
+ *   what was found (possibly none) whose token goes on from the last item read, never a scan of the whole
+ *   stream in one request.
  */
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
@@ -29,6 +32,8 @@ import type { PageToken, Position } from "./page-token";
 export const TOTAL_CAP = 2_000;
 /** The largest batch a filtered stream is read in. */
 const MAX_BATCH = 500;
+/** Most items of its stream one request of a several-word search reads (one read each). */
+export const SCAN_LIMIT = 5_000;
 
 export const SEARCH_PAGE_MESSAGES = {
   changed: "The results changed since this page was asked for: search again",
@@ -44,6 +49,8 @@ export interface ItemsQuery {
   skip: number;
   /** Where the page starts, from its token. */
   token?: PageToken;
+  /** Most stream items a several-word page reads (`SCAN_LIMIT` unless given). */
+  scanLimit?: number;
 }
 
 export interface FoundPage {
@@ -124,6 +131,10 @@ async function fill(
   const keep = (item: SearchableItem) => plan.unfiltered || matches(item, query.words, query.asOf);
   const found: SearchableItem[] = [];
   let skip = query.skip;
+  // Several words, from a token or the first page: the page may stop short, its token goes on from there.
+  const scanLimit =
+    plan.totals === "found" && skip === 0 ? (query.scanLimit ?? SCAN_LIMIT) : Number.POSITIVE_INFINITY;
+  let scanned = 0;
   for (let index = start.stream; index < plan.streams.length; index += 1) {
     const stream = plan.streams[index] as Stream;
     let after = index === start.stream ? start.after : undefined;
@@ -147,8 +158,12 @@ async function fill(
         }
       }
       if (batch.length < Math.min(size, MAX_BATCH)) break;
-      after = batch[batch.length - 1]?.snapshot;
-      size = Math.min(MAX_BATCH, size * 2);
+      const last = batch[batch.length - 1] as (typeof batch)[number];
+      scanned += batch.length;
+      if (scanned >= scanLimit)
+        return { items: found, next: { stream: index, after: last.id, word: plan.wordIndex } };
+      after = last.snapshot;
+      size = Math.min(MAX_BATCH, size * 2, scanLimit - scanned);
     }
   }
   return { items: found, next: null };
@@ -224,7 +239,7 @@ export async function findItems(scope: Scope, resourceId: string, query: ItemsQu
     return { ...filled, total, totalAtLeast: atLeast, next: nextUnlessLast(before, filled, total, atLeast) };
   }
   const filled = await fill(scope, resourceId, query, plan, start);
-  const seen = before + filled.items.length;
-  // Several words: only what was read is known; while more may follow, one more is promised.
-  return { ...filled, total: filled.next ? seen + 1 : seen, totalAtLeast: filled.next !== null };
+  // Several words: only what was read is known (pages may stop short: the token carries what they found).
+  const seen = (token ? token.total : query.skip) + filled.items.length;
+  return { ...filled, total: seen, totalAtLeast: filled.next !== null };
 }

@@ -28,7 +28,8 @@ function Results(props: {
     busy: props.busy,
     selected: props.selected,
     onSelectedChange: props.onSelectedChange,
-    empty: t(`search.empty.${props.answer.service}`),
+    // Several words may stop a page short after reading their share: then more may follow.
+    empty: props.answer.nextPageToken ? t("search.emptySoFar") : t(`search.empty.${props.answer.service}`),
   };
   return props.answer.service === "gmail" ? (
     <ResultsTable
@@ -84,7 +85,8 @@ function ResultsPager({
   onPage: (page: number) => void;
 }) {
   const { t } = useTranslation();
-  const pages = Math.max(1, Math.ceil(answer.total / answer.pageSize));
+  // Pages of several words may stop short: the page reached counts too.
+  const pages = Math.max(1, answer.page, Math.ceil(answer.total / answer.pageSize));
   return (
     <Box sx={{ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: 1, p: 1 }}>
       <IconButton
