@@ -263,6 +263,17 @@ describe("recovery from the web app", () => {
     await closeDialog(page);
   });
 
+  /** Asks for the message's recovery into a folder and answers the modal's error text once it shows. */
+  async function refusedRecoveryText(): Promise<string> {
+    await searchRecover().click();
+    await dialogSettled(page);
+    await dialog().getByLabel("Folder name").fill(FOLDER);
+    await dialog().getByRole("button", { name: "Recover", exact: true }).click();
+    const error = dialog().getByTestId("recovery-error");
+    await error.waitFor();
+    return error.innerText();
+  }
+
   it("when another recovery holds the mailbox, then the modal shows the API's text", async () => {
     // A recovery as the API writes one, not enqueued: it holds the mailbox until this test removes it.
     const standIn = await mailbox!.db(async (_, ref) => {
@@ -291,13 +302,7 @@ describe("recovery from the web app", () => {
       return recovery;
     });
     try {
-      await searchRecover().click();
-      await dialogSettled(page);
-      await dialog().getByLabel("Folder name").fill(FOLDER);
-      await dialog().getByRole("button", { name: "Recover", exact: true }).click();
-      const error = dialog().getByTestId("recovery-error");
-      await error.waitFor();
-      expect(await error.innerText()).toBe(RECOVERY_MESSAGES.inProgress);
+      expect(await refusedRecoveryText()).toBe(RECOVERY_MESSAGES.inProgress);
       await screenshot(page, "recovery-modal-in-progress");
       await closeDialog(page);
     } finally {
@@ -305,6 +310,29 @@ describe("recovery from the web app", () => {
         await ref.collection("recoveryLocks").doc(resourceId).delete();
         await db.recursiveDelete(db.doc(standIn.path));
       });
+    }
+  });
+
+  it('when starting the recovery fails, then the modal says "Recovery failed" and why, or the generic text when the answer has none', async () => {
+    const starting = /\/v1\/organizations\/[^/]+\/recoveries$/;
+    for (const [message, reason] of [
+      ["Unexpected error occurred", "Unexpected error occurred"],
+      ["", "Something went wrong."],
+    ]) {
+      await page.route(starting, (route) =>
+        route.request().method() === "POST"
+          ? route.fulfill({ status: 500, json: { code: 500, message } })
+          : route.fallback(),
+      );
+      try {
+        expect((await refusedRecoveryText()).split("\n").filter(Boolean)).toEqual([
+          "Recovery failed",
+          reason,
+        ]);
+        await closeDialog(page);
+      } finally {
+        await page.unroute(starting);
+      }
     }
   });
 

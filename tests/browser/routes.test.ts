@@ -78,6 +78,27 @@ describe("route table", () => {
     },
   );
 
+  it.each([1440, 390])(
+    "when a signed-in user opens every screen %i px wide, then the page is as wide as the window: nothing scrolls sideways",
+    async (width) => {
+      const before = page.viewportSize();
+      await page.setViewportSize({ width, height: 900 });
+      try {
+        const wider: string[] = [];
+        for (const { path, title } of SHELL_ROUTES) {
+          await page.goto(path);
+          await page.getByRole("heading", { level: 1, name: title, exact: true }).waitFor();
+          await page.waitForLoadState("networkidle");
+          const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+          if (scrollWidth > width) wider.push(`${path}: ${scrollWidth} px`);
+        }
+        expect(wider).toEqual([]);
+      } finally {
+        if (before) await page.setViewportSize(before);
+      }
+    },
+  );
+
   it("when the search route carries a resource id, then the screen shows it", async () => {
     await page.goto("/search/res-42");
     expect(await page.getByTestId("search-resource").textContent()).toBe("Resource: res-42");

@@ -351,6 +351,17 @@ describe("search backups", () => {
     expect(await page.getByTestId("search-error").count()).toBe(0);
   });
 
+  it('when the search fails with an answer that has no message, then the snackbar says "Something went wrong."', async () => {
+    const failing = /\/v1\/organizations\/[^/]+\/search\?/;
+    await page.route(failing, (route) => route.fulfill({ status: 400, json: { code: 400, message: "" } }));
+    try {
+      await searchFor({ resource: `nobody@${DEMO_DOMAIN}` });
+      await expectSnackbar(page, "Something went wrong.", true);
+    } finally {
+      await page.unroute(failing);
+    }
+  });
+
   it("when Search Backups is opened for a resource, then the card starts with its email and its emails show", async () => {
     await page.goto(`/search/${encodeURIComponent(resourceId as string)}`);
     await page.getByTestId("search-resource").waitFor();

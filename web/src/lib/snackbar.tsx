@@ -1,10 +1,12 @@
 /**
  * The app's one snackbar (docs/requirements.md#data-the-console-shows snackbar message: text and isError). Any screen calls
- * `useSnackbar().show({ text, isError })`; a new message replaces the one shown.
+ * `useSnackbar().show({ text, isError })`; a new message replaces the one shown. An error without a text of
+ * its own (an answer `{code, message: ""}`, say) shows the generic "Something went wrong.".
  */
 import Alert from "@mui/material/Alert";
 import Snackbar from "@mui/material/Snackbar";
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 
 export interface SnackbarMessage {
   text: string;
@@ -18,6 +20,7 @@ interface SnackbarApi {
 const SnackbarContext = createContext<SnackbarApi | null>(null);
 
 export function SnackbarProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
   const [message, setMessage] = useState<(SnackbarMessage & { id: number }) | null>(null);
   const show = useCallback(
     (next: SnackbarMessage) => setMessage((previous) => ({ ...next, id: (previous?.id ?? 0) + 1 })),
@@ -41,7 +44,7 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
           data-testid="snackbar"
           data-error={message?.isError ? "true" : "false"}
         >
-          {message?.text}
+          {message?.isError && !message.text.trim() ? t("common.somethingWentWrong") : message?.text}
         </Alert>
       </Snackbar>
     </SnackbarContext.Provider>

@@ -14,7 +14,7 @@ export function ConnectingFailed() {
   return (
     <OnboardingLayout title={t("onboarding.connecting.title")} showLogout>
       <Alert severity="error" data-testid="connecting-error">
-        {error?.message ?? t("common.somethingWentWrong")}
+        {error?.message.trim() || t("common.somethingWentWrong")}
       </Alert>
       <Button variant="contained" onClick={retry}>
         {t("onboarding.connecting.retry")}

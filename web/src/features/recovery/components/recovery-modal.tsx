@@ -1,4 +1,5 @@
 import Alert from "@mui/material/Alert";
+import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
@@ -9,7 +10,7 @@ import DialogTitle from "@mui/material/DialogTitle";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { Recovery } from "@alpvault/contracts/recovery";
+import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
 import { useRecoveryForm, type RecoveryTarget } from "../hooks/use-recovery-form";
 import type { LoadResources } from "../hooks/use-resource-choices";
 import "../i18n/register";
@@ -86,9 +87,17 @@ function RecoveryForm({
           />
         )}
 
-        {apiError && (
+        {apiError !== null && (
           <Alert severity="error" data-testid="recovery-error">
-            {apiError}
+            {/* Another recovery under way has a text of its own; any other refusal is "Recovery failed" and why. */}
+            {apiError === RECOVERY_MESSAGES.inProgress ? (
+              apiError
+            ) : (
+              <>
+                <AlertTitle>{t("recovery.startFailed")}</AlertTitle>
+                {apiError.trim() || t("common.somethingWentWrong")}
+              </>
+            )}
           </Alert>
         )}
       </DialogContent>

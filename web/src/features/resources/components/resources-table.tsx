@@ -214,7 +214,8 @@ export function ResourcesTable({
   return (
     <Box>
       <Box sx={{ height: 4 }}>{loading && <LinearProgress />}</Box>
-      <TableContainer>
+      {/* Positioned, so that the header's hidden label scrolls with the table instead of widening the page. */}
+      <TableContainer sx={{ position: "relative" }}>
         <Table
           size="small"
           aria-label={t("resources.table.label")}
@@ -270,14 +271,15 @@ export function ResourcesTable({
   );
 }
 
+/** Read by screen readers, not shown: a 1 px box (in `sx` a bare 1 would mean 100 % of the page). */
 const visuallyHidden = {
   border: 0,
   clip: "rect(0 0 0 0)",
-  height: 1,
-  margin: -1,
+  height: "1px",
+  margin: "-1px",
   overflow: "hidden",
   padding: 0,
   position: "absolute",
   whiteSpace: "nowrap",
-  width: 1,
+  width: "1px",
 } as const;
