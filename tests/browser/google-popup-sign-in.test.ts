@@ -68,6 +68,19 @@ describe("Google sign-in in a popup", () => {
     await page.keyboard.press("Escape");
   });
 
+  it("when the debug account is signed in, then the debug block shows the API's health as it sees it, fetched through /v1/health on Hosting", async () => {
+    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/v1/health");
+    await page.goto("/resources");
+    const response = await answer;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers()["authorization"]).toMatch(/^Bearer /);
+    const card = page.getByTestId("debug-panel").getByTestId("system-status");
+    await card.getByTestId("health-status").waitFor();
+    expect(await card.getByTestId("health-status").textContent()).toBe("ok");
+    expect(await card.getByTestId("health-user").textContent()).toBe(DEBUG_ACCOUNT.email);
+    expect((await card.getByTestId("health-version").textContent())?.trim()).toBe("1.1.1 (development)");
+  });
+
   it("when the debug account is signed in, then the debug block copies the bearer token and confirms with a snackbar", async () => {
     const panel = page.getByTestId("debug-panel");
     await panel.waitFor();

@@ -193,10 +193,13 @@ describe("backup policies on a paid plan", () => {
     expect(await dialog().getByLabel("Policy name").inputValue()).toBe("Finance weekdays");
     await dialog().getByLabel("Policy name").fill("Finance team");
     await dialog().getByRole("radio", { name: "Weekdays" }).check();
+    await dialog().locator('input[name="archiving"]').uncheck();
     await dialog().getByRole("button", { name: "Save" }).click();
     await expectSnackbar(page, "Policy updated", false);
     await policyRow("Finance team").waitFor();
     expect(await policyRow("Finance team").innerText()).toContain("Weekdays");
+    // Archiving is shown either way, not only when it is on.
+    expect(await policyRow("Finance team").innerText()).toContain("Archiving off");
     expect(await policyRow("Finance weekdays").count()).toBe(0);
   });
 

@@ -7,7 +7,6 @@ import type { RecoveryTarget } from "@/features/recovery/hooks/use-recovery-form
 import type { LoadResources } from "@/features/recovery/hooks/use-resource-choices";
 import { listResources } from "@/features/resources/api/list-resources";
 import { ResourcesScreen } from "@/features/resources/components/resources-screen";
-import { SystemStatusCard } from "@/features/system-status/components/system-status-card";
 
 /** The resources a recovery may go to: the resources list's largest page. */
 const loadRecoveryResources: LoadResources = (organizationId, signal) =>
@@ -28,7 +27,6 @@ export default function ResourcesRoute() {
   return (
     <ContentLayout title={t("pages.resources.title")}>
       <ResourcesScreen onRecoverAll={(resource) => setRecovering(recoverAllOf(resource))} />
-      <SystemStatusCard />
       <RecoveryFlow
         target={recovering}
         loadResources={loadRecoveryResources}

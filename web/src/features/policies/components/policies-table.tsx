@@ -51,11 +51,9 @@ function PolicyRow({ policy, handlers }: { policy: Policy; handlers: PolicyRowHa
       </TableCell>
       <TableCell>
         {t("policies.retentionDays", { count: policy.retentionDays })}
-        {policy.archiving && (
-          <Typography variant="caption" color="text.secondary" component="div">
-            {t("policies.archiving.on")}
-          </Typography>
-        )}
+        <Typography variant="caption" color="text.secondary" component="div">
+          {t(policy.archiving ? "policies.archiving.on" : "policies.archiving.off")}
+        </Typography>
       </TableCell>
       <TableCell align="right" data-testid="policy-resources">
         {policy.resourceCount}

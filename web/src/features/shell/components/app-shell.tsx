@@ -7,7 +7,7 @@ import IconButton from "@mui/material/IconButton";
 import Toolbar from "@mui/material/Toolbar";
 import { useTheme } from "@mui/material/styles";
 import useMediaQuery from "@mui/material/useMediaQuery";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useNavigate } from "react-router-dom";
 import { DRAWER_WIDTH, SWIPE_EDGE_WIDTH } from "@/config/constants";
@@ -25,7 +25,8 @@ import { StorageBanner } from "./storage-banner";
  * `lg` breakpoint; below it the drawer is temporary, opened from the menu button or by a touch swipe
  * from the left edge (25 px), and an icon rail (56 wide) keeps the four entries in reach (docs/requirements.md#constants-and-limits).
  */
-export function AppShell() {
+/** The shell; `debug` is shown in the debug block, to the one test account only. */
+export function AppShell({ debug }: { debug?: ReactNode } = {}) {
   const { t } = useTranslation();
   const theme = useTheme();
   const permanent = useMediaQuery(theme.breakpoints.up("lg"), { noSsr: true });
@@ -46,7 +47,7 @@ export function AppShell() {
   const nav = (
     <SideNav
       onNavigate={permanent ? undefined : () => setOpen(false)}
-      footer={user && isDebugAccount(user) ? <DebugPanel user={user} /> : null}
+      footer={user && isDebugAccount(user) ? <DebugPanel user={user}>{debug}</DebugPanel> : null}
     />
   );
 

@@ -4,6 +4,7 @@ import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { getToken } from "firebase/app-check";
 import type { User } from "firebase/auth";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DEBUG_ACCOUNT_EMAIL } from "@/config/constants";
 import { appCheck } from "@/lib/firebase";
@@ -13,8 +14,8 @@ export function isDebugAccount(user: User | null): boolean {
   return user?.email?.toLowerCase() === DEBUG_ACCOUNT_EMAIL;
 }
 
-/** Token copy buttons, shown only to the one test account (docs/requirements.md#screens-and-navigation, #who-may-do-what). */
-export function DebugPanel({ user }: { user: User }) {
+/** Token copy buttons and the API's health as this account sees it, shown only to the one test account (docs/requirements.md#screens-and-navigation, #who-may-do-what). */
+export function DebugPanel({ user, children }: { user: User; children?: ReactNode }) {
   const { t } = useTranslation();
   const { show: setMessage } = useSnackbar();
 
@@ -49,6 +50,7 @@ export function DebugPanel({ user }: { user: User }) {
       >
         {t("debug.copyAppCheck")}
       </Button>
+      {children}
     </Box>
   );
 }

@@ -8,6 +8,7 @@ import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { env } from "@/config/env";
 import { isLoading } from "@/lib/query";
 import { useHealth } from "../api/get-health";
 
@@ -48,7 +49,8 @@ export function SystemStatusCard() {
               </Row>
               <Row label={t("systemStatus.version")}>
                 <Typography variant="body2" data-testid="health-version">
-                  {health.data.version}
+                  {/* The version and the build's environment (emulator builds are development builds). */}
+                  {`${health.data.version} (${env.useEmulators ? "development" : "production"})`}
                 </Typography>
               </Row>
               <Row label={t("systemStatus.signedInAs")}>
