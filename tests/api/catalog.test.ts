@@ -167,6 +167,10 @@ class DyingCatalog implements Catalog {
     this.alive();
     return this.inner.renameMailLabels(...args);
   }
+  async saveLiveProgress(...args: Parameters<Catalog["saveLiveProgress"]>) {
+    this.alive();
+    return this.inner.saveLiveProgress(...args);
+  }
   async loadRun(...args: Parameters<Catalog["loadRun"]>) {
     this.alive();
     return this.inner.loadRun(...args);

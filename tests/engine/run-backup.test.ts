@@ -398,6 +398,37 @@ describe("Backup runner: Gmail", () => {
     );
   });
 
+  it("when a batch takes a while, then the run saves its live progress before the batch is recorded, and never more often than every 2 s", async () => {
+    const { user } = await mailbox(7);
+    const backups = new Backups();
+    // Each reading of the clock moves it 700 ms on.
+    let clock = Date.parse("2026-11-25T08:00:00Z");
+    const now = () => (clock += 700);
+    const live: { items: number; at: number }[] = [];
+    const save = backups.catalog.saveLiveProgress.bind(backups.catalog);
+    jest.spyOn(backups.catalog, "saveLiveProgress").mockImplementation((runId, progress) => {
+      live.push({ items: progress.items, at: clock });
+      return save(runId, progress);
+    });
+    let firstCheckpoint: number | undefined;
+    const run = backups.newRun(user);
+    // One batch of all seven messages.
+    const result = await backups.run(run, gmailSource(user, meter(), 10), {
+      now,
+      onCheckpoint: () => (firstCheckpoint ??= live.length),
+    });
+
+    expect(result.outcome).toBe("succeeded");
+    // Saved while the batch was under way, with part of it, before the first checkpoint recorded it.
+    expect(firstCheckpoint).toBeGreaterThan(0);
+    const early = live.slice(0, firstCheckpoint);
+    expect(early.some((entry) => entry.items > 0 && entry.items < 7)).toBe(true);
+    for (const [index, entry] of live.entries()) {
+      if (index > 0) expect(entry.at - (live[index - 1]?.at ?? 0)).toBeGreaterThanOrEqual(2_000);
+    }
+    expect(backups.catalog.run(run.runId)?.liveProgress?.items).toBeGreaterThan(0);
+  });
+
   it("when a run is stopped after its first batch and run again, then it completes with the same objects and versions as an uninterrupted run", async () => {
     const { user } = await mailbox(7);
     const dataKey = newDataKey();

@@ -536,6 +536,15 @@ export function describeCatalog(
         expect((await catalog.loadRun(runId))?.partial ?? null).toBeNull();
       });
 
+      it("when the live progress is saved, then the run carries it beside its recorded progress", async () => {
+        await catalog.takeLease(runId, "worker-1", until, T0);
+        await catalog.saveLiveProgress(runId, { items: 40, bytes: 40_000, storedBytes: 30_000 });
+
+        const run = await catalog.loadRun(runId);
+        expect(run?.liveProgress).toEqual({ items: 40, bytes: 40_000, storedBytes: 30_000 });
+        expect(run?.progress.items).toBe(0);
+      });
+
       it("when a worker without the lease checkpoints or finishes, then it gets LeaseLostError and nothing changes", async () => {
         await catalog.takeLease(runId, "worker-1", until, T0);
         await catalog.saveCheckpoint(runId, "worker-1", {

@@ -73,8 +73,9 @@ export async function activeBackups(scope: Scope): Promise<Map<string, ActiveBac
     byResource.set(run.resourceId, {
       runId: run.runId,
       state: run.state === "running" ? "running" : "pending",
-      items: run.progress.items,
-      bytes: run.progress.bytes,
+      // The live progress runs ahead of the recorded one within a batch.
+      items: Math.max(run.progress.items, run.liveProgress?.items ?? 0),
+      bytes: Math.max(run.progress.bytes, run.liveProgress?.bytes ?? 0),
       startedAt: run.startedAt ?? null,
     });
   }

@@ -31,6 +31,7 @@ import {
   type ItemKind,
   type LeaseAnswer,
   type RunOutcome,
+  type RunProgress,
   type RunRecord,
 } from "../../engine/runner/catalog";
 import type { LabelRename } from "../../engine/sources/source";
@@ -271,6 +272,10 @@ export class FirestoreCatalog implements Catalog {
 
   takeLease(runId: string, holder: string, until: string, now: string): Promise<LeaseAnswer> {
     return runs.takeLease(this.scope, runId, holder, until, now);
+  }
+
+  saveLiveProgress(runId: string, progress: RunProgress): Promise<void> {
+    return runs.saveLiveProgress(this.scope, runId, progress);
   }
 
   saveCheckpoint(runId: string, holder: string, checkpoint: Checkpoint): Promise<void> {

@@ -17,6 +17,7 @@ import {
   type ItemError,
   type LeaseAnswer,
   type RunOutcome,
+  type RunProgress,
   type RunRecord,
   type RunState,
   type PartialItem,
@@ -120,6 +121,14 @@ export function decodeRun(snapshot: DocumentSnapshot): RunRecord | undefined {
     itemErrors: Array.isArray(data.itemErrors) ? (data.itemErrors as ItemError[]) : [],
     itemErrorCount: count(data.itemErrorCount),
   };
+  const live = data.liveProgress as Record<string, unknown> | undefined;
+  if (live && typeof live === "object") {
+    record.liveProgress = {
+      items: count(live.items),
+      bytes: count(live.bytes),
+      storedBytes: count(live.storedBytes),
+    };
+  }
   if (lease && typeof lease.holder === "string" && typeof lease.until === "string") {
     record.lease = { holder: lease.holder, until: lease.until };
   } else if (lease === null) {
@@ -218,6 +227,11 @@ export async function saveCheckpoint(
       }),
     );
   });
+}
+
+/** The run's live progress: one plain write, no lease check (the screens alone read it). */
+export async function saveLiveProgress(scope: Scope, runId: string, progress: RunProgress): Promise<void> {
+  await runRef(scope, runId).update({ liveProgress: progress });
 }
 
 export async function releaseLease(scope: Scope, runId: string, holder: string): Promise<void> {

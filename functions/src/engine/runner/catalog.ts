@@ -217,6 +217,12 @@ export interface RunRecord {
   /** The source's cursor (null: nothing backed up yet, a full listing is next). */
   cursor: string | null;
   progress: RunProgress;
+  /**
+   * What the run has handled so far, saved every few seconds between checkpoints for the screens' live
+   * progress (a batch of hundreds of items would otherwise show nothing until it is recorded). Not
+   * committed: a batch that is repeated counts its items again.
+   */
+  liveProgress?: RunProgress;
   unitsUsed: number;
   failureReason?: BackupFailureReason;
   itemErrors: ItemError[];
@@ -349,6 +355,8 @@ export interface Catalog {
   takeLease(runId: string, holder: string, until: string, now: string): Promise<LeaseAnswer>;
   /** Saves cursor and progress; `LeaseLostError` when `holder` does not hold the lease. */
   saveCheckpoint(runId: string, holder: string, checkpoint: Checkpoint): Promise<void>;
+  /** Saves the run's live progress (`RunRecord.liveProgress`); only the screens read it. */
+  saveLiveProgress(runId: string, progress: RunProgress): Promise<void>;
   /** Gives the lease up (the run stays running; the re-enqueued task takes it). */
   releaseLease(runId: string, holder: string): Promise<void>;
   /** Ends the run (and its lease); `LeaseLostError` when `holder` does not hold the lease. */

@@ -68,6 +68,7 @@ export class ItemContent {
       ...list,
     } as CatalogVersion);
     run.progress.items += 1;
+    run.progressMoved();
   }
 
   /** A new version of a known item that keeps its content (same chunk list). */

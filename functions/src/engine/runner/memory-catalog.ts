@@ -16,6 +16,7 @@ import {
   type ItemKind,
   type LeaseAnswer,
   type RunOutcome,
+  type RunProgress,
   type RunRecord,
 } from "./catalog";
 import { endings, itemOf } from "./catalog-items";
@@ -276,6 +277,12 @@ export class MemoryCatalog implements Catalog {
     run.listing = checkpoint.listing ? copy(checkpoint.listing) : null;
     run.services = copy(checkpoint.services);
     run.partial = checkpoint.partial ? copy(checkpoint.partial) : null;
+  }
+
+  async saveLiveProgress(runId: string, progress: RunProgress): Promise<void> {
+    this.enter();
+    const run = this.runs.get(runId);
+    if (run) run.liveProgress = copy(progress);
   }
 
   async releaseLease(runId: string, holder: string): Promise<void> {

@@ -22,6 +22,9 @@ import {
 import { BatchWork, slices } from "./batch-work";
 import type { RunBackupOptions, RunSummary } from "./run-options";
 
+/** How often a run saves its live progress between checkpoints (Firestore: about one write a second per document). */
+export const LIVE_PROGRESS_MS = 2_000;
+
 export class RunContext {
   readonly runId: string;
   readonly resourceId: string;
@@ -44,6 +47,9 @@ export class RunContext {
   work = new BatchWork();
 
   private readonly usageAtStart: number;
+  /** When the live progress was last saved, and whether a save is under way. */
+  private liveSavedAt: number;
+  private liveSaving = false;
 
   constructor(
     readonly options: RunBackupOptions,
@@ -65,6 +71,24 @@ export class RunContext {
     this.partial = record.partial ?? null;
     this.services = JSON.parse(JSON.stringify(record.services ?? {})) as ServiceOutcomes;
     this.usageAtStart = options.usage?.units ?? 0;
+    this.liveSavedAt = this.now();
+  }
+
+  /**
+   * Saves the live progress when `LIVE_PROGRESS_MS` have passed since the last save, in the background
+   * (one save at a time; a failed save only waits for the next): the screens follow a batch as it goes.
+   */
+  progressMoved(): void {
+    const now = this.now();
+    if (this.liveSaving || now - this.liveSavedAt < LIVE_PROGRESS_MS) return;
+    this.liveSaving = true;
+    this.liveSavedAt = now;
+    this.catalog
+      .saveLiveProgress(this.runId, { ...this.progress })
+      .catch((error: unknown) => console.warn("The run's live progress could not be saved", error))
+      .finally(() => {
+        this.liveSaving = false;
+      });
   }
 
   now(): number {
