@@ -54,6 +54,16 @@ export function isPremium(planName: string): boolean {
   return planName.toLowerCase() !== "matterhorn";
 }
 
+/**
+ * The plan an organisation's plan name stands for (the names the installation and organisation answers
+ * carry: "Matterhorn", "Geneva", "Zürich"), compared without case or accents; null for any other name.
+ */
+export function planIdOfName(planName: string): PlanId | null {
+  const bare = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
+  const wanted = bare(planName);
+  return PLAN_IDS.find((id) => id === wanted || bare(PLANS[id].name) === wanted) ?? null;
+}
+
 /** Plans from the smallest to the largest: Zürich is the maximum (docs/requirements.md#states-and-flows). */
 export const PLAN_ORDER: readonly PlanId[] = PLAN_IDS;
 

@@ -93,8 +93,15 @@ async function upgrade(planId: "geneva" | "zurich", seats: number): Promise<void
   await openPlans();
   await page.getByTestId(`seats-${planId}`).fill(String(seats));
   await page.getByTestId(`plan-${planId}`).getByRole("button", { name: "Upgrade" }).click();
+  await continueToPayment();
   await page.waitForURL((url) => url.pathname.startsWith("/v1/payments/sandbox/"));
   await page.getByRole("heading", { name: "Sandbox checkout" }).waitFor();
+}
+
+/** The payment modal before the checkout: the purchase is confirmed, and the payment page opens. */
+async function continueToPayment(): Promise<void> {
+  await page.locator('[data-testid="payment-modal"][data-outcome="review"]').waitFor();
+  await modal().getByRole("button", { name: "Continue to payment" }).click();
 }
 
 /** Chooses the outcome on the sandbox page and waits for the payment modal's outcome on the way back. */
@@ -145,6 +152,35 @@ describe("plans and payments", () => {
     expect(await storage.getByTestId("storage-blocked").innerText()).toContain(BLOCKED_TEXT);
     expect(await storage.getByRole("button", { name: "Buy storage" }).isDisabled()).toBe(true);
     await screenshotBothThemes(page, "plans-free");
+  });
+
+  it("when Upgrade is pressed, then the payment modal shows the plan, the seats and the monthly subtotal; Cancel buys nothing and stays on the plans", async () => {
+    await openPlans();
+    await page.getByTestId("seats-zurich").fill("3");
+    await page.getByTestId("plan-zurich").getByRole("button", { name: "Upgrade" }).click();
+    await page.locator('[data-testid="payment-modal"][data-outcome="review"]').waitFor();
+    expect(await modal().getByTestId("checkout-purchase").innerText()).toBe("Zürich plan, 3 seats");
+    expect(await modal().getByTestId("checkout-subtotal").innerText()).toBe("Subtotal: $9 / month");
+    // The dialog's buttons keep the content's inset from its edges (24 px), not MUI's 8 px.
+    const [paper, button] = await Promise.all([
+      modal().locator(".MuiDialog-paper").boundingBox(),
+      modal().getByRole("button", { name: "Continue to payment" }).boundingBox(),
+    ]);
+    expect(paper && button && paper.x + paper.width - (button.x + button.width)).toBeGreaterThanOrEqual(24);
+    await screenshot(page, "payment-review");
+    await modal().getByRole("button", { name: "Cancel" }).click();
+    await modal().waitFor({ state: "detached" });
+    // The dialog covers the theme toggle: switch the theme first, then open it again.
+    await page.getByRole("button", { name: "Switch to dark theme" }).click();
+    await page.getByTestId("plan-zurich").getByRole("button", { name: "Upgrade" }).click();
+    await page.locator('[data-testid="payment-modal"][data-outcome="review"]').waitFor();
+    await screenshot(page, "payment-review-dark");
+    await modal().getByRole("button", { name: "Cancel" }).click();
+    await modal().waitFor({ state: "detached" });
+    await page.getByRole("button", { name: "Switch to light theme" }).click();
+    await page.getByRole("button", { name: "Switch to dark theme" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/plans");
+    expect(await page.getByTestId("plan-matterhorn").getAttribute("data-current")).toBe("true");
   });
 
   it("when the upgrade payment fails, then the modal shows the exact failure text, the plan stays and the resources screen alerts about the graceful period", async () => {
@@ -212,6 +248,9 @@ describe("plans and payments", () => {
     await storage.getByTestId("storage-packs").fill("2");
     expect(await storage.getByTestId("storage-subtotal").innerText()).toBe("Subtotal: $6 / month");
     await storage.getByRole("button", { name: "Buy storage" }).click();
+    expect(await modal().getByTestId("checkout-purchase").innerText()).toBe("2 storage packs (200 GB)");
+    expect(await modal().getByTestId("checkout-subtotal").innerText()).toBe("Subtotal: $6 / month");
+    await continueToPayment();
     await page.waitForURL((url) => url.pathname.startsWith("/v1/payments/sandbox/"));
     expect(await page.locator("body").innerText()).toContain("Storage pack (100 GB)");
     expect(await finishCheckout("Pay", "paid")).toBe("Storage purchased. Your new storage is available now.");
@@ -266,6 +305,54 @@ describe("subscription", () => {
     expect(await snackbar().getAttribute("data-error")).toBe("true");
     expect(await toggle.isChecked()).toBe(true);
     await page.unroute("**/v1/organizations/*/settings/auto-add-storage");
+  });
+
+  it("when the plans open, then the auto-add-storage setting is there too and follows the saved setting", async () => {
+    await openPlans();
+    const storage = page.getByTestId("storage-add-on");
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="auto-add-storage"]') as HTMLInputElement | null)?.disabled ===
+        false,
+    );
+    // The previous test left it on.
+    expect(await storage.getByTestId("auto-add-storage").isChecked()).toBe(true);
+    await storage.getByTestId("auto-add-storage").click();
+    await snackbar().getByText("Storage will no longer be added automatically").waitFor();
+    expect(await storage.getByTestId("auto-add-storage").isChecked()).toBe(false);
+  });
+
+  it("when the plan data cannot be read, then its message shows in an error snackbar, the figures stop loading, the plans still offer upgrades, and Try again reads it", async () => {
+    const subscriptionCall = (url: URL) =>
+      /^\/v1\/organizations\/[^/]+\/subscriptions\/[^/]+$/.test(url.pathname);
+    await page.route(subscriptionCall, (route) =>
+      route.fulfill({ status: 503, json: { code: 503, message: "The billing service is unavailable." } }),
+    );
+    await page.goto("/profile");
+    await snackbar().getByText("The billing service is unavailable.").waitFor();
+    expect(await snackbar().getAttribute("data-error")).toBe("true");
+    for (const row of ["plan", "renewal", "seats", "storage"]) {
+      await page.getByTestId(`subscription-${row}`).getByText("Not available").waitFor();
+    }
+    expect(await page.getByTestId("subscription").locator(".MuiSkeleton-root").count()).toBe(0);
+    await screenshotBothThemes(page, "subscription-unavailable");
+
+    await page.goto("/plans");
+    await snackbar().getByText("The billing service is unavailable.").waitFor();
+    // The organisation's answers still name its plan: Geneva is current, Zürich offers an upgrade.
+    await page.locator('[data-testid="plan-geneva"][data-current="true"]').waitFor();
+    expect(await page.getByTestId("plan-zurich").getByRole("button", { name: "Upgrade" }).count()).toBe(1);
+
+    await page.unroute(subscriptionCall);
+    await page.route(subscriptionCall, (route) =>
+      route.fulfill({ status: 500, json: { code: 500, message: "" } }),
+    );
+    await page.goto("/profile");
+    await page.getByTestId("subscription-error").getByText("Something went wrong.").waitFor();
+    await page.unroute(subscriptionCall);
+    await page.getByTestId("subscription-error").getByRole("button", { name: "Try again" }).click();
+    await page.getByTestId("subscription-plan").getByText("Geneva").waitFor();
+    await page.getByTestId("subscription-error").waitFor({ state: "detached" });
   });
 
   it("when My profile opens, then the admin and My Subscription show", async () => {

@@ -150,6 +150,29 @@ describe("demo sign-in", () => {
     expect(await page.getByTestId("debug-panel").count()).toBe(0);
   });
 
+  it("when the stored auth token is gone, then the next start is signed out; signing in stores a new one", async () => {
+    const storedToken = () => page.evaluate(() => window.localStorage.getItem("alpvault:storedAuthToken"));
+    const first = await storedToken();
+    expect(first).toMatch(/^[^.]+\.[0-9a-f]{32}$/);
+    await page.evaluate(() => window.localStorage.removeItem("alpvault:storedAuthToken"));
+    await page.reload();
+    await page.waitForURL((url) => url.pathname === "/login");
+    await page.getByRole("button", { name: "Demo sign-in" }).waitFor();
+    expect(await page.evaluate(() => window.localStorage.getItem("alpvault:email"))).toBeNull();
+    await page.goto("/resources");
+    await page.waitForURL((url) => url.pathname === "/login");
+
+    await demoSignIn(page);
+    const second = await storedToken();
+    expect(second).toMatch(/^[^.]+\.[0-9a-f]{32}$/);
+    expect(second).not.toBe(first);
+    // The same user's id, and the session survives a reload.
+    expect(second?.split(".")[0]).toBe(first?.split(".")[0]);
+    await page.reload();
+    await accountMenuButton(page).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/resources");
+  });
+
   it("when the demo user logs out from the profile menu, then they land on sign-up with the stored entries cleared and protected pages send them to /login", async () => {
     const menu = await openProfileMenu(page);
     await menu.getByRole("menuitem", { name: "Log Out" }).click();
@@ -158,9 +181,16 @@ describe("demo sign-in", () => {
       email: window.localStorage.getItem("alpvault:email"),
       displayName: window.localStorage.getItem("alpvault:displayName"),
       authToken: window.localStorage.getItem("alpvault:authToken"),
+      storedAuthToken: window.localStorage.getItem("alpvault:storedAuthToken"),
       organizationId: window.localStorage.getItem("alpvault:organizationId"),
     }));
-    expect(stored).toEqual({ email: null, displayName: null, authToken: null, organizationId: null });
+    expect(stored).toEqual({
+      email: null,
+      displayName: null,
+      authToken: null,
+      storedAuthToken: null,
+      organizationId: null,
+    });
     await page.goto("/resources");
     await page.waitForURL((url) => url.pathname === "/login");
   });

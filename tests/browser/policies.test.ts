@@ -307,6 +307,22 @@ describe("backup policies in the dark theme", () => {
 });
 
 describe("backup policies on the free plan", () => {
+  it("when the organisation's answer names its plan 'matterhorn', then the screen gates by that name ('premium' unless 'matterhorn')", async () => {
+    const details = (url: URL) => /^\/v1\/organizations\/[^/]+$/.test(url.pathname);
+    await page.route(details, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...body, plan: { name: "matterhorn" } } });
+    });
+    await openPolicies();
+    await page.getByTestId("policies-free-plan").waitFor();
+    expect(await page.getByRole("button", { name: "New policy" }).isDisabled()).toBe(true);
+    await page.unroute(details);
+    await openPolicies();
+    expect(await page.getByRole("button", { name: "New policy" }).isDisabled()).toBe(false);
+    expect(await page.getByTestId("policies-free-plan").count()).toBe(0);
+  });
+
   it("when the organisation is on the free plan, then creating, editing and deleting are disabled with the way to upgrade", async () => {
     await setAccount(organization, { planId: "matterhorn", seats: 2 });
     await openPolicies();
@@ -314,6 +330,10 @@ describe("backup policies on the free plan", () => {
     await notice.waitFor();
     expect(await notice.innerText()).toContain(
       "Creating, editing and deleting policies needs the Geneva or Zürich plan",
+    );
+    // It says how resources get backed up on the free plan, since they start without a policy.
+    expect(await notice.innerText()).toContain(
+      "assign it to them on the Resources screen (Change backup policy); a resource without a policy is not backed up.",
     );
     expect(await page.getByRole("button", { name: "New policy" }).isDisabled()).toBe(true);
     expect(await page.getByRole("button", { name: "Edit Default policy" }).isDisabled()).toBe(true);

@@ -8,7 +8,6 @@ import { getInstallation } from "@/features/onboarding/api/get-installation";
 import { getOrganization } from "@/features/onboarding/api/get-organization";
 import { getRegions } from "@/features/onboarding/api/get-regions";
 import { getSubscription } from "@/features/onboarding/api/get-subscription";
-import { useSessionStorageSync } from "@/lib/auth";
 import { appCheck, auth, firebaseApp } from "@/lib/firebase";
 import { initI18n } from "@/lib/i18n/i18n";
 import { PreferencesProvider, usePreferences } from "@/lib/preferences";
@@ -35,7 +34,6 @@ function PreferenceBoundProviders({ children }: { children: ReactNode }) {
     if (i18n.language !== locale) void i18n.changeLanguage(locale);
     document.documentElement.lang = locale;
   }, [i18n, locale]);
-  useSessionStorageSync();
   return (
     <I18nextProvider i18n={i18n}>
       <AppTheme mode={theme}>

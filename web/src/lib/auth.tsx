@@ -1,19 +1,11 @@
-import { getToken } from "firebase/app-check";
-import {
-  GoogleAuthProvider,
-  onAuthStateChanged,
-  signInWithCredential,
-  signInWithPopup,
-  signOut,
-  type User,
-} from "firebase/auth";
-import { useCallback, useEffect, useState } from "react";
+import { GoogleAuthProvider, signInWithCredential, signInWithPopup, signOut, type User } from "firebase/auth";
+import { useCallback, useState } from "react";
 import { useUser } from "reactfire";
 import { DEMO_GOOGLE_USER } from "@alpvault/contracts/local";
 import { env } from "@/config/env";
-import { appCheck, auth } from "@/lib/firebase";
+import { auth } from "@/lib/firebase";
 import { rememberLogout } from "@/lib/route-guard";
-import { clearSession, writeSessionEntry } from "@/lib/session-storage";
+import { clearSession } from "@/lib/session-storage";
 
 /** Sign-in with the workspace identity (Google) in a popup; also used to switch to another account. */
 export async function signInWithGoogle(): Promise<User> {
@@ -47,25 +39,6 @@ export async function logout(): Promise<void> {
   rememberLogout(true);
   clearSession();
   await signOut(auth);
-}
-
-/**
- * Keeps the session's browser storage entries in step with the auth state: on becoming signed in the
- * App Check token is fetched and stored as authToken, with the user's email and display name (docs/requirements.md#states-and-flows).
- */
-export function useSessionStorageSync(): void {
-  useEffect(
-    () =>
-      onAuthStateChanged(auth, (user) => {
-        if (!user) return;
-        writeSessionEntry("email", user.email);
-        writeSessionEntry("displayName", user.displayName);
-        getToken(appCheck, false)
-          .then(({ token }) => writeSessionEntry("authToken", token))
-          .catch((error: unknown) => console.warn("App Check token could not be fetched", error));
-      }),
-    [],
-  );
 }
 
 export function useCurrentUser(): User | null {

@@ -11,7 +11,8 @@
  * (status "failed" with the `{code, message}` error); a failure of the organisation details still connects.
  * The calls themselves are given by the app (`loaders`), so this shared module depends on no feature.
  */
-import { onAuthStateChanged, type User } from "firebase/auth";
+import { getToken } from "firebase/app-check";
+import { onAuthStateChanged, signOut, type User } from "firebase/auth";
 import {
   createContext,
   useCallback,
@@ -28,11 +29,18 @@ import type {
   OrganizationSummary,
   SubscriptionReference,
 } from "@alpvault/contracts/organizations";
+import { FREE_PLAN, isPremium, planIdOfName, type PlanId } from "@alpvault/contracts/plans";
 import type { Region } from "@alpvault/contracts/regions";
 import { toApiError, type ApiError } from "@alpvault/contracts/errors";
 import { registerOrganizationRegion } from "@/lib/api-client";
-import { auth } from "@/lib/firebase";
-import { readSessionEntry, writeSessionEntry } from "@/lib/session-storage";
+import { appCheck, auth } from "@/lib/firebase";
+import {
+  clearSession,
+  hasStoredAuthToken,
+  readSessionEntry,
+  storeAuthToken,
+  writeSessionEntry,
+} from "@/lib/session-storage";
 
 export type OnboardingStep = 1 | 2 | 3;
 
@@ -61,6 +69,11 @@ export interface Session {
   organizationDetails: OrganizationDetails | null;
   /** The organisation's plan; maxUsers null means unlimited seats. Default until the plan is loaded. */
   currentPlan: CurrentPlan;
+  /**
+   * The organisation's plan as the organisation's details (or else the installation answer) name it, the
+   * one source of the screens' plan gating; null before the organisation is known.
+   */
+  organizationPlan: OrganizationPlan | null;
   /** The current organisation's id, or null before onboarding is complete. */
   organizationId: string | null;
   /** Reloads installation, regions and organisation details (after an onboarding step). */
@@ -79,6 +92,18 @@ export interface Session {
 export interface CurrentPlan {
   name: string;
   maxUsers: number | null;
+}
+
+/** docs/requirements.md#who-may-do-what: a plan is premium unless its name is 'matterhorn'. */
+export interface OrganizationPlan {
+  name: string;
+  /** Our id of the plan, null for a name that is none of ours. */
+  id: PlanId | null;
+  premium: boolean;
+}
+
+function organizationPlanOf(name: string | undefined): OrganizationPlan | null {
+  return name ? { name, id: planIdOfName(name), premium: isPremium(name) } : null;
 }
 
 /** docs/requirements.md#data-the-console-shows/#constants-and-limits: the session's plan before the organisation's own is known. */
@@ -130,6 +155,18 @@ interface State {
 const INITIAL_STATE: State = { status: "loading", error: null, user: null, connection: null };
 
 const SessionContext = createContext<Session | null>(null);
+
+/**
+ * The entries of a signed-in session (docs/requirements.md#data-the-console-shows): the user's email and display name, and the App
+ * Check token fetched and stored as authToken.
+ */
+function storeSignedInEntries(user: User): void {
+  writeSessionEntry("email", user.email);
+  writeSessionEntry("displayName", user.displayName);
+  getToken(appCheck, false)
+    .then(({ token }) => writeSessionEntry("authToken", token))
+    .catch((error: unknown) => console.warn("App Check token could not be fetched", error));
+}
 
 export function SessionProvider({ loaders, children }: { loaders: SessionLoaders; children: ReactNode }) {
   const [state, setState] = useState<State>(INITIAL_STATE);
@@ -188,7 +225,26 @@ export function SessionProvider({ loaders, children }: { loaders: SessionLoaders
     [load],
   );
 
-  useEffect(() => onAuthStateChanged(auth, connect), [connect]);
+  /** The first auth state of a page is the one the identity provider restored, not a sign-in. */
+  const restoring = useRef(true);
+  useEffect(
+    () =>
+      onAuthStateChanged(auth, (user) => {
+        const restored = restoring.current;
+        restoring.current = false;
+        if (user && restored && !hasStoredAuthToken(user.uid)) {
+          // No stored auth token marks this session (a logout elsewhere, cleared storage): it is over.
+          clearSession();
+          signOut(auth).catch((error: unknown) => console.warn("Signing out failed", error));
+          connect(null);
+          return;
+        }
+        if (user && !restored) storeAuthToken(user.uid);
+        if (user) storeSignedInEntries(user);
+        connect(user);
+      }),
+    [connect],
+  );
 
   const refresh = useCallback(async () => {
     const current = generation.current;
@@ -219,6 +275,9 @@ export function SessionProvider({ loaders, children }: { loaders: SessionLoaders
       regions: connection?.regions ?? [],
       organizationDetails: connection?.organizationDetails ?? null,
       currentPlan: connection?.plan ?? { ...DEFAULT_PLAN },
+      organizationPlan: organizationPlanOf(
+        connection?.organizationDetails?.plan.name ?? organization?.plan.name,
+      ),
       organizationId: complete && organization ? organization.organizationId : null,
       refresh,
       status: state.status,
@@ -236,4 +295,15 @@ export function useSession(): Session {
   const session = useContext(SessionContext);
   if (!session) throw new Error("useSession() used outside SessionProvider");
   return session;
+}
+
+/**
+ * Whether the organisation is on the free plan, for the screens' gating (docs/requirements.md#who-may-do-what):
+ * by the plan name of the organisation's details or installation answer (premium unless 'matterhorn'); before
+ * the session knows it, by the plan of the screen's own answer; undefined while neither is known.
+ */
+export function useFreePlan(answered: PlanId | undefined): boolean | undefined {
+  const { organizationPlan } = useSession();
+  if (organizationPlan) return !organizationPlan.premium;
+  return answered === undefined ? undefined : answered === FREE_PLAN;
 }

@@ -1,6 +1,6 @@
 import type { Components, Theme } from "@mui/material/styles";
 
-/** Cards, app bar and paper. */
+/** Cards, dialogs, app bar and paper. */
 export const surfacesCustomizations: Components<Theme> = {
   MuiPaper: { defaultProps: { elevation: 0 } },
   MuiCard: {
@@ -8,6 +8,10 @@ export const surfacesCustomizations: Components<Theme> = {
     styleOverrides: {
       root: ({ theme }) => ({ borderRadius: 12, backgroundColor: theme.palette.background.paper }),
     },
+  },
+  // Dialog buttons keep the content's inset from the edges rather than MUI's 8 px.
+  MuiDialogActions: {
+    styleOverrides: { root: ({ theme }) => ({ padding: theme.spacing(1.5, 3, 2.5) }) },
   },
   MuiAppBar: {
     defaultProps: { elevation: 0, color: "inherit" },

@@ -5,29 +5,61 @@ import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
-import { PLANS } from "@alpvault/contracts/plans";
-import { useCallback, useEffect, useState } from "react";
+import { isPlanId, type PlanId } from "@alpvault/contracts/plans";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import "../i18n/register";
 import { initials } from "@/lib/format";
-import { useSession } from "@/lib/session";
+import { RetryableError } from "@/components/ui/notices";
+import { useFreePlan, useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
 import { usePlans } from "../api/get-plans";
-import { useSetAutoAddStorage } from "../api/set-auto-add-storage";
-import { useCurrentSubscription, useStartCheckout } from "../hooks/use-billing";
+import { useAutoAddStorageSetting, useCurrentSubscription, useStartCheckout } from "../hooks/use-billing";
+import { AutoAddStorageSwitch } from "./auto-add-storage-switch";
+import { CheckoutDialog } from "./checkout-dialog";
 import { PaymentModal } from "./payment-modal";
 import { PlanCards } from "./plan-cards";
 import { StorageAddOnCard } from "./storage-add-on-card";
 import { SubscriptionCard } from "./subscription-card";
 
-/** The plans route (docs/requirements.md#screens-and-navigation): the plans with upgrades, the storage add-on, and the payment modal. */
+/** The purchase buttons' payment modals: before the checkout (the purchase) and on the return (the outcome). */
+function PaymentModals({
+  checkout,
+  organizationId,
+  onPaid,
+}: {
+  checkout: ReturnType<typeof useStartCheckout>;
+  organizationId: string | null;
+  onPaid(): void;
+}) {
+  return (
+    <>
+      <CheckoutDialog
+        purchase={checkout.purchase}
+        opening={checkout.opening}
+        onCancel={checkout.cancel}
+        onContinue={checkout.confirm}
+      />
+      <PaymentModal organizationId={organizationId} onPaid={onPaid} />
+    </>
+  );
+}
+
+/**
+ * The plans route (docs/requirements.md#screens-and-navigation): the plans with upgrades, the storage add-on with the
+ * auto-add-storage setting, and the payment modal. The current plan is the subscription's, or, when that
+ * cannot be read, the one the organisation's answers name, so upgrades stay offered.
+ */
 export function PlansScreen() {
   const plans = usePlans();
+  const { organizationPlan } = useSession();
   const { organizationId, subscription, reload } = useCurrentSubscription();
   const checkout = useStartCheckout(organizationId);
+  const autoAdd = useAutoAddStorageSetting(organizationId, subscription.data);
   const { show } = useSnackbar();
-  const current = subscription.data?.plan.id;
-  const currentPlanId = current && current in PLANS ? (current as keyof typeof PLANS) : null;
+  const subscribed = subscription.data?.plan.id;
+  const currentPlanId: PlanId | null = isPlanId(subscribed) ? subscribed : (organizationPlan?.id ?? null);
+  const freePlan = useFreePlan(currentPlanId ?? undefined) === true;
 
   useEffect(() => {
     if (plans.error) show({ text: plans.error.message, isError: true });
@@ -41,7 +73,7 @@ export function PlansScreen() {
           currentPlanId={currentPlanId}
           defaultSeats={Math.max(1, subscription.data?.seats.used ?? 1)}
           busy={checkout.pending}
-          onUpgrade={(planId, seats) => checkout.start({ kind: "upgrade", planId, seats })}
+          onUpgrade={(planId, seats) => checkout.ask({ kind: "upgrade", planId, seats })}
         />
       ) : plans.error ? (
         <Alert severity="error">{plans.error.message}</Alert>
@@ -49,66 +81,62 @@ export function PlansScreen() {
         <Skeleton variant="rounded" height={320} />
       )}
       <StorageAddOnCard
-        freePlan={currentPlanId === "matterhorn"}
+        freePlan={freePlan}
         busy={checkout.pending || !currentPlanId}
         upgradeLink={false}
-        onBuy={(packs) => checkout.start({ kind: "storage", packs })}
+        onBuy={(packs) => checkout.ask({ kind: "storage", packs })}
+        autoAdd={
+          <AutoAddStorageSwitch
+            enabled={autoAdd.enabled}
+            disabled={!subscription.data || autoAdd.saving}
+            onChange={autoAdd.change}
+          />
+        }
       />
-      <PaymentModal organizationId={organizationId} onPaid={reload} />
+      <PaymentModals checkout={checkout} organizationId={organizationId} onPaid={reload} />
     </Box>
   );
 }
 
-/** The subscription with its auto-add-storage switch; the switch reverts when saving fails (docs/requirements.md#errors-and-messages). */
+/** The subscription with its auto-add-storage switch, and the storage add-on. */
 function SubscriptionSection({ titled }: { titled: boolean }) {
   const { t } = useTranslation();
-  const { show } = useSnackbar();
   const { organizationId, subscription, reload } = useCurrentSubscription();
-  const toggle = useSetAutoAddStorage();
-  const [autoAdd, setAutoAdd] = useState(false);
-  useEffect(() => {
-    if (subscription.data) setAutoAdd(subscription.data.autoAddStorage);
-  }, [subscription.data]);
+  const autoAdd = useAutoAddStorageSetting(organizationId, subscription.data);
   const checkout = useStartCheckout(organizationId);
-
-  const onToggle = useCallback(
-    (enabled: boolean) => {
-      if (!organizationId) return;
-      setAutoAdd(enabled);
-      toggle.run(organizationId, enabled).then(
-        (answer) => {
-          setAutoAdd(answer.autoAddStorage);
-          show({
-            text: answer.autoAddStorage ? t("billing.messages.autoAddOn") : t("billing.messages.autoAddOff"),
-            isError: false,
-          });
-        },
-        () => {
-          setAutoAdd(!enabled);
-          show({ text: t("billing.messages.autoAddFailed"), isError: true });
-        },
-      );
-    },
-    [organizationId, toggle, show, t],
-  );
+  const failed = Boolean(subscription.error) && !subscription.data;
+  const subscribed = subscription.data?.plan.id;
+  const freePlan = useFreePlan(isPlanId(subscribed) ? subscribed : undefined) === true;
 
   return (
     <>
-      {subscription.error && <Alert severity="error">{subscription.error.message}</Alert>}
+      {subscription.error && (
+        <RetryableError
+          testId="subscription-error"
+          message={subscription.error.message || t("common.somethingWentWrong")}
+          retryLabel={t("billing.subscription.retry")}
+          onRetry={() => void subscription.refetch()}
+        />
+      )}
       <SubscriptionCard
         subscription={subscription.data}
+        failed={failed}
         titled={titled}
-        autoAddStorage={autoAdd}
-        toggling={toggle.pending}
-        onToggleAutoAdd={onToggle}
+        autoAdd={
+          <AutoAddStorageSwitch
+            enabled={autoAdd.enabled}
+            disabled={!subscription.data || autoAdd.saving}
+            onChange={autoAdd.change}
+          />
+        }
       />
       <StorageAddOnCard
-        freePlan={subscription.data?.plan.id === "matterhorn"}
+        freePlan={freePlan}
         busy={checkout.pending || !subscription.data}
         upgradeLink
-        onBuy={(packs) => checkout.start({ kind: "storage", packs })}
+        onBuy={(packs) => checkout.ask({ kind: "storage", packs })}
       />
-      <PaymentModal organizationId={organizationId} onPaid={reload} />
+      <PaymentModals checkout={checkout} organizationId={organizationId} onPaid={reload} />
     </>
   );
 }

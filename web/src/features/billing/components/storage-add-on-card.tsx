@@ -11,7 +11,7 @@ import {
   STORAGE_PACK_PRICE_USD,
   storagePacksSubtotalUsd,
 } from "@alpvault/contracts/plans";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import "../i18n/register";
@@ -34,11 +34,14 @@ export function StorageAddOnCard({
   busy,
   upgradeLink,
   onBuy,
+  autoAdd,
 }: {
   freePlan: boolean;
   busy: boolean;
   upgradeLink: boolean;
   onBuy(packs: number): void;
+  /** The auto-add-storage setting, where the page does not show it elsewhere. */
+  autoAdd?: ReactNode;
 }) {
   const { t } = useTranslation();
   const [packsText, setPacksText] = useState("1");
@@ -94,6 +97,7 @@ export function StorageAddOnCard({
             {t("billing.storage.buy")}
           </Button>
         </Box>
+        {autoAdd}
       </CardContent>
     </Card>
   );

@@ -3,10 +3,8 @@ import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Chip from "@mui/material/Chip";
-import FormControlLabel from "@mui/material/FormControlLabel";
 import LinearProgress from "@mui/material/LinearProgress";
 import Skeleton from "@mui/material/Skeleton";
-import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
 import type { SubscriptionDetails } from "@alpvault/contracts/organizations";
 import type { ReactNode } from "react";
@@ -20,12 +18,15 @@ import { formatStorage } from "@/lib/format";
 function Row({
   label,
   testId,
+  failed,
   children,
 }: {
   label: string;
   testId: string;
+  failed: boolean;
   children: ReactNode | undefined;
 }) {
+  const { t } = useTranslation();
   return (
     <Box
       sx={{
@@ -39,7 +40,14 @@ function Row({
       }}
     >
       <Typography color="text.secondary">{label}</Typography>
-      <Box data-testid={testId}>{children ?? <Skeleton variant="text" width="40%" />}</Box>
+      <Box data-testid={testId}>
+        {children ??
+          (failed ? (
+            <Typography color="text.secondary">{t("billing.subscription.unavailable")}</Typography>
+          ) : (
+            <Skeleton variant="text" width="40%" />
+          ))}
+      </Box>
     </Box>
   );
 }
@@ -84,14 +92,20 @@ function StorageValue({ subscription }: { subscription: SubscriptionDetails }) {
 }
 
 /** Plan, renewal date, seats and storage; placeholders until the subscription is read. */
-function SubscriptionRows({ subscription }: { subscription: SubscriptionDetails | undefined }) {
+function SubscriptionRows({
+  subscription,
+  failed,
+}: {
+  subscription: SubscriptionDetails | undefined;
+  failed: boolean;
+}) {
   const { t, i18n } = useTranslation();
   return (
     <>
-      <Row label={t("billing.subscription.plan")} testId="subscription-plan">
+      <Row label={t("billing.subscription.plan")} testId="subscription-plan" failed={failed}>
         {subscription && <PlanValue subscription={subscription} />}
       </Row>
-      <Row label={t("billing.subscription.renewal")} testId="subscription-renewal">
+      <Row label={t("billing.subscription.renewal")} testId="subscription-renewal" failed={failed}>
         {subscription && (
           <Typography>
             {new Intl.DateTimeFormat(i18n.language, { dateStyle: "long" }).format(
@@ -100,7 +114,7 @@ function SubscriptionRows({ subscription }: { subscription: SubscriptionDetails 
           </Typography>
         )}
       </Row>
-      <Row label={t("billing.subscription.seats")} testId="subscription-seats">
+      <Row label={t("billing.subscription.seats")} testId="subscription-seats" failed={failed}>
         {subscription && (
           <Typography>
             {t("billing.subscription.seatsValue", {
@@ -113,7 +127,7 @@ function SubscriptionRows({ subscription }: { subscription: SubscriptionDetails 
           </Typography>
         )}
       </Row>
-      <Row label={t("billing.subscription.storage")} testId="subscription-storage">
+      <Row label={t("billing.subscription.storage")} testId="subscription-storage" failed={failed}>
         {subscription && <StorageValue subscription={subscription} />}
       </Row>
     </>
@@ -122,22 +136,20 @@ function SubscriptionRows({ subscription }: { subscription: SubscriptionDetails 
 
 /**
  * The subscription (docs/requirements.md#data-the-console-shows): plan, renewal date, seats used and total (or unlimited), storage used and
- * maximum, and the auto-add-storage setting.
+ * maximum, and the auto-add-storage setting (`autoAdd`). When the subscription could not be read
+ * (`failed`), its figures say they are unavailable instead of loading for ever.
  */
 export function SubscriptionCard({
   subscription,
+  failed,
   titled,
-  autoAddStorage,
-  toggling,
-  onToggleAutoAdd,
+  autoAdd,
 }: {
   subscription: SubscriptionDetails | undefined;
+  failed: boolean;
   /** Shows the "My Subscription" heading (where the page itself has another title). */
   titled: boolean;
-  /** The setting as shown (follows the switch at once; reverts when saving fails). */
-  autoAddStorage: boolean;
-  toggling: boolean;
-  onToggleAutoAdd(enabled: boolean): void;
+  autoAdd: ReactNode;
 }) {
   const { t } = useTranslation();
   return (
@@ -160,23 +172,8 @@ export function SubscriptionCard({
             {t("billing.subscription.changePlan")}
           </Button>
         </Box>
-        <SubscriptionRows subscription={subscription} />
-        <Box sx={{ pt: 1.5 }}>
-          <FormControlLabel
-            control={
-              <Switch
-                checked={autoAddStorage}
-                disabled={!subscription || toggling}
-                onChange={(event) => onToggleAutoAdd(event.target.checked)}
-                slotProps={{ input: { "data-testid": "auto-add-storage" } as object }}
-              />
-            }
-            label={t("billing.subscription.autoAdd")}
-          />
-          <Typography variant="body2" color="text.secondary">
-            {t("billing.subscription.autoAddHelp")}
-          </Typography>
-        </Box>
+        <SubscriptionRows subscription={subscription} failed={failed} />
+        <Box sx={{ pt: 1.5 }}>{autoAdd}</Box>
       </CardContent>
     </Card>
   );

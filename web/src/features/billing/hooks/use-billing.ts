@@ -1,17 +1,24 @@
 import type { Purchase } from "@alpvault/contracts/billing";
+import type { SubscriptionDetails } from "@alpvault/contracts/organizations";
 import { CHECKOUT_QUERY_PARAMETER } from "@alpvault/contracts/billing";
 import { useQueryClient } from "@tanstack/react-query";
-import { useCallback } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
 import { asApiError } from "@/lib/query";
 import { useCreateCheckout } from "../api/create-checkout";
 import { subscriptionKeys, useSubscription } from "../api/get-subscription";
+import { useSetAutoAddStorage } from "../api/set-auto-add-storage";
 
-/** The current organisation's subscription (region host) and a way to reload it. */
+/**
+ * The current organisation's subscription (region host) and a way to reload it. A failed read shows the
+ * answer's message in an error snackbar (docs/requirements.md#errors-and-messages); the screens then stop
+ * loading and say the figures are unavailable.
+ */
 export function useCurrentSubscription() {
   const session = useSession();
+  const { show } = useSnackbar();
   const organization = session.organizations[0] ?? null;
   const reference = organization?.subscriptions.find((candidate) => Boolean(candidate.region)) ?? null;
   const subscription = useSubscription(session.organizationId, reference);
@@ -21,36 +28,83 @@ export function useCurrentSubscription() {
     () => void client.invalidateQueries({ queryKey: subscriptionKeys.all(organizationId) }),
     [client, organizationId],
   );
-  return { organizationId: session.organizationId, subscription, reload };
+  const { error } = subscription;
+  useEffect(() => {
+    if (error) show({ text: error.message, isError: true });
+  }, [error, show]);
+  return { organizationId, subscription, reload };
 }
 
 /**
- * Starts a checkout for a purchase and opens the payment page; the page sends the admin back here with
- * `?checkout=<id>`, where the payment modal takes over.
+ * A purchase through the payment modal: `ask` opens it on the purchase; `confirm` creates the checkout and
+ * opens the payment page, which sends the admin back here with `?checkout=<id>`, where the payment modal
+ * shows the outcome. A refused checkout closes the modal with the answer's message.
  */
 export function useStartCheckout(organizationId: string | null) {
   const { t } = useTranslation();
   const { show } = useSnackbar();
   const checkout = useCreateCheckout();
-  const start = useCallback(
-    (purchase: Purchase) => {
+  const [purchase, setPurchase] = useState<Purchase | null>(null);
+  const [opening, setOpening] = useState(false);
+  const ask = useCallback((wanted: Purchase) => setPurchase(wanted), []);
+  const cancel = useCallback(() => setPurchase(null), []);
+  const confirm = useCallback(() => {
+    if (!organizationId || !purchase) return;
+    const returnUrl = new URL(window.location.href);
+    returnUrl.searchParams.delete(CHECKOUT_QUERY_PARAMETER);
+    returnUrl.hash = "";
+    setOpening(true);
+    checkout.run(organizationId, purchase, returnUrl.href).then(
+      ({ url }) => window.location.assign(url),
+      (error: unknown) => {
+        const apiError = asApiError(error);
+        const text =
+          purchase.kind === "storage" && apiError.code >= 500
+            ? t("billing.messages.storagePurchaseFailed")
+            : apiError.message;
+        setOpening(false);
+        setPurchase(null);
+        show({ text, isError: true });
+      },
+    );
+  }, [organizationId, purchase, checkout, show, t]);
+  return { purchase, opening, ask, cancel, confirm, pending: checkout.pending || opening };
+}
+
+/**
+ * The auto-add-storage setting as shown: it follows the switch at once, is saved, and reverts with the
+ * required error text when saving fails (docs/requirements.md#errors-and-messages).
+ */
+export function useAutoAddStorageSetting(
+  organizationId: string | null,
+  subscription: SubscriptionDetails | undefined,
+) {
+  const { t } = useTranslation();
+  const { show } = useSnackbar();
+  const toggle = useSetAutoAddStorage();
+  const [enabled, setEnabled] = useState(false);
+  useEffect(() => {
+    if (subscription) setEnabled(subscription.autoAddStorage);
+  }, [subscription]);
+  const change = useCallback(
+    (wanted: boolean) => {
       if (!organizationId) return;
-      const returnUrl = new URL(window.location.href);
-      returnUrl.searchParams.delete(CHECKOUT_QUERY_PARAMETER);
-      returnUrl.hash = "";
-      checkout.run(organizationId, purchase, returnUrl.href).then(
-        ({ url }) => window.location.assign(url),
-        (error: unknown) => {
-          const apiError = asApiError(error);
-          const text =
-            purchase.kind === "storage" && apiError.code >= 500
-              ? t("billing.messages.storagePurchaseFailed")
-              : apiError.message;
-          show({ text, isError: true });
+      setEnabled(wanted);
+      toggle.run(organizationId, wanted).then(
+        (answer) => {
+          setEnabled(answer.autoAddStorage);
+          show({
+            text: answer.autoAddStorage ? t("billing.messages.autoAddOn") : t("billing.messages.autoAddOff"),
+            isError: false,
+          });
+        },
+        () => {
+          setEnabled(!wanted);
+          show({ text: t("billing.messages.autoAddFailed"), isError: true });
         },
       );
     },
-    [organizationId, checkout, show, t],
+    [organizationId, toggle, show, t],
   );
-  return { start, pending: checkout.pending };
+  return { enabled, saving: toggle.pending, change };
 }

@@ -2,10 +2,9 @@ import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { FREE_PLAN } from "@alpvault/contracts/plans";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RetryableError, UpgradeNotice } from "@/components/ui/notices";
-import { useSession } from "@/lib/session";
+import { useFreePlan, useSession } from "@/lib/session";
 import { isLoading } from "@/lib/query";
 import { usePolicies } from "../api/list-policies";
 import { usePolicyActions } from "../hooks/use-policy-actions";
@@ -25,8 +24,9 @@ export function PoliciesScreen() {
   const actions = usePolicyActions(organizationId);
 
   const planId = policies.data?.planId;
-  const freePlan = planId === FREE_PLAN;
-  const canManage = planId !== undefined && !freePlan;
+  const free = useFreePlan(planId);
+  const freePlan = free === true;
+  const canManage = planId !== undefined && free === false;
 
   if (organizationId === null) {
     return <Alert severity="info">{t("policies.noOrganization")}</Alert>;

@@ -5,10 +5,9 @@ import Button from "@mui/material/Button";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { FREE_PLAN } from "@alpvault/contracts/plans";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { RetryableError, UpgradeNotice } from "@/components/ui/notices";
-import { useSession } from "@/lib/session";
+import { useFreePlan, useSession } from "@/lib/session";
 import { isLoading } from "@/lib/query";
 import { useSecrets } from "../api/list-secrets";
 import { useSecretActions } from "../hooks/use-secret-actions";
@@ -28,8 +27,9 @@ export function SecretsScreen() {
   const actions = useSecretActions(organizationId);
 
   const planId = secrets.data?.planId;
-  const freePlan = planId === FREE_PLAN;
-  const canAdd = planId !== undefined && !freePlan;
+  const free = useFreePlan(planId);
+  const freePlan = free === true;
+  const canAdd = planId !== undefined && free === false;
 
   if (organizationId === null) {
     return <Alert severity="info">{t("secrets.noOrganization")}</Alert>;
