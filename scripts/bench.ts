@@ -5,7 +5,7 @@
  * here: a miss is reported, it does not fail the run.
  *
  *   npm run bench                        every bench
- *   npm run bench -- engine              only the named benches (firestore, workspace, engine, recovery, scale)
+ *   npm run bench -- engine              only the named benches (firestore, workspace, engine, recovery, scale, web)
  *   npm run bench -- engine:large-file   only the named sections of a bench made of sections
  */
 import { availableParallelism, totalmem } from "node:os";
@@ -15,6 +15,7 @@ import { firestoreBench } from "./bench/firestore";
 import { recoveryBench } from "./bench/recovery";
 import { scaleBench } from "./bench/scale";
 import { verdict, type Bench, type BenchFigure, type BenchResult } from "./bench/types";
+import { webBench } from "./bench/web";
 import { benchWorkspaceEmulator } from "./bench/workspace";
 
 const workspaceBench: Bench = {
@@ -23,7 +24,7 @@ const workspaceBench: Bench = {
   run: benchWorkspaceEmulator,
 };
 
-const benches: Bench[] = [firestoreBench, workspaceBench, engineBench, recoveryBench, scaleBench];
+const benches: Bench[] = [firestoreBench, workspaceBench, engineBench, recoveryBench, scaleBench, webBench];
 
 /** A text table: the first and the last column left-aligned, the others right-aligned. */
 function textTable(header: string[], rows: string[][]): string {

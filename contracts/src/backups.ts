@@ -16,6 +16,33 @@ export const BACKUP_FAILURE_REASONS = {
 
 export type BackupFailureReason = keyof typeof BACKUP_FAILURE_REASONS;
 
+/**
+ * What each failure reason means for the admin: what happened, and what to do about it (the reason's
+ * label above stays the required text; this sentence goes with it).
+ */
+export const BACKUP_FAILURE_ADVICE: Record<BackupFailureReason, string> = {
+  "search-service-unavailable":
+    "The search service could not be reached. Nothing is needed from you: the next backup tries again.",
+  "google-api-error":
+    "Google refused or failed the requests for this account's data. Check in the Google Admin console that the Alpvault app is still installed with all its permissions; the next backup tries again.",
+  "encryption-error":
+    "An item could not be encrypted, so it was not stored (nothing is ever stored unencrypted). The next backup tries again; if this stays, contact support with the details below.",
+  "encryption-key-error":
+    "The encryption key could not be used. On the Secrets screen, check the default key (Check key): it must exist in Cloud KMS and Alpvault must be allowed to use it.",
+  "object-storage-unavailable":
+    "The backup storage could not be reached. Nothing is needed from you: the next backup tries again and goes on from where this one stopped.",
+  "backup-not-completed":
+    "The backup could not run to its end: the account may be suspended or without a policy, Alpvault may have lost access to it, or backups may be stopped for an unpaid subscription. Check the resource and your subscription; the next backup goes on from where this one stopped.",
+  "email-unreadable":
+    "Gmail would not hand out some emails. Nothing is needed from you: the next backup tries them again.",
+  "storage-full":
+    "Your backup storage is full, so new items were not stored. Add storage on the Plans screen, or turn on Add storage automatically.",
+  "database-unresponsive":
+    "Our catalogue did not answer in time. Nothing is needed from you: the next backup goes on from where this one stopped.",
+  "unknown-error":
+    "Something unexpected stopped the backup. The next backup tries again; if this stays, contact support with the details below.",
+};
+
 /** A resource's backup in progress, as the resources list shows it (docs/requirements.md#screens-and-navigation: live progress). */
 export interface ActiveBackup {
   runId: string;

@@ -1,11 +1,5 @@
-import {
-  POLICY_MESSAGES,
-  frequencyDenial,
-  planAllowsFrequency,
-  policySchema,
-  validatePolicy,
-  type PolicyInput,
-} from "./policies";
+import { POLICY_MESSAGES, frequencyDenial, planAllowsFrequency, type PolicyInput } from "./policies";
+import { policySchema, validatePolicy } from "./policy-request";
 
 const VALID: PolicyInput = {
   name: "Gold",

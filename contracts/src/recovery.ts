@@ -1,10 +1,8 @@
 /**
- * Recovering backups (docs/requirements.md#screens-and-navigation recovery modal, #validation recovery validation, #errors-and-messages recovery errors and success): the
- * request's rules and texts, shared by the browser and the API, and the answers' types.
+ * Recovering backups (docs/requirements.md#screens-and-navigation recovery modal, #errors-and-messages recovery errors and success): the
+ * texts, shared by the browser and the API, and the answers' types. The request's rules are in
+ * `recovery-request.ts`.
  */
-import * as yup from "yup";
-import { isId } from "./ids";
-import { SEARCH_MESSAGES, parseSearchDate } from "./search";
 
 export const RECOVERY_MESSAGES = {
   started: "Recovery started",
@@ -21,6 +19,21 @@ export const RECOVERY_MESSAGES = {
   itemNotFound: "Some of the selected items were not found. Search again and select them anew.",
 } as const;
 
+/**
+ * Why a whole recovery failed, in a sentence saying what happened and what to do (shown after "Recovery
+ * failed: "); Google's reason, when there is one, in brackets for support.
+ */
+export const RECOVERY_FAILURE_TEXTS = {
+  notQueued: "The recovery could not be queued. Start it again in a few minutes.",
+  google: (detail: string | undefined) =>
+    `Google refused or failed the recovery's requests${detail ? ` (${detail})` : ""}. Check that the target account is active and that the Alpvault app is still installed with all its permissions, then start the recovery again.`,
+  key: "The backup's encryption key could not be used. Check the key on the Secrets screen (Check key), then start the recovery again.",
+  storage: "The backup storage could not be reached. Start the recovery again in a few minutes.",
+  catalog: "Our catalogue did not answer in time. Start the recovery again in a few minutes.",
+  unexpected: (recoveryId: string) =>
+    `Something unexpected stopped the recovery. Start it again; if it fails again, contact support with the recovery's id (${recoveryId}).`,
+} as const;
+
 /** Why an item of a recovery was skipped or failed (the progress card and the report show it). */
 export const RECOVERY_ITEM_REASONS = {
   integrity: "integrity check failed",
@@ -33,69 +46,6 @@ export const RECOVERY_ITEM_REASONS = {
 
 export const RECOVERY_SERVICES = ["gmail", "drive"] as const;
 export type RecoveryService = (typeof RECOVERY_SERVICES)[number];
-
-export const recoveryRequestSchema = yup
-  .object({
-    resourceId: yup
-      .string()
-      .trim()
-      .required(RECOVERY_MESSAGES.resourceNotFound)
-      .test("id", RECOVERY_MESSAGES.resourceNotFound, (value) => isId(value)),
-    service: yup.string().oneOf(RECOVERY_SERVICES).required(),
-    /** Items to recover (catalog item ids); absent: everything of the service. */
-    itemIds: yup
-      .array(
-        yup
-          .string()
-          .required()
-          .test("id", RECOVERY_MESSAGES.itemNotFound, (value) => isId(value)),
-      )
-      .max(1000)
-      .optional(),
-    location: yup
-      .string()
-      .oneOf(["original", "other"] as const)
-      .required(),
-    targetResourceId: yup
-      .string()
-      .trim()
-      .when("location", {
-        is: "other",
-        then: (schema) =>
-          schema
-            .required(RECOVERY_MESSAGES.targetRequired)
-            .test("id", RECOVERY_MESSAGES.resourceNotFound, (value) => isId(value)),
-        otherwise: (schema) => schema.optional(),
-      }),
-    method: yup
-      .string()
-      .oneOf(["folder", "overwrite"] as const)
-      .required(),
-    folderName: yup
-      .string()
-      .trim()
-      .when("method", {
-        is: "folder",
-        then: (schema) =>
-          schema
-            .required(RECOVERY_MESSAGES.folderRequired)
-            .matches(/^[A-Za-z0-9_-]+$/, RECOVERY_MESSAGES.folderCharacters),
-        otherwise: (schema) => schema.optional(),
-      }),
-    permissions: yup.boolean().default(false),
-    /**
-     * MM-DD-YYYY (the search card's date): recover the items as the backups held them at the end of that
-     * day (UTC), each at its version of then; absent: as backed up last.
-     */
-    date: yup
-      .string()
-      .trim()
-      .optional()
-      .test("date", SEARCH_MESSAGES.invalidDate, (value) => !value || parseSearchDate(value) !== undefined),
-  })
-  .noUnknown();
-
-export type RecoveryRequest = yup.InferType<typeof recoveryRequestSchema>;
 
 export type RecoveryState = "pending" | "running" | "succeeded" | "failed";
 

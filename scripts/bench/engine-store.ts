@@ -6,6 +6,7 @@
  * for quota units, event-loop load and resident memory. Nothing here imports the Workspace emulator, so a
  * process measuring its memory holds the engine alone.
  */
+import { performance } from "node:perf_hooks";
 import { constants as fsConstants } from "node:fs";
 import { mkdir, open, readdir, readFile, rm, stat } from "node:fs/promises";
 import { join } from "node:path";

@@ -13,7 +13,7 @@
 import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { FieldValue, type DocumentReference, type Firestore } from "firebase-admin/firestore";
-import { BACKUP_FAILURE_REASONS, BACKUP_MESSAGES } from "@alpvault/contracts/backups";
+import { BACKUP_FAILURE_ADVICE, BACKUP_FAILURE_REASONS, BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { writePendingRun } from "../support/backup-runs";
 import { DEMO_DOMAIN } from "../support/workspace";
@@ -204,6 +204,14 @@ describe("backups from the resources screen", () => {
     expect(await failure.innerText()).toBe(
       `Backup failed: ${BACKUP_FAILURE_REASONS["object-storage-unavailable"]}`,
     );
+    // What happened and what to do, and the reason's code for support.
+    await failure.hover();
+    const advice = page.getByRole("tooltip").getByTestId("failure-advice");
+    await advice.waitFor();
+    expect(await advice.innerText()).toContain(BACKUP_FAILURE_ADVICE["object-storage-unavailable"]);
+    expect(await advice.innerText()).toContain("For support: object-storage-unavailable");
+    await page.mouse.move(0, 0);
+    await advice.waitFor({ state: "detached" });
     expect(await row.getByTestId("resource-status").innerText()).toContain("Protected");
     expect(await row.getByTestId("resource-dates").innerText()).toContain("Last: never");
     expect(await progressBar(row).count()).toBe(0);

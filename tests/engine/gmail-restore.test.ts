@@ -64,3 +64,29 @@ test("when a 20 MB message is restored, then it is imported by media upload and 
   expect(mail.storedRaw(user, id).equals(raw)).toBe(true);
   expect(await restorer.find("large.restore@x.test")).toBe(id);
 });
+
+test("when a recovery failed, then the labels its restorer created and left empty are deleted, and labels it found or filled are kept", async () => {
+  const user = await mail.newUser("restore-labels");
+  const gmail = new gmail_v1.Gmail({
+    auth: harness.jwt(user, [SCOPES.gmailInsert, SCOPES.gmailLabels, SCOPES.gmailModify]),
+    rootUrl: `${harness.url}/`,
+    retry: false,
+  });
+  const before = await gmail.users.labels.create({ userId: "me", requestBody: { name: "Already there" } });
+  const restorer = new GmailRestorer(gmail, user, meter());
+  const found = await restorer.labelId("Already there");
+  const empty = await restorer.labelId("Recovered 2026-11-25");
+  const filled = await restorer.labelId("Recovered with mail");
+  expect(found).toBe(before.data.id);
+  const raw = Buffer.from(
+    [`To: ${user}`, "Subject: Kept", "Message-ID: <kept@x.test>", "", "Body", ""].join("\r\n"),
+  );
+  await restorer.import(raw, [filled]);
+
+  expect(await restorer.removeEmptyCreatedLabels()).toBe(1);
+
+  const ids = (await gmail.users.labels.list({ userId: "me" })).data.labels?.map((label) => label.id);
+  expect(ids).toContain(found);
+  expect(ids).toContain(filled);
+  expect(ids).not.toContain(empty);
+});

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import {
   AUDIT_OPERATIONS,
   type AuditChainBreak,
@@ -10,7 +10,7 @@ import { count, keysOf, nullableString } from "./common";
 
 export const auditOperationSchema = keysOf(AUDIT_OPERATIONS);
 
-export const auditEntrySchema: z.ZodType<AuditEntry> = z.object({
+export const auditEntrySchema: z.ZodMiniType<AuditEntry> = z.object({
   entryId: z.string(),
   date: z.string(),
   actor: z.string(),
@@ -19,7 +19,7 @@ export const auditEntrySchema: z.ZodType<AuditEntry> = z.object({
   failureReason: nullableString,
 });
 
-export const auditPageSchema: z.ZodType<AuditPage> = z.object({
+export const auditPageSchema: z.ZodMiniType<AuditPage> = z.object({
   entries: z.array(auditEntrySchema),
   page: z.number(),
   pageSize: z.number(),
@@ -27,19 +27,19 @@ export const auditPageSchema: z.ZodType<AuditPage> = z.object({
   totalPages: z.number(),
 });
 
-export const auditChainBreakSchema: z.ZodType<AuditChainBreak> = z.object({
+export const auditChainBreakSchema: z.ZodMiniType<AuditChainBreak> = z.object({
   reason: z.enum(["content-changed", "link-broken", "entry-missing", "not-sealed"]),
   message: z.string(),
   entryId: nullableString,
-  seq: count.nullable(),
+  seq: z.nullable(count),
   date: nullableString,
-  operation: auditOperationSchema.nullable(),
+  operation: z.nullable(auditOperationSchema),
 });
 
-export const auditChainVerificationSchema: z.ZodType<AuditChainVerification> = z.object({
+export const auditChainVerificationSchema: z.ZodMiniType<AuditChainVerification> = z.object({
   intact: z.boolean(),
   entries: count,
-  head: z.object({ seq: count, hash: z.string() }).nullable(),
+  head: z.nullable(z.object({ seq: count, hash: z.string() })),
   verifiedAt: z.string(),
-  firstBroken: auditChainBreakSchema.nullable(),
+  firstBroken: z.nullable(auditChainBreakSchema),
 });

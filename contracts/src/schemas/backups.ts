@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import {
   BACKUP_FAILURE_REASONS,
   type ActiveBackup,
@@ -9,7 +9,7 @@ import { count, keysOf, nullableString } from "./common";
 
 export const backupFailureReasonSchema = keysOf(BACKUP_FAILURE_REASONS);
 
-export const activeBackupSchema: z.ZodType<ActiveBackup> = z.object({
+export const activeBackupSchema: z.ZodMiniType<ActiveBackup> = z.object({
   runId: z.string(),
   state: z.enum(["pending", "running"]),
   items: count,
@@ -17,18 +17,18 @@ export const activeBackupSchema: z.ZodType<ActiveBackup> = z.object({
   startedAt: nullableString,
 });
 
-export const backupNowResponseSchema: z.ZodType<BackupNowResponse> = z.object({
+export const backupNowResponseSchema: z.ZodMiniType<BackupNowResponse> = z.object({
   runId: z.string(),
   state: z.enum(["pending", "running"]),
   created: z.boolean(),
 });
 
-export const serviceStatusSchema: z.ZodType<ServiceStatus> = z.object({
+export const serviceStatusSchema: z.ZodMiniType<ServiceStatus> = z.object({
   state: z.enum(["succeeded", "failed", "unavailable"]),
-  failureReason: backupFailureReasonSchema.nullable(),
+  failureReason: z.nullable(backupFailureReasonSchema),
   detail: nullableString,
-  skipped: z.record(z.string(), count).default({}),
+  skipped: z._default(z.record(z.string(), count), {}),
   /** Absent from answers about backups that took no notes. */
-  notes: z.record(z.string(), count).default({}),
+  notes: z._default(z.record(z.string(), count), {}),
   at: z.string(),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import {
   MAX_SEATS,
   MAX_STORAGE_PACKS,
@@ -11,15 +11,15 @@ import {
 } from "../billing";
 import { planIdSchema } from "./plans";
 
-const wholeUpTo = (max: number) => z.number().int().min(1).max(max);
+const wholeUpTo = (max: number) => z.int().check(z.minimum(1), z.maximum(max));
 
 /** A purchase as a checkout request carries it and a payment stores it: a plan with its seats, or packs. */
-export const purchaseSchema: z.ZodType<Purchase> = z.discriminatedUnion("kind", [
+export const purchaseSchema: z.ZodMiniType<Purchase> = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("upgrade"), planId: planIdSchema, seats: wholeUpTo(MAX_SEATS) }),
   z.object({ kind: z.literal("storage"), packs: wholeUpTo(MAX_STORAGE_PACKS) }),
 ]);
 
-export const paymentSchema: z.ZodType<Payment> = z.object({
+export const paymentSchema: z.ZodMiniType<Payment> = z.object({
   checkoutId: z.string(),
   state: z.enum(PAYMENT_STATES),
   purchase: purchaseSchema,
@@ -28,12 +28,12 @@ export const paymentSchema: z.ZodType<Payment> = z.object({
   updatedAt: z.string(),
 });
 
-export const plansResponseSchema: z.ZodType<PlansResponse> = z.object({
+export const plansResponseSchema: z.ZodMiniType<PlansResponse> = z.object({
   plans: z.array(
     z.object({
       id: planIdSchema,
       name: z.string(),
-      maxUsers: z.number().nullable(),
+      maxUsers: z.nullable(z.number()),
       storagePerUserBytes: z.number(),
       backupsPerDay: z.literal([1, 3, 24]),
       services: z.array(z.enum(["gmail", "drive", "chat", "calendars", "contacts", "directory"])),
@@ -45,12 +45,12 @@ export const plansResponseSchema: z.ZodType<PlansResponse> = z.object({
   currency: z.literal("USD"),
 });
 
-export const checkoutResponseSchema: z.ZodType<CheckoutResponse> = z.object({
+export const checkoutResponseSchema: z.ZodMiniType<CheckoutResponse> = z.object({
   checkoutId: z.string(),
   url: z.string(),
 });
 
-export const autoAddStorageResponseSchema: z.ZodType<AutoAddStorageResponse> = z.object({
+export const autoAddStorageResponseSchema: z.ZodMiniType<AutoAddStorageResponse> = z.object({
   autoAddStorage: z.boolean(),
 });
 

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import {
   DRILL_SCHEDULES,
   type DrillCounts,
@@ -9,7 +9,7 @@ import {
 } from "../drills";
 import { count, nullableString } from "./common";
 
-export const drillSettingsSchema: z.ZodType<DrillSettings> = z.object({
+export const drillSettingsSchema: z.ZodMiniType<DrillSettings> = z.object({
   enabled: z.boolean(),
   sandboxResourceId: nullableString,
   sandboxEmail: nullableString,
@@ -28,28 +28,28 @@ const drillCounts = {
   skipped: count,
 };
 
-export const drillCountsSchema: z.ZodType<DrillCounts> = z.object(drillCounts);
+export const drillCountsSchema: z.ZodMiniType<DrillCounts> = z.object(drillCounts);
 
-export const drillItemSchema: z.ZodType<DrillItem> = z.object({
+export const drillItemSchema: z.ZodMiniType<DrillItem> = z.object({
   itemKey: z.string(),
   resourceId: z.string(),
   resourceName: z.string(),
   service: z.enum(["gmail", "drive"]),
   name: z.string(),
-  outcome: z.enum(["matched", "mismatched", "failed", "skipped"]).nullable(),
+  outcome: z.nullable(z.enum(["matched", "mismatched", "failed", "skipped"])),
   reason: nullableString,
 });
 
-export const drillRunSchema: z.ZodType<DrillRun> = z.object({
+export const drillRunSchema: z.ZodMiniType<DrillRun> = z.object({
   drillRunId: z.string(),
   state: z.enum(["pending", "running", "passed", "failed"]),
   /** Anything but a scheduled drill was started by hand. */
-  trigger: z.enum(["manual", "schedule"]).catch("manual"),
+  trigger: z.catch(z.enum(["manual", "schedule"]), "manual"),
   requestedBy: z.string(),
   requestedAt: z.string(),
   startedAt: nullableString,
   finishedAt: nullableString,
-  durationMs: count.nullable(),
+  durationMs: z.nullable(count),
   sandboxResourceId: z.string(),
   sandboxEmail: z.string(),
   sampleSize: count,
@@ -59,7 +59,7 @@ export const drillRunSchema: z.ZodType<DrillRun> = z.object({
   failureReason: nullableString,
 });
 
-export const drillRunsPageSchema: z.ZodType<DrillRunsPage> = z.object({
+export const drillRunsPageSchema: z.ZodMiniType<DrillRunsPage> = z.object({
   runs: z.array(drillRunSchema),
   page: count,
   pageSize: count,

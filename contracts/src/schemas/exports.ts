@@ -1,14 +1,14 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { ExportDownload, ExportJob, ExportList, ExportProblem } from "../exports";
 import { count, nullableString } from "./common";
 
-export const exportProblemSchema: z.ZodType<ExportProblem> = z.object({
+export const exportProblemSchema: z.ZodMiniType<ExportProblem> = z.object({
   itemKey: z.string(),
   name: z.string(),
   reason: z.string(),
 });
 
-export const exportJobSchema: z.ZodType<ExportJob> = z.object({
+export const exportJobSchema: z.ZodMiniType<ExportJob> = z.object({
   exportId: z.string(),
   state: z.enum(["pending", "running", "succeeded", "failed", "expired"]),
   service: z.enum(["gmail", "drive"]),
@@ -28,9 +28,9 @@ export const exportJobSchema: z.ZodType<ExportJob> = z.object({
   lastDownloadedAt: nullableString,
 });
 
-export const exportListSchema: z.ZodType<ExportList> = z.object({ exports: z.array(exportJobSchema) });
+export const exportListSchema: z.ZodMiniType<ExportList> = z.object({ exports: z.array(exportJobSchema) });
 
-export const exportDownloadSchema: z.ZodType<ExportDownload> = z.object({
+export const exportDownloadSchema: z.ZodMiniType<ExportDownload> = z.object({
   url: z.string(),
   expiresAt: z.string(),
 });

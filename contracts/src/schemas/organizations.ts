@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import type {
   Alert,
   AlertsResponse,
@@ -7,13 +7,14 @@ import type {
   ResourcesPage,
   SubscriptionDetails,
 } from "../organizations";
+import type { ResourceIntegrity } from "../integrity";
 import type { Region } from "../regions";
 import { activeBackupSchema, backupFailureReasonSchema, serviceStatusSchema } from "./backups";
 import { count, nullableString } from "./common";
 import { resourceIntegritySchema } from "./integrity";
 
 /** docs/requirements.md#data-the-console-shows resource. */
-export const resourceSchema: z.ZodType<Resource> = z.object({
+export const resourceSchema: z.ZodMiniType<Resource> = z.object({
   resourceId: z.string(),
   type: z.enum(["email", "shared_drive"]),
   name: z.string(),
@@ -26,27 +27,32 @@ export const resourceSchema: z.ZodType<Resource> = z.object({
   nextBackupAt: nullableString,
   mailBackupBytes: count,
   driveBackupBytes: count,
-  activeBackup: activeBackupSchema.nullable(),
-  lastBackupFailure: backupFailureReasonSchema.nullable(),
+  activeBackup: z.nullable(activeBackupSchema),
+  lastBackupFailure: z.nullable(backupFailureReasonSchema),
   /** A service never backed up is absent (and all are, from answers that predate services). */
-  services: z
-    .object({ gmail: serviceStatusSchema.optional(), drive: serviceStatusSchema.optional() })
-    .default({}),
+  services: z._default(
+    z.object({ gmail: z.optional(serviceStatusSchema), drive: z.optional(serviceStatusSchema) }),
+    {},
+  ),
   lastVerifiedAt: nullableString,
   /** Absent or null: never verified. */
-  integrity: resourceIntegritySchema.nullish().transform((integrity) => integrity ?? null),
+  integrity: z.pipe(
+    z.nullish(resourceIntegritySchema),
+    z.transform((integrity: ResourceIntegrity | null | undefined) => integrity ?? null),
+  ),
 });
 
-export const resourcesPageSchema: z.ZodType<ResourcesPage> = z.object({
+export const resourcesPageSchema: z.ZodMiniType<ResourcesPage> = z.object({
   resources: z.array(resourceSchema),
   total: count,
   page: count,
   pageSize: count,
 });
 
-const figure = z.number().finite();
+/** A finite number (zod 4 refuses infinities). */
+const figure = z.number();
 
-export const resourcesAnalyticsSchema: z.ZodType<ResourcesAnalytics> = z.object({
+export const resourcesAnalyticsSchema: z.ZodMiniType<ResourcesAnalytics> = z.object({
   protectedResources: figure,
   totalResources: figure,
   totalBackupBytes: figure,
@@ -54,13 +60,13 @@ export const resourcesAnalyticsSchema: z.ZodType<ResourcesAnalytics> = z.object(
   dataDynamics: z.object({
     currentCycleBytes: figure,
     lastCycleBytes: figure,
-    changePercent: figure.nullable(),
+    changePercent: z.nullable(figure),
   }),
   emails: figure,
   files: figure,
 });
 
-export const alertSchema: z.ZodType<Alert> = z.object({
+export const alertSchema: z.ZodMiniType<Alert> = z.object({
   alertId: z.string(),
   createdAt: z.string(),
   kind: z.enum([
@@ -76,7 +82,7 @@ export const alertSchema: z.ZodType<Alert> = z.object({
   read: z.boolean(),
 });
 
-export const alertsResponseSchema: z.ZodType<AlertsResponse> = z.object({
+export const alertsResponseSchema: z.ZodMiniType<AlertsResponse> = z.object({
   alerts: z.array(alertSchema),
   unread: z.number(),
 });
@@ -88,27 +94,27 @@ export const markAlertsReadResponseSchema = z.object({ marked: z.number() });
 export const syncResourcesResponseSchema = z.object({ added: z.number(), removed: z.number() });
 export type SyncResourcesResponse = z.infer<typeof syncResourcesResponseSchema>;
 
-export const regionSchema: z.ZodType<Region> = z.object({
+export const regionSchema: z.ZodMiniType<Region> = z.object({
   id: z.string(),
   label: z.string(),
   location: z.string(),
   domain: z.string(),
 });
 
-export const subscriptionDetailsSchema: z.ZodType<SubscriptionDetails> = z.object({
+export const subscriptionDetailsSchema: z.ZodMiniType<SubscriptionDetails> = z.object({
   subscriptionId: z.string(),
   region: regionSchema,
   plan: z.object({
     id: z.string(),
     name: z.string(),
     premium: z.boolean(),
-    maxUsers: z.number().nullable(),
+    maxUsers: z.nullable(z.number()),
     storagePerUserBytes: z.number(),
     backupsPerDay: z.number(),
     services: z.array(z.string()),
   }),
   renewalDate: z.string(),
-  seats: z.object({ used: z.number(), total: z.number().nullable() }),
+  seats: z.object({ used: z.number(), total: z.nullable(z.number()) }),
   storage: z.object({ used: z.number(), maximum: z.number() }),
   autoAddStorage: z.boolean(),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import {
   DATA_TYPES,
   DATA_TYPE_SERVICES,
@@ -13,7 +13,7 @@ import {
 import { count } from "./common";
 import { planIdSchema } from "./plans";
 
-export const policySchema: z.ZodType<Policy> = z.object({
+export const policySchema: z.ZodMiniType<Policy> = z.object({
   policyId: z.string(),
   name: z.string(),
   dataTypes: z.array(z.enum(DATA_TYPES)),
@@ -30,12 +30,12 @@ export const policySchema: z.ZodType<Policy> = z.object({
   updatedAt: z.string(),
 });
 
-export const policiesResponseSchema: z.ZodType<PoliciesResponse> = z.object({
+export const policiesResponseSchema: z.ZodMiniType<PoliciesResponse> = z.object({
   policies: z.array(policySchema),
   planId: planIdSchema,
 });
 
-export const assignPolicyResponseSchema: z.ZodType<AssignPolicyResponse> = z.object({
+export const assignPolicyResponseSchema: z.ZodMiniType<AssignPolicyResponse> = z.object({
   policyId: z.string(),
   assigned: z.number(),
   backupsQueued: z.number(),

@@ -1,15 +1,15 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { RECOVERY_SERVICES, type Recovery, type RecoveryProblem } from "../recovery";
 import { count, nullableString } from "./common";
 
-export const recoveryProblemSchema: z.ZodType<RecoveryProblem> = z.object({
+export const recoveryProblemSchema: z.ZodMiniType<RecoveryProblem> = z.object({
   itemKey: z.string(),
   name: z.string(),
   outcome: z.enum(["skipped", "failed"]),
   reason: z.string(),
 });
 
-export const recoverySchema: z.ZodType<Recovery> = z.object({
+export const recoverySchema: z.ZodMiniType<Recovery> = z.object({
   recoveryId: z.string(),
   state: z.enum(["pending", "running", "succeeded", "failed"]),
   service: z.enum(RECOVERY_SERVICES),
@@ -18,11 +18,11 @@ export const recoverySchema: z.ZodType<Recovery> = z.object({
   method: z.enum(["folder", "overwrite"]),
   folderName: nullableString,
   /** Absent from older answers: as backed up last. */
-  asOf: nullableString.default(null),
+  asOf: z._default(nullableString, null),
   requestedAt: z.string(),
   finishedAt: nullableString,
   progress: z.object({ total: count, restored: count, skipped: count, failed: count }),
   failureReason: nullableString,
   /** Absent from older answers: none named. */
-  problems: z.array(recoveryProblemSchema).default([]),
+  problems: z._default(z.array(recoveryProblemSchema), []),
 });

@@ -1,8 +1,8 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { DriveSearchResult, MailSearchResult, SearchResponse } from "../search";
 import { count, nullableString } from "./common";
 
-export const mailSearchResultSchema: z.ZodType<MailSearchResult> = z.object({
+export const mailSearchResultSchema: z.ZodMiniType<MailSearchResult> = z.object({
   itemId: z.string(),
   versionId: z.string(),
   subject: z.string(),
@@ -14,7 +14,7 @@ export const mailSearchResultSchema: z.ZodType<MailSearchResult> = z.object({
   deletedAtSource: nullableString,
 });
 
-export const driveSearchResultSchema: z.ZodType<DriveSearchResult> = z.object({
+export const driveSearchResultSchema: z.ZodMiniType<DriveSearchResult> = z.object({
   itemId: z.string(),
   versionId: z.string(),
   name: z.string(),
@@ -28,10 +28,10 @@ export const driveSearchResultSchema: z.ZodType<DriveSearchResult> = z.object({
   currentVersion: z.string(),
   deletedAtSource: nullableString,
   /** Absent: the file exports like any other. */
-  notExportable: z
-    .boolean()
-    .optional()
-    .transform((value) => value === true),
+  notExportable: z.pipe(
+    z.optional(z.boolean()),
+    z.transform((value: boolean | undefined) => value === true),
+  ),
 });
 
 const page = {
@@ -43,7 +43,7 @@ const page = {
   nextPageToken: nullableString,
 };
 
-export const searchResponseSchema: z.ZodType<SearchResponse> = z.discriminatedUnion("service", [
+export const searchResponseSchema: z.ZodMiniType<SearchResponse> = z.discriminatedUnion("service", [
   z.object({ ...page, service: z.literal("gmail"), results: z.array(mailSearchResultSchema) }),
   z.object({ ...page, service: z.literal("drive"), results: z.array(driveSearchResultSchema) }),
 ]);

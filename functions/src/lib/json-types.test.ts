@@ -1,5 +1,5 @@
 import * as yup from "yup";
-import { recoveryRequestSchema } from "@alpvault/contracts/recovery";
+import { recoveryRequestSchema } from "@alpvault/contracts/recovery-request";
 import { typeMismatch } from "./json-types";
 
 const schema = yup.object({

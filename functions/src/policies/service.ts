@@ -10,12 +10,12 @@ import {
   MAX_ASSIGN_RESOURCES,
   POLICY_MESSAGES,
   frequencyDenial,
-  validatePolicy,
   type AssignPolicyResponse,
   type PoliciesResponse,
   type Policy,
   type PolicyInput,
 } from "@alpvault/contracts/policies";
+import { validatePolicy } from "@alpvault/contracts/policy-request";
 import { isId } from "@alpvault/contracts/ids";
 import { FREE_PLAN, type PlanId } from "@alpvault/contracts/plans";
 import type { AuditOperation } from "@alpvault/contracts/audit";

@@ -5,7 +5,8 @@
  * `recoveryLocks/{targetResourceId}` (one recovery per target resource at a time).
  */
 import { FieldPath } from "firebase-admin/firestore";
-import type { Recovery, RecoveryRequest } from "@alpvault/contracts/recovery";
+import type { Recovery } from "@alpvault/contracts/recovery";
+import type { RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import { catalogDocId } from "../engine/runner/catalog-ids";
 import { leaseRun } from "../lib/run-lease";

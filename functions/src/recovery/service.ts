@@ -6,12 +6,8 @@
  * target is not left locked.
  */
 import { ValidationError } from "yup";
-import {
-  RECOVERY_MESSAGES,
-  recoveryRequestSchema,
-  type Recovery,
-  type RecoveryRequest,
-} from "@alpvault/contracts/recovery";
+import { RECOVERY_FAILURE_TEXTS, RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
+import { recoveryRequestSchema, type RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { enqueueRecovery, type EnqueueRecovery } from "../backups/queue";
 import { readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
@@ -80,7 +76,7 @@ export async function startRecovery(
     await finishRecovery(
       scope,
       created.recovery,
-      { state: "failed", failureReason: RECOVERY_MESSAGES.failed },
+      { state: "failed", failureReason: RECOVERY_FAILURE_TEXTS.notQueued },
       now,
     );
     throw DomainError.unavailable(RECOVERY_MESSAGES.failed, error);

@@ -27,6 +27,7 @@ import { openStretch, type Stretch, type StretchDeps } from "../lib/stretch";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/service";
+import { recoveryFailureText } from "./failure-text";
 import { finishRecovery, releaseRecoveryLease, saveRecoveryProgress, takeRecoveryLease } from "./repo";
 import { settleItem, type RecoveryRestore } from "./restore-item";
 
@@ -127,17 +128,31 @@ export async function executeRecovery(
     walked = await restorePages(restore, stretch);
   } catch (error) {
     logs.recoveryFailed({ organizationId: scope.organizationId, recoveryId: recovery.recoveryId, error });
-    return end({ state: "failed", failureReason: "Recovery failed" });
+    await removeEmptyLabels(restore);
+    return end({ state: "failed", failureReason: recoveryFailureText(error, recovery.recoveryId) });
   }
   if (walked !== "done") return walked;
   const progress = recovery.progress;
   if (progress.failed > 0) {
+    await removeEmptyLabels(restore);
     return end({
       state: "failed",
       failureReason: `${progress.failed} of ${progress.total} items could not be recovered`,
     });
   }
   return end({ state: "succeeded" });
+}
+
+/** A failed recovery leaves no empty label behind (best effort: a failure to tidy up is only logged). */
+async function removeEmptyLabels(restore: RecoveryRestore): Promise<void> {
+  if (restore.kind !== "gmail-message") return;
+  await restore.restorer.removeEmptyCreatedLabels().catch((error: unknown) =>
+    logs.recoveryFailed({
+      organizationId: restore.scope.organizationId,
+      recoveryId: restore.recovery.recoveryId,
+      error,
+    }),
+  );
 }
 
 /**

@@ -1,14 +1,12 @@
 import { QueryClientProvider } from "@tanstack/react-query";
-import { onAuthStateChanged } from "firebase/auth";
 import { useEffect, useState, type ReactNode } from "react";
 import { I18nextProvider } from "react-i18next";
-import { AppCheckProvider, AuthProvider, FirebaseAppProvider } from "reactfire";
 import { AppTheme } from "@/components/theme/app-theme";
 import { getInstallation } from "@/features/onboarding/api/get-installation";
 import { getOrganization } from "@/features/onboarding/api/get-organization";
 import { getRegions } from "@/features/onboarding/api/get-regions";
 import { getSubscription } from "@/features/onboarding/api/get-subscription";
-import { appCheck, auth, firebaseApp } from "@/lib/firebase";
+import { onAuthState } from "@/lib/firebase";
 import { initI18n } from "@/lib/i18n/i18n";
 import { PreferencesProvider, usePreferences } from "@/lib/preferences";
 import { createQueryClient } from "@/lib/query";
@@ -50,22 +48,16 @@ export function AppProvider({ children }: { children: ReactNode }) {
   // What one user read is not shown to the next: signing out empties the cache.
   useEffect(
     () =>
-      onAuthStateChanged(auth, (user) => {
+      onAuthState((user) => {
         if (!user) queryClient.clear();
       }),
     [queryClient],
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <FirebaseAppProvider firebaseApp={firebaseApp}>
-        <AppCheckProvider sdk={appCheck}>
-          <AuthProvider sdk={auth}>
-            <PreferencesProvider>
-              <PreferenceBoundProviders>{children}</PreferenceBoundProviders>
-            </PreferencesProvider>
-          </AuthProvider>
-        </AppCheckProvider>
-      </FirebaseAppProvider>
+      <PreferencesProvider>
+        <PreferenceBoundProviders>{children}</PreferenceBoundProviders>
+      </PreferencesProvider>
     </QueryClientProvider>
   );
 }

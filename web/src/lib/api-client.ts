@@ -1,8 +1,7 @@
-import { getToken } from "firebase/app-check";
 import { APP_CHECK_HEADER } from "@alpvault/contracts/app-check";
 import { toApiError, type ApiError as ApiErrorShape } from "@alpvault/contracts/errors";
 import { env } from "@/config/env";
-import { appCheck, auth } from "@/lib/firebase";
+import { loadFirebase } from "@/lib/firebase";
 
 /** A failed API call (docs/requirements.md#errors-and-messages): numeric code and message, whatever went wrong underneath. */
 export class ApiError extends Error implements ApiErrorShape {
@@ -40,6 +39,7 @@ export function buildUrl(baseUrl: string, path: string, query?: Record<string, Q
 }
 
 async function credentials(): Promise<Record<string, string>> {
+  const { auth, appCheck, getToken } = await loadFirebase();
   const user = auth.currentUser;
   if (!user) throw new ApiError(NOT_SIGNED_IN);
   const [idToken, appCheckToken] = await Promise.all([user.getIdToken(), getToken(appCheck, false)]);

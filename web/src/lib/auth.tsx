@@ -1,14 +1,16 @@
-import { GoogleAuthProvider, signInWithCredential, signInWithPopup, signOut, type User } from "firebase/auth";
-import { useCallback, useState } from "react";
-import { useUser } from "reactfire";
+import type { User } from "firebase/auth";
+import { useCallback, useState, useSyncExternalStore } from "react";
 import { DEMO_GOOGLE_USER } from "@alpvault/contracts/local";
 import { env } from "@/config/env";
-import { auth } from "@/lib/firebase";
+import { currentFirebaseUser, loadFirebase, onAuthState } from "@/lib/firebase";
 import { rememberLogout } from "@/lib/route-guard";
 import { clearSession } from "@/lib/session-storage";
 
 /** Sign-in with the workspace identity (Google) in a popup; also used to switch to another account. */
 export async function signInWithGoogle(): Promise<User> {
+  // Loaded after the first paint: by the time the user clicks it is there, and the popup still opens
+  // within the click's user activation.
+  const { auth, GoogleAuthProvider, signInWithPopup } = await loadFirebase();
   const provider = new GoogleAuthProvider();
   provider.setCustomParameters({ prompt: "select_account" });
   const result = await signInWithPopup(auth, provider);
@@ -19,6 +21,7 @@ export async function signInWithGoogle(): Promise<User> {
 /** Emulator builds only: signs in the seeded demo administrator with an unsigned Google id_token. */
 export async function signInAsDemoUser(): Promise<User> {
   if (!env.useEmulators) throw new Error("Demo sign-in exists only in emulator builds");
+  const { auth, GoogleAuthProvider, signInWithCredential } = await loadFirebase();
   const idToken = JSON.stringify({
     sub: DEMO_GOOGLE_USER.sub,
     email: DEMO_GOOGLE_USER.email,
@@ -38,11 +41,15 @@ export async function signInAsDemoUser(): Promise<User> {
 export async function logout(): Promise<void> {
   rememberLogout(true);
   clearSession();
+  const { auth, signOut } = await loadFirebase();
   await signOut(auth);
 }
 
+const subscribeToAuth = (changed: () => void) => onAuthState(changed);
+
+/** The signed-in Firebase user, or null (also while the SDK loads); follows sign-in and sign-out. */
 export function useCurrentUser(): User | null {
-  return useUser().data ?? null;
+  return useSyncExternalStore(subscribeToAuth, currentFirebaseUser);
 }
 
 /** Why a sign-in failed, as a message for the user (identity errors carry their code in the message). */

@@ -1,42 +1,51 @@
-import { initializeApp } from "firebase/app";
-import {
-  CustomProvider,
-  initializeAppCheck,
-  ReCaptchaEnterpriseProvider,
-  type AppCheck,
-} from "firebase/app-check";
-import { connectAuthEmulator, getAuth } from "firebase/auth";
-import { mintUnsignedAppCheckToken } from "@alpvault/contracts/app-check";
-import { env } from "@/config/env";
-
 /**
- * The Firebase app, App Check and Auth of the web app, created once. One switch (`env.useEmulators`)
- * chooses between the local stack (Auth emulator, unsigned App Check tokens the local API accepts) and
- * production (reCAPTCHA Enterprise).
+ * The Firebase SDK, loaded after the first paint rather than with it (it is the heaviest part of the
+ * console's JavaScript): `loadFirebase()` loads it once; `loadedFirebase()` is it, once loaded;
+ * `onAuthState` follows the auth state from the moment the SDK is there.
  */
-export const firebaseApp = initializeApp(env.firebase);
+import type { User } from "firebase/auth";
 
-function createAppCheck(): AppCheck {
-  if (env.useEmulators) {
-    const provider = new CustomProvider({
-      getToken: async () =>
-        mintUnsignedAppCheckToken({
-          appId: env.firebase.appId,
-          projectId: env.firebase.projectId,
-          nowSeconds: Math.floor(Date.now() / 1000),
-        }),
-    });
-    return initializeAppCheck(firebaseApp, { provider, isTokenAutoRefreshEnabled: true });
-  }
-  return initializeAppCheck(firebaseApp, {
-    provider: new ReCaptchaEnterpriseProvider(env.recaptchaEnterpriseSiteKey),
-    isTokenAutoRefreshEnabled: true,
-  });
+export type FirebaseSdk = typeof import("./firebase-sdk");
+
+let loading: Promise<FirebaseSdk> | undefined;
+let loaded: FirebaseSdk | undefined;
+
+export function loadFirebase(): Promise<FirebaseSdk> {
+  loading ??= import("./firebase-sdk").then((sdk) => (loaded = sdk));
+  return loading;
 }
 
-export const appCheck = createAppCheck();
+/** The SDK when it has loaded, else undefined. */
+export function loadedFirebase(): FirebaseSdk | undefined {
+  return loaded;
+}
 
-export const auth = getAuth(firebaseApp);
-if (env.useEmulators) {
-  connectAuthEmulator(auth, env.authEmulatorUrl, { disableWarnings: true });
+/** The signed-in user as far as the SDK knows (null before it has loaded). */
+export function currentFirebaseUser(): User | null {
+  return loaded?.auth.currentUser ?? null;
+}
+
+/**
+ * Calls `listener` with each auth state, the first once the SDK has loaded and restored it; the answer
+ * stops listening (also before the SDK is there).
+ */
+export function onAuthState(
+  listener: (user: User | null) => void,
+  failed: (error: unknown) => void = (error) =>
+    console.warn("The sign-in service could not be loaded", error),
+): () => void {
+  let stop: (() => void) | undefined;
+  let stopped = false;
+  loadFirebase().then(
+    (sdk) => {
+      if (!stopped) stop = sdk.onAuthStateChanged(sdk.auth, listener);
+    },
+    (error: unknown) => {
+      if (!stopped) failed(error);
+    },
+  );
+  return () => {
+    stopped = true;
+    stop?.();
+  };
 }

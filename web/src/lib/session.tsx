@@ -11,8 +11,7 @@
  * (status "failed" with the `{code, message}` error); a failure of the organisation details still connects.
  * The calls themselves are given by the app (`loaders`), so this shared module depends on no feature.
  */
-import { getToken } from "firebase/app-check";
-import { onAuthStateChanged, signOut, type User } from "firebase/auth";
+import type { User } from "firebase/auth";
 import {
   createContext,
   useCallback,
@@ -33,7 +32,7 @@ import { FREE_PLAN, isPremium, planIdOfName, type PlanId } from "@alpvault/contr
 import type { Region } from "@alpvault/contracts/regions";
 import { toApiError, type ApiError } from "@alpvault/contracts/errors";
 import { registerOrganizationRegion } from "@/lib/api-client";
-import { appCheck, auth } from "@/lib/firebase";
+import { currentFirebaseUser, loadFirebase, onAuthState } from "@/lib/firebase";
 import {
   clearSession,
   hasStoredAuthToken,
@@ -154,6 +153,15 @@ interface State {
 
 const INITIAL_STATE: State = { status: "loading", error: null, user: null, connection: null };
 
+/**
+ * The state a page starts in: without a stored auth token no session can be restored (a user the identity
+ * provider remembers is signed out, see below), so the page is signed out at once and the login shows
+ * while the sign-in service still loads; with one, it waits for the restored auth state.
+ */
+function startingState(): State {
+  return readSessionEntry("storedAuthToken") ? INITIAL_STATE : { ...INITIAL_STATE, status: "signed-out" };
+}
+
 const SessionContext = createContext<Session | null>(null);
 
 /**
@@ -163,44 +171,50 @@ const SessionContext = createContext<Session | null>(null);
 function storeSignedInEntries(user: User): void {
   writeSessionEntry("email", user.email);
   writeSessionEntry("displayName", user.displayName);
-  getToken(appCheck, false)
+  loadFirebase()
+    .then(({ getToken, appCheck }) => getToken(appCheck, false))
     .then(({ token }) => writeSessionEntry("authToken", token))
     .catch((error: unknown) => console.warn("App Check token could not be fetched", error));
 }
 
+/**
+ * The connecting sequence (docs/requirements.md#states-and-flows): the installation, then the regions, then the first organisation's
+ * details and plan (their failures only logged).
+ */
+async function loadConnection(calls: SessionLoaders): Promise<Connection> {
+  const installation = await calls.installation();
+  for (const known of installation.organizations) {
+    const region = known.subscriptions.find((candidate) => Boolean(candidate.region))?.region;
+    if (region) registerOrganizationRegion(known.organizationId, region.domain);
+  }
+  const regions = await calls.regions();
+  const organization = installation.organizations[0];
+  let organizationDetails: OrganizationDetails | null = null;
+  let plan: CurrentPlan | null = null;
+  if (organization) {
+    writeSessionEntry("organizationId", organization.organizationId);
+    const subscription = organization.subscriptions.find((candidate) => Boolean(candidate.region));
+    const [details, loadedPlan] = await Promise.allSettled([
+      calls.organization(organization.organizationId),
+      subscription ? calls.plan(organization.organizationId, subscription) : Promise.resolve(null),
+    ]);
+    if (details.status === "fulfilled") organizationDetails = details.value;
+    else console.warn("Organisation details could not be loaded; connecting anyway", details.reason);
+    if (loadedPlan.status === "fulfilled") plan = loadedPlan.value;
+    else console.warn("The plan could not be loaded; the default plan stays", loadedPlan.reason);
+  }
+  writeSessionEntry("onboardingComplete", String(computeOnboardingComplete(installation)));
+  return { installation, regions, organizationDetails, plan };
+}
+
 export function SessionProvider({ loaders, children }: { loaders: SessionLoaders; children: ReactNode }) {
-  const [state, setState] = useState<State>(INITIAL_STATE);
+  const [state, setState] = useState<State>(startingState);
   const loadersRef = useRef(loaders);
   loadersRef.current = loaders;
   /** Each sign-in (or sign-out) starts a new generation; answers of an older one are dropped. */
   const generation = useRef(0);
 
-  const load = useCallback(async (): Promise<Connection> => {
-    const calls = loadersRef.current;
-    const installation = await calls.installation();
-    for (const known of installation.organizations) {
-      const region = known.subscriptions.find((candidate) => Boolean(candidate.region))?.region;
-      if (region) registerOrganizationRegion(known.organizationId, region.domain);
-    }
-    const regions = await calls.regions();
-    const organization = installation.organizations[0];
-    let organizationDetails: OrganizationDetails | null = null;
-    let plan: CurrentPlan | null = null;
-    if (organization) {
-      writeSessionEntry("organizationId", organization.organizationId);
-      const subscription = organization.subscriptions.find((candidate) => Boolean(candidate.region));
-      const [details, loadedPlan] = await Promise.allSettled([
-        calls.organization(organization.organizationId),
-        subscription ? calls.plan(organization.organizationId, subscription) : Promise.resolve(null),
-      ]);
-      if (details.status === "fulfilled") organizationDetails = details.value;
-      else console.warn("Organisation details could not be loaded; connecting anyway", details.reason);
-      if (loadedPlan.status === "fulfilled") plan = loadedPlan.value;
-      else console.warn("The plan could not be loaded; the default plan stays", loadedPlan.reason);
-    }
-    writeSessionEntry("onboardingComplete", String(computeOnboardingComplete(installation)));
-    return { installation, regions, organizationDetails, plan };
-  }, []);
+  const load = useCallback(() => loadConnection(loadersRef.current), []);
 
   const connect = useCallback(
     (user: User | null) => {
@@ -229,20 +243,28 @@ export function SessionProvider({ loaders, children }: { loaders: SessionLoaders
   const restoring = useRef(true);
   useEffect(
     () =>
-      onAuthStateChanged(auth, (user) => {
-        const restored = restoring.current;
-        restoring.current = false;
-        if (user && restored && !hasStoredAuthToken(user.uid)) {
-          // No stored auth token marks this session (a logout elsewhere, cleared storage): it is over.
-          clearSession();
-          signOut(auth).catch((error: unknown) => console.warn("Signing out failed", error));
-          connect(null);
-          return;
-        }
-        if (user && !restored) storeAuthToken(user.uid);
-        if (user) storeSignedInEntries(user);
-        connect(user);
-      }),
+      onAuthState(
+        (user) => {
+          const restored = restoring.current;
+          restoring.current = false;
+          if (user && restored && !hasStoredAuthToken(user.uid)) {
+            // No stored auth token marks this session (a logout elsewhere, cleared storage): it is over.
+            clearSession();
+            loadFirebase()
+              .then(({ auth, signOut }) => signOut(auth))
+              .catch((error: unknown) => console.warn("Signing out failed", error));
+            connect(null);
+            return;
+          }
+          if (user && !restored) storeAuthToken(user.uid);
+          if (user) storeSignedInEntries(user);
+          connect(user);
+        },
+        (error: unknown) => {
+          console.warn("The sign-in service could not be loaded", error);
+          setState({ ...INITIAL_STATE, status: "failed", error: toApiError(error) });
+        },
+      ),
     [connect],
   );
 
@@ -254,7 +276,7 @@ export function SessionProvider({ loaders, children }: { loaders: SessionLoaders
     }
   }, [load]);
 
-  const retry = useCallback(() => connect(auth.currentUser), [connect]);
+  const retry = useCallback(() => connect(currentFirebaseUser()), [connect]);
 
   const session = useMemo<Session>(() => {
     const { connection, user } = state;

@@ -28,6 +28,8 @@ export class GmailRestorer {
   private labels?: Promise<Map<string, string>>;
   /** Labels found or created, by lower-cased name: items restored at once share one creation. */
   private readonly creating = new SharedByKey<string>();
+  /** The ids of the labels this restorer created (not found): a failed recovery may leave them empty. */
+  private readonly created: string[] = [];
 
   constructor(
     private readonly gmail: gmail_v1.Gmail,
@@ -64,7 +66,27 @@ export class GmailRestorer {
       }),
     );
     if (!data.id) throw new Error("Gmail created a label without an id");
+    this.created.push(data.id);
     return data.id;
+  }
+
+  /**
+   * Deletes the labels this restorer created that hold no message (a recovery that failed before it
+   * filled its folder label leaves nothing behind). Returns how many were deleted.
+   */
+  async removeEmptyCreatedLabels(): Promise<number> {
+    let removed = 0;
+    for (const id of this.created) {
+      const { data } = await this.call("gmail.users.labels.get", true, () =>
+        this.gmail.users.labels.get({ userId: "me", id }),
+      );
+      if ((data.messagesTotal ?? 0) > 0) continue;
+      await this.call("gmail.users.labels.delete", true, () =>
+        this.gmail.users.labels.delete({ userId: "me", id }),
+      );
+      removed += 1;
+    }
+    return removed;
   }
 
   /**

@@ -31,6 +31,7 @@ export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
         startIcon={<Google />}
         disabled={busy}
         onClick={() => start(signInWithGoogle)}
+        data-testid="google-sign-in"
       >
         {mode === "sign-up" ? t("auth.signUpWithGoogle") : t("auth.signInWithGoogle")}
       </Button>

@@ -7,7 +7,8 @@ import DialogTitle from "@mui/material/DialogTitle";
 import TextField from "@mui/material/TextField";
 import { useFormik } from "formik";
 import { useTranslation } from "react-i18next";
-import { policySchema, validatePolicy, type Policy, type PolicyInput } from "@alpvault/contracts/policies";
+import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
+import { policySchema, validatePolicy } from "@alpvault/contracts/policy-request";
 import type { PlanId } from "@alpvault/contracts/plans";
 import "../i18n/register";
 import {

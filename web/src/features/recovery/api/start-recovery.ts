@@ -1,4 +1,5 @@
-import type { Recovery, RecoveryRequest } from "@alpvault/contracts/recovery";
+import type { Recovery } from "@alpvault/contracts/recovery";
+import type { RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { recoverySchema } from "@alpvault/contracts/schemas/recovery";
 import { api } from "@/lib/api-client";
 import { decodeAnswer } from "@/lib/decode";

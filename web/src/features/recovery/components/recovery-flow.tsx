@@ -1,12 +1,16 @@
 import Box from "@mui/material/Box";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
 import type { RecoveryTarget } from "../hooks/use-recovery-form";
 import type { LoadResources } from "../hooks/use-resource-choices";
-import { RecoveryModal } from "./recovery-modal";
 import { RecoveryProgress } from "./recovery-progress";
+
+/** The modal (its form and validation) loads when a recovery is first asked for, not with the screen. */
+const RecoveryModal = lazy(() =>
+  import("./recovery-modal").then((module) => ({ default: module.RecoveryModal })),
+);
 
 /**
  * Recovering from a screen: the recovery modal for `target`, then, once the API has started the recovery,
@@ -26,6 +30,9 @@ export function RecoveryFlow({
 }) {
   const { organizationId } = useSession();
   const { show } = useSnackbar();
+  // Once loaded, the modal stays mounted, so it can fade out with its content.
+  const [modalWanted, setModalWanted] = useState(false);
+  if (target !== null && !modalWanted) setModalWanted(true);
   const [followed, setFollowed] = useState<
     { recovery: Recovery; resourceName: string; targetName: string | null }[]
   >([]);
@@ -40,13 +47,17 @@ export function RecoveryFlow({
 
   return (
     <>
-      <RecoveryModal
-        organizationId={organizationId}
-        target={target}
-        loadResources={loadResources}
-        onClose={onClose}
-        onStarted={started}
-      />
+      {modalWanted && (
+        <Suspense fallback={null}>
+          <RecoveryModal
+            organizationId={organizationId}
+            target={target}
+            loadResources={loadResources}
+            onClose={onClose}
+            onStarted={started}
+          />
+        </Suspense>
+      )}
       {organizationId !== null && followed.length > 0 && (
         <Box
           sx={{

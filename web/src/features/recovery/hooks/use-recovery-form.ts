@@ -1,12 +1,8 @@
 import { useFormik } from "formik";
 import { useState } from "react";
 import type { Resource } from "@alpvault/contracts/organizations";
-import {
-  recoveryRequestSchema,
-  type Recovery,
-  type RecoveryRequest,
-  type RecoveryService,
-} from "@alpvault/contracts/recovery";
+import type { Recovery, RecoveryService } from "@alpvault/contracts/recovery";
+import { recoveryRequestSchema, type RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { asApiError } from "@/lib/query";
 import { useStartRecovery } from "../api/start-recovery";
 import { useResourceChoices, type LoadResources } from "./use-resource-choices";

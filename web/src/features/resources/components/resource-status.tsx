@@ -3,7 +3,9 @@ import Chip from "@mui/material/Chip";
 import Tooltip from "@mui/material/Tooltip";
 import {
   BACKED_UP_SERVICES,
+  BACKUP_FAILURE_ADVICE,
   BACKUP_FAILURE_REASONS,
+  type BackupFailureReason,
   SERVICE_LABELS,
   serviceNoteDetail,
   serviceNoteText,
@@ -20,6 +22,29 @@ const WRAPPING_CHIP = {
   maxWidth: 220,
   "& .MuiChip-label": { display: "block", whiteSpace: "normal", py: 0.25 },
 } as const;
+
+/**
+ * A failure's explanation (the failure chips' tooltip): what happened and what to do, then the reason's
+ * code and Google's answer, for support.
+ */
+function FailureExplained({ reason, detail }: { reason: BackupFailureReason; detail: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <Box data-testid="failure-advice">
+      <Box component="p" sx={{ m: 0 }}>
+        {BACKUP_FAILURE_ADVICE[reason]}
+      </Box>
+      {detail && (
+        <Box component="p" sx={{ m: 0, mt: 0.5 }}>
+          {t("resources.table.serviceDetail", { detail })}
+        </Box>
+      )}
+      <Box component="p" sx={{ m: 0, mt: 0.5, fontFamily: "monospace" }}>
+        {t("resources.table.forSupport", { code: reason })}
+      </Box>
+    </Box>
+  );
+}
 
 /**
  * What each service's last backup left to say (issue: each service succeeds or fails on its own): a failed
@@ -39,10 +64,11 @@ function ServiceNotes({ resource }: { resource: Resource }) {
       notes.push(
         <Tooltip
           key={`${service}-failed`}
-          title={status.detail ? t("resources.table.serviceDetail", { detail: status.detail }) : ""}
+          title={<FailureExplained reason={status.failureReason ?? "unknown-error"} detail={status.detail} />}
         >
           <Chip
             {...common}
+            tabIndex={0}
             data-state="failed"
             color="error"
             label={t("resources.table.serviceFailed", {
@@ -169,14 +195,17 @@ export function Status({ resource }: { resource: Resource }) {
         label={resource.protected ? t("resources.table.protected") : t("resources.table.unprotected")}
       />
       {failure && (
-        <Chip
-          size="small"
-          color="error"
-          label={t("resources.table.backupFailed", { reason: BACKUP_FAILURE_REASONS[failure] })}
-          data-testid="backup-failure"
-          // Long reasons wrap instead of being cut off or widening the column.
-          sx={WRAPPING_CHIP}
-        />
+        <Tooltip title={<FailureExplained reason={failure} detail={null} />}>
+          <Chip
+            size="small"
+            color="error"
+            tabIndex={0}
+            label={t("resources.table.backupFailed", { reason: BACKUP_FAILURE_REASONS[failure] })}
+            data-testid="backup-failure"
+            // Long reasons wrap instead of being cut off or widening the column.
+            sx={WRAPPING_CHIP}
+          />
+        </Tooltip>
       )}
       <ServiceNotes resource={resource} />
       <IntegrityStatus resource={resource} />

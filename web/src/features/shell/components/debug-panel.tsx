@@ -2,12 +2,11 @@ import ContentCopyOutlined from "@mui/icons-material/ContentCopyOutlined";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
-import { getToken } from "firebase/app-check";
 import type { User } from "firebase/auth";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DEBUG_ACCOUNT_EMAIL } from "@/config/constants";
-import { appCheck } from "@/lib/firebase";
+import { loadFirebase } from "@/lib/firebase";
 import { useSnackbar } from "@/lib/snackbar";
 
 export function isDebugAccount(user: User | null): boolean {
@@ -46,7 +45,10 @@ export function DebugPanel({ user, children }: { user: User; children?: ReactNod
         size="small"
         variant="outlined"
         startIcon={<ContentCopyOutlined />}
-        onClick={copy(async () => (await getToken(appCheck, false)).token, t("debug.copiedAppCheck"))}
+        onClick={copy(async () => {
+          const { getToken, appCheck } = await loadFirebase();
+          return (await getToken(appCheck, false)).token;
+        }, t("debug.copiedAppCheck"))}
       >
         {t("debug.copyAppCheck")}
       </Button>

@@ -1,0 +1,18 @@
+import { RECOVERY_FAILURE_TEXTS } from "@alpvault/contracts/recovery";
+import { detailOf, failureReasonOf } from "../engine/runner/run-errors";
+
+/** What a recovery that threw says: what happened and what to do (`RECOVERY_FAILURE_TEXTS`). */
+export function recoveryFailureText(error: unknown, recoveryId: string): string {
+  switch (failureReasonOf(error)) {
+    case "google-api-error":
+      return RECOVERY_FAILURE_TEXTS.google(detailOf(error));
+    case "encryption-key-error":
+      return RECOVERY_FAILURE_TEXTS.key;
+    case "object-storage-unavailable":
+      return RECOVERY_FAILURE_TEXTS.storage;
+    case "database-unresponsive":
+      return RECOVERY_FAILURE_TEXTS.catalog;
+    default:
+      return RECOVERY_FAILURE_TEXTS.unexpected(recoveryId);
+  }
+}
