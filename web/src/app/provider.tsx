@@ -48,9 +48,13 @@ export function AppProvider({ children }: { children: ReactNode }) {
   // What one user read is not shown to the next: signing out empties the cache.
   useEffect(
     () =>
-      onAuthState((user) => {
-        if (!user) queryClient.clear();
-      }),
+      onAuthState(
+        (user) => {
+          if (!user) queryClient.clear();
+        },
+        undefined,
+        false,
+      ),
     [queryClient],
   );
   return (

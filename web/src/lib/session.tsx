@@ -264,6 +264,8 @@ export function SessionProvider({ loaders, children }: { loaders: SessionLoaders
           console.warn("The sign-in service could not be loaded", error);
           setState({ ...INITIAL_STATE, status: "failed", error: toApiError(error) });
         },
+        // Without a stored auth token the login shows first; the sign-in page loads the SDK.
+        readSessionEntry("storedAuthToken") !== null,
       ),
     [connect],
   );

@@ -1,7 +1,8 @@
 import TranslateOutlined from "@mui/icons-material/TranslateOutlined";
 import IconButton from "@mui/material/IconButton";
-import { lazy, Suspense, useState } from "react";
+import { lazy, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { WhenWanted } from "./when-wanted";
 
 const LanguageOptions = lazy(() => import("./language-options"));
 
@@ -20,9 +21,9 @@ export function LanguageMenu() {
         <TranslateOutlined />
       </IconButton>
       {anchor && (
-        <Suspense fallback={null}>
+        <WhenWanted wanted>
           <LanguageOptions anchor={anchor} onClose={() => setAnchor(null)} />
-        </Suspense>
+        </WhenWanted>
       )}
     </>
   );

@@ -5,11 +5,13 @@ import Button from "@mui/material/Button";
 import Divider from "@mui/material/Divider";
 import Link from "@mui/material/Link";
 import Typography from "@mui/material/Typography";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation } from "react-router-dom";
 import { env } from "@/config/env";
 import { paths, withAppParameter } from "@/config/paths";
 import { signInAsDemoUser, signInWithGoogle, useSignIn } from "@/lib/auth";
+import { loadFirebase } from "@/lib/firebase";
 
 /**
  * The authentication step shared by sign-up and login (docs/requirements.md#screens-and-navigation). After sign-in the session connects and
@@ -20,6 +22,10 @@ export function AuthStep({ mode }: { mode: "sign-up" | "login" }) {
   const { search } = useLocation();
   const { busy, failure, start } = useSignIn();
   const error = failure === null ? null : t("auth.failed", { message: failure });
+  // The sign-in SDK loads once this page shows (a failure is the session's to report).
+  useEffect(() => {
+    loadFirebase().catch(() => undefined);
+  }, []);
 
   return (
     <>

@@ -1,6 +1,7 @@
 import Box from "@mui/material/Box";
-import { lazy, Suspense, useState } from "react";
+import { lazy, useState } from "react";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
+import { WhenWanted } from "@/components/ui/when-wanted";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
 import type { RecoveryTarget } from "../hooks/use-recovery-form";
@@ -30,9 +31,6 @@ export function RecoveryFlow({
 }) {
   const { organizationId } = useSession();
   const { show } = useSnackbar();
-  // Once loaded, the modal stays mounted, so it can fade out with its content.
-  const [modalWanted, setModalWanted] = useState(false);
-  if (target !== null && !modalWanted) setModalWanted(true);
   const [followed, setFollowed] = useState<
     { recovery: Recovery; resourceName: string; targetName: string | null }[]
   >([]);
@@ -47,17 +45,15 @@ export function RecoveryFlow({
 
   return (
     <>
-      {modalWanted && (
-        <Suspense fallback={null}>
-          <RecoveryModal
-            organizationId={organizationId}
-            target={target}
-            loadResources={loadResources}
-            onClose={onClose}
-            onStarted={started}
-          />
-        </Suspense>
-      )}
+      <WhenWanted wanted={target !== null}>
+        <RecoveryModal
+          organizationId={organizationId}
+          target={target}
+          loadResources={loadResources}
+          onClose={onClose}
+          onStarted={started}
+        />
+      </WhenWanted>
       {organizationId !== null && followed.length > 0 && (
         <Box
           sx={{

@@ -3,12 +3,13 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import type { Resource } from "@alpvault/contracts/organizations";
-import { useState } from "react";
+import { lazy, useState } from "react";
 import { useTranslation } from "react-i18next";
 import "../i18n/register";
 import { useAlerts } from "../api/get-alerts";
 import { useAnalytics } from "../api/get-analytics";
 import { usePolicyChoices } from "../api/list-policies";
+import { WhenWanted } from "@/components/ui/when-wanted";
 import { isLoading } from "@/lib/query";
 import { useLiveResources } from "../hooks/use-live-resources";
 import { useOrganizationId } from "../hooks/use-organization-id";
@@ -16,10 +17,14 @@ import { useResourceActions } from "../hooks/use-resource-actions";
 import { useResourcesQuery } from "../hooks/use-resources-query";
 import { AlertsPanel } from "./alerts-panel";
 import { AnalyticsCards } from "./analytics-cards";
-import { AssignPolicyDialog } from "./assign-policy-dialog";
 import { ResourcesTable } from "./resources-table";
 import { ResourcesToolbar } from "./resources-toolbar";
 import { WelcomeModal } from "./welcome-modal";
+
+/** The assign dialog loads when a policy is first changed. */
+const AssignPolicyDialog = lazy(() =>
+  import("./assign-policy-dialog").then((module) => ({ default: module.AssignPolicyDialog })),
+);
 
 /**
  * The resources screen (docs/requirements.md#screens-and-navigation): welcome modal, analytics, alerts, search, filters and the table. A row's
@@ -115,13 +120,15 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
           }
         />
       </Card>
-      <AssignPolicyDialog
-        target={actions.assignTarget}
-        policies={policies}
-        assigning={actions.assigning}
-        onClose={() => actions.setAssignTarget(null)}
-        onAssign={actions.assignPolicy}
-      />
+      <WhenWanted wanted={actions.assignTarget !== null}>
+        <AssignPolicyDialog
+          target={actions.assignTarget}
+          policies={policies}
+          assigning={actions.assigning}
+          onClose={() => actions.setAssignTarget(null)}
+          onAssign={actions.assignPolicy}
+        />
+      </WhenWanted>
     </Box>
   );
 }

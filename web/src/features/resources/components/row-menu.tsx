@@ -1,19 +1,19 @@
 import MoreVertOutlined from "@mui/icons-material/MoreVertOutlined";
 import IconButton from "@mui/material/IconButton";
-import ListItemText from "@mui/material/ListItemText";
-import Menu from "@mui/material/Menu";
-import MenuItem from "@mui/material/MenuItem";
 import type { Resource } from "@alpvault/contracts/organizations";
-import { useState } from "react";
+import { lazy, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router-dom";
-import { paths } from "@/config/paths";
+import { WhenWanted } from "@/components/ui/when-wanted";
+import type { BackupBlocked } from "./row-menu-list";
+
+/** The menu's entries load when a row's menu is first opened. */
+const RowMenuList = lazy(() => import("./row-menu-list"));
 
 /**
  * Why "Backup now" cannot start for this resource (the API would answer 409), or null when it can: a
  * resource is backed up under its policy, and only while it is active in Google Workspace.
  */
-function backupBlocked(resource: Resource): "needsPolicy" | "notActive" | null {
+function backupBlocked(resource: Resource): BackupBlocked | null {
   if (resource.policyId === null) return "needsPolicy";
   if (resource.status !== "active") return "notActive";
   return null;
@@ -37,13 +37,8 @@ export function RowMenu({
   onChangePolicy: () => void;
 }) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const blocked = backupBlocked(resource);
-  const choose = (action: () => void) => () => {
-    setAnchor(null);
-    action();
-  };
   return (
     <>
       <IconButton
@@ -54,24 +49,17 @@ export function RowMenu({
       >
         <MoreVertOutlined fontSize="small" />
       </IconButton>
-      <Menu open={anchor !== null} anchorEl={anchor} onClose={() => setAnchor(null)}>
-        <MenuItem onClick={choose(() => void navigate(paths.app.search.getHref(resource.resourceId)))}>
-          <ListItemText primary={t("resources.menu.recoverSpecific")} />
-        </MenuItem>
-        <MenuItem onClick={choose(onRecoverAll)}>
-          <ListItemText primary={t("resources.menu.recoverAll")} />
-        </MenuItem>
-        <MenuItem disabled={blocked !== null} onClick={choose(onBackupNow)}>
-          <ListItemText
-            primary={t("resources.menu.backupNow")}
-            secondary={blocked === null ? undefined : t(`resources.menu.${blocked}`)}
-            slotProps={{ secondary: { variant: "caption" } }}
-          />
-        </MenuItem>
-        <MenuItem onClick={choose(onChangePolicy)}>
-          <ListItemText primary={t("resources.menu.changePolicy")} />
-        </MenuItem>
-      </Menu>
+      <WhenWanted wanted={anchor !== null}>
+        <RowMenuList
+          anchor={anchor}
+          resource={resource}
+          blocked={blocked}
+          onClose={() => setAnchor(null)}
+          onRecoverAll={onRecoverAll}
+          onBackupNow={onBackupNow}
+          onChangePolicy={onChangePolicy}
+        />
+      </WhenWanted>
     </>
   );
 }

@@ -1,12 +1,9 @@
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogContentText from "@mui/material/DialogContentText";
-import DialogTitle from "@mui/material/DialogTitle";
-import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { lazy, useState } from "react";
+import { WhenWanted } from "@/components/ui/when-wanted";
 import { STORAGE_NAMESPACE } from "@/config/constants";
+
+/** The dialog loads when it is first shown (once per browser at most). */
+const WelcomeDialog = lazy(() => import("./welcome-dialog"));
 
 /** Browser storage entry remembering that the welcome modal was dismissed. */
 export const WELCOME_DISMISSED_KEY = `${STORAGE_NAMESPACE}:resourcesWelcomeDismissed`;
@@ -34,29 +31,15 @@ function rememberDismissal(): void {
  * browser storage.
  */
 export function WelcomeModal({ ready }: { ready: boolean }) {
-  const { t } = useTranslation();
   const [dismissed, setDismissed] = useState(wasDismissed);
+  const open = ready && !dismissed;
   const close = () => {
     rememberDismissal();
     setDismissed(true);
   };
   return (
-    <Dialog
-      open={ready && !dismissed}
-      onClose={close}
-      aria-labelledby="resources-welcome-title"
-      data-testid="welcome-modal"
-    >
-      <DialogTitle id="resources-welcome-title">{t("resources.welcome.title")}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>{t("resources.welcome.body")}</DialogContentText>
-        <DialogContentText>{t("resources.welcome.next")}</DialogContentText>
-      </DialogContent>
-      <DialogActions>
-        <Button variant="contained" onClick={close} autoFocus>
-          {t("resources.welcome.close")}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <WhenWanted wanted={open}>
+      <WelcomeDialog open={open} close={close} />
+    </WhenWanted>
   );
 }

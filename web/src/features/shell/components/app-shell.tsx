@@ -2,15 +2,14 @@ import MenuIcon from "@mui/icons-material/Menu";
 import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import Drawer from "@mui/material/Drawer";
-import SwipeableDrawer from "@mui/material/SwipeableDrawer";
 import IconButton from "@mui/material/IconButton";
 import Toolbar from "@mui/material/Toolbar";
 import { useTheme } from "@mui/material/styles";
 import useMediaQuery from "@mui/material/useMediaQuery";
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useNavigate } from "react-router-dom";
-import { DRAWER_WIDTH, SWIPE_EDGE_WIDTH } from "@/config/constants";
+import { DRAWER_WIDTH } from "@/config/constants";
 import { paths } from "@/config/paths";
 import { LanguageMenu } from "@/components/ui/language-menu";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
@@ -19,6 +18,9 @@ import { DebugPanel, isDebugAccount } from "./debug-panel";
 import { ProfileMenu } from "./profile-menu";
 import { NavRail, SideNav } from "./side-nav";
 import { StorageBanner } from "./storage-banner";
+
+/** The temporary drawer below the `lg` breakpoint: loaded only on narrow screens. */
+const MobileDrawer = lazy(() => import("./mobile-drawer"));
 
 /**
  * Navigation and header of the signed-in app (docs/requirements.md#screens-and-navigation). The drawer (300 wide) is permanent from the
@@ -69,18 +71,11 @@ export function AppShell({ debug }: { debug?: ReactNode } = {}) {
       ) : (
         <>
           <NavRail menuButton={menuButton} />
-          <SwipeableDrawer
-            anchor="left"
-            open={open}
-            onOpen={() => setOpen(true)}
-            onClose={() => setOpen(false)}
-            swipeAreaWidth={SWIPE_EDGE_WIDTH}
-            ModalProps={{ keepMounted: true }}
-            data-testid="nav-drawer"
-            sx={{ "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" } }}
-          >
-            {nav}
-          </SwipeableDrawer>
+          <Suspense fallback={null}>
+            <MobileDrawer open={open} onOpen={() => setOpen(true)} onClose={() => setOpen(false)}>
+              {nav}
+            </MobileDrawer>
+          </Suspense>
         </>
       )}
       <Box sx={{ flexGrow: 1, minWidth: 0, display: "flex", flexDirection: "column" }}>
