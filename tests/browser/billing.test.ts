@@ -183,7 +183,7 @@ describe("plans and payments", () => {
     expect(await page.getByTestId("plan-matterhorn").getAttribute("data-current")).toBe("true");
   });
 
-  it("when the upgrade payment fails, then the modal shows the exact failure text, the plan stays and the resources screen alerts about the graceful period", async () => {
+  it("when the upgrade payment fails, then the modal shows the exact failure text, the plan stays, and the resources screen says the payment was declined without any graceful period", async () => {
     await upgrade("zurich", 3);
     await screenshot(page, "payment-sandbox-checkout");
     expect(await finishCheckout("Fail", "failed")).toBe(FAILED_TEXT);
@@ -193,9 +193,13 @@ describe("plans and payments", () => {
 
     await page.goto("/resources");
     await page
-      .getByText(/^A payment failed\. Backups stop on \d{4}-\d{2}-\d{2} unless a payment succeeds\.$/)
+      .getByText(
+        "A payment was declined: nothing was bought, your subscription and backups are unchanged. Try again or use another payment method.",
+      )
       .first()
       .waitFor();
+    // Declining an extra never puts backups at risk: only a failed renewal starts the graceful period.
+    expect(await page.getByText(/Backups stop on/).count()).toBe(0);
   });
 
   it("when the payment is left pending, then the modal says it is pending and the plan stays", async () => {

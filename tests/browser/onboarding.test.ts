@@ -86,8 +86,13 @@ describe("onboarding of a new Workspace admin", () => {
 
   it("when the app is installed and Verify installation is used, then the admin moves on to step 3", async () => {
     await installApp(workspace.domain);
+    // The page refreshes once the installation is verified: what was set on this page is gone.
+    await page.evaluate(() => ((window as unknown as { beforeVerify?: boolean }).beforeVerify = true));
     await page.getByRole("button", { name: "Verify installation" }).click();
     await page.waitForURL((url) => url.pathname === "/onboarding/step-3");
+    expect(
+      await page.evaluate(() => (window as unknown as { beforeVerify?: boolean }).beforeVerify ?? false),
+    ).toBe(false);
     await page.getByRole("heading", { level: 1, name: "Choose your backup region" }).waitFor();
     expect(await stepCounter(page)).toBe("Step 3 / 3");
     expect(await page.getByRole("button", { name: "Logout" }).count()).toBe(1);

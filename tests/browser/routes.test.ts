@@ -142,7 +142,7 @@ describe("route table", () => {
     }
     expect(await page.getByRole("button", { name: "Open navigation" }).count()).toBe(0);
     const drawerWidth = await page
-      .locator(".MuiDrawer-paper")
+      .getByTestId("nav-panel")
       .evaluate((element) => element.getBoundingClientRect().width);
     expect(drawerWidth).toBe(300);
   });

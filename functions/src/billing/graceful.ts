@@ -1,5 +1,6 @@
 /**
- * The graceful period (docs/requirements.md#states-and-flows): a failed payment starts it, backups go on until it ends, then they stop;
+ * The graceful period (docs/requirements.md#states-and-flows): a failed renewal of what the customer has starts it (a declined extra,
+ * an upgrade or storage packs, does not), backups go on until it ends, then they stop;
  * a successful payment resets it. Pure rules over the account; the repo applies them in transactions.
  */
 import type { Account, GracefulPeriod } from "../organizations/service";
@@ -45,6 +46,8 @@ export const GRACEFUL_TEXTS = {
   startedObject: (stopsAt: string | null) => `Backups stop on ${day(stopsAt)} unless a payment succeeds`,
   startedAlert: (stopsAt: string | null) =>
     `A payment failed. Backups stop on ${day(stopsAt)} unless a payment succeeds.`,
+  declinedAlert:
+    "A payment was declined: nothing was bought, your subscription and backups are unchanged. Try again or use another payment method.",
   resetObject: "Payment received",
   resetAlert: "Payment received: the graceful period has ended and backups continue.",
   stoppedObject: "Graceful period ended without a payment",

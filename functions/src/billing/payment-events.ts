@@ -103,7 +103,8 @@ export function applyPurchase(
 
 /**
  * What one payment outcome changes: the checkout's state; on success the purchase and the end of a
- * graceful period; on failure the start of one. A checkout already paid keeps everything as it is.
+ * graceful period; a failed renewal (no checkout) starts one, a declined checkout only says so. A checkout
+ * already paid keeps everything as it is.
  */
 export function decidePaymentOutcome(
   account: Account,
@@ -131,7 +132,11 @@ export function decidePaymentOutcome(
       change.alerts.push(GRACEFUL_TEXTS.resetAlert);
     }
   }
-  if (outcome === "failed") {
+  if (outcome === "failed" && payment) {
+    // A declined extra (an upgrade, storage packs) is just declined: what the customer has stays paid
+    // for, so backups are not put at risk. Only a failed renewal starts the graceful period.
+    change.alerts.push(GRACEFUL_TEXTS.declinedAlert);
+  } else if (outcome === "failed") {
     const started = startGracefulPeriod(account.graceful, now, gracefulPeriodDays);
     if (started) {
       change.account = { graceful: started };

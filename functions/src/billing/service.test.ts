@@ -3,7 +3,7 @@ import { BILLING_MESSAGES, LOCAL_WEBHOOK_SECRET, plansCatalogue } from "@alpvaul
 import { GB, PLANS, maximumStorageBytes } from "@alpvault/contracts/plans";
 import { DomainError, type ErrorKind } from "../lib/errors";
 import { INITIAL_ACCOUNT, type Account } from "../organizations/repo";
-import { backupsAllowed } from "./graceful";
+import { GRACEFUL_TEXTS, backupsAllowed } from "./graceful";
 import type { PaymentRecord } from "./repo";
 import { sandboxEvent, signPayload } from "./sandbox-provider";
 import { decidePaymentOutcome, readPaymentEvent } from "./payment-events";
@@ -93,8 +93,16 @@ describe("payment outcomes", () => {
     ]);
   });
 
-  test("when a payment fails, then the graceful period starts for the configured days; a second failure does not extend it", () => {
+  test("when a checkout (an upgrade or storage packs) is declined, then the account is unchanged, no graceful period starts, and an alert says so", () => {
     const change = decidePaymentOutcome(account(), payment(), "failed", NOW, 14);
+    expect(change.account).toBeUndefined();
+    expect(change.audits).toEqual([]);
+    expect(change.alerts).toEqual([GRACEFUL_TEXTS.declinedAlert]);
+    expect(change.paymentState).toBe("failed");
+  });
+
+  test("when a renewal fails, then the graceful period starts for the configured days; a second failure does not extend it", () => {
+    const change = decidePaymentOutcome(account(), undefined, "failed", NOW, 14);
     expect(change.account?.graceful).toEqual({
       state: "started",
       startedAt: NOW.toISOString(),

@@ -159,7 +159,10 @@ const INITIAL_STATE: State = { status: "loading", error: null, user: null, conne
  * while the sign-in service still loads; with one, it waits for the restored auth state.
  */
 function startingState(): State {
-  return readSessionEntry("storedAuthToken") ? INITIAL_STATE : { ...INITIAL_STATE, status: "signed-out" };
+  if (readSessionEntry("storedAuthToken")) return INITIAL_STATE;
+  // No session to restore: what a past one left (its email, name, organisation) goes now.
+  clearSession();
+  return { ...INITIAL_STATE, status: "signed-out" };
 }
 
 const SessionContext = createContext<Session | null>(null);

@@ -3,15 +3,15 @@
  * `useSnackbar().show({ text, isError })`; a new message replaces the one shown. An error without a text of
  * its own (an answer `{code, message: ""}`, say) shows the generic "Something went wrong.".
  */
-import Alert from "@mui/material/Alert";
-import Snackbar from "@mui/material/Snackbar";
-import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
+import { createContext, lazy, useCallback, useContext, useMemo, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { WhenWanted } from "@/components/ui/when-wanted";
+import type { SnackbarMessage } from "./snackbar-view";
 
-export interface SnackbarMessage {
-  text: string;
-  isError: boolean;
-}
+/** The snackbar itself loads with the first message. */
+const SnackbarView = lazy(() => import("./snackbar-view"));
+
+export type { SnackbarMessage } from "./snackbar-view";
 
 interface SnackbarApi {
   show(message: SnackbarMessage): void;
@@ -27,26 +27,14 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
     [],
   );
   const api = useMemo(() => ({ show }), [show]);
+  const text =
+    message?.isError && !message.text.trim() ? t("common.somethingWentWrong") : (message?.text ?? "");
   return (
     <SnackbarContext.Provider value={api}>
       {children}
-      <Snackbar
-        key={message?.id}
-        open={message !== null}
-        autoHideDuration={5000}
-        onClose={(_, reason) => reason !== "clickaway" && setMessage(null)}
-        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
-      >
-        <Alert
-          severity={message?.isError ? "error" : "success"}
-          variant="filled"
-          onClose={() => setMessage(null)}
-          data-testid="snackbar"
-          data-error={message?.isError ? "true" : "false"}
-        >
-          {message?.isError && !message.text.trim() ? t("common.somethingWentWrong") : message?.text}
-        </Alert>
-      </Snackbar>
+      <WhenWanted wanted={message !== null}>
+        <SnackbarView message={message} text={text} onClose={() => setMessage(null)} />
+      </WhenWanted>
     </SnackbarContext.Provider>
   );
 }

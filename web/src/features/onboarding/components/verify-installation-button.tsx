@@ -7,9 +7,9 @@ import { useVerifyInstallation } from "../api/get-installation";
 import { useOnboardingTranslation } from "../i18n/texts";
 
 /**
- * "Verify installation" (docs/requirements.md#states-and-flows: installation verified, page refreshes): checks the installation and
- * refreshes the session. Installed: the route guard moves on to the next step. Not installed: the
- * app-install error page.
+ * "Verify installation" (docs/requirements.md#states-and-flows: installation verified, page refreshes): checks the installation.
+ * Installed: the page reloads, so everything is read afresh, and the route guard leads to the next step.
+ * Not installed: the app-install error page.
  */
 export function VerifyInstallationButton({ variant = "contained" }: { variant?: "contained" | "outlined" }) {
   const { t } = useOnboardingTranslation();
@@ -21,15 +21,17 @@ export function VerifyInstallationButton({ variant = "contained" }: { variant?: 
   const onVerify = async () => {
     const installation = await verify();
     if (!installation) return;
+    if (installation.hasGWInstalled) {
+      window.location.reload();
+      return;
+    }
     try {
       await refresh();
     } catch (caught) {
       console.warn("Refreshing the session failed", caught);
     }
     const errorPage = paths.onboarding.appInstallError.path;
-    if (!installation.hasGWInstalled && pathname !== errorPage) {
-      navigate(withAppParameter(errorPage, search));
-    }
+    if (pathname !== errorPage) navigate(withAppParameter(errorPage, search));
   };
 
   return (

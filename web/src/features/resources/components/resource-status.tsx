@@ -1,6 +1,5 @@
 import Box from "@mui/material/Box";
 import Chip from "@mui/material/Chip";
-import Tooltip from "@mui/material/Tooltip";
 import {
   BACKED_UP_SERVICES,
   BACKUP_FAILURE_ADVICE,
@@ -16,6 +15,7 @@ import type { Resource } from "@alpvault/contracts/organizations";
 import { REFETCH_TEXTS, damagedItemsText } from "@alpvault/contracts/integrity";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { DeferredTooltip } from "@/components/ui/deferred-tooltip";
 
 const WRAPPING_CHIP = {
   height: "auto",
@@ -62,7 +62,7 @@ function ServiceNotes({ resource }: { resource: Resource }) {
     const common = { size: "small" as const, "data-testid": "service-status", "data-service": service };
     if (status.state === "failed") {
       notes.push(
-        <Tooltip
+        <DeferredTooltip
           key={`${service}-failed`}
           title={<FailureExplained reason={status.failureReason ?? "unknown-error"} detail={status.detail} />}
         >
@@ -77,7 +77,7 @@ function ServiceNotes({ resource }: { resource: Resource }) {
             })}
             sx={WRAPPING_CHIP}
           />
-        </Tooltip>,
+        </DeferredTooltip>,
       );
     } else if (status.state === "unavailable") {
       notes.push(
@@ -95,7 +95,7 @@ function ServiceNotes({ resource }: { resource: Resource }) {
     const skipped = reasons.reduce((sum, [, count]) => sum + count, 0);
     if (skipped > 0) {
       notes.push(
-        <Tooltip
+        <DeferredTooltip
           key={`${service}-skipped`}
           title={
             <Box component="ul" sx={{ m: 0, pl: 2 }} data-testid="skip-reasons">
@@ -116,13 +116,13 @@ function ServiceNotes({ resource }: { resource: Resource }) {
             label={t("resources.table.serviceSkipped", { service: label, count: skipped })}
             sx={WRAPPING_CHIP}
           />
-        </Tooltip>,
+        </DeferredTooltip>,
       );
     }
     for (const [note, count] of Object.entries(status.notes)) {
       if (count <= 0) continue;
       notes.push(
-        <Tooltip key={`${service}-note-${note}`} title={serviceNoteDetail(note)}>
+        <DeferredTooltip key={`${service}-note-${note}`} title={serviceNoteDetail(note)}>
           <Chip
             {...common}
             data-state="note"
@@ -133,7 +133,7 @@ function ServiceNotes({ resource }: { resource: Resource }) {
             label={t("resources.table.serviceNote", { service: label, note: serviceNoteText(note, count) })}
             sx={WRAPPING_CHIP}
           />
-        </Tooltip>,
+        </DeferredTooltip>,
       );
     }
   }
@@ -149,7 +149,7 @@ function IntegrityStatus({ resource }: { resource: Resource }) {
   if (!integrity || integrity.state !== "damaged") return null;
   const unnamed = integrity.damagedItems - integrity.damaged.length;
   return (
-    <Tooltip
+    <DeferredTooltip
       title={
         <Box component="ul" sx={{ m: 0, pl: 2 }} data-testid="damaged-items">
           {integrity.damaged.map((item) => (
@@ -170,7 +170,7 @@ function IntegrityStatus({ resource }: { resource: Resource }) {
         label={damagedItemsText(integrity.damagedItems)}
         sx={WRAPPING_CHIP}
       />
-    </Tooltip>
+    </DeferredTooltip>
   );
 }
 
@@ -195,7 +195,7 @@ export function Status({ resource }: { resource: Resource }) {
         label={resource.protected ? t("resources.table.protected") : t("resources.table.unprotected")}
       />
       {failure && (
-        <Tooltip title={<FailureExplained reason={failure} detail={null} />}>
+        <DeferredTooltip title={<FailureExplained reason={failure} detail={null} />}>
           <Chip
             size="small"
             color="error"
@@ -205,7 +205,7 @@ export function Status({ resource }: { resource: Resource }) {
             // Long reasons wrap instead of being cut off or widening the column.
             sx={WRAPPING_CHIP}
           />
-        </Tooltip>
+        </DeferredTooltip>
       )}
       <ServiceNotes resource={resource} />
       <IntegrityStatus resource={resource} />

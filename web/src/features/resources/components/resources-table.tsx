@@ -7,13 +7,13 @@ import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
-import TablePagination from "@mui/material/TablePagination";
 import TableRow from "@mui/material/TableRow";
 import TableSortLabel from "@mui/material/TableSortLabel";
 import Typography from "@mui/material/Typography";
 import type { Resource, ResourceSortField } from "@alpvault/contracts/organizations";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { TablePager } from "@/components/ui/table-pager";
 import { BackupDates, DisplayName, Storage } from "./resource-cells";
 import { Status } from "./resource-status";
 import { RowMenu } from "./row-menu";
@@ -257,15 +257,14 @@ export function ResourcesTable({
           </TableBody>
         </Table>
       </TableContainer>
-      <TablePagination
-        component="div"
+      <TablePager
         count={total}
-        page={Math.max(0, page - 1)}
-        rowsPerPage={pageSize}
-        rowsPerPageOptions={PAGE_SIZES}
-        onPageChange={(_, next) => onPageChange(next + 1)}
-        onRowsPerPageChange={(event) => onPageSizeChange(Number(event.target.value))}
-        labelRowsPerPage={t("resources.table.rowsPerPage")}
+        page={page}
+        pageSize={pageSize}
+        pageSizes={PAGE_SIZES}
+        rowsPerPageLabel={t("resources.table.rowsPerPage")}
+        onPageChange={onPageChange}
+        onPageSizeChange={onPageSizeChange}
       />
     </Box>
   );

@@ -3,7 +3,7 @@ import SyncOutlined from "@mui/icons-material/SyncOutlined";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import InputAdornment from "@mui/material/InputAdornment";
-import TextField from "@mui/material/TextField";
+import OutlinedInput from "@mui/material/OutlinedInput";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import { FilterMenu, type PolicyOption, type ResourceFilters } from "./filter-menu";
@@ -23,23 +23,20 @@ export function ResourcesToolbar(props: {
   const { t } = useTranslation();
   return (
     <Box sx={{ p: 2, display: "flex", flexWrap: "wrap", gap: 2, alignItems: "center" }}>
-      <TextField
+      {/* A bare input (not a TextField, whose select mode brings MUI's menu and modal into the first load). */}
+      <OutlinedInput
         size="small"
         type="search"
         value={props.search}
         onChange={(event) => props.onSearchChange(event.target.value)}
         placeholder={t("resources.search")}
         sx={{ minWidth: 280, flexGrow: { xs: 1, md: 0 } }}
-        slotProps={{
-          htmlInput: { "aria-label": t("resources.search") },
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchOutlined fontSize="small" />
-              </InputAdornment>
-            ),
-          },
-        }}
+        inputProps={{ "aria-label": t("resources.search") }}
+        startAdornment={
+          <InputAdornment position="start">
+            <SearchOutlined fontSize="small" />
+          </InputAdornment>
+        }
       />
       <FilterMenu filters={props.filters} policies={props.policies} onChange={props.onFiltersChange} />
       <Box sx={{ flexGrow: 1 }} />

@@ -1,7 +1,6 @@
 import MenuIcon from "@mui/icons-material/Menu";
 import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
-import Drawer from "@mui/material/Drawer";
 import IconButton from "@mui/material/IconButton";
 import Toolbar from "@mui/material/Toolbar";
 import { useTheme } from "@mui/material/styles";
@@ -56,18 +55,29 @@ export function AppShell({ debug }: { debug?: ReactNode } = {}) {
   return (
     <Box sx={{ display: "flex", minHeight: "100vh", bgcolor: "background.default" }}>
       {permanent ? (
-        <Drawer
-          variant="permanent"
-          open
-          data-testid="nav-drawer"
-          sx={{
-            width: DRAWER_WIDTH,
-            flexShrink: 0,
-            "& .MuiDrawer-paper": { width: DRAWER_WIDTH, boxSizing: "border-box" },
-          }}
-        >
-          {nav}
-        </Drawer>
+        // A fixed panel (MUI's Drawer would bring its modal and slide along for the permanent case too).
+        <Box component="nav" data-testid="nav-drawer" sx={{ width: DRAWER_WIDTH, flexShrink: 0 }}>
+          <Box
+            data-testid="nav-panel"
+            sx={{
+              position: "fixed",
+              top: 0,
+              left: 0,
+              height: "100%",
+              width: DRAWER_WIDTH,
+              boxSizing: "border-box",
+              display: "flex",
+              flexDirection: "column",
+              overflowY: "auto",
+              borderRight: 1,
+              borderColor: "divider",
+              bgcolor: "background.default",
+              zIndex: (theme) => theme.zIndex.drawer,
+            }}
+          >
+            {nav}
+          </Box>
+        </Box>
       ) : (
         <>
           <NavRail menuButton={menuButton} />

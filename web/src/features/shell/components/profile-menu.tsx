@@ -1,5 +1,4 @@
 import IconButton from "@mui/material/IconButton";
-import Tooltip from "@mui/material/Tooltip";
 import type { User } from "firebase/auth";
 import { lazy, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,11 +14,13 @@ export function ProfileMenu({ user, onLogout }: { user: User; onLogout: () => vo
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   return (
     <>
-      <Tooltip title={t("profileMenu.open")}>
-        <IconButton aria-label={t("profileMenu.open")} onClick={(event) => setAnchor(event.currentTarget)}>
-          <ProfileAvatar user={user} size={32} />
-        </IconButton>
-      </Tooltip>
+      <IconButton
+        aria-label={t("profileMenu.open")}
+        title={t("profileMenu.open")}
+        onClick={(event) => setAnchor(event.currentTarget)}
+      >
+        <ProfileAvatar user={user} size={32} />
+      </IconButton>
       <WhenWanted wanted={anchor !== null}>
         <ProfileMenuList user={user} anchor={anchor} onClose={() => setAnchor(null)} onLogout={onLogout} />
       </WhenWanted>

@@ -15,7 +15,6 @@ import ListItemButton from "@mui/material/ListItemButton";
 import ListItemIcon from "@mui/material/ListItemIcon";
 import ListItemText from "@mui/material/ListItemText";
 import Toolbar from "@mui/material/Toolbar";
-import Tooltip from "@mui/material/Tooltip";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation } from "react-router-dom";
@@ -173,18 +172,19 @@ export function NavRail({ menuButton }: { menuButton: ReactNode }) {
         {entries.map((entry) => {
           const selected = entry.matches(pathname);
           return (
-            <Tooltip key={entry.key} title={entry.label} placement="right">
-              <ListItemButton
-                component={RouterLink}
-                to={entry.href}
-                selected={selected}
-                aria-current={selected ? "page" : undefined}
-                aria-label={entry.label}
-                sx={{ width: 40, height: 40, my: 0.5, p: 0, justifyContent: "center", borderRadius: 1 }}
-              >
-                {entry.icon}
-              </ListItemButton>
-            </Tooltip>
+            // The native title is its tooltip: a link swapped for a tooltip's on hover could lose the click.
+            <ListItemButton
+              key={entry.key}
+              component={RouterLink}
+              to={entry.href}
+              selected={selected}
+              aria-current={selected ? "page" : undefined}
+              aria-label={entry.label}
+              title={entry.label}
+              sx={{ width: 40, height: 40, my: 0.5, p: 0, justifyContent: "center", borderRadius: 1 }}
+            >
+              {entry.icon}
+            </ListItemButton>
           );
         })}
       </Box>
