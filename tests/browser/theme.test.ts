@@ -38,6 +38,25 @@ function isDark(rgb: string): boolean {
 }
 
 describe("light and dark theme", () => {
+  it("when no script has run yet, then the first paint already shows the console's name, on the stored theme's background", async () => {
+    const { context: bare } = await newContext(browser);
+    const early = await bare.newPage();
+    // The scripts never arrive: what shows is the page itself.
+    await early.route("**/*.js", (route) => route.abort());
+    await early.route("**/src/**", (route) => route.abort());
+    await early.goto("/login");
+    expect(await early.getByTestId("boot-screen").innerText()).toContain("Alpvault");
+    const background = () => early.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(isDark(await background())).toBe(false);
+    await early.evaluate(
+      (key) => window.localStorage.setItem(key, JSON.stringify({ theme: "dark", locale: "en" })),
+      PREFERENCES_KEY,
+    );
+    await early.reload();
+    expect(isDark(await background())).toBe(true);
+    await bare.close();
+  });
+
   it("when nothing is stored yet, then the light theme is used and the defaults are written back", async () => {
     await page.goto("/login");
     await page.evaluate(() => window.localStorage.clear());

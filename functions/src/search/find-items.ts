@@ -149,8 +149,8 @@ async function fill(
         }
         found.push(entry.item);
         if (found.length === query.pageSize) {
-          const last = position === batch.length - 1 && batch.length < Math.min(size, MAX_BATCH);
-          const final = last && index === plan.streams.length - 1;
+          const streamEnds = position === batch.length - 1 && batch.length < Math.min(size, MAX_BATCH);
+          const final = streamEnds && index === plan.streams.length - 1;
           return {
             items: found,
             next: final ? null : { stream: index, after: entry.id, word: plan.wordIndex },
@@ -158,11 +158,11 @@ async function fill(
         }
       }
       if (batch.length < Math.min(size, MAX_BATCH)) break;
-      const last = batch[batch.length - 1] as (typeof batch)[number];
+      const lastRead = batch[batch.length - 1] as (typeof batch)[number];
       scanned += batch.length;
       if (scanned >= scanLimit)
-        return { items: found, next: { stream: index, after: last.id, word: plan.wordIndex } };
-      after = last.snapshot;
+        return { items: found, next: { stream: index, after: lastRead.id, word: plan.wordIndex } };
+      after = lastRead.snapshot;
       size = Math.min(MAX_BATCH, size * 2, scanLimit - scanned);
     }
   }
