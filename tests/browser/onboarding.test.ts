@@ -4,7 +4,6 @@ import { newWorkspace, type TestWorkspace } from "../support/organizations";
 import { accountMenuButton, openProfileMenu } from "./support/app";
 import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
 import {
-  installApp,
   IRREVERSIBLE_LABEL,
   pathnameOf,
   screenshotBothThemes,
@@ -84,8 +83,27 @@ describe("onboarding of a new Workspace admin", () => {
     await page.waitForURL((url) => url.pathname === "/onboarding/step-1");
   });
 
+  it("when the admin opens the Marketplace from step 1, then the Workspace emulator's consent screen names the domain and the scopes, and Install installs the app", async () => {
+    const [marketplace] = await Promise.all([
+      context.waitForEvent("page"),
+      page.getByTestId("marketplace-link").click(),
+    ]);
+    await marketplace.getByRole("link", { name: "Admin install" }).click();
+    await marketplace.getByTestId("marketplace-account").filter({ hasText: admin.email }).click();
+    expect(await marketplace.getByTestId("marketplace-domain").textContent()).toBe(workspace.domain);
+    const scopes = await marketplace.getByTestId("marketplace-scopes").locator("li").allTextContents();
+    expect(scopes).toContain("See, edit, create, and delete all of your Google Drive files");
+    expect(scopes).toContain("View your email messages and settings");
+    await screenshot(marketplace, "onboarding-marketplace-consent");
+    await marketplace.getByRole("button", { name: "Install" }).click();
+    expect(await marketplace.getByTestId("marketplace-installed").textContent()).toBe(
+      `Alpvault is installed for ${workspace.domain}`,
+    );
+    await marketplace.close();
+  });
+
   it("when the app is installed and Verify installation is used, then the admin moves on to step 3", async () => {
-    await installApp(workspace.domain);
+    await page.bringToFront();
     // The page refreshes once the installation is verified: what was set on this page is gone.
     await page.evaluate(() => ((window as unknown as { beforeVerify?: boolean }).beforeVerify = true));
     await page.getByRole("button", { name: "Verify installation" }).click();

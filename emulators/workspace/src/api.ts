@@ -4,15 +4,17 @@
  * The routes depend on the emulator's state; the state knows nothing of its routes.
  */
 import { registerAdminApi } from "./admin";
-import { registerDirectoryApi } from "./directory/routes";
+import { MARKETPLACE_APPLICATION_ID, registerDirectoryApi } from "./directory/routes";
 import { registerDriveApi } from "./drive/routes";
 import { WorkspaceEmulator, type EmulatorOptions } from "./emulator";
 import { registerGmailApi } from "./gmail/routes";
+import { registerMarketplacePages } from "./marketplace";
 import { registerUploadSessions } from "./uploads";
 
 export function createWorkspaceEmulator(options: EmulatorOptions): WorkspaceEmulator {
   const emulator = new WorkspaceEmulator(options);
   registerAdminApi(emulator);
+  registerMarketplacePages(emulator, MARKETPLACE_APPLICATION_ID);
   registerDirectoryApi(emulator);
   registerGmailApi(emulator);
   registerDriveApi(emulator);

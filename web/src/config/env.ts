@@ -17,6 +17,8 @@ export type Env =
       firebase: FirebaseWebConfig;
       apiBaseUrl: string;
       authEmulatorUrl: string;
+      /** The Workspace emulator's Marketplace listing, where the local demo installs the app. */
+      marketplaceUrl: string;
     }
   | {
       useEmulators: false;
@@ -60,7 +62,13 @@ export function parseEnv(raw: RawEnv): Env {
 
   let env: Env;
   if (useEmulators) {
-    env = { useEmulators, firebase, apiBaseUrl, authEmulatorUrl: read("VITE_AUTH_EMULATOR_URL") };
+    env = {
+      useEmulators,
+      firebase,
+      apiBaseUrl,
+      authEmulatorUrl: read("VITE_AUTH_EMULATOR_URL"),
+      marketplaceUrl: read("VITE_MARKETPLACE_URL"),
+    };
   } else {
     env = {
       useEmulators,
