@@ -32,7 +32,7 @@ export const BACKUP_FAILURE_ADVICE: Record<BackupFailureReason, string> = {
   "object-storage-unavailable":
     "The backup storage could not be reached. Nothing is needed from you: the next backup tries again and goes on from where this one stopped.",
   "backup-not-completed":
-    "The backup could not run to its end: the account may be suspended or without a policy, Alpvault may have lost access to it, or backups may be stopped for an unpaid subscription. Check the resource and your subscription; the next backup goes on from where this one stopped.",
+    "The backup could not run to its end: the account may be suspended or without a policy, Alpvault may have lost access to it, the mailbox may be beyond your seats, or backups may be stopped for an unpaid subscription. Check the resource and your subscription (Plans: seats); the next backup goes on from where this one stopped.",
   "email-unreadable":
     "Gmail would not hand out some emails. Nothing is needed from you: the next backup tries them again.",
   "storage-full":

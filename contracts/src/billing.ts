@@ -75,6 +75,11 @@ export interface AutoAddStorageResponse {
   autoAddStorage: boolean;
 }
 
+/** PUT /v1/organizations/{id}/settings/auto-add-seats (paid plans). */
+export interface AutoAddSeatsResponse {
+  autoAddSeats: boolean;
+}
+
 /** The query parameter the payment page returns with. */
 export const CHECKOUT_QUERY_PARAMETER = "checkout";
 
@@ -102,6 +107,8 @@ export const BILLING_MESSAGES = {
   invalidPurchase: `A purchase is {kind: "upgrade", planId, seats} (1 to ${MAX_SEATS} seats) or {kind: "storage", packs} (1 to ${MAX_STORAGE_PACKS} packs).`,
   invalidReturnUrl: "returnUrl must be an http or https address.",
   invalidSetting: "enabled must be true or false.",
+  seatsNeedPaidPlan:
+    "Adding seats automatically is not available on the free Matterhorn plan. Upgrade to Geneva or Zürich to add seats.",
   paymentNotFound: "Payment not found",
   checkoutNotFound: "This checkout does not exist.",
   checkoutClosed: "This checkout is closed: its payment already has its final outcome.",
@@ -133,3 +140,16 @@ export function purchaseAmountUsd(purchase: Purchase): number {
 export function isPaymentState(value: unknown): value is PaymentState {
   return typeof value === "string" && (PAYMENT_STATES as readonly string[]).includes(value);
 }
+
+/** What the console and the alerts say when the active mailboxes outnumber the seats. */
+export const SEAT_TEXTS = {
+  /** The audit entry's object when the count is first exceeded. */
+  exceededObject: (used: number, seats: number) =>
+    `${used} active mailboxes for ${seats} seat${seats === 1 ? "" : "s"}`,
+  exceededAlert: (over: number, stopsOn: string) =>
+    `${over} mailbox${over === 1 ? " is" : "es are"} beyond your seats. They are backed up until ${stopsOn}; add seats to keep them protected after that.`,
+  addedObject: (from: number, to: number) => `Seats added automatically: ${from} to ${to}`,
+  addedAlert: (added: number, to: number) =>
+    `${added} seat${added === 1 ? " was" : "s were"} added automatically for new mailboxes (now ${to}).`,
+  settingObject: (enabled: boolean) => `Auto-add seats ${enabled ? "enabled" : "disabled"}`,
+} as const;

@@ -72,7 +72,44 @@ export interface SubscriptionDetails {
   seats: { used: number; total: number | null };
   storage: { used: number; maximum: number };
   autoAddStorage: boolean;
+  /** Seats are raised to the active mailboxes when new ones come (paid plans; audited). */
+  autoAddSeats: boolean;
+  /** Active mailboxes beyond the seats, or null when the seats cover them all. */
+  seatOverage: SeatOverage | null;
 }
+
+/**
+ * More active mailboxes than seats (docs/requirements.md "Seats over the count"): every mailbox is still
+ * backed up until `stopsAt`; from then, the mailboxes beyond the count (those added last) are not, until
+ * seats are added.
+ */
+export interface SeatOverage {
+  /** Active mailboxes beyond the seats. */
+  over: number;
+  /** When the count was first seen exceeded (ISO 8601). */
+  since: string;
+  /** When the mailboxes beyond the count stop being backed up (ISO 8601). */
+  stopsAt: string;
+  /** The mailboxes beyond the count, those added last first (at most SEAT_OVERAGE_LISTED). */
+  mailboxes: { resourceId: string; email: string | null }[];
+}
+
+/** An active mailbox as a directory sync sees it: when it was first discovered orders who is beyond the seats. */
+export interface SyncedMailbox {
+  resourceId: string;
+  email: string | null;
+  discoveredAt: string;
+}
+
+/** Days every mailbox is still backed up after the seat count is first exceeded. */
+export const SEAT_GRACE_DAYS = 14;
+/** When the mailboxes beyond the count stop being backed up, for an overage first seen at `since`. */
+export function seatStopsAt(since: string): Date {
+  return new Date(Date.parse(since) + SEAT_GRACE_DAYS * 24 * 3600 * 1000);
+}
+
+/** The most mailboxes beyond the count an answer names (the count says how many there are). */
+export const SEAT_OVERAGE_LISTED = 50;
 
 /** The parts of a subscription a caller may ask for with repeated `fields` query keys (docs/requirements.md#calls-the-web-makes). */
 export const SUBSCRIPTION_FIELDS = [
@@ -82,6 +119,8 @@ export const SUBSCRIPTION_FIELDS = [
   "seats",
   "storage",
   "autoAddStorage",
+  "autoAddSeats",
+  "seatOverage",
 ] as const;
 export type SubscriptionField = (typeof SUBSCRIPTION_FIELDS)[number];
 

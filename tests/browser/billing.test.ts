@@ -23,6 +23,8 @@ const FREE_ACCOUNT = {
   seats: 2,
   storagePacks: 0,
   autoAddStorage: false,
+  autoAddSeats: false,
+  seatOverage: { since: null, unseated: [] },
   graceful: { state: "none" as const, startedAt: null, stopsAt: null },
 };
 
@@ -32,6 +34,8 @@ const BILLING_OPERATIONS = [
   "licenses.updated",
   "storage-packs.updated",
   "storage-settings.updated",
+  "seat-settings.updated",
+  "seats.added",
   "graceful-period.started",
   "graceful-period.reset",
   "backups.stopped",
@@ -357,6 +361,61 @@ describe("subscription", () => {
     await page.getByTestId("subscription-error").getByRole("button", { name: "Try again" }).click();
     await page.getByTestId("subscription-plan").getByText("Geneva").waitFor();
     await page.getByTestId("subscription-error").waitFor({ state: "detached" });
+  });
+
+  it("when mailboxes outnumber the seats, then an alert names them with the date they stop being backed up and offers the seats; after that date it says they are not backed up; auto-add seats adds them", async () => {
+    await page.goto("/profile/subscription");
+    const seatsRow = page.getByTestId("subscription-seats");
+    await seatsRow.getByText(/ used of /).waitFor();
+    const used = Number(
+      /^(\d+) used/.exec(await seatsRow.innerText().then((text) => text.split("\n").pop() ?? ""))?.[1],
+    );
+    expect(used).toBeGreaterThan(2);
+    const over = used - 2;
+    const unseated = Array.from({ length: over }, (_, index) => ({
+      resourceId: `user-late-${index}`,
+      email: `late${index}@alpvault-demo.test`,
+    }));
+    const since = new Date();
+    await setAccount(organization, {
+      planId: "geneva",
+      seats: 2,
+      autoAddSeats: false,
+      seatOverage: { since: since.toISOString(), unseated },
+    });
+    await page.reload();
+    const alert = page.getByTestId("seat-overage");
+    await alert.waitFor();
+    expect(await alert.getAttribute("data-stopped")).toBe("false");
+    expect(await alert.innerText()).toContain(`${over} mailboxes beyond your 2 seats`);
+    const stopsOn = new Intl.DateTimeFormat("en", { dateStyle: "long" }).format(
+      new Date(since.getTime() + 14 * 86_400_000),
+    );
+    expect(await alert.innerText()).toContain(`backed up until ${stopsOn}`);
+    expect(await page.getByTestId("seat-overage-mailboxes").innerText()).toContain(
+      "late0@alpvault-demo.test",
+    );
+    await screenshotBothThemes(page, "subscription-seat-overage");
+
+    await alert.getByRole("button", { name: `Add ${over} seats` }).click();
+    await page.locator('[data-testid="payment-modal"][data-outcome="review"]').waitFor();
+    expect(await modal().innerText()).toContain(`Geneva plan, ${used} seats`);
+    await modal().getByRole("button", { name: "Cancel" }).click();
+    await modal().waitFor({ state: "detached" });
+
+    await setAccount(organization, {
+      seatOverage: { since: new Date(since.getTime() - 15 * 86_400_000).toISOString(), unseated },
+    });
+    await page.reload();
+    await page.locator('[data-testid="seat-overage"][data-stopped="true"]').waitFor();
+    expect(await alert.innerText()).toContain(
+      `These ${over} mailboxes are no longer backed up until you add seats`,
+    );
+
+    await page.getByTestId("auto-add-seats").click();
+    await snackbar().getByText("Seats will be added automatically").waitFor();
+    await alert.waitFor({ state: "detached" });
+    await seatsRow.getByText(`${used} used of ${used}`).waitFor();
   });
 
   it("when My profile opens, then the admin and My Subscription show", async () => {

@@ -121,6 +121,9 @@ export async function setAccount(
     seats: number;
     storagePacks: number;
     autoAddStorage: boolean;
+    autoAddSeats: boolean;
+    /** A seat overage as a sync records it. */
+    seatOverage: { since: string | null; unseated: { resourceId: string; email: string | null }[] };
     /** The graceful period after a failed payment (none, started or stopped). */
     graceful: {
       state: "none" | "started" | "stopped";

@@ -3,6 +3,7 @@ import {
   MAX_SEATS,
   MAX_STORAGE_PACKS,
   PAYMENT_STATES,
+  type AutoAddSeatsResponse,
   type AutoAddStorageResponse,
   type CheckoutResponse,
   type Payment,
@@ -52,6 +53,10 @@ export const checkoutResponseSchema: z.ZodMiniType<CheckoutResponse> = z.object(
 
 export const autoAddStorageResponseSchema: z.ZodMiniType<AutoAddStorageResponse> = z.object({
   autoAddStorage: z.boolean(),
+});
+
+export const autoAddSeatsResponseSchema: z.ZodMiniType<AutoAddSeatsResponse> = z.object({
+  autoAddSeats: z.boolean(),
 });
 
 /** Reads a purchase; undefined when it has not the shape of one. */

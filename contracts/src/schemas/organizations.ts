@@ -117,4 +117,13 @@ export const subscriptionDetailsSchema: z.ZodMiniType<SubscriptionDetails> = z.o
   seats: z.object({ used: z.number(), total: z.nullable(z.number()) }),
   storage: z.object({ used: z.number(), maximum: z.number() }),
   autoAddStorage: z.boolean(),
+  autoAddSeats: z.boolean(),
+  seatOverage: z.nullable(
+    z.object({
+      over: z.number(),
+      since: z.string(),
+      stopsAt: z.string(),
+      mailboxes: z.array(z.object({ resourceId: z.string(), email: z.nullable(z.string()) })),
+    }),
+  ),
 });

@@ -1,8 +1,9 @@
 /**
  * Starting a pending backup run: the checks that may end it before it starts (backups stopped after a
  * graceful period, a resource that is gone or suspended at Google, no policy, storage over the plan's
- * maximum: docs/requirements.md#errors-and-messages reasons), then its resource's last cursor, "backup
- * started" in the audit log, and the items this run fetches again first.
+ * maximum, a mailbox beyond the seats after their grace: docs/requirements.md#errors-and-messages
+ * reasons), then its resource's last cursor, "backup started" in the audit log, and the items this run
+ * fetches again first.
  */
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
@@ -11,7 +12,8 @@ import { appendAudit } from "../audit/service";
 import { backupsAllowed } from "../billing/graceful";
 import type { Scope } from "../lib/tenancy";
 import { seatsOf, type Organization } from "../organizations/service";
-import { storedBackupBytes } from "../resources/service";
+import { activeMailboxes, storedBackupBytes } from "../resources/service";
+import { beyondSeats } from "../billing/seats";
 import { readRun, seedRun, type BackupResource } from "./repo";
 import { readVerifyResource } from "./verify/repo";
 
@@ -49,6 +51,10 @@ async function refusal(
   if (!backupsAllowed(organization, now)) return "backup-not-completed";
   if (resource.status !== "active" || !resource.policyId) return "backup-not-completed";
   if (await storageFull(scope, organization)) return "storage-full";
+  // A mailbox beyond the seats once their grace is over (counted again: seats bought meanwhile count).
+  if (await beyondSeats(organization, resource.resourceId, () => activeMailboxes(scope), now)) {
+    return "backup-not-completed";
+  }
   return undefined;
 }
 

@@ -6,7 +6,7 @@
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import type { Purchase } from "@alpvault/contracts/billing";
 import { PLANS, planRank } from "@alpvault/contracts/plans";
-import type { Account } from "../organizations/service";
+import { NO_SEAT_OVERAGE, type Account } from "../organizations/service";
 import type { BillingAudit, BillingChange } from "./changes";
 import { GRACEFUL_TEXTS, resetGracefulPeriod, startGracefulPeriod } from "./graceful";
 import type { PaymentRecord } from "./repo";
@@ -98,6 +98,8 @@ export function applyPurchase(
     changes.seats = purchase.seats;
     audits.push({ operation: "licenses.updated", object: `${account.seats} → ${purchase.seats} seats` });
   }
+  // Seats or a plan bought: the next sync looks at the mailboxes afresh (a new overage gets its own grace).
+  if (account.seatOverage.since) changes.seatOverage = NO_SEAT_OVERAGE;
   return { account: changes, audits };
 }
 

@@ -6,7 +6,7 @@ import { callerOf } from "../http/authenticate";
 import { isSandboxOutcome } from "./sandbox-provider";
 import type { BillingService } from "./service";
 
-/** Plans, checkout, payment state and the auto-add-storage setting (admins of the organisation only). */
+/** Plans, checkout, payment state and the auto-add-storage and auto-add-seats settings (admins of the organisation only). */
 export function billingRoutes(service: () => BillingService): Router {
   const router = apiRouter();
   const base = "/organizations/:organizationId";
@@ -28,6 +28,12 @@ export function billingRoutes(service: () => BillingService): Router {
   router.put(`${base}/settings/auto-add-storage`, async (request, response) => {
     response.json(
       await service().setAutoAddStorage(callerOf(response), request.params.organizationId, request.body),
+    );
+  });
+
+  router.put(`${base}/settings/auto-add-seats`, async (request, response) => {
+    response.json(
+      await service().setAutoAddSeats(callerOf(response), request.params.organizationId, request.body),
     );
   });
 

@@ -13,6 +13,8 @@ import {
   CHECKOUT_QUERY_PARAMETER,
   plansCatalogue,
   purchaseAmountUsd,
+  SEAT_TEXTS,
+  type AutoAddSeatsResponse,
   type AutoAddStorageResponse,
   type CheckoutResponse,
   type Payment,
@@ -25,7 +27,9 @@ import { DomainError } from "../lib/errors";
 import type { Caller } from "../lib/caller";
 import {
   getRouting,
+  NO_SEAT_OVERAGE,
   organizationsInGracefulPeriod,
+  seatsOf,
   withAccount,
   type Account,
   type OrganizationService,
@@ -218,6 +222,49 @@ async function setAutoAddStorage(
   }));
 }
 
+/**
+ * The auto-add-seats setting (paid plans). Turned on while mailboxes are beyond the seats, it adds their
+ * seats at once, in the same transaction; the next syncs add seats for new mailboxes.
+ */
+async function setAutoAddSeats(
+  deps: BillingContext,
+  caller: Caller,
+  organizationId: string,
+  body: unknown,
+): Promise<AutoAddSeatsResponse> {
+  const enabled = record(body).enabled;
+  if (typeof enabled !== "boolean") throw DomainError.invalid(BILLING_MESSAGES.invalidSetting);
+  const organization = await deps.organizations.requireAdmin(caller, organizationId);
+  return changeAccount(organization, caller.email, deps.now(), (account) => {
+    if (enabled && PLANS[account.planId].maxUsers !== null) {
+      throw DomainError.forbidden(BILLING_MESSAGES.seatsNeedPaidPlan);
+    }
+    if (account.autoAddSeats === enabled) {
+      return { result: { autoAddSeats: enabled }, change: { audits: [], alerts: [] } };
+    }
+    const setting = {
+      operation: "seat-settings.updated" as const,
+      object: SEAT_TEXTS.settingObject(enabled),
+    };
+    const missing = enabled ? account.seatOverage.unseated.length : 0;
+    const seats = seatsOf(account);
+    return {
+      result: { autoAddSeats: enabled },
+      change:
+        missing > 0
+          ? {
+              account: { autoAddSeats: enabled, seats: seats + missing, seatOverage: NO_SEAT_OVERAGE },
+              audits: [
+                setting,
+                { operation: "seats.added", object: SEAT_TEXTS.addedObject(seats, seats + missing) },
+              ],
+              alerts: [SEAT_TEXTS.addedAlert(missing, seats + missing)],
+            }
+          : { account: { autoAddSeats: enabled }, audits: [setting], alerts: [] },
+    };
+  });
+}
+
 /** The sandbox provider's checkout page (local stack only). */
 async function sandboxCheckoutPage(deps: BillingContext, checkoutId: string): Promise<string> {
   if (!deps.sandbox) throw DomainError.notFound(BILLING_MESSAGES.checkoutNotFound);
@@ -260,6 +307,8 @@ export function billingService(deps: BillingDeps) {
       payment(context, caller, organizationId, checkoutId),
     setAutoAddStorage: (caller: Caller, organizationId: string, body: unknown) =>
       setAutoAddStorage(context, caller, organizationId, body),
+    setAutoAddSeats: (caller: Caller, organizationId: string, body: unknown) =>
+      setAutoAddSeats(context, caller, organizationId, body),
     sandboxPage: (checkoutId: string) => sandboxCheckoutPage(context, checkoutId),
     sandboxChoose: (checkoutId: string, outcome: SandboxOutcome) =>
       sandboxChoose(context, checkoutId, outcome),

@@ -24,6 +24,17 @@ export interface GracefulPeriod {
 
 export const NO_GRACEFUL_PERIOD: GracefulPeriod = { state: "none", startedAt: null, stopsAt: null };
 
+/**
+ * Active mailboxes beyond the seats, as the last directory sync saw them: `since` the count was first
+ * exceeded (null: the seats cover every mailbox), and the mailboxes beyond it, those added last first.
+ */
+export interface SeatOverageState {
+  since: string | null;
+  unseated: { resourceId: string; email: string | null }[];
+}
+
+export const NO_SEAT_OVERAGE: SeatOverageState = { since: null, unseated: [] };
+
 /** What the organisation has bought and set (region database). */
 export interface Account {
   planId: PlanId;
@@ -32,6 +43,8 @@ export interface Account {
   /** Extra storage bought, in packs (docs/requirements.md#constants-and-limits: 100 GB each). */
   storagePacks: number;
   autoAddStorage: boolean;
+  autoAddSeats: boolean;
+  seatOverage: SeatOverageState;
   graceful: GracefulPeriod;
 }
 
@@ -52,8 +65,27 @@ export const INITIAL_ACCOUNT: Account = {
   seats: PLANS[FREE_PLAN].maxUsers ?? 0,
   storagePacks: 0,
   autoAddStorage: false,
+  autoAddSeats: false,
+  seatOverage: NO_SEAT_OVERAGE,
   graceful: NO_GRACEFUL_PERIOD,
 };
+
+/** The seats the account has: the free plan's fixed count, else those bought. */
+export function seatsOf(account: Pick<Account, "planId" | "seats">): number {
+  return PLANS[account.planId].maxUsers ?? account.seats;
+}
+
+/** Decodes a stored seat overage; anything missing or malformed reads as none. */
+export function decodeSeatOverage(data: unknown): SeatOverageState {
+  const value = (typeof data === "object" && data !== null ? data : {}) as Record<string, unknown>;
+  if (typeof value.since !== "string" || Number.isNaN(Date.parse(value.since))) return NO_SEAT_OVERAGE;
+  const unseated = (Array.isArray(value.unseated) ? value.unseated : []).flatMap((entry: unknown) => {
+    const item = (typeof entry === "object" && entry !== null ? entry : {}) as Record<string, unknown>;
+    if (typeof item.resourceId !== "string") return [];
+    return [{ resourceId: item.resourceId, email: typeof item.email === "string" ? item.email : null }];
+  });
+  return { since: value.since, unseated };
+}
 
 /** Decodes a stored graceful period; anything missing or malformed reads as none. */
 export function decodeGracefulPeriod(data: unknown): GracefulPeriod {
@@ -77,6 +109,8 @@ export function decodeAccount(data: unknown): Account {
     seats: whole(value.seats, INITIAL_ACCOUNT.seats),
     storagePacks: whole(value.storagePacks, 0),
     autoAddStorage: value.autoAddStorage === true,
+    autoAddSeats: value.autoAddSeats === true,
+    seatOverage: decodeSeatOverage(value.seatOverage),
     graceful: decodeGracefulPeriod(value.graceful),
   };
 }
@@ -200,6 +234,8 @@ export async function claimDomain(
       seats: _seats,
       storagePacks: _packs,
       autoAddStorage: _auto,
+      autoAddSeats: _autoSeats,
+      seatOverage: _overage,
       graceful: _graceful,
       ...routing
     } = organization;

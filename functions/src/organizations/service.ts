@@ -5,10 +5,13 @@
 import { randomBytes } from "node:crypto";
 import {
   ORGANIZATION_MESSAGES,
+  SEAT_OVERAGE_LISTED,
+  seatStopsAt,
   type CreateOrganizationRequest,
   type InstallationResponse,
   type OrganizationDetails,
   type OrganizationSummary,
+  type SeatOverage,
   type SubscriptionField,
   type SubscriptionView,
   servedElsewhereMessage,
@@ -22,9 +25,11 @@ import { isId } from "@alpvault/contracts/ids";
 import type { Scope, Transaction } from "../lib/tenancy";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as organizations from "./repo";
+import { seatsOf } from "./repo";
 import type { Account, Organization } from "./repo";
 
 export type { Account, GracefulPeriod, Organization } from "./repo";
+export { NO_SEAT_OVERAGE, seatsOf, type SeatOverageState } from "./repo";
 
 /** Consumer Google accounts have no Workspace behind them (docs/requirements.md#validation consumer-mail helper). */
 export function isConsumerEmail(email: string): boolean {
@@ -79,9 +84,20 @@ function summary(organization: Organization, regions: Region[]): OrganizationSum
   };
 }
 
-/** The seats the organisation's storage and licences count: the free plan's fixed ones, else those bought. */
-export function seatsOf(organization: Organization): number {
-  return PLANS[organization.planId].maxUsers ?? organization.seats;
+/**
+ * The overage the console shows, from the recorded one and the mailboxes active now: null when the seats
+ * cover them (seats bought since the last sync count at once).
+ */
+export function seatOverageView(account: Account, activeMailboxes: number): SeatOverage | null {
+  const over = activeMailboxes - seatsOf(account);
+  const { since, unseated } = account.seatOverage;
+  if (over <= 0 || !since) return null;
+  return {
+    over,
+    since,
+    stopsAt: seatStopsAt(since).toISOString(),
+    mailboxes: unseated.slice(0, Math.min(over, SEAT_OVERAGE_LISTED)),
+  };
 }
 
 /** The service's dependencies with the clock and the regions (with their API domains) filled in. */
@@ -257,7 +273,8 @@ async function subscription(
   const wanted = (field: SubscriptionField) => fields.length === 0 || fields.includes(field);
   const plan = PLANS[organization.planId];
   const seats = seatsOf(organization);
-  const usage = wanted("seats") || wanted("storage") ? await deps.usage(organization) : null;
+  const usage =
+    wanted("seats") || wanted("storage") || wanted("seatOverage") ? await deps.usage(organization) : null;
   const view: SubscriptionView = { subscriptionId };
   if (wanted("region")) {
     view.region = deps.regions().find((region) => region.id === organization.regionId) as Region;
@@ -274,6 +291,8 @@ async function subscription(
     };
   }
   if (wanted("autoAddStorage")) view.autoAddStorage = organization.autoAddStorage;
+  if (wanted("autoAddSeats")) view.autoAddSeats = organization.autoAddSeats;
+  if (usage && wanted("seatOverage")) view.seatOverage = seatOverageView(organization, usage.activeMailboxes);
   return view;
 }
 export function organizationService(deps: OrganizationDeps) {

@@ -3,7 +3,7 @@
  * database under `organizations/{organizationId}/...`.
  */
 import type { Transaction } from "firebase-admin/firestore";
-import type { Alert, Resource, ResourceType } from "@alpvault/contracts/organizations";
+import type { Alert, Resource, ResourceType, SyncedMailbox } from "@alpvault/contracts/organizations";
 import { BACKED_UP_SERVICES, BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { decodeResourceIntegrity } from "@alpvault/contracts/schemas/integrity";
 import { organizationRef, type Scope } from "../lib/tenancy";
@@ -139,11 +139,23 @@ export async function applySync(
   scope: Scope,
   discovered: DiscoveredResource[],
   at: string,
-): Promise<{ added: number; removed: number }> {
+): Promise<{ added: number; removed: number; mailboxes: SyncedMailbox[] }> {
   const ref = organizationRef(scope);
   const db = ref.firestore;
   const existing = await ref.collection("resources").get();
   const known = new Map(existing.docs.map((doc) => [doc.id, doc.get("status") as unknown]));
+  const discoveredAt = new Map(existing.docs.map((doc) => [doc.id, doc.get("discoveredAt") as unknown]));
+  // The active mailboxes with when each was first discovered: who is beyond the seats.
+  const mailboxes: SyncedMailbox[] = discovered
+    .filter((resource) => resource.type === "email" && resource.status === "active")
+    .map((resource) => {
+      const first = discoveredAt.get(resource.resourceId);
+      return {
+        resourceId: resource.resourceId,
+        email: resource.email,
+        discoveredAt: typeof first === "string" ? first : at,
+      };
+    });
   const seen = new Set<string>();
   let added = 0;
   let removed = 0;
@@ -181,7 +193,7 @@ export async function applySync(
   }
   void writer.set(ref.collection("meta").doc("sync"), { lastSyncAt: at }, { merge: true });
   await writer.close();
-  return { added, removed };
+  return { added, removed, mailboxes };
 }
 
 export async function usageCounts(

@@ -21,6 +21,7 @@ import * as repo from "./repo";
 import * as totals from "./totals-repo";
 import type { DiscoveredResource, Scope } from "./repo";
 import { activeBackups } from "../backups/service";
+import { reviewSeats } from "../billing/seats";
 
 export const MAX_PAGE_SIZE = 100;
 const ALERTS_SHOWN = 50;
@@ -54,7 +55,7 @@ export async function syncResources(
     })),
   ];
   const at = now.toISOString();
-  const result = await repo.applySync(scope, discovered, at);
+  const { mailboxes, ...result } = await repo.applySync(scope, discovered, at);
   const changes = [
     { kind: "resources-added", count: result.added, verb: "added" },
     { kind: "resources-removed", count: result.removed, verb: "removed" },
@@ -72,6 +73,7 @@ export async function syncResources(
       key: `${kind}-${at}`,
     });
   }
+  await reviewSeats(scope, mailboxes, now);
   return result;
 }
 

@@ -5,6 +5,7 @@ import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
+import type { SubscriptionDetails } from "@alpvault/contracts/organizations";
 import { isPlanId, type PlanId } from "@alpvault/contracts/plans";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
@@ -14,13 +15,20 @@ import { RetryableError } from "@/components/ui/notices";
 import { useFreePlan, useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
 import { usePlans } from "../api/get-plans";
-import { useAutoAddStorageSetting, useCurrentSubscription, useStartCheckout } from "../hooks/use-billing";
-import { AutoAddStorageSwitch } from "./auto-add-storage-switch";
+import { useCurrentSubscription, useStartCheckout } from "../hooks/use-billing";
+import { AutoAddSettings } from "./auto-add-settings";
 import { CheckoutDialog } from "./checkout-dialog";
 import { PaymentModal } from "./payment-modal";
 import { PlanCards } from "./plan-cards";
+import { SeatOverageAlert } from "./seat-overage-alert";
 import { StorageAddOnCard } from "./storage-add-on-card";
 import { SubscriptionCard } from "./subscription-card";
+
+/** The subscription's plan id, when it has been read and names a plan. */
+function subscribedPlanId(subscription: SubscriptionDetails | undefined): PlanId | undefined {
+  const id = subscription?.plan.id;
+  return isPlanId(id) ? id : undefined;
+}
 
 /** The purchase buttons' payment modals: before the checkout (the purchase) and on the return (the outcome). */
 function PaymentModals({
@@ -55,10 +63,8 @@ export function PlansScreen() {
   const { organizationPlan } = useSession();
   const { organizationId, subscription, reload } = useCurrentSubscription();
   const checkout = useStartCheckout(organizationId);
-  const autoAdd = useAutoAddStorageSetting(organizationId, subscription.data);
   const { show } = useSnackbar();
-  const subscribed = subscription.data?.plan.id;
-  const currentPlanId: PlanId | null = isPlanId(subscribed) ? subscribed : (organizationPlan?.id ?? null);
+  const currentPlanId: PlanId | null = subscribedPlanId(subscription.data) ?? organizationPlan?.id ?? null;
   const freePlan = useFreePlan(currentPlanId ?? undefined) === true;
 
   useEffect(() => {
@@ -67,6 +73,14 @@ export function PlansScreen() {
 
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 3 }}>
+      <SeatOverageAlert
+        subscription={subscription.data}
+        freePlan={freePlan}
+        busy={checkout.pending}
+        onAddSeats={(seats) =>
+          currentPlanId && checkout.ask({ kind: "upgrade", planId: currentPlanId, seats })
+        }
+      />
       {plans.data ? (
         <PlanCards
           plans={plans.data.plans}
@@ -86,10 +100,11 @@ export function PlansScreen() {
         upgradeLink={false}
         onBuy={(packs) => checkout.ask({ kind: "storage", packs })}
         autoAdd={
-          <AutoAddStorageSwitch
-            enabled={autoAdd.enabled}
-            disabled={!subscription.data || autoAdd.saving}
-            onChange={autoAdd.change}
+          <AutoAddSettings
+            organizationId={organizationId}
+            subscription={subscription.data}
+            freePlan={freePlan}
+            onSaved={reload}
           />
         }
       />
@@ -102,11 +117,10 @@ export function PlansScreen() {
 function SubscriptionSection({ titled }: { titled: boolean }) {
   const { t } = useTranslation();
   const { organizationId, subscription, reload } = useCurrentSubscription();
-  const autoAdd = useAutoAddStorageSetting(organizationId, subscription.data);
   const checkout = useStartCheckout(organizationId);
   const failed = Boolean(subscription.error) && !subscription.data;
-  const subscribed = subscription.data?.plan.id;
-  const freePlan = useFreePlan(isPlanId(subscribed) ? subscribed : undefined) === true;
+  const planId = subscribedPlanId(subscription.data);
+  const freePlan = useFreePlan(planId) === true;
 
   return (
     <>
@@ -118,15 +132,22 @@ function SubscriptionSection({ titled }: { titled: boolean }) {
           onRetry={() => void subscription.refetch()}
         />
       )}
+      <SeatOverageAlert
+        subscription={subscription.data}
+        freePlan={freePlan}
+        busy={checkout.pending}
+        onAddSeats={(seats) => planId && checkout.ask({ kind: "upgrade", planId, seats })}
+      />
       <SubscriptionCard
         subscription={subscription.data}
         failed={failed}
         titled={titled}
         autoAdd={
-          <AutoAddStorageSwitch
-            enabled={autoAdd.enabled}
-            disabled={!subscription.data || autoAdd.saving}
-            onChange={autoAdd.change}
+          <AutoAddSettings
+            organizationId={organizationId}
+            subscription={subscription.data}
+            freePlan={freePlan}
+            onSaved={reload}
           />
         }
       />

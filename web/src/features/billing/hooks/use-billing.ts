@@ -9,6 +9,7 @@ import { useSnackbar } from "@/lib/snackbar";
 import { asApiError } from "@/lib/query";
 import { useCreateCheckout } from "../api/create-checkout";
 import { subscriptionKeys, useSubscription } from "../api/get-subscription";
+import { useSetAutoAddSeats } from "../api/set-auto-add-seats";
 import { useSetAutoAddStorage } from "../api/set-auto-add-storage";
 
 /**
@@ -71,6 +72,42 @@ export function useStartCheckout(organizationId: string | null) {
   return { purchase, opening, ask, cancel, confirm, pending: checkout.pending || opening };
 }
 
+/** One of the account's switches as shown: saved on change, reverting with the required text on failure. */
+function useAccountSwitch(
+  organizationId: string | null,
+  saved: boolean | undefined,
+  save: (organizationId: string, enabled: boolean) => Promise<boolean>,
+  saving: boolean,
+  texts: { on: string; off: string },
+) {
+  const { t } = useTranslation();
+  const { show } = useSnackbar();
+  const [enabled, setEnabled] = useState(false);
+  useEffect(() => {
+    if (saved !== undefined) setEnabled(saved);
+  }, [saved]);
+  const change = useCallback(
+    (wanted: boolean) => {
+      if (!organizationId) return;
+      setEnabled(wanted);
+      save(organizationId, wanted).then(
+        (answer) => {
+          setEnabled(answer);
+          show({ text: answer ? texts.on : texts.off, isError: false });
+        },
+        (error: unknown) => {
+          setEnabled(!wanted);
+          const apiError = asApiError(error);
+          const text = apiError.code === 403 ? apiError.message : t("billing.messages.autoAddFailed");
+          show({ text, isError: true });
+        },
+      );
+    },
+    [organizationId, save, show, t, texts.on, texts.off],
+  );
+  return { enabled, saving, change };
+}
+
 /**
  * The auto-add-storage setting as shown: it follows the switch at once, is saved, and reverts with the
  * required error text when saving fails (docs/requirements.md#errors-and-messages).
@@ -80,31 +117,37 @@ export function useAutoAddStorageSetting(
   subscription: SubscriptionDetails | undefined,
 ) {
   const { t } = useTranslation();
-  const { show } = useSnackbar();
   const toggle = useSetAutoAddStorage();
-  const [enabled, setEnabled] = useState(false);
-  useEffect(() => {
-    if (subscription) setEnabled(subscription.autoAddStorage);
-  }, [subscription]);
-  const change = useCallback(
-    (wanted: boolean) => {
-      if (!organizationId) return;
-      setEnabled(wanted);
-      toggle.run(organizationId, wanted).then(
-        (answer) => {
-          setEnabled(answer.autoAddStorage);
-          show({
-            text: answer.autoAddStorage ? t("billing.messages.autoAddOn") : t("billing.messages.autoAddOff"),
-            isError: false,
-          });
-        },
-        () => {
-          setEnabled(!wanted);
-          show({ text: t("billing.messages.autoAddFailed"), isError: true });
-        },
-      );
-    },
-    [organizationId, toggle, show, t],
+  const { run } = toggle;
+  const save = useCallback(
+    async (id: string, enabled: boolean) => (await run(id, enabled)).autoAddStorage,
+    [run],
   );
-  return { enabled, saving: toggle.pending, change };
+  return useAccountSwitch(organizationId, subscription?.autoAddStorage, save, toggle.pending, {
+    on: t("billing.messages.autoAddOn"),
+    off: t("billing.messages.autoAddOff"),
+  });
+}
+
+/** The auto-add-seats setting as shown (paid plans); turned on, the seats of mailboxes beyond them are added. */
+export function useAutoAddSeatsSetting(
+  organizationId: string | null,
+  subscription: SubscriptionDetails | undefined,
+  onSaved: () => void,
+) {
+  const { t } = useTranslation();
+  const toggle = useSetAutoAddSeats();
+  const { run } = toggle;
+  const save = useCallback(
+    async (id: string, enabled: boolean) => {
+      const answer = (await run(id, enabled)).autoAddSeats;
+      onSaved();
+      return answer;
+    },
+    [run, onSaved],
+  );
+  return useAccountSwitch(organizationId, subscription?.autoAddSeats, save, toggle.pending, {
+    on: t("billing.messages.autoAddSeatsOn"),
+    off: t("billing.messages.autoAddSeatsOff"),
+  });
 }
