@@ -45,6 +45,7 @@ export function validBodies(resources: readonly [string, string]): Record<string
       returnUrl: `${stackEnv.webUrl}/plans`,
     },
     [`PUT ${organization}/settings/auto-add-storage`]: { enabled: true },
+    [`PUT ${organization}/settings/auto-add-seats`]: { enabled: false },
     [`PUT ${organization}/drills`]: {
       enabled: false,
       sandboxResourceId: resources[1],

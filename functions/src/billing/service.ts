@@ -232,9 +232,10 @@ async function setAutoAddSeats(
   organizationId: string,
   body: unknown,
 ): Promise<AutoAddSeatsResponse> {
+  // The caller's rights first: another organisation's id learns nothing from the body's check.
+  const organization = await deps.organizations.requireAdmin(caller, organizationId);
   const enabled = record(body).enabled;
   if (typeof enabled !== "boolean") throw DomainError.invalid(BILLING_MESSAGES.invalidSetting);
-  const organization = await deps.organizations.requireAdmin(caller, organizationId);
   return changeAccount(organization, caller.email, deps.now(), (account) => {
     if (enabled && PLANS[account.planId].maxUsers !== null) {
       throw DomainError.forbidden(BILLING_MESSAGES.seatsNeedPaidPlan);

@@ -4,7 +4,7 @@ import { Suspense, useState, type ReactNode } from "react";
  * True from the first time `wanted` is: a part loaded on first use (a dialog, a menu) is rendered from
  * then on, so it can close with its animation and open again at once.
  */
-export function useWantedOnce(wanted: boolean): boolean {
+function useWantedOnce(wanted: boolean): boolean {
   const [once, setOnce] = useState(wanted);
   if (wanted && !once) setOnce(true);
   return once;

@@ -13,8 +13,11 @@ export const navigationCustomizations: Components<Theme> = {
         borderRadius: theme.shape.borderRadius,
         "&.Mui-selected": {
           backgroundColor: alpha(theme.palette.primary.main, 0.12),
-          color: theme.palette.primary.main,
-          "& .MuiListItemIcon-root": { color: theme.palette.primary.main },
+          // On the tinted background the deeper (light theme) or lighter (dark theme) shade keeps 4.5:1.
+          color: theme.palette.mode === "dark" ? theme.palette.primary.light : theme.palette.primary.dark,
+          "& .MuiListItemIcon-root": {
+            color: theme.palette.mode === "dark" ? theme.palette.primary.light : theme.palette.primary.dark,
+          },
         },
       }),
     },

@@ -13,6 +13,17 @@ export const surfacesCustomizations: Components<Theme> = {
   MuiDialogActions: {
     styleOverrides: { root: ({ theme }) => ({ padding: theme.spacing(1.5, 3, 2.5) }) },
   },
+  // Initials in an avatar: a background that keeps 4.5:1 with its text in both themes.
+  MuiAvatar: {
+    styleOverrides: {
+      colorDefault: ({ theme }) => ({
+        backgroundColor: theme.palette.mode === "dark" ? theme.palette.grey[300] : theme.palette.grey[600],
+        color: theme.palette.mode === "dark" ? theme.palette.grey[900] : "#fff",
+      }),
+    },
+  },
+  // A progress bar without a name of its own is announced as loading (WCAG 4.1.2).
+  MuiLinearProgress: { defaultProps: { "aria-label": "Loading" } },
   MuiAppBar: {
     defaultProps: { elevation: 0, color: "inherit" },
     styleOverrides: {

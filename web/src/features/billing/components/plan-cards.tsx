@@ -39,7 +39,9 @@ function PlanCard({
   onUpgrade(planId: PlanId, seats: number): void;
 }) {
   const { t } = useTranslation();
-  const [seatsText, setSeatsText] = useState(String(defaultSeats));
+  // The seats in use until the admin types their own (a late subscription answer does not overwrite them).
+  const [typedSeats, setSeatsText] = useState<string | null>(null);
+  const seatsText = typedSeats ?? String(defaultSeats);
   const seats = validSeats(seatsText);
   const current = plan.id === currentPlanId;
   const higher = currentPlanId !== null && planRank(plan.id) > planRank(currentPlanId);
@@ -149,7 +151,7 @@ export function PlanCards({
     >
       {plans.map((plan) => (
         <PlanCard
-          key={`${plan.id}:${defaultSeats}`}
+          key={plan.id}
           plan={plan}
           currentPlanId={currentPlanId}
           defaultSeats={defaultSeats}
