@@ -64,6 +64,11 @@ export function planIdOfName(planName: string): PlanId | null {
   return PLAN_IDS.find((id) => id === wanted || bare(PLANS[id].name) === wanted) ?? null;
 }
 
+/** Whether the plan is a paid one: it sells seats and storage packs (the free plan's seats are fixed). */
+export function isPaidPlan(planId: PlanId): boolean {
+  return PLANS[planId].maxUsers === null;
+}
+
 /** Plans from the smallest to the largest: Zürich is the maximum (docs/requirements.md#states-and-flows). */
 export const PLAN_ORDER: readonly PlanId[] = PLAN_IDS;
 

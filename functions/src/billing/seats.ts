@@ -11,7 +11,7 @@
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { SEAT_TEXTS } from "@alpvault/contracts/billing";
 import { seatStopsAt, type SyncedMailbox } from "@alpvault/contracts/organizations";
-import { PLANS } from "@alpvault/contracts/plans";
+import { isPaidPlan } from "@alpvault/contracts/plans";
 import type { Scope } from "../lib/tenancy";
 import { NO_SEAT_OVERAGE, seatsOf, type Account, type SeatOverageState } from "../organizations/service";
 import { changeAccount, type BillingChange } from "./changes";
@@ -33,7 +33,7 @@ export function decideSeats(account: Account, mailboxes: readonly SyncedMailbox[
       ? { account: { seatOverage: NO_SEAT_OVERAGE }, audits: [], alerts: [] }
       : { audits: [], alerts: [] };
   }
-  if (account.autoAddSeats && PLANS[account.planId].maxUsers === null) {
+  if (account.autoAddSeats && isPaidPlan(account.planId)) {
     return {
       account: { seats: used, seatOverage: NO_SEAT_OVERAGE },
       audits: [{ operation: "seats.added", object: SEAT_TEXTS.addedObject(seats, used) }],
@@ -77,7 +77,8 @@ export async function beyondSeats(
 ): Promise<boolean> {
   const { since, unseated } = account.seatOverage;
   if (!since || now < seatStopsAt(since)) return false;
-  if (!unseated.some((entry) => entry.resourceId === resourceId)) return false;
-  const over = (await activeMailboxes()) - seatsOf(account);
-  return over > 0 && unseated.slice(0, over).some((entry) => entry.resourceId === resourceId);
+  const position = unseated.findIndex((entry) => entry.resourceId === resourceId);
+  if (position < 0) return false;
+  // Those added last are listed first: the resource is beyond the count while fewer seats than it needs.
+  return position < (await activeMailboxes()) - seatsOf(account);
 }

@@ -22,7 +22,7 @@ import {
   type Purchase,
   type SandboxOutcome,
 } from "@alpvault/contracts/billing";
-import { PLANS, STORAGE_PACK_PRICE_USD, planRank } from "@alpvault/contracts/plans";
+import { PLANS, STORAGE_PACK_PRICE_USD, isPaidPlan, planRank } from "@alpvault/contracts/plans";
 import { DomainError } from "../lib/errors";
 import type { Caller } from "../lib/caller";
 import {
@@ -59,13 +59,13 @@ export interface BillingDeps {
 /** Checks a purchase against the organisation's plan (docs/requirements.md#states-and-flows, #who-may-do-what); throws the text to show. */
 export function checkPurchase(account: Account, purchase: Purchase): void {
   if (purchase.kind === "storage") {
-    if (account.planId === "matterhorn") throw DomainError.forbidden(BILLING_MESSAGES.storageNeedsPaidPlan);
+    if (!isPaidPlan(account.planId)) throw DomainError.forbidden(BILLING_MESSAGES.storageNeedsPaidPlan);
     return;
   }
   if (planRank(purchase.planId) < planRank(account.planId))
     throw DomainError.forbidden(BILLING_MESSAGES.downgrade);
   if (purchase.planId === "matterhorn") throw DomainError.invalid(BILLING_MESSAGES.freePlanNotSold);
-  if (account.planId !== "matterhorn" && purchase.seats < account.seats) {
+  if (isPaidPlan(account.planId) && purchase.seats < account.seats) {
     throw DomainError.forbidden(BILLING_MESSAGES.fewerSeats);
   }
   if (purchase.planId === account.planId && purchase.seats === account.seats) {
@@ -237,7 +237,7 @@ async function setAutoAddSeats(
   const enabled = record(body).enabled;
   if (typeof enabled !== "boolean") throw DomainError.invalid(BILLING_MESSAGES.invalidSetting);
   return changeAccount(organization, caller.email, deps.now(), (account) => {
-    if (enabled && PLANS[account.planId].maxUsers !== null) {
+    if (enabled && !isPaidPlan(account.planId)) {
       throw DomainError.forbidden(BILLING_MESSAGES.seatsNeedPaidPlan);
     }
     if (account.autoAddSeats === enabled) {

@@ -25,7 +25,6 @@ import { isId } from "@alpvault/contracts/ids";
 import type { Scope, Transaction } from "../lib/tenancy";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as organizations from "./repo";
-import { seatsOf } from "./repo";
 import type { Account, Organization } from "./repo";
 
 export type { Account, GracefulPeriod, Organization } from "./repo";
@@ -89,7 +88,7 @@ function summary(organization: Organization, regions: Region[]): OrganizationSum
  * cover them (seats bought since the last sync count at once).
  */
 export function seatOverageView(account: Account, activeMailboxes: number): SeatOverage | null {
-  const over = activeMailboxes - seatsOf(account);
+  const over = activeMailboxes - organizations.seatsOf(account);
   const { since, unseated } = account.seatOverage;
   if (over <= 0 || !since) return null;
   return {
@@ -253,7 +252,7 @@ async function details(
     organizationId,
     domain: organization.domain,
     totalStorage: (await deps.usage(organization)).storageBytes,
-    maximumStorage: maximumStorageBytes(plan, seatsOf(organization), organization.storagePacks),
+    maximumStorage: maximumStorageBytes(plan, organizations.seatsOf(organization), organization.storagePacks),
     plan: { name: plan.name },
   };
 }
@@ -272,7 +271,7 @@ async function subscription(
   }
   const wanted = (field: SubscriptionField) => fields.length === 0 || fields.includes(field);
   const plan = PLANS[organization.planId];
-  const seats = seatsOf(organization);
+  const seats = organizations.seatsOf(organization);
   const usage =
     wanted("seats") || wanted("storage") || wanted("seatOverage") ? await deps.usage(organization) : null;
   const view: SubscriptionView = { subscriptionId };
