@@ -8,7 +8,7 @@ export const PREFERENCES_KEY = "alpvault:shared-settings";
 
 /** The header's account button; found by attribute, as a modal above the shell hides it from the role tree. */
 export function accountMenuButton(page: Page) {
-  return page.locator('button[aria-label="Account menu"]');
+  return page.locator('button[aria-label^="Account menu"]');
 }
 
 /**
@@ -22,11 +22,11 @@ export async function demoSignIn(page: Page): Promise<void> {
   await accountMenuButton(page).waitFor();
 }
 
+/** Opens the account menu; the answer is its popover: who is signed in (`profile-summary`) and the menu. */
 export async function openProfileMenu(page: Page) {
   await page.getByRole("button", { name: "Account menu" }).click();
-  const menu = page.getByRole("menu");
-  await menu.waitFor();
-  return menu;
+  await page.getByRole("menu").waitFor();
+  return page.getByTestId("profile-menu");
 }
 
 export async function readPreferences(page: Page): Promise<unknown> {

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { expectNoViolations, seriousViolations } from "./axe";
 import { chromium, type Browser, type BrowserContext, type Page, type Route } from "playwright-core";
 
 /** Where the app under test is served (Firebase Hosting of the local stack by default). */
@@ -60,9 +61,17 @@ export async function newContext(
   return { context, network };
 }
 
+/**
+ * Captures the page as `name`.png and, when it is one of the console's screens, checks it with axe-core:
+ * every state the tests capture (screens, menus, dialogs, errors, light and dark) is also held to WCAG 2.1
+ * AA, and a serious or critical violation fails the test, naming what to mend.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  if (new URL(page.url()).origin === new URL(WEB_URL).origin) {
+    expectNoViolations({ [name]: await seriousViolations(page) });
+  }
 }
 
 /** Collects uncaught page errors so a test can assert that a screen rendered without crashing. */

@@ -8,6 +8,7 @@ export const brand = {
   300: "hsl(210, 100%, 65%)",
   400: "hsl(210, 98%, 48%)",
   500: "hsl(210, 98%, 42%)",
+  550: "hsl(210, 98%, 38%)",
   600: "hsl(210, 98%, 55%)",
   700: "hsl(210, 100%, 35%)",
   800: "hsl(210, 100%, 16%)",
@@ -27,8 +28,18 @@ export const gray = {
   900: "hsl(220, 35%, 3%)",
 };
 
-export const green = { 300: "hsl(120, 61%, 77%)", 400: "hsl(120, 44%, 53%)", 700: "hsl(120, 59%, 30%)" };
-export const orange = { 300: "hsl(45, 90%, 65%)", 400: "hsl(45, 90%, 40%)", 700: "hsl(45, 94%, 20%)" };
+export const green = {
+  300: "hsl(120, 61%, 77%)",
+  400: "hsl(120, 44%, 53%)",
+  700: "hsl(120, 59%, 30%)",
+  800: "hsl(120, 59%, 22%)",
+};
+export const orange = {
+  300: "hsl(45, 90%, 65%)",
+  400: "hsl(45, 90%, 40%)",
+  600: "hsl(35, 100%, 28%)",
+  700: "hsl(45, 94%, 20%)",
+};
 export const red = { 300: "hsl(0, 90%, 65%)", 400: "hsl(0, 90%, 40%)", 700: "hsl(0, 94%, 18%)" };
 
 export function getDesignTokens(mode: PaletteMode): ThemeOptions {
@@ -38,13 +49,25 @@ export function getDesignTokens(mode: PaletteMode): ThemeOptions {
       mode,
       // WCAG AA (4.5:1) for text in the primary colour and on it: a deeper blue under white text in the
       // light theme; in the dark theme a light blue, with dark text on its buttons.
+      // The status colours likewise: text in them reads at 4.5:1 on the theme's paper and on a selected row
+      // (deep tones in the light theme, light ones in the dark), and MUI picks the text on a filled chip or
+      // button of that colour by the same ratio (`contrastThreshold`).
+      contrastThreshold: 4.5,
       primary: dark
         ? { light: brand[200], main: brand[300], dark: brand[400], contrastText: gray[900] }
-        : { light: brand[200], main: brand[500], dark: brand[700], contrastText: brand[50] },
-      info: { light: brand[100], main: brand[300], dark: brand[600], contrastText: gray[50] },
-      warning: { light: orange[300], main: orange[400], dark: orange[700] },
-      error: { light: red[300], main: red[400], dark: red[700] },
-      success: { light: green[300], main: green[400], dark: green[700] },
+        : { light: brand[200], main: brand[550], dark: brand[700], contrastText: brand[50] },
+      info: dark
+        ? { light: brand[100], main: brand[300], dark: brand[600] }
+        : { light: brand[100], main: brand[700], dark: brand[800] },
+      warning: dark
+        ? { light: orange[300], main: orange[400], dark: orange[700] }
+        : { light: orange[300], main: orange[600], dark: orange[700] },
+      error: dark
+        ? { light: red[300], main: red[300], dark: red[400] }
+        : { light: red[300], main: red[400], dark: red[700] },
+      success: dark
+        ? { light: green[300], main: green[400], dark: green[700] }
+        : { light: green[300], main: green[700], dark: green[800] },
       grey: gray,
       divider: dark ? alpha(gray[700], 0.6) : alpha(gray[300], 0.4),
       background: dark

@@ -47,7 +47,14 @@ export function AlertsPanel({
           </Typography>
         )}
         {alerts && alerts.alerts.length > 0 && (
-          <List dense disablePadding sx={{ maxHeight: 220, overflow: "auto" }}>
+          // Scrolls when long: focusable, so that the keyboard can scroll it too.
+          <List
+            dense
+            disablePadding
+            tabIndex={0}
+            aria-label={t("resources.alerts.title")}
+            sx={{ maxHeight: 220, overflow: "auto" }}
+          >
             {alerts.alerts.map((alert) => (
               <ListItem key={alert.alertId} disableGutters data-testid="alert-item" data-read={alert.read}>
                 <ListItemText

@@ -1,7 +1,8 @@
 import Box from "@mui/material/Box";
 import Divider from "@mui/material/Divider";
-import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
+import MenuList from "@mui/material/MenuList";
+import Popover from "@mui/material/Popover";
 import Typography from "@mui/material/Typography";
 import type { User } from "firebase/auth";
 import { useTranslation } from "react-i18next";
@@ -10,7 +11,10 @@ import { paths } from "@/config/paths";
 import { useSession } from "@/lib/session";
 import { ProfileAvatar } from "./profile-avatar";
 
-/** The profile menu's content, open at `anchor` (see `ProfileMenu`). */
+/**
+ * The profile menu's content, open at `anchor` (see `ProfileMenu`): who is signed in and on which plan,
+ * above the menu itself. The summary sits beside the menu, not in it: a menu holds only its items.
+ */
 export default function ProfileMenuList({
   user,
   anchor,
@@ -30,12 +34,13 @@ export default function ProfileMenuList({
     navigate(href);
   };
   return (
-    <Menu
+    <Popover
       anchorEl={anchor}
       open={anchor !== null}
       onClose={onClose}
       anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
       transformOrigin={{ vertical: "top", horizontal: "right" }}
+      slotProps={{ paper: { "data-testid": "profile-menu" } as object }}
     >
       <Box
         sx={{ display: "flex", gap: 1.5, alignItems: "center", px: 2, py: 1.5 }}
@@ -56,18 +61,20 @@ export default function ProfileMenuList({
         </Box>
       </Box>
       <Divider />
-      <MenuItem onClick={go(paths.app.profile.getHref())}>{t("profileMenu.myProfile")}</MenuItem>
-      <MenuItem onClick={go(paths.app.secrets.getHref())}>{t("profileMenu.secrets")}</MenuItem>
-      <MenuItem onClick={go(paths.app.subscription.getHref())}>{t("profileMenu.mySubscription")}</MenuItem>
-      <Divider />
-      <MenuItem
-        onClick={() => {
-          onClose();
-          onLogout();
-        }}
-      >
-        {t("profileMenu.logOut")}
-      </MenuItem>
-    </Menu>
+      <MenuList autoFocusItem aria-label={t("profileMenu.open")}>
+        <MenuItem onClick={go(paths.app.profile.getHref())}>{t("profileMenu.myProfile")}</MenuItem>
+        <MenuItem onClick={go(paths.app.secrets.getHref())}>{t("profileMenu.secrets")}</MenuItem>
+        <MenuItem onClick={go(paths.app.subscription.getHref())}>{t("profileMenu.mySubscription")}</MenuItem>
+        <Divider />
+        <MenuItem
+          onClick={() => {
+            onClose();
+            onLogout();
+          }}
+        >
+          {t("profileMenu.logOut")}
+        </MenuItem>
+      </MenuList>
+    </Popover>
   );
 }
