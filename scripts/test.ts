@@ -1,6 +1,6 @@
 /**
  * `npm test`: everything, in one command, offline.
- *   1. lint (ESLint with import boundaries, Prettier), typecheck every package
+ *   1. lint (ESLint with import boundaries, Prettier) and, beside it, typecheck every package
  *   2. build functions and web, run unit tests
  *   3. start one throw-away local stack (seeded from emulator-data/) and run the Firestore conformance,
  *      API and browser suites against it
@@ -31,29 +31,43 @@ const START_TESTS = join("tests", "start");
 interface StepResult {
   name: string;
   ok: boolean;
+  /** How long the step took, in seconds (the summary prints it, to keep the whole run's time in view). */
+  seconds?: number;
 }
 
 const results: StepResult[] = [];
+const runStarted = Date.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
 /**
  * Runs one step as a child process. Asynchronous on purpose: the local stack's Firestore and Workspace
- * emulators run inside this process, and a blocking spawn would stop them answering the tests.
+ * emulators run inside this process, and a blocking spawn would stop them answering the tests. A `buffered`
+ * step keeps its output until it ends, so that steps run side by side print one after the other.
  */
 async function run(
   name: string,
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
+  options: { buffered?: boolean } = {},
 ): Promise<boolean> {
-  console.log(`\n── ${name} ──`);
-  const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...env } });
+  if (!options.buffered) console.log(`\n── ${name} ──`);
+  const started = Date.now();
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    stdio: options.buffered ? ["ignore", "pipe", "pipe"] : "inherit",
+    env: { ...process.env, ...env },
+  });
+  const output: Buffer[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
   const status = await new Promise<number | null>((resolvePromise) => {
     child.once("error", () => resolvePromise(null));
-    child.once("exit", (code) => resolvePromise(code));
+    child.once("close", (code) => resolvePromise(code));
   });
+  if (options.buffered) process.stdout.write(`\n── ${name} ──\n${Buffer.concat(output).toString("utf8")}`);
   const ok = status === 0;
-  results.push({ name, ok });
+  results.push({ name, ok, seconds: Math.round((Date.now() - started) / 1000) });
   return ok;
 }
 
@@ -147,8 +161,11 @@ async function main(): Promise<void> {
   const focus = process.argv.slice(2);
   if (focus.length > 0) return focused(focus);
 
-  await run("lint", "npm", ["run", "--silent", "lint"]);
-  await run("typecheck", "npm", ["run", "--silent", "typecheck"]);
+  // Each is one process on one core: side by side, they take the time of the longer one.
+  await Promise.all([
+    run("lint", "npm", ["run", "--silent", "lint"], {}, { buffered: true }),
+    run("typecheck", "npm", ["run", "--silent", "typecheck"], {}, { buffered: true }),
+  ]);
   try {
     buildAll();
     results.push({ name: "build", ok: true });
@@ -221,7 +238,11 @@ async function focused(patterns: string[]): Promise<void> {
 
 function summarise(): never {
   console.log("\n── summary ──");
-  for (const result of results) console.log(`  ${result.ok ? "ok  " : "FAIL"}  ${result.name}`);
+  for (const result of results) {
+    const took = result.seconds === undefined ? "" : ` (${result.seconds} s)`;
+    console.log(`  ${result.ok ? "ok  " : "FAIL"}  ${result.name}${took}`);
+  }
+  console.log(`Whole run: ${Math.round((Date.now() - runStarted) / 1000)} s`);
   console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(results.every((result) => result.ok) && totals.failed === 0 ? 0 : 1);
 }
