@@ -158,6 +158,12 @@ export interface Resource {
   integrity: ResourceIntegrity | null;
 }
 
+/** GET /v1/organizations/{id}/resources/{resourceId}: the resource with its item counts (current items). */
+export interface ResourceDetail extends Resource {
+  mailItems: number;
+  driveItems: number;
+}
+
 export interface ResourcesPage {
   resources: Resource[];
   total: number;

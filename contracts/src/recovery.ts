@@ -72,6 +72,11 @@ export interface Recovery {
   problems: RecoveryProblem[];
 }
 
+/** GET /v1/organizations/{id}/recoveries?resourceId=: the resource's newest recoveries, from it or to it. */
+export interface RecoveryList {
+  recoveries: Recovery[];
+}
+
 export interface RecoveryProblem {
   itemKey: string;
   /** The message's subject or the file's name, as backed up. */

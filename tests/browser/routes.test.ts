@@ -39,6 +39,7 @@ const SHELL_ROUTES: { path: string; title: string; nav: string | null; screensho
   { path: "/plans", title: "Plans and upgrade", nav: null, screenshot: "plans" },
   { path: "/policies", title: "Backup Policies", nav: "Backup Policies", screenshot: "policies" },
   { path: "/audit-logs", title: "Audit Logs", nav: "Audit Logs", screenshot: "audit-logs" },
+  { path: "/activity", title: "Backup Activity", nav: "Backup Activity", screenshot: "activity-empty" },
   { path: "/restore-drills", title: "Restore Drills", nav: "Restore Drills", screenshot: "restore-drills" },
   { path: "/search", title: "Search Backups", nav: "Search Backups", screenshot: "search" },
   { path: "/search/res-42", title: "Search Backups", nav: "Search Backups", screenshot: "search-resource" },
@@ -121,7 +122,7 @@ describe("route table", () => {
     await page.waitForURL((url) => url.pathname === "/resources");
   });
 
-  it("when the shell is shown on a large screen, then the side navigation lists the four required entries, Restore Drills and the help links", async () => {
+  it("when the shell is shown on a large screen, then the side navigation lists the four required entries, Backup Activity, Restore Drills and the help links", async () => {
     await page.goto("/resources");
     const nav = page.getByRole("navigation", { name: "Main navigation" });
     await nav.getByRole("link", { name: "Resources" }).waitFor();
@@ -130,6 +131,7 @@ describe("route table", () => {
       "Backup Policies",
       "Search Backups",
       "Audit Logs",
+      "Backup Activity",
       "Restore Drills",
     ]);
     expect(await page.getByRole("link", { name: "Contact support" }).getAttribute("href")).toMatch(
@@ -160,7 +162,14 @@ describe("route table", () => {
       await railNav
         .getByRole("link")
         .evaluateAll((links) => links.map((link) => link.getAttribute("aria-label"))),
-    ).toEqual(["Resources", "Backup Policies", "Search Backups", "Audit Logs", "Restore Drills"]);
+    ).toEqual([
+      "Resources",
+      "Backup Policies",
+      "Search Backups",
+      "Audit Logs",
+      "Backup Activity",
+      "Restore Drills",
+    ]);
     expect(await railNav.getByRole("link", { name: "Backup Policies" }).getAttribute("aria-current")).toBe(
       "page",
     );

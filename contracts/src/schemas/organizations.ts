@@ -3,6 +3,7 @@ import type {
   Alert,
   AlertsResponse,
   Resource,
+  ResourceDetail,
   ResourcesAnalytics,
   ResourcesPage,
   SubscriptionDetails,
@@ -14,7 +15,7 @@ import { count, nullableString } from "./common";
 import { resourceIntegritySchema } from "./integrity";
 
 /** docs/requirements.md#data-the-console-shows resource. */
-export const resourceSchema: z.ZodMiniType<Resource> = z.object({
+const resourceShape = {
   resourceId: z.string(),
   type: z.enum(["email", "shared_drive"]),
   name: z.string(),
@@ -40,6 +41,15 @@ export const resourceSchema: z.ZodMiniType<Resource> = z.object({
     z.nullish(resourceIntegritySchema),
     z.transform((integrity: ResourceIntegrity | null | undefined) => integrity ?? null),
   ),
+};
+
+export const resourceSchema: z.ZodMiniType<Resource> = z.object(resourceShape);
+
+/** GET …/resources/{resourceId}: the resource page's figures. */
+export const resourceDetailSchema: z.ZodMiniType<ResourceDetail> = z.object({
+  ...resourceShape,
+  mailItems: count,
+  driveItems: count,
 });
 
 export const resourcesPageSchema: z.ZodMiniType<ResourcesPage> = z.object({

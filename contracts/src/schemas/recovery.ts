@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { RECOVERY_SERVICES, type Recovery, type RecoveryProblem } from "../recovery";
+import { RECOVERY_SERVICES, type Recovery, type RecoveryList, type RecoveryProblem } from "../recovery";
 import { count, nullableString } from "./common";
 
 export const recoveryProblemSchema: z.ZodMiniType<RecoveryProblem> = z.object({
@@ -25,4 +25,8 @@ export const recoverySchema: z.ZodMiniType<Recovery> = z.object({
   failureReason: nullableString,
   /** Absent from older answers: none named. */
   problems: z._default(z.array(recoveryProblemSchema), []),
+});
+
+export const recoveryListSchema: z.ZodMiniType<RecoveryList> = z.object({
+  recoveries: z.array(recoverySchema),
 });

@@ -9,6 +9,7 @@ import { appendAudit } from "../audit/service";
 import type { Scope } from "../lib/tenancy";
 import { putAlert } from "../resources/service";
 import { recordRunEnd, type BackupResource, type BackupRun } from "./repo";
+import { recordRunActivity } from "./history";
 import { readVerifyResource, refetchOutcomes, updateRefetchStates } from "./verify/repo";
 
 /**
@@ -35,6 +36,7 @@ export async function recordEnd(
   resource: BackupResource | undefined,
 ): Promise<void> {
   await recordRunEnd(scope, run);
+  await recordRunActivity(scope, run, new Date());
   await recordRefetches(scope, run.resourceId);
   const name = resource?.email ?? resource?.name ?? run.resourceId;
   const failed = run.state === "failed";

@@ -15,6 +15,7 @@ import {
   type ExportList,
   type ExportRequest,
 } from "@alpvault/contracts/exports";
+import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
 import { isId } from "@alpvault/contracts/ids";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
@@ -23,6 +24,7 @@ import { readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";
+import { optionalIdParam } from "../lib/query-params";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { EnqueueExport } from "../backups/queue";
@@ -142,8 +144,14 @@ export async function getExport(scope: Scope, exportId: string): Promise<ExportJ
   return toExportJob(await requireExport(scope, exportId));
 }
 
-export async function exportList(scope: Scope): Promise<ExportList> {
-  return { exports: (await listExports(scope, 50)).map(toExportJob) };
+/**
+ * The organisation's 50 newest exports, or the 10 newest of one resource (`resourceId` from the query,
+ * checked as an id before it reaches Firestore).
+ */
+export async function exportList(scope: Scope, query: Record<string, unknown> = {}): Promise<ExportList> {
+  const resourceId = optionalIdParam(query, "resourceId", ACTIVITY_MESSAGES.invalidResourceId);
+  const jobs = resourceId ? await listExports(scope, 10, resourceId) : await listExports(scope, 50);
+  return { exports: jobs.map(toExportJob) };
 }
 
 export const EXPORT_REPORT_HEADER = "item,name,reason";

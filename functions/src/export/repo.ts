@@ -106,9 +106,10 @@ export async function readExport(scope: Scope, exportId: string): Promise<Stored
   return decodeExport(snapshot.id, snapshot.data());
 }
 
-/** The organisation's exports, newest first. */
-export async function listExports(scope: Scope, limit: number): Promise<StoredExport[]> {
-  const snapshot = await exportsOf(scope).orderBy("requestedAt", "desc").limit(limit).get();
+/** The organisation's exports (of one resource when `resourceId` is given), newest first. */
+export async function listExports(scope: Scope, limit: number, resourceId?: string): Promise<StoredExport[]> {
+  const query = resourceId ? exportsOf(scope).where("resourceId", "==", resourceId) : exportsOf(scope);
+  const snapshot = await query.orderBy("requestedAt", "desc").limit(limit).get();
   return snapshot.docs.flatMap((doc) => decodeExport(doc.id, doc.data()) ?? []);
 }
 

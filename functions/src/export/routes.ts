@@ -26,7 +26,7 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
       callerOf(response),
       request.params.organizationId,
     );
-    response.json(await exportList(organization));
+    response.json(await exportList(organization, request.query as Record<string, unknown>));
   });
   router.get(`${base}/:exportId`, async (request, response) => {
     const organization = await organizations().requireAdmin(

@@ -43,6 +43,28 @@ export async function readRecovery(scope: Scope, recoveryId: string): Promise<St
 }
 
 /**
+ * The newest recoveries of a resource, from it or to it (two queries, `resourceId` and `targetResourceId`
+ * each with `requestedAt` descending), merged newest first.
+ */
+export async function recoveriesOfResource(
+  scope: Scope,
+  resourceId: string,
+  limit: number,
+): Promise<StoredRecovery[]> {
+  const newest = (field: "resourceId" | "targetResourceId") =>
+    recoveries(scope).where(field, "==", resourceId).orderBy("requestedAt", "desc").limit(limit).get();
+  const [from, to] = await Promise.all([newest("resourceId"), newest("targetResourceId")]);
+  const byId = new Map<string, StoredRecovery>();
+  for (const doc of [...from.docs, ...to.docs]) {
+    const recovery = decodeRecovery(doc.id, doc.data());
+    if (recovery) byId.set(doc.id, recovery);
+  }
+  return [...byId.values()]
+    .sort((a, b) => b.requestedAt.localeCompare(a.requestedAt) || a.recoveryId.localeCompare(b.recoveryId))
+    .slice(0, limit);
+}
+
+/**
  * Writes a pending recovery and takes its target's lock, in one transaction; `busy` when another recovery of
  * the same target is pending or running.
  */

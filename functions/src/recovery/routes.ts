@@ -3,7 +3,7 @@ import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import { sendCsvReport } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";
-import { getRecovery, recoveryReport, startRecovery } from "./service";
+import { getRecovery, listRecoveries, recoveryReport, startRecovery } from "./service";
 
 /** Recoveries (docs/requirements.md#screens-and-navigation recovery modal): start one (202) and follow it, for the organisation's admins. */
 export function recoveryRoutes(organizations: () => OrganizationService): Router {
@@ -13,6 +13,13 @@ export function recoveryRoutes(organizations: () => OrganizationService): Router
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
     response.status(202).json(await startRecovery(organization, request.body, caller.email));
+  });
+  router.get(base, async (request, response) => {
+    const organization = await organizations().requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await listRecoveries(organization, request.query as Record<string, unknown>));
   });
   router.get(`${base}/:recoveryId`, async (request, response) => {
     const organization = await organizations().requireAdmin(

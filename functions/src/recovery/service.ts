@@ -6,7 +6,13 @@
  * target is not left locked.
  */
 import { ValidationError } from "yup";
-import { RECOVERY_FAILURE_TEXTS, RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
+import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
+import {
+  RECOVERY_FAILURE_TEXTS,
+  RECOVERY_MESSAGES,
+  type Recovery,
+  type RecoveryList,
+} from "@alpvault/contracts/recovery";
 import { recoveryRequestSchema, type RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { enqueueRecovery, type EnqueueRecovery } from "../backups/queue";
 import { readBackupResource } from "../backups/service";
@@ -14,7 +20,26 @@ import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";
-import { createRecovery, finishRecovery, ledgerEntries, readRecovery, type StoredRecovery } from "./repo";
+import { optionalIdParam } from "../lib/query-params";
+import {
+  createRecovery,
+  finishRecovery,
+  ledgerEntries,
+  readRecovery,
+  recoveriesOfResource,
+  type StoredRecovery,
+} from "./repo";
+
+/** How many recoveries of a resource its page lists. */
+const RESOURCE_RECOVERIES = 10;
+
+/** GET …/recoveries?resourceId=: the resource's newest recoveries, from it or to it. */
+export async function listRecoveries(scope: Scope, query: Record<string, unknown>): Promise<RecoveryList> {
+  const resourceId = optionalIdParam(query, "resourceId", ACTIVITY_MESSAGES.invalidResourceId);
+  if (!resourceId) throw DomainError.invalid(ACTIVITY_MESSAGES.invalidResourceId);
+  const stored = await recoveriesOfResource(scope, resourceId, RESOURCE_RECOVERIES);
+  return { recoveries: stored.map(toRecovery) };
+}
 
 function parseRequest(body: unknown): RecoveryRequest {
   const mismatch = typeMismatch(recoveryRequestSchema, body);

@@ -3,7 +3,13 @@
  * database under `organizations/{organizationId}/...`.
  */
 import type { Transaction } from "firebase-admin/firestore";
-import type { Alert, Resource, ResourceType, SyncedMailbox } from "@alpvault/contracts/organizations";
+import type {
+  Alert,
+  Resource,
+  ResourceDetail,
+  ResourceType,
+  SyncedMailbox,
+} from "@alpvault/contracts/organizations";
 import { BACKED_UP_SERVICES, BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { decodeResourceIntegrity } from "@alpvault/contracts/schemas/integrity";
 import { organizationRef, type Scope } from "../lib/tenancy";
@@ -114,6 +120,21 @@ export async function resourcesWhere(
 ): Promise<Resource[]> {
   const snapshot = await organizationRef(scope).collection("resources").where(field, "in", values).get();
   return snapshot.docs.flatMap((doc) => decodeResource(doc.id, doc.data()) ?? []);
+}
+
+/** One resource with its current item counts, or undefined when the organisation has none of that id. */
+export async function readResourceDetail(
+  scope: Scope,
+  resourceId: string,
+): Promise<ResourceDetail | undefined> {
+  const snapshot = await organizationRef(scope).collection("resources").doc(resourceId).get();
+  const resource = decodeResource(snapshot.id, snapshot.data());
+  if (!resource) return undefined;
+  return {
+    ...resource,
+    mailItems: count(snapshot.get("mailItems")),
+    driveItems: count(snapshot.get("driveItems")),
+  };
 }
 
 export async function listResources(scope: Scope): Promise<Resource[]> {

@@ -4,9 +4,21 @@ import type { OrganizationService } from "../organizations/service";
 import { callerOf } from "../http/authenticate";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import { backupNow } from "../backups/service";
-import { alerts, analytics, listPage, markAllRead, parseResourcesQuery, syncResources } from "./service";
+import { activity, runHistory } from "../backups/history";
+import {
+  alerts,
+  analytics,
+  listPage,
+  markAllRead,
+  parseResourcesQuery,
+  resourceDetail,
+  syncResources,
+} from "./service";
 
-/** The resources screen: list, re-sync, analytics and alerts of one organisation (its admins only). */
+/**
+ * The resources screen and a resource's page: list, re-sync, analytics and alerts of one organisation, one
+ * resource with its backup history, and the organisation's activity per day (its admins only).
+ */
 export function resourceRoutes(
   deps: () => { organizations: OrganizationService; workspace: WorkspaceGateway },
 ): Router {
@@ -34,6 +46,31 @@ export function resourceRoutes(
     const organization = await deps().organizations.requireAdmin(caller, request.params.organizationId);
     const started = await backupNow(organization, request.params.resourceId, caller.email);
     response.status(202).json(started);
+  });
+
+  router.get(`${base}/resources/:resourceId`, async (request, response) => {
+    const organization = await deps().organizations.requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await resourceDetail(organization, request.params.resourceId));
+  });
+
+  router.get(`${base}/resources/:resourceId/runs`, async (request, response) => {
+    const organization = await deps().organizations.requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    const { resourceId } = await resourceDetail(organization, request.params.resourceId);
+    response.json(await runHistory(organization, resourceId, request.query as Record<string, unknown>));
+  });
+
+  router.get(`${base}/activity`, async (request, response) => {
+    const organization = await deps().organizations.requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await activity(organization, request.query as Record<string, unknown>, new Date()));
   });
 
   router.get(`${base}/analytics`, async (request, response) => {

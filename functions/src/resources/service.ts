@@ -10,11 +10,14 @@ import {
   type Alert,
   type AlertsResponse,
   type Resource,
+  type ResourceDetail,
   type ResourceSortField,
   type ResourcesAnalytics,
   type ResourcesPage,
   type ResourcesQuery,
 } from "@alpvault/contracts/organizations";
+import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
+import { isId } from "@alpvault/contracts/ids";
 import { DomainError } from "../lib/errors";
 import type { WorkspaceGateway } from "../workspace/gateway";
 import * as repo from "./repo";
@@ -249,6 +252,14 @@ export async function listPage(scope: Scope, query: ResourcesQuery): Promise<Res
   };
 }
 
+/** GET …/resources/{resourceId}: the resource page's figures (404 for an id the organisation does not have). */
+export async function resourceDetail(scope: Scope, resourceId: string): Promise<ResourceDetail> {
+  const found = isId(resourceId) ? await repo.readResourceDetail(scope, resourceId) : undefined;
+  if (!found) throw DomainError.notFound(ACTIVITY_MESSAGES.resourceNotFound);
+  const active = await activeBackups(scope);
+  return { ...found, activeBackup: active.get(resourceId) ?? null };
+}
+
 export async function markAllRead(scope: Scope): Promise<{ marked: number }> {
   return { marked: await repo.markAllAlertsRead(scope) };
 }
@@ -291,6 +302,11 @@ export async function findResourceByNameOrEmail(scope: Scope, text: string): Pro
   if (found) return found;
   const byName = resourceNamed(await repo.resourcesWhere(scope, "name", [typed]), typed);
   return byName ?? resourceNamed(await repo.listResources(scope), typed);
+}
+
+/** The organisation's protected storage per service now (the activity's storage over time). */
+export function storageByService(scope: Scope): Promise<{ gmail: number; drive: number }> {
+  return totals.storageByService(scope);
 }
 
 /** Every resource of the organisation, as stored. */

@@ -75,3 +75,17 @@ export async function activeMailboxCount(scope: Scope): Promise<number> {
   ]);
   return all - inactive;
 }
+
+/** Backed-up bytes per service of every resource (deleted ones too): mail is Gmail, the rest Drive. */
+export async function storageByService(scope: Scope): Promise<{ gmail: number; drive: number }> {
+  const totals = (
+    await resources(scope)
+      .aggregate({
+        gmail: AggregateField.sum("mailBackupBytes"),
+        drive: AggregateField.sum("driveBackupBytes"),
+      })
+      .get()
+  ).data();
+  const finite = (value: number) => (Number.isFinite(value) ? value : 0);
+  return { gmail: finite(totals.gmail), drive: finite(totals.drive) };
+}

@@ -29,6 +29,13 @@ export const paths = {
   app: {
     home: { path: "/", getHref: () => "/" },
     resources: { path: "/resources", getHref: () => "/resources" },
+    /** A resource's page (ours): its backups, history, recoveries and exports. */
+    resource: {
+      path: "/resources/:resourceId",
+      getHref: (resourceId: string) => `/resources/${encodeURIComponent(resourceId)}`,
+    },
+    /** The organisation's backups over time (ours). */
+    activity: { path: "/activity", getHref: () => "/activity" },
     plans: { path: "/plans", getHref: () => "/plans" },
     policies: { path: "/policies", getHref: () => "/policies" },
     auditLogs: { path: "/audit-logs", getHref: () => "/audit-logs" },

@@ -18,6 +18,7 @@ export async function backupNow(organizationId: string, resourceId: string): Pro
   );
 }
 
+/** After a start, the resources (the list and a resource's page) are read again: they show its progress. */
 export function useBackupNow() {
-  return useApiMutation(backupNow, (organizationId) => [resourcesKeys.lists(organizationId)]);
+  return useApiMutation(backupNow, (organizationId) => [resourcesKeys.all(organizationId)]);
 }

@@ -4,15 +4,26 @@ import Typography from "@mui/material/Typography";
 import type { ActiveBackup } from "@alpvault/contracts/backups";
 import type { Resource } from "@alpvault/contracts/organizations";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router-dom";
+import { paths } from "@/config/paths";
 import { formatGigabytes, formatRelativeTime, formatStorage } from "@/lib/format";
 
-/** docs/requirements.md#data-the-console-shows: the display name is the name plus the email or a 'shared drive' label. */
-export function DisplayName({ resource }: { resource: Resource }) {
+/**
+ * docs/requirements.md#data-the-console-shows: the display name is the name plus the email or a 'shared
+ * drive' label. With `linked`, the name leads to the resource's page.
+ */
+export function DisplayName({ resource, linked = false }: { resource: Resource; linked?: boolean }) {
   const { t } = useTranslation();
   return (
     <Box data-testid="resource-display-name">
-      <Typography variant="body2" sx={{ fontWeight: 500 }}>
-        {resource.name}
+      <Typography variant="body2" sx={{ fontWeight: 500, "& a": { color: "inherit" } }}>
+        {linked ? (
+          <RouterLink to={paths.app.resource.getHref(resource.resourceId)} data-testid="resource-link">
+            {resource.name}
+          </RouterLink>
+        ) : (
+          resource.name
+        )}
       </Typography>
       <Typography variant="caption" color="text.secondary">
         {resource.type === "shared_drive" ? t("resources.table.sharedDriveLabel") : resource.email}

@@ -131,7 +131,7 @@ function ResourceRow({
         />
       </TableCell>
       <TableCell>
-        <DisplayName resource={resource} />
+        <DisplayName resource={resource} linked />
       </TableCell>
       <TableCell>
         <Typography variant="body2" color={resource.policyName ? "text.primary" : "text.secondary"}>

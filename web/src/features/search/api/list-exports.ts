@@ -9,9 +9,20 @@ export function exportsPath(organizationId: string): string {
   return `/organizations/${encodeURIComponent(organizationId)}/exports`;
 }
 
-/** `GET /v1/organizations/{id}/exports`: the organisation's export jobs, newest first. */
-export async function listExports(organizationId: string, signal?: AbortSignal): Promise<ExportList> {
-  return decodeAnswer(exportListSchema, await api.get<unknown>(exportsPath(organizationId), { signal }));
+/**
+ * `GET /v1/organizations/{id}/exports`: the organisation's export jobs, newest first (the 10 newest of one
+ * resource with `resourceId`).
+ */
+export async function listExports(
+  organizationId: string,
+  signal?: AbortSignal,
+  resourceId?: string,
+): Promise<ExportList> {
+  const query = resourceId ? { resourceId } : {};
+  return decodeAnswer(
+    exportListSchema,
+    await api.get<unknown>(exportsPath(organizationId), { query, signal }),
+  );
 }
 
 /** How long after each answer the list is read again while an export is under way. */
@@ -22,6 +33,8 @@ export const isExportUnderWay = (job: ExportJob) => job.state === "pending" || j
 /** The query keys of the organisation's export jobs (starting one invalidates them). */
 export const exportsKeys = {
   all: (organizationId: string | null) => ["exports", organizationId] as const,
+  ofResource: (organizationId: string | null, resourceId: string) =>
+    [...exportsKeys.all(organizationId), "resource", resourceId] as const,
 };
 
 /** The export jobs, read again every `EXPORTS_POLL_MS` while one is under way. */
@@ -29,6 +42,16 @@ export function useExports(organizationId: string | null) {
   return useQuery({
     queryKey: exportsKeys.all(organizationId),
     queryFn: organizationId ? ({ signal }) => listExports(organizationId, signal) : skipToken,
+    refetchIntervalInBackground: true,
+    refetchInterval: (query) => (query.state.data?.exports.some(isExportUnderWay) ? EXPORTS_POLL_MS : false),
+  });
+}
+
+/** The resource's newest export jobs, read again while one is under way. */
+export function useResourceExports(organizationId: string | null, resourceId: string) {
+  return useQuery({
+    queryKey: exportsKeys.ofResource(organizationId, resourceId),
+    queryFn: organizationId ? ({ signal }) => listExports(organizationId, signal, resourceId) : skipToken,
     refetchIntervalInBackground: true,
     refetchInterval: (query) => (query.state.data?.exports.some(isExportUnderWay) ? EXPORTS_POLL_MS : false),
   });

@@ -1,21 +1,20 @@
 import DownloadOutlined from "@mui/icons-material/DownloadOutlined";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
-import Card from "@mui/material/Card";
 import Chip from "@mui/material/Chip";
 import LinearProgress from "@mui/material/LinearProgress";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EXPORT_LIFETIME_DAYS, type ExportJob, type ExportState } from "@alpvault/contracts/exports";
+import { ListCard } from "@/components/ui/list-card";
 import { NamedProblems } from "@/components/ui/named-problems";
 import { apiDownload } from "@/lib/api-client";
 import { formatStorage } from "@/lib/format";
 import { downloadFromLink, saveFile } from "@/lib/save-file";
 import { asApiError, isLoading } from "@/lib/query";
 import { downloadExport, exportReportPath } from "../api/download-export";
-import { isExportUnderWay, useExports } from "../api/list-exports";
+import { isExportUnderWay, useExports, useResourceExports } from "../api/list-exports";
 import "../i18n/register";
 
 /** Items named under a job; its report lists every one. */
@@ -183,32 +182,30 @@ function ExportRow({ organizationId, job }: { organizationId: string; job: Expor
  * the items it left out, with the report. The list is read again after an export starts and every
  * `EXPORTS_POLL_MS` while an export is under way.
  */
-export function ExportsCard({ organizationId }: { organizationId: string | null }) {
+export function ExportsCard({
+  organizationId,
+  resourceId,
+}: {
+  organizationId: string | null;
+  /** Only this resource's newest exports (its page); absent: the organisation's. */
+  resourceId?: string;
+}) {
   const { t } = useTranslation();
-  const list = useExports(organizationId);
+  const all = useExports(resourceId ? null : organizationId);
+  const ofResource = useResourceExports(resourceId ? organizationId : null, resourceId ?? "");
+  const list = resourceId ? ofResource : all;
   const jobs = list.data?.exports ?? [];
 
   return (
-    <Card variant="outlined" component="section" aria-labelledby="exports-heading" data-testid="exports">
-      <Box sx={{ p: 2, pb: 0 }}>
-        <Typography variant="h6" component="h2" id="exports-heading">
-          {t("search.exports.heading")}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {t("search.exports.intro", { days: EXPORT_LIFETIME_DAYS })}
-        </Typography>
-      </Box>
-      <Box sx={{ height: 4, mt: 1 }}>{isLoading(list) && !list.data && <LinearProgress />}</Box>
-      {list.error && (
-        <Alert severity="warning" sx={{ mx: 2, mb: 2 }}>
-          {list.error.message}
-        </Alert>
-      )}
-      {list.data && jobs.length === 0 && (
-        <Typography color="text.secondary" sx={{ px: 2, pb: 2 }} data-testid="exports-empty">
-          {t("search.exports.empty")}
-        </Typography>
-      )}
+    <ListCard
+      id="exports"
+      heading={t("search.exports.heading")}
+      intro={t("search.exports.intro", { days: EXPORT_LIFETIME_DAYS })}
+      loading={isLoading(list) && !list.data}
+      error={list.error?.message ?? null}
+      empty={list.data && jobs.length === 0 ? t("search.exports.empty") : null}
+      emptyTestId="exports-empty"
+    >
       {organizationId && jobs.length > 0 && (
         <Box component="ul" sx={{ m: 0, p: 0, "& > li + li": { borderTop: 1, borderColor: "divider" } }}>
           {jobs.map((job) => (
@@ -216,6 +213,6 @@ export function ExportsCard({ organizationId }: { organizationId: string | null 
           ))}
         </Box>
       )}
-    </Card>
+    </ListCard>
   );
 }

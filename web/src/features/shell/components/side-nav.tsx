@@ -1,6 +1,7 @@
 import ContactSupportOutlined from "@mui/icons-material/ContactSupportOutlined";
 import FeedbackOutlined from "@mui/icons-material/FeedbackOutlined";
 import HelpCenterOutlined from "@mui/icons-material/HelpCenterOutlined";
+import InsightsOutlined from "@mui/icons-material/InsightsOutlined";
 import Inventory2Outlined from "@mui/icons-material/Inventory2Outlined";
 import ManageSearchOutlined from "@mui/icons-material/ManageSearchOutlined";
 import OndemandVideoOutlined from "@mui/icons-material/OndemandVideoOutlined";
@@ -66,6 +67,13 @@ export function useNavEntries(): NavEntry[] {
       href: paths.app.auditLogs.getHref(),
       icon: <ReceiptLongOutlined />,
       matches: (pathname) => startsWith(pathname, paths.app.auditLogs.path),
+    },
+    {
+      key: "activity",
+      label: t("nav.activity"),
+      href: paths.app.activity.getHref(),
+      icon: <InsightsOutlined />,
+      matches: (pathname) => startsWith(pathname, paths.app.activity.path),
     },
     {
       key: "drills",

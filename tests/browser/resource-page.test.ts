@@ -1,0 +1,216 @@
+/**
+ * A resource's page and the Backup Activity screen (docs/requirements.md#backup-activity), on an
+ * organisation of their own with real backups: an ok one, a partial one (a Google Form's content cannot be
+ * exported) and one started from the page. Every figure on screen is checked against the API's answer,
+ * and each chart against the same figures (one mark per run; one bar per day).
+ */
+import type { Locator } from "playwright-core";
+import type { ActivityResponse, BackupRunsPage } from "@alpvault/contracts/activity";
+import type { ExportJob } from "@alpvault/contracts/exports";
+import type { ResourceDetail } from "@alpvault/contracts/organizations";
+import { formatStorage } from "../../web/src/lib/format";
+import { backupNow, finishedRun } from "../support/backup-runs";
+import { workspaceAdmin } from "../support/workspace";
+import { screenshot } from "./support/browser";
+import {
+  closeFreshOrganizationPage,
+  freshOrganizationPage,
+  type FreshOrganizationPage,
+} from "./support/fresh-organization";
+import { screenshotBothThemes } from "./support/onboarding";
+import { expectSnackbar } from "./support/snackbar";
+
+jest.setTimeout(240_000);
+
+let fresh: FreshOrganizationPage | undefined;
+const page = () => (fresh as FreshOrganizationPage).page;
+const setup = () => (fresh as FreshOrganizationPage).setup;
+const base = () => `/organizations/${setup().organization.organizationId}`;
+
+async function apiRuns(): Promise<BackupRunsPage["runs"]> {
+  const answer = await setup().call(`${base()}/resources/${setup().resource.resourceId}/runs?pageSize=100`);
+  expect(answer.status).toBe(200);
+  return (answer.body as BackupRunsPage).runs;
+}
+
+async function apiDetail(): Promise<ResourceDetail> {
+  const answer = await setup().call(`${base()}/resources/${setup().resource.resourceId}`);
+  expect(answer.status).toBe(200);
+  return answer.body as ResourceDetail;
+}
+
+/** Waits until the locator matches `count` elements (15 s at most), then checks it. */
+async function countIs(locator: Locator, count: number): Promise<void> {
+  const until = Date.now() + 15_000;
+  while ((await locator.count()) !== count && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(await locator.count()).toBe(count);
+}
+
+beforeAll(async () => {
+  fresh = await freshOrganizationPage(4);
+  const form = await workspaceAdmin("POST", `/users/${setup().workspace.user}/drive/files`, {
+    name: "Team survey",
+    mimeType: "application/vnd.google-apps.form",
+  });
+  expect(form.status).toBe(200);
+  const started = await backupNow(setup().call, setup().organization, setup().resource.resourceId);
+  expect(started.status).toBe(202);
+  await finishedRun(
+    setup().organization,
+    setup().resource.resourceId,
+    (started.body as { runId: string }).runId,
+  );
+});
+afterAll(() => closeFreshOrganizationPage(fresh));
+
+describe("a resource's page", () => {
+  it("when the resource's name is clicked on the resources screen, then its page shows its summary as the API gives it", async () => {
+    await page().goto("/resources");
+    await page().getByTestId("resource-link").filter({ hasText: setup().resource.name }).click();
+    await page().waitForURL((url) => url.pathname === `/resources/${setup().resource.resourceId}`);
+    await page().getByRole("heading", { level: 1, name: setup().resource.name }).waitFor();
+    const detail = await apiDetail();
+    const overview = page().getByTestId("resource-overview");
+    expect(await overview.getByTestId("resource-policy").innerText()).toContain(detail.policyName ?? "");
+    expect(await overview.getByTestId("resource-storage-gmail").innerText()).toBe(
+      `Gmail: ${formatStorage(detail.mailBackupBytes)} · ${detail.mailItems} items`,
+    );
+    expect(await overview.getByTestId("resource-storage-drive").innerText()).toBe(
+      `Drive: ${formatStorage(detail.driveBackupBytes)} · ${detail.driveItems} items`,
+    );
+    expect(detail.mailItems).toBe(4);
+    expect(await overview.getByTestId("resource-integrity").innerText()).toBe("Not read back yet");
+    // The Form's content was not backed up: the summary's status says so for Drive.
+    expect(await overview.locator('[data-testid="service-status"][data-state="skipped"]').innerText()).toBe(
+      "Drive: 1 item skipped",
+    );
+  });
+
+  it("when the history shows, then it has one row and one chart mark per run, each as the API marks it", async () => {
+    const runs = await apiRuns();
+    expect(runs.map((run) => run.outcome)).toEqual(["partial", "ok"]);
+    const rows = page().getByTestId("run-row");
+    await countIs(rows, runs.length);
+    for (const [index, run] of runs.entries()) {
+      const row = rows.nth(index);
+      expect(await row.getAttribute("data-run-id")).toBe(run.runId);
+      expect(await row.getByTestId("run-outcome").innerText()).toBe(
+        run.outcome === "ok" ? "Backed up" : "Partial",
+      );
+      expect(await row.getByTestId("run-items").innerText()).toBe(String(run.items));
+      expect(await row.getByTestId("run-bytes").innerText()).toBe(formatStorage(run.bytes));
+    }
+    const chart = page().getByTestId("run-history-chart");
+    expect(await chart.getAttribute("data-marks")).toBe(String(runs.length));
+    await countIs(chart.locator(".MuiScatterChart-marker"), runs.length);
+    // The partial run says what it skipped and why.
+    const partial = rows.first().getByTestId("run-problems");
+    await partial.locator("summary").click();
+    expect(await partial.innerText()).toContain("1 item skipped or failed");
+    expect(await partial.innerText()).toContain("Drive: 1 — Google offers no export of these");
+    await screenshotBothThemes(page(), "resource-page");
+  });
+
+  it("when Back up now is chosen on the page, then the snackbar confirms it and the history gets the run as it ends", async () => {
+    await page().getByRole("button", { name: "Back up now" }).click();
+    await expectSnackbar(page(), "Backup started", false);
+    const runs = await apiRuns();
+    await finishedRun(setup().organization, setup().resource.resourceId, runs[0]!.runId);
+    await page().reload();
+    await page().getByTestId("run-row").nth(2).waitFor();
+    const after = await apiRuns();
+    expect(after).toHaveLength(3);
+    expect(await page().getByTestId("run-row").first().getAttribute("data-run-id")).toBe(after[0]!.runId);
+    expect(await page().getByTestId("run-row").first().getAttribute("data-outcome")).toBe(after[0]!.outcome);
+    expect(await page().getByTestId("run-row").first().getByTestId("run-outcome").innerText()).not.toBe(
+      "In progress",
+    );
+  });
+
+  it("when the resource has a recovery and an export, then the page lists them with their progress", async () => {
+    const recovery = await setup().call(`${base()}/recoveries`, {
+      method: "POST",
+      body: {
+        resourceId: setup().resource.resourceId,
+        service: "gmail",
+        location: "original",
+        method: "folder",
+        folderName: "From_the_page",
+      },
+    });
+    expect(recovery.status).toBe(202);
+    const exported = await setup().call(`${base()}/exports`, {
+      method: "POST",
+      body: { resourceId: setup().resource.resourceId, service: "gmail" },
+    });
+    expect(exported.status).toBe(202);
+    await page().reload();
+    const recoveries = page().getByTestId("resource-recovery");
+    await recoveries.first().waitFor();
+    expect(await recoveries.count()).toBe(1);
+    expect(await recoveries.first().getAttribute("data-recovery-id")).toBe(
+      (recovery.body as { recoveryId: string }).recoveryId,
+    );
+    await page()
+      .locator('[data-testid="resource-recovery"][data-state="succeeded"]')
+      .waitFor({ timeout: 90_000 });
+    expect(await page().getByTestId("resource-recovery-progress").innerText()).toBe(
+      "4 of 4 restored · 0 skipped · 0 failed",
+    );
+    const job = page().locator(
+      `[data-testid="export-job"][data-export-id="${(exported.body as ExportJob).exportId}"]`,
+    );
+    await job.waitFor();
+    await countIs(page().getByTestId("export-job"), 1);
+    await screenshot(page(), "resource-page-recoveries-exports");
+  });
+
+  it("when the page is 1440 or 390 px wide, then nothing scrolls sideways", async () => {
+    for (const width of [1440, 390]) {
+      await page().setViewportSize({ width, height: 900 });
+      await page().reload();
+      await page().getByTestId("run-history-chart").waitFor();
+      expect(await page().evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+    await page().setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it("when the page names a resource the organisation does not have, then it says so", async () => {
+    await page().goto("/resources/user-nobody");
+    expect(await page().getByTestId("resource-error").innerText()).toBe(
+      "This resource does not exist in your organisation.",
+    );
+  });
+});
+
+describe("the Backup Activity screen", () => {
+  it("when it opens, then today's figures in its table are the API's and each chart has a bar or point per day", async () => {
+    await page().goto("/activity");
+    await page().getByRole("heading", { level: 1, name: "Backup Activity" }).waitFor();
+    await page().getByRole("button", { name: "Last 7 days" }).click();
+    await page().getByRole("button", { name: "Show the figures" }).click();
+    const answer = await setup().call(`${base()}/activity?days=7`);
+    const { days } = answer.body as ActivityResponse;
+    const today = days[days.length - 1]!;
+    const row = page().locator(`[data-testid="activity-day"][data-date="${today.date}"]`);
+    await row.waitFor();
+    expect(await row.getByTestId("activity-runs").innerText()).toBe(
+      `${today.runs.ok} / ${today.runs.partial} / ${today.runs.failed}`,
+    );
+    expect(today.runs.ok + today.runs.partial + today.runs.failed).toBe(3);
+    expect(await row.getByTestId("activity-items").innerText()).toBe(String(today.items));
+    expect(await row.getByTestId("activity-bytes").innerText()).toBe(formatStorage(today.bytes));
+    expect(await row.getByTestId("activity-gmail").innerText()).toBe(formatStorage(today.storage!.gmail));
+    expect(await row.getByTestId("activity-drive").innerText()).toBe(formatStorage(today.storage!.drive));
+    await countIs(page().getByTestId("activity-day"), 7);
+    // The success chart: a stacked bar per day and outcome with runs; the rates as the API's figures say.
+    const success = page().getByTestId("activity-success");
+    expect(await success.locator(".MuiBarChart-element").count()).toBeGreaterThanOrEqual(1);
+    const rate = Math.round(((today.runs.ok + today.runs.partial) / 3) * 1000) / 10;
+    expect(await page().getByTestId("activity-success-rates").innerText()).toContain(`: ${rate} %`);
+    expect(await page().getByTestId("activity-storage").locator("svg path").count()).toBeGreaterThan(0);
+    await screenshotBothThemes(page(), "activity");
+  });
+});
