@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import type { BrowseResponse } from "../browse";
 import type { DriveSearchResult, MailSearchResult, SearchResponse } from "../search";
 import { count, nullableString } from "./common";
 
@@ -46,4 +47,27 @@ const page = {
 export const searchResponseSchema: z.ZodMiniType<SearchResponse> = z.discriminatedUnion("service", [
   z.object({ ...page, service: z.literal("gmail"), results: z.array(mailSearchResultSchema) }),
   z.object({ ...page, service: z.literal("drive"), results: z.array(driveSearchResultSchema) }),
+]);
+
+const browseExtras = {
+  asOf: nullableString,
+  labels: z.array(z.object({ label: z.string(), name: z.string(), system: z.boolean() })),
+  folder: z.string(),
+  folders: z.array(z.object({ name: z.string(), path: z.string() })),
+  foldersAtLeast: z.boolean(),
+};
+
+export const browseResponseSchema: z.ZodMiniType<BrowseResponse> = z.discriminatedUnion("service", [
+  z.object({
+    ...page,
+    ...browseExtras,
+    service: z.literal("gmail"),
+    results: z.array(mailSearchResultSchema),
+  }),
+  z.object({
+    ...page,
+    ...browseExtras,
+    service: z.literal("drive"),
+    results: z.array(driveSearchResultSchema),
+  }),
 ]);

@@ -252,6 +252,11 @@ export async function listPage(scope: Scope, query: ResourcesQuery): Promise<Res
   };
 }
 
+/** The organisation's resource of that id, or undefined (an id that is not one is never looked up). */
+export async function resourceById(scope: Scope, resourceId: string): Promise<Resource | undefined> {
+  return isId(resourceId) ? repo.readResourceDetail(scope, resourceId) : undefined;
+}
+
 /** GET …/resources/{resourceId}: the resource page's figures (404 for an id the organisation does not have). */
 export async function resourceDetail(scope: Scope, resourceId: string): Promise<ResourceDetail> {
   const found = isId(resourceId) ? await repo.readResourceDetail(scope, resourceId) : undefined;

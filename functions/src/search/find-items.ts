@@ -42,6 +42,9 @@ export const SEARCH_PAGE_MESSAGES = {
 export interface ItemsQuery {
   kind: ItemKind;
   words: string[];
+  /** A browse's label (mail) or folder (Drive), as the search fields keep it. */
+  label?: string;
+  folder?: string;
   /** End of the chosen day (exclusive), ISO 8601. */
   asOf?: string;
   pageSize: number;
@@ -100,14 +103,18 @@ async function planOf(scope: Scope, resourceId: string, query: ItemsQuery): Prom
     wordIndex = rarest;
   }
   if (wordIndex >= Math.max(1, query.words.length)) throw DomainError.invalid(SEARCH_PAGE_MESSAGES.changed);
-  const word = query.words[wordIndex];
+  const narrowed: Stream = {
+    word: query.words[wordIndex],
+    ...(query.label ? { label: query.label } : {}),
+    ...(query.folder !== undefined ? { folder: query.folder } : {}),
+  };
   const totals = query.words.length > 1 ? "found" : asOf ? "held" : "counted";
-  if (!asOf) return { streams: [{ word }], unfiltered: query.words.length <= 1, totals, wordIndex };
-  if (kind === "drive-file") return { streams: [{ word }], unfiltered: false, totals, wordIndex };
+  if (!asOf) return { streams: [narrowed], unfiltered: query.words.length <= 1, totals, wordIndex };
+  if (kind === "drive-file") return { streams: [narrowed], unfiltered: false, totals, wordIndex };
   return {
     streams: [
-      { word, datedLater: true, dateFrom: asOf },
-      { word, dateBefore: asOf, firstSeenBefore: asOf },
+      { ...narrowed, datedLater: true, dateFrom: asOf },
+      { ...narrowed, dateBefore: asOf, firstSeenBefore: asOf },
     ],
     unfiltered: false,
     totals,
@@ -193,9 +200,14 @@ async function heldTotal(
 ): Promise<{ total: number; atLeast: boolean }> {
   const asOf = query.asOf as string;
   const cap = TOTAL_CAP + query.skip;
+  const narrowed = {
+    word,
+    ...(query.label ? { label: query.label } : {}),
+    ...(query.folder !== undefined ? { folder: query.folder } : {}),
+  };
   const [held, deleted] = await Promise.all([
-    countItems(scope, resourceId, query.kind, { word, firstSeenBefore: asOf }, cap),
-    countItems(scope, resourceId, query.kind, { word, deletedBefore: asOf }, cap),
+    countItems(scope, resourceId, query.kind, { ...narrowed, firstSeenBefore: asOf }, cap),
+    countItems(scope, resourceId, query.kind, { ...narrowed, deletedBefore: asOf }, cap),
   ]);
   return { total: Math.max(0, held - deleted), atLeast: held >= cap };
 }

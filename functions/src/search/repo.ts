@@ -3,7 +3,7 @@
  * items`, never the objects. A search reads one or two streams: indexed queries over a resource's items of
  * a kind in display order (newest mail first, Drive files by name), narrowed by a keyword word
  * (`search.keywords array-contains`), a mail date range, whether a message is dated after its first backup
- * (`datedLater`), and when it was first backed up. Pages are read from a cursor (the catalog document the
+ * (`datedLater`), and when it was first backed up; a browse narrows them by a label (mail) or a folder (Drive). Pages are read from a cursor (the catalog document the
  * previous page ended on), never by offset, and totals come from count aggregations stopped at a cap, so a
  * page costs about its size in reads whatever the catalog's size.
  */
@@ -29,6 +29,10 @@ export type ItemCursor = DocumentSnapshot;
 /** One query of a search: the items of a kind in display order, narrowed. */
 export interface Stream {
   word?: string;
+  /** Only mail carrying this label (its name as the search fields keep it: `bounded`). */
+  label?: string;
+  /** Only files directly in this folder (its path as the search fields keep it). */
+  folder?: string;
   /** Only messages dated after their first backup (`datedLater`). */
   datedLater?: boolean;
   /** Mail dated at or after this instant. */
@@ -62,6 +66,8 @@ function streamQuery(scope: Scope, resourceId: string, kind: ItemKind, stream: S
   let query: Query = items(scope, resourceId).where("kind", "==", kind);
   if (stream.datedLater) query = query.where("datedLater", "==", true);
   if (stream.word) query = query.where("search.keywords", "array-contains", stream.word);
+  if (stream.label) query = query.where("search.labels", "array-contains", stream.label);
+  if (stream.folder !== undefined) query = query.where("search.path", "==", stream.folder);
   if (stream.dateFrom) query = query.where("search.date", ">=", stream.dateFrom);
   if (stream.dateBefore) query = query.where("search.date", "<", stream.dateBefore);
   if (stream.firstSeenBefore) query = query.where("firstSeenAt", "<", stream.firstSeenBefore);
@@ -114,12 +120,47 @@ export async function countItems(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
-  filter: { word?: string; firstSeenBefore?: string; deletedBefore?: string },
+  filter: {
+    word?: string;
+    label?: string;
+    folder?: string;
+    firstSeenBefore?: string;
+    deletedBefore?: string;
+  },
   cap: number,
 ): Promise<number> {
   let query: Query = items(scope, resourceId).where("kind", "==", kind);
   if (filter.word) query = query.where("search.keywords", "array-contains", filter.word);
+  if (filter.label) query = query.where("search.labels", "array-contains", filter.label);
+  if (filter.folder !== undefined) query = query.where("search.path", "==", filter.folder);
   if (filter.firstSeenBefore) query = query.where("firstSeenAt", "<", filter.firstSeenBefore);
   if (filter.deletedBefore) query = query.where("deletedAtSource", "<", filter.deletedBefore);
   return (await query.limit(cap).count().get()).data().count;
+}
+
+/**
+ * The first file path, in order, after `after` and before `end` (Drive files by their folder path): a
+ * browse finds a folder's sub-folders one read each, skipping each sub-folder's whole tree once found.
+ * Answers the path as kept (lower case) and as Drive shows it.
+ */
+export async function nextFolderPath(
+  scope: Scope,
+  resourceId: string,
+  after: string,
+  end: string,
+): Promise<{ path: string; shown: string } | undefined> {
+  const page = await items(scope, resourceId)
+    .where("kind", "==", "drive-file")
+    .where("search.path", ">", after)
+    .where("search.path", "<", end)
+    .orderBy("search.path")
+    .select("search.path", "search.display.path")
+    .limit(1)
+    .get();
+  const doc = page.docs[0];
+  if (!doc) return undefined;
+  const path = doc.get("search.path") as unknown;
+  const shown = doc.get("search.display.path") as unknown;
+  if (typeof path !== "string") return undefined;
+  return { path, shown: typeof shown === "string" ? shown : path };
 }

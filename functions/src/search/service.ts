@@ -45,14 +45,19 @@ export interface SearchQuery {
   pageToken?: string;
 }
 
-function single(query: Record<string, unknown>, name: string): string | undefined {
+export function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
   if (typeof value !== "string") throw DomainError.invalid(`Query parameter '${name}' must be given once`);
   return value;
 }
 
-function positive(query: Record<string, unknown>, name: string, fallback: number, max: number): number {
+export function positive(
+  query: Record<string, unknown>,
+  name: string,
+  fallback: number,
+  max: number,
+): number {
   const value = single(query, name);
   if (value === undefined || value === "") return fallback;
   const number = Number(value);
@@ -117,7 +122,7 @@ const shown = (item: SearchableItem, field: string): string => {
   return text(display?.[field]) || text(item.search[field]);
 };
 
-function mailResult(item: SearchableItem): MailSearchResult {
+export function mailResult(item: SearchableItem): MailSearchResult {
   const search = item.search;
   return {
     itemId: item.itemKey,
@@ -134,7 +139,7 @@ function mailResult(item: SearchableItem): MailSearchResult {
   };
 }
 
-function driveResult(item: SearchableItem): DriveSearchResult {
+export function driveResult(item: SearchableItem): DriveSearchResult {
   const search = item.search;
   return {
     itemId: item.itemKey,
@@ -177,7 +182,7 @@ async function asHeldAt(
 }
 
 /** The items of a page, each as the backups held it at `asOf` when there is one. */
-function heldAt(scope: Scope, resourceId: string, items: SearchableItem[], asOf: string | undefined) {
+export function heldAt(scope: Scope, resourceId: string, items: SearchableItem[], asOf: string | undefined) {
   if (!asOf) return Promise.resolve(items);
   return Promise.all(
     items.map((item) =>
@@ -190,7 +195,10 @@ function heldAt(scope: Scope, resourceId: string, items: SearchableItem[], asOf:
 }
 
 /** The page token asked for, checked against this search and page. */
-function tokenOf(query: SearchQuery, digest: string): PageToken | undefined {
+export function tokenOf(
+  query: Pick<SearchQuery, "pageToken" | "page">,
+  digest: string,
+): PageToken | undefined {
   if (query.pageToken === undefined) return undefined;
   const token = decodePageToken(query.pageToken, digest);
   if (token.page !== query.page) throw DomainError.invalid(PAGE_TOKEN_MESSAGES.pageMismatch);

@@ -79,6 +79,7 @@ export function createAppRouter() {
               path: paths.app.resource.path,
               lazy: () => import("./routes/app/resource").then(toRoute),
             },
+            { path: paths.app.browse.path, lazy: () => import("./routes/app/browse").then(toRoute) },
             { path: paths.app.activity.path, lazy: () => import("./routes/app/activity").then(toRoute) },
             { path: paths.app.plans.path, lazy: () => import("./routes/app/plans").then(toRoute) },
             { path: paths.app.policies.path, lazy: () => import("./routes/app/policies").then(toRoute) },

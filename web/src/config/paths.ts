@@ -34,6 +34,11 @@ export const paths = {
       path: "/resources/:resourceId",
       getHref: (resourceId: string) => `/resources/${encodeURIComponent(resourceId)}`,
     },
+    /** A resource's backups at a point in time, by label or folder (ours). */
+    browse: {
+      path: "/resources/:resourceId/browse",
+      getHref: (resourceId: string) => `/resources/${encodeURIComponent(resourceId)}/browse`,
+    },
     /** The organisation's backups over time (ours). */
     activity: { path: "/activity", getHref: () => "/activity" },
     plans: { path: "/plans", getHref: () => "/plans" },

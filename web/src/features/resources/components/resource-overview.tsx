@@ -52,7 +52,7 @@ function IntegrityLine({ resource }: { resource: ResourceDetail }) {
 /**
  * The top of a resource's page: who or what it is, its policy and status (each service's last backup,
  * what it skipped, integrity), its backup dates with live progress, storage by service, and the actions:
- * back up now and search its backups.
+ * back up now, browse its backups at a date and search them.
  */
 export function ResourceOverview({
   organizationId,
@@ -125,6 +125,9 @@ export function ResourceOverview({
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mt: 2 }}>
         <Button variant="contained" onClick={backupNow} disabled={start.pending || !resource.protected}>
           {t("resources.page.backupNow")}
+        </Button>
+        <Button variant="outlined" component={RouterLink} to={paths.app.browse.getHref(resource.resourceId)}>
+          {t("resources.page.browse")}
         </Button>
         <Button variant="outlined" component={RouterLink} to={paths.app.search.getHref(resource.resourceId)}>
           {t("resources.page.search")}

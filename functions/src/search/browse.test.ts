@@ -1,0 +1,50 @@
+import { BROWSE_MESSAGES } from "@alpvault/contracts/browse";
+import { SEARCH_MESSAGES } from "@alpvault/contracts/search";
+import { parseBrowseQuery } from "./browse";
+
+describe("a browse's query", () => {
+  it("when nothing is given, then it is Gmail now, the first page of 25, at the top", () => {
+    expect(parseBrowseQuery({})).toEqual({ service: "gmail", folder: "", page: 1, pageSize: 25 });
+  });
+
+  it("when a day, a folder with a trailing slash and a page are given, then the day ends the browse and the folder is trimmed", () => {
+    expect(
+      parseBrowseQuery({
+        service: "drive",
+        date: "03-02-2026",
+        folder: "My Drive/Reports/",
+        page: "2",
+        pageSize: "10",
+      }),
+    ).toEqual({
+      service: "drive",
+      asOf: "2026-03-03T00:00:00.000Z",
+      folder: "My Drive/Reports",
+      page: 2,
+      pageSize: 10,
+    });
+  });
+
+  it.each([
+    ["the service is coming soon", { service: "chat" }, SEARCH_MESSAGES.unknownService],
+    ["the day does not exist", { date: "02-30-2026" }, SEARCH_MESSAGES.invalidDate],
+    ["Drive is asked for by label", { service: "drive", label: "INBOX" }, BROWSE_MESSAGES.labelForMail],
+    [
+      "Gmail is asked for by folder",
+      { service: "gmail", folder: "My Drive" },
+      BROWSE_MESSAGES.folderForDrive,
+    ],
+    ["the label is blank", { label: " " }, BROWSE_MESSAGES.invalidLabel],
+    [
+      "the folder is over 1,000 characters",
+      { service: "drive", folder: "x".repeat(1001) },
+      BROWSE_MESSAGES.invalidFolder,
+    ],
+  ])("when %s, then the query is refused with its text", (_case, query, message) => {
+    expect(() => parseBrowseQuery(query)).toThrow(message);
+  });
+
+  it("when a parameter is repeated, then it is refused", () => {
+    expect(() => parseBrowseQuery({ label: ["INBOX", "SENT"] })).toThrow();
+  });
+});

@@ -1,0 +1,191 @@
+/**
+ * Browsing a resource's backups at a point in time (docs/requirements.md#backup-activity, docs/api.md
+ * "Browse"): the mailbox by label, the drive by folder, with the items as the backups held them at the end
+ * of the chosen day (or now), in the search results' shapes. The items are found as a search without a
+ * keyword finds them (`findItems`, the same streams, totals and page tokens), narrowed by the label or the
+ * folder as the catalog files the items now; each is shown at its version of the date. Sub-folders are
+ * found one read each (`nextFolderPath`), never by reading the folder's files. Audited as a search.
+ */
+import {
+  BROWSE_MESSAGES,
+  MAX_BROWSE_FOLDERS,
+  SYSTEM_LABELS,
+  type BrowseFolder,
+  type BrowseLabel,
+  type BrowseResponse,
+} from "@alpvault/contracts/browse";
+import {
+  MAX_SEARCH_PAGE_SIZE,
+  SEARCH_MESSAGES,
+  SEARCH_SERVICES,
+  searchDateEnd,
+  type SearchService,
+} from "@alpvault/contracts/search";
+import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
+import { appendAudit } from "../audit/service";
+import { mailLabelNames } from "../backups/service";
+import { bounded } from "../engine/sources/search-text";
+import { DomainError } from "../lib/errors";
+import type { Scope } from "../lib/tenancy";
+import { resourceById } from "../resources/service";
+import { findItems } from "./find-items";
+import { encodePageToken, searchDigest } from "./page-token";
+import { nextFolderPath } from "./repo";
+import { driveResult, heldAt, mailResult, positive, single, tokenOf } from "./service";
+
+/** The longest label or folder a browse takes. */
+const MAX_LABEL = 200;
+const MAX_FOLDER = 1_000;
+/** Sorts after every character a path holds: the end of a folder's range. */
+const HIGHEST = "\uf8ff";
+
+export interface BrowseQuery {
+  service: SearchService;
+  asOf?: string;
+  label?: string;
+  folder: string;
+  page: number;
+  pageSize: number;
+  pageToken?: string;
+}
+
+/** Reads and checks a browse's query; anything else is a 400 with its text. */
+export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
+  const service = single(query, "service") ?? "gmail";
+  if (!(SEARCH_SERVICES as readonly string[]).includes(service)) {
+    throw DomainError.invalid(SEARCH_MESSAGES.unknownService);
+  }
+  const date = single(query, "date");
+  const asOf = date ? searchDateEnd(date) : undefined;
+  if (date && !asOf) throw DomainError.invalid(SEARCH_MESSAGES.invalidDate);
+  const label = single(query, "label");
+  const folder = single(query, "folder");
+  if (label !== undefined && service !== "gmail") throw DomainError.invalid(BROWSE_MESSAGES.labelForMail);
+  if (folder !== undefined && service !== "drive") throw DomainError.invalid(BROWSE_MESSAGES.folderForDrive);
+  if (label !== undefined && (label.trim() === "" || label.length > MAX_LABEL)) {
+    throw DomainError.invalid(BROWSE_MESSAGES.invalidLabel);
+  }
+  if (folder !== undefined && folder.length > MAX_FOLDER)
+    throw DomainError.invalid(BROWSE_MESSAGES.invalidFolder);
+  const pageToken = single(query, "pageToken");
+  return {
+    service: service as SearchService,
+    ...(asOf ? { asOf } : {}),
+    ...(label !== undefined ? { label } : {}),
+    folder: (folder ?? "").trim().replace(/\/+$/, ""),
+    page: positive(query, "page", 1, 100_000),
+    pageSize: positive(query, "pageSize", 25, MAX_SEARCH_PAGE_SIZE),
+    ...(pageToken ? { pageToken } : {}),
+  };
+}
+
+/** The mailbox's labels: Gmail's system ones, then the user's as its last backup named them. */
+async function labelsOf(scope: Scope, resourceId: string): Promise<BrowseLabel[]> {
+  const user = Object.values((await mailLabelNames(scope, resourceId)) ?? {})
+    .sort((a, b) => a.localeCompare(b))
+    .map((name) => ({ label: name, name, system: false }));
+  return [...SYSTEM_LABELS.map((label) => ({ label: label.id, name: label.name, system: true })), ...user];
+}
+
+/**
+ * The sub-folders of `folder` (its path as kept; "" for the top, whose sub-folders are the roots), at most
+ * `MAX_BROWSE_FOLDERS`: each found by the first file path after the last one found, a descendant of the
+ * last one found making the next read skip its tree.
+ */
+export async function subFolders(
+  scope: Scope,
+  resourceId: string,
+  folder: string,
+): Promise<{ folders: BrowseFolder[]; atLeast: boolean }> {
+  const prefix = folder === "" ? "" : `${folder}/`;
+  const depth = folder === "" ? 0 : folder.split("/").length;
+  const end = `${prefix}${HIGHEST}`;
+  const folders: BrowseFolder[] = [];
+  let after = prefix;
+  let last: string | undefined;
+  for (let reads = 0; reads <= 2 * MAX_BROWSE_FOLDERS + 1; reads++) {
+    const next = await nextFolderPath(scope, resourceId, after, end);
+    if (!next) return { folders, atLeast: false };
+    const child = `${prefix}${next.path.slice(prefix.length).split("/")[0] ?? ""}`;
+    if (child === last) {
+      after = `${child}/${HIGHEST}`;
+      continue;
+    }
+    if (folders.length === MAX_BROWSE_FOLDERS) return { folders, atLeast: true };
+    const shown = next.shown.split("/").slice(0, depth + 1);
+    folders.push({ name: shown[depth] ?? child.slice(prefix.length), path: shown.join("/") });
+    last = child;
+    after = child;
+  }
+  return { folders, atLeast: true };
+}
+
+/** GET …/resources/{resourceId}/browse: one page of a label's or a folder's items, and where to go on. */
+export async function browseBackups(
+  scope: Scope,
+  resourceId: string,
+  rawQuery: Record<string, unknown>,
+  actor: string,
+  now = new Date(),
+): Promise<BrowseResponse> {
+  const resource = await resourceById(scope, resourceId);
+  if (!resource) throw DomainError.notFound(ACTIVITY_MESSAGES.resourceNotFound);
+  const query = parseBrowseQuery(rawQuery);
+  const mail = query.service === "gmail";
+  const labels = mail ? await labelsOf(scope, resource.resourceId) : [];
+  if (query.label !== undefined && !labels.some((label) => label.label === query.label)) {
+    throw DomainError.invalid(BROWSE_MESSAGES.invalidLabel);
+  }
+  // As the catalog keeps a path (lower case, at most `MAX_TEXT` characters), so that they compare.
+  const folderKey = bounded(query.folder);
+  const narrowing = mail ? (query.label ?? "") : folderKey;
+  const digest = searchDigest(["browse", query.service, resource.resourceId, narrowing, query.asOf ?? null]);
+  const token = tokenOf(query, digest);
+  // The top of the drives holds folders only: every file is in a root ("My Drive", a shared drive).
+  const found =
+    !mail && folderKey === ""
+      ? { items: [], total: 0, totalAtLeast: false, next: null }
+      : await findItems(scope, resource.resourceId, {
+          kind: mail ? "gmail-message" : "drive-file",
+          words: [],
+          ...(mail && query.label !== undefined ? { label: bounded(query.label) } : {}),
+          ...(!mail ? { folder: folderKey } : {}),
+          ...(query.asOf ? { asOf: query.asOf } : {}),
+          pageSize: query.pageSize,
+          skip: token ? 0 : (query.page - 1) * query.pageSize,
+          ...(token ? { token } : {}),
+        });
+  const [items, sub] = await Promise.all([
+    heldAt(scope, resource.resourceId, found.items, query.asOf),
+    mail ? { folders: [], atLeast: false } : subFolders(scope, resource.resourceId, folderKey),
+  ]);
+  await appendAudit(scope, {
+    operation: "backup-item.searched",
+    actor,
+    object: `${mail ? "Gmail" : "Drive"} of ${resource.email ?? resource.name}`,
+    date: now,
+  });
+  const base = {
+    resource: { resourceId: resource.resourceId, name: resource.name, email: resource.email },
+    total: found.total,
+    totalAtLeast: found.totalAtLeast,
+    page: query.page,
+    pageSize: query.pageSize,
+    nextPageToken: found.next
+      ? encodePageToken(digest, {
+          page: query.page + 1,
+          position: found.next,
+          total: found.total,
+          totalAtLeast: found.totalAtLeast,
+        })
+      : null,
+    asOf: query.asOf ?? null,
+    labels,
+    folder: query.folder,
+    folders: sub.folders,
+    foldersAtLeast: sub.atLeast,
+  };
+  return mail
+    ? { ...base, service: "gmail", results: items.map(mailResult) }
+    : { ...base, service: "drive", results: items.map(driveResult) };
+}

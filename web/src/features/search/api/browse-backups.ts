@@ -1,0 +1,43 @@
+import type { BrowseResponse } from "@alpvault/contracts/browse";
+import { browseResponseSchema } from "@alpvault/contracts/schemas/search";
+import type { SearchService } from "@alpvault/contracts/search";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import { decodeAnswer } from "@/lib/decode";
+
+export interface BrowseQuery {
+  service: SearchService;
+  /** MM-DD-YYYY: the backups as they held the resource at the end of that day; absent: now. */
+  date?: string;
+  /** Gmail: a label of `labels` (its `label`); absent: all mail. */
+  label?: string;
+  /** Drive: a folder path ("My Drive/Projects"); absent: the top, the drives' roots. */
+  folder?: string;
+  page: number;
+  pageSize: number;
+  pageToken?: string;
+}
+
+/** `GET /v1/organizations/{id}/resources/{resourceId}/browse`: a label's or folder's items at a date. */
+export async function browseBackups(
+  organizationId: string,
+  resourceId: string,
+  query: BrowseQuery,
+  signal?: AbortSignal,
+): Promise<BrowseResponse> {
+  const answer = await api.get<unknown>(
+    `/organizations/${encodeURIComponent(organizationId)}/resources/${encodeURIComponent(resourceId)}/browse`,
+    { query: { ...query }, signal },
+  );
+  return decodeAnswer(browseResponseSchema, answer);
+}
+
+export function useBrowseBackups(organizationId: string | null, resourceId: string, query: BrowseQuery) {
+  return useQuery({
+    queryKey: ["browse", organizationId, resourceId, query],
+    queryFn: organizationId
+      ? ({ signal }) => browseBackups(organizationId, resourceId, query, signal)
+      : skipToken,
+    placeholderData: keepPreviousData,
+  });
+}
