@@ -1,9 +1,11 @@
 /**
  * `npm test`: everything, in one command, offline.
- *   1. lint (ESLint with import boundaries, Prettier) and, beside it, typecheck every package
- *   2. build functions and web, run unit tests
+ *   1. build functions and web
+ *   2. lint (ESLint with import boundaries, Prettier), typecheck every package and the unit tests, side by
+ *      side
  *   3. start one throw-away local stack (seeded from emulator-data/) and run the Firestore conformance,
- *      API and browser suites against it
+ *      API and browser suites against it, in two groups side by side: the files that use the demo
+ *      organisation, and those that make organisations of their own
  *   4. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does)
  *   5. once that stack has stopped too, the tests of npm start itself (tests/start/), which start and break
  *      their own stack
@@ -15,7 +17,7 @@
  * no stack of its own.
  */
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -76,6 +78,7 @@ async function jest(
   projects: string[],
   env: NodeJS.ProcessEnv = {},
   patterns: string[] = [],
+  options: { buffered?: boolean } = {},
 ): Promise<boolean> {
   const report = join(mkdtempSync(join(tmpdir(), "alpvault-jest-")), "report.json");
   const ok = await run(
@@ -96,6 +99,7 @@ async function jest(
       ...patterns,
     ],
     { METADATA_SERVER_DETECTION: "none", ...env },
+    options,
   );
   if (existsSync(report)) {
     const summary = JSON.parse(readFileSync(report, "utf8")) as {
@@ -112,6 +116,28 @@ async function jest(
     totals.failed += 1;
   }
   return ok;
+}
+
+/** The jest projects that run against the stack, side by side with others. */
+const STACK_PROJECTS = ["firestore-conformance", "api", "browser"];
+/** The folders of their test files. */
+const STACK_TEST_FOLDERS = ["firestore-conformance", "api", "browser"].map((folder) => join("tests", folder));
+/** What marks a test file that uses the demo organisation (its app, its admin, its resources). */
+const USES_DEMO_ORGANISATION =
+  /\b(onboardDemoOrganization|demoSignIn|signedInDemoPage|protectDemoResource|DEMO_DOMAIN|DEMO_ADMIN)\b/;
+
+/**
+ * The stack's test files in two groups: those that use the demo organisation, which must not run at the
+ * same time as each other, and the others, which make organisations of their own.
+ */
+function stackTestGroups(): { demo: string[]; own: string[] } {
+  const files = STACK_TEST_FOLDERS.flatMap((folder) =>
+    readdirSync(resolve(ROOT, folder))
+      .filter((name) => name.endsWith(".test.ts"))
+      .map((name) => join(folder, name)),
+  ).sort();
+  const demo = files.filter((file) => USES_DEMO_ORGANISATION.test(readFileSync(resolve(ROOT, file), "utf8")));
+  return { demo, own: files.filter((file) => !demo.includes(file)) };
 }
 
 async function withStack<T>(
@@ -161,11 +187,6 @@ async function main(): Promise<void> {
   const focus = process.argv.slice(2);
   if (focus.length > 0) return focused(focus);
 
-  // Each is one process on one core: side by side, they take the time of the longer one.
-  await Promise.all([
-    run("lint", "npm", ["run", "--silent", "lint"], {}, { buffered: true }),
-    run("typecheck", "npm", ["run", "--silent", "typecheck"], {}, { buffered: true }),
-  ]);
   try {
     buildAll();
     results.push({ name: "build", ok: true });
@@ -173,7 +194,12 @@ async function main(): Promise<void> {
     console.error(error instanceof Error ? error.message : String(error));
     results.push({ name: "build", ok: false });
   }
-  await jest("unit tests", ["unit"]);
+  // Each is one process: side by side on the machine's cores, they take about half their sum.
+  await Promise.all([
+    run("lint", "npm", ["run", "--silent", "lint"], {}, { buffered: true }),
+    run("typecheck", "npm", ["run", "--silent", "typecheck"], {}, { buffered: true }),
+    jest("unit tests", ["unit"], {}, [], { buffered: true }),
+  ]);
 
   // The stack runs on a copy of the seed, so tests never change emulator-data/.
   const dataDir = mkdtempSync(join(tmpdir(), "alpvault-data-"));
@@ -182,11 +208,16 @@ async function main(): Promise<void> {
   try {
     await withStack(dataDir, "first", async (stack) => {
       const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
-      await jest(
-        "Firestore conformance, API and browser tests",
-        ["firestore-conformance", "api", "browser"],
-        env,
-      );
+      // Two groups side by side: the files that use the demo organisation (one after another, as they
+      // share it) and all the others, each on organisations of its own.
+      const { demo, own } = stackTestGroups();
+      await Promise.all([
+        jest("tests on the demo organisation", ["api", "browser"], env, ["--runTestsByPath", ...demo]),
+        jest("conformance, API and browser tests on their own organisations", STACK_PROJECTS, env, [
+          "--runTestsByPath",
+          ...own,
+        ]),
+      ]);
       // Alone and one after another: these change what the whole deployment shares (the daily Google
       // budget's ledger) or read the demo organisation as a whole (a restore drill of all it protects).
       await jest("tests that run alone", ["exclusive"], env, ["--runInBand"]);
