@@ -1,16 +1,19 @@
 import Box from "@mui/material/Box";
-import { lazy, useState } from "react";
+import { Suspense, lazy, useState } from "react";
 import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
 import { WhenWanted } from "@/components/ui/when-wanted";
 import { useSession } from "@/lib/session";
 import { useSnackbar } from "@/lib/snackbar";
 import type { RecoveryTarget } from "../hooks/use-recovery-form";
 import type { LoadResources } from "../hooks/use-resource-choices";
-import { RecoveryProgress } from "./recovery-progress";
 
 /** The modal (its form and validation) loads when a recovery is first asked for, not with the screen. */
 const RecoveryModal = lazy(() =>
   import("./recovery-modal").then((module) => ({ default: module.RecoveryModal })),
+);
+/** The progress card loads once a recovery has started. */
+const RecoveryProgress = lazy(() =>
+  import("./recovery-progress").then((module) => ({ default: module.RecoveryProgress })),
 );
 
 /**
@@ -69,16 +72,18 @@ export function RecoveryFlow({
           }}
           data-testid="recoveries"
         >
-          {followed.map((entry) => (
-            <RecoveryProgress
-              key={entry.recovery.recoveryId}
-              organizationId={organizationId}
-              started={entry.recovery}
-              resourceName={entry.resourceName}
-              targetName={entry.targetName}
-              onDismiss={() => dismiss(entry.recovery.recoveryId)}
-            />
-          ))}
+          <Suspense fallback={null}>
+            {followed.map((entry) => (
+              <RecoveryProgress
+                key={entry.recovery.recoveryId}
+                organizationId={organizationId}
+                started={entry.recovery}
+                resourceName={entry.resourceName}
+                targetName={entry.targetName}
+                onDismiss={() => dismiss(entry.recovery.recoveryId)}
+              />
+            ))}
+          </Suspense>
         </Box>
       )}
     </>

@@ -15,6 +15,7 @@ import { useBackupNow } from "../api/backup-now";
 import { BackupDates, DisplayName } from "./resource-cells";
 import { Status } from "./resource-status";
 import "../i18n/register";
+import "../i18n/register-page";
 
 /** A labelled figure of the summary. */
 function Figure({ label, testId, children }: { label: string; testId: string; children: ReactNode }) {
