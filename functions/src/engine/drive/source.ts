@@ -90,6 +90,9 @@ export interface DriveSourceOptions {
   pageSize?: number;
 }
 
+/** Files per `files.list` and `changes.list` page: Drive's maximum. */
+export const DRIVE_LIST_PAGE_SIZE = 1000;
+
 export class DriveSource implements Source {
   readonly kind = "drive" as const;
   private readonly drive: drive_v3.Drive;
@@ -112,7 +115,7 @@ export class DriveSource implements Source {
     this.caller = options.caller;
     this.accessToken = options.accessToken;
     this.signal = options.signal;
-    this.pageSize = options.pageSize ?? 1000;
+    this.pageSize = options.pageSize ?? DRIVE_LIST_PAGE_SIZE;
     this.user = options.resource.kind === "user" ? options.resource.email : options.resource.actAs;
     this.domains = new Set(
       options.resource.kind === "user"

@@ -69,6 +69,9 @@ export interface GmailSourceOptions {
   now?: () => number;
 }
 
+/** Messages per `messages.list` and `history.list` page: Gmail's maximum. */
+export const GMAIL_LIST_PAGE_SIZE = 500;
+
 const HISTORY_ID = /^\d+$/;
 
 export class GmailSource implements Source {
@@ -88,7 +91,7 @@ export class GmailSource implements Source {
     this.user = options.user;
     this.caller = options.caller;
     this.signal = options.signal;
-    this.pageSize = options.pageSize ?? 500;
+    this.pageSize = options.pageSize ?? GMAIL_LIST_PAGE_SIZE;
     this.call = (method, send) =>
       this.caller.call(
         {
