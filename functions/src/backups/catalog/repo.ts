@@ -30,6 +30,7 @@ import {
   type ChunkRecord,
   type ItemKind,
   type LeaseAnswer,
+  type RunExpectation,
   type RunOutcome,
   type RunProgress,
   type RunRecord,
@@ -274,8 +275,8 @@ export class FirestoreCatalog implements Catalog {
     return runs.takeLease(this.scope, runId, holder, until, now);
   }
 
-  saveLiveProgress(runId: string, progress: RunProgress): Promise<void> {
-    return runs.saveLiveProgress(this.scope, runId, progress);
+  saveLiveProgress(runId: string, progress: RunProgress, expected?: RunExpectation | null): Promise<void> {
+    return runs.saveLiveProgress(this.scope, runId, progress, expected);
   }
 
   saveCheckpoint(runId: string, holder: string, checkpoint: Checkpoint): Promise<void> {
