@@ -85,8 +85,16 @@ export const ETA_LIMIT_TEXTS = {
     `Drive's download limit of ${byteLimitText(bytesPerDay)} a day for the project${sharedBy(runs)}`,
   driveUpload: (bytesPerDay: number) =>
     `Drive's upload limit of ${byteLimitText(bytesPerDay)} a day per user`,
-  measured: (itemsPerMinute: number, items: string, slowerThan: string | null) =>
-    `its measured pace of ${numberText(itemsPerMinute)} ${items} a minute${slowerThan ? `, slower than ${slowerThan}` : ""}`,
+  measured: (
+    pace: { itemsPerMinute: number | null; bytesPerMinute: number },
+    items: string,
+    slowerThan: string | null,
+  ) =>
+    `its measured pace of ${
+      pace.itemsPerMinute !== null
+        ? `${numberText(pace.itemsPerMinute)} ${items}`
+        : byteLimitText(pace.bytesPerMinute)
+    } a minute${slowerThan ? `, slower than ${slowerThan}` : ""}`,
   noQuota: "No Google quota applies: the time left follows the measured pace, once it has run a minute",
 } as const;
 

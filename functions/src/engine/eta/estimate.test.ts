@@ -204,3 +204,24 @@ test("when the daily shares are read from the model, then backups get the pace l
   expect(restoreDailyUnits(QUOTA_MODELS.legacy, "gmail", 1)).toBeUndefined();
   expect(backupDailyUnits(QUOTA_MODELS.legacy, "drive", 0, instant, 1)).toBeUndefined();
 });
+
+test("when nothing is left, then no time is left, and the pace named is the limit's", () => {
+  const eta = estimateEta(input({ work: "gmail-restore", left: { items: 0, bytes: 0 } }));
+  expect(Object.is(eta.seconds, 0)).toBe(true);
+  expect(eta.itemsPerMinute).toBe(240);
+  expect(eta.limit.kind).toBe("gmail-user");
+});
+
+test("when a drive's bytes alone are known and measured, then the time left is the bytes' at the measured pace", () => {
+  // 1 GB in 120 s: 500 MB a minute; 5 GB left take 600 s. Without a file count the quota gives no time.
+  const eta = estimateEta(
+    input({
+      work: "drive-backup",
+      left: { items: null, bytes: 5e9 },
+      measured: { items: 0, bytes: 1e9, seconds: 120 },
+    }),
+  );
+  expect(eta.seconds).toBe(600);
+  expect(eta.measuredItemsPerMinute).toBeNull();
+  expect(eta.limit).toEqual({ kind: "measured", text: "its measured pace of 500 MB a minute" });
+});

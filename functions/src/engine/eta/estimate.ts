@@ -73,7 +73,7 @@ interface Bound {
 
 const runsOf = (runs: number) => Math.max(1, Math.floor(runs));
 /** Whole seconds, up (a float's last digit does not add a second). */
-const wholeSeconds = (seconds: number) => Math.ceil(seconds - 1e-6);
+const wholeSeconds = (seconds: number) => Math.max(0, Math.ceil(seconds - 1e-6));
 const ITEM_NAMES: Record<WorkKind, string> = {
   "gmail-backup": "messages",
   "gmail-restore": "messages",
@@ -177,9 +177,14 @@ function bindingBound(bounds: Bound[]): Bound | undefined {
 }
 
 /** Seconds the measured pace needs for the work left (the slower of items and bytes), or null. */
-function measuredSeconds(input: EtaInput): { seconds: number | null; itemsPerMinute: number | null } {
+function measuredSeconds(input: EtaInput): {
+  seconds: number | null;
+  itemsPerMinute: number | null;
+  bytesPerMinute: number;
+} {
   const { measured, left } = input;
-  if (!measured || measured.seconds < MEASURE_AFTER_SECONDS) return { seconds: null, itemsPerMinute: null };
+  if (!measured || measured.seconds < MEASURE_AFTER_SECONDS)
+    return { seconds: null, itemsPerMinute: null, bytesPerMinute: 0 };
   const itemsPerSecond = measured.items / measured.seconds;
   const bytesPerSecond = measured.bytes / measured.seconds;
   const times: number[] = [];
@@ -188,6 +193,7 @@ function measuredSeconds(input: EtaInput): { seconds: number | null; itemsPerMin
   return {
     seconds: times.length > 0 ? Math.max(...times) : null,
     itemsPerMinute: measured.items > 0 ? itemsPerSecond * 60 : null,
+    bytesPerMinute: bytesPerSecond * 60,
   };
 }
 
@@ -217,19 +223,16 @@ export function estimateEta(input: EtaInput): Eta {
           : null,
     bytesPerSecond: seconds !== null && seconds > 0 && left.bytes !== null ? left.bytes / seconds : null,
   });
-  const slower =
-    measured.seconds !== null &&
-    (quotaSeconds === null || measured.seconds > quotaSeconds) &&
-    measured.itemsPerMinute !== null;
-  if (slower) {
+  if (measured.seconds !== null && (quotaSeconds === null || measured.seconds > quotaSeconds)) {
     return {
       ...pace(quotaSeconds),
       measuredItemsPerMinute: measured.itemsPerMinute,
       limit: {
         kind: "measured",
-        text: ETA_LIMIT_TEXTS.measured(measured.itemsPerMinute as number, ITEM_NAMES[work], quota.text),
+        // Slower than the quota's time when there is one; else the only time there is.
+        text: ETA_LIMIT_TEXTS.measured(measured, ITEM_NAMES[work], quotaSeconds === null ? null : quota.text),
       },
-      seconds: wholeSeconds(measured.seconds as number),
+      seconds: wholeSeconds(measured.seconds),
     };
   }
   return {
