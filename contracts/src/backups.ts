@@ -1,4 +1,5 @@
 /** Backup runs as the API and the screens see them (docs/requirements.md#errors-and-messages failure reasons). */
+import type { EtaLimit } from "./eta";
 
 /** docs/requirements.md#errors-and-messages: why a backup failed (one per failed run). */
 export const BACKUP_FAILURE_REASONS = {
@@ -43,7 +44,10 @@ export const BACKUP_FAILURE_ADVICE: Record<BackupFailureReason, string> = {
     "Something unexpected stopped the backup. The next backup tries again; if this stays, contact support with the details below.",
 };
 
-/** A resource's backup in progress, as the resources list shows it (docs/requirements.md#screens-and-navigation: live progress). */
+/**
+ * A resource's backup in progress, as the resources list shows it (docs/requirements.md#screens-and-navigation:
+ * live progress), with its totals, pace and time left (docs/backup-engine.md "Totals, rate and time left").
+ */
 export interface ActiveBackup {
   runId: string;
   state: "pending" | "running";
@@ -51,6 +55,19 @@ export interface ActiveBackup {
   items: number;
   bytes: number;
   startedAt: string | null;
+  /**
+   * What the run expects to have backed up once the service it is on now (Gmail, then Drive) is done, as
+   * Google counts it (Gmail's messages, a My Drive's bytes) or its listed changes say; never below `items`
+   * and `bytes`. null: not known (yet).
+   */
+  totalItems: number | null;
+  totalBytes: number | null;
+  /** The run's measured pace on that service (null until it has run a minute). */
+  itemsPerMinute: number | null;
+  /** Seconds left for that service (null: not known). */
+  etaSeconds: number | null;
+  /** What sets the pace (null while pending). */
+  limit: EtaLimit | null;
 }
 
 /** POST /v1/organizations/{id}/resources/{resourceId}/backups ("Backup now"): 202. */

@@ -4,6 +4,7 @@
  * The request's rules and texts are shared by the browser and the API.
  */
 import * as yup from "yup";
+import type { EtaLimit } from "./eta";
 import { isId } from "./ids";
 import { SEARCH_MESSAGES, parseSearchDate } from "./search";
 
@@ -89,6 +90,24 @@ export interface ExportProblem {
   reason: string;
 }
 
+/**
+ * An export's progress. total: the items chosen (for a whole resource, the items held at the date, counted
+ * before it starts; at the end total = exported + failed). bytes: the export file's size so far; totalBytes:
+ * the source bytes of the items chosen, as backed up. While it runs: its measured pace (null until it has
+ * run a minute), the seconds left at that pace and the limit (no Google quota applies to an export: its
+ * `kind` is "none"); null otherwise.
+ */
+export interface ExportProgress {
+  total: number;
+  exported: number;
+  failed: number;
+  bytes: number;
+  totalBytes: number;
+  itemsPerMinute: number | null;
+  etaSeconds: number | null;
+  limit: EtaLimit | null;
+}
+
 /** GET /v1/organizations/{id}/exports/{exportId}; POST …/exports answers it with 202. */
 export interface ExportJob {
   exportId: string;
@@ -107,11 +126,7 @@ export interface ExportJob {
   finishedAt: string | null;
   /** When the export's file is deleted (a week after it finished); null until it finishes. */
   expiresAt: string | null;
-  /**
-   * total: the items chosen (for a whole resource, counted as they are reached; final at the end, when
-   * total = exported + failed). bytes: the export file's size so far.
-   */
-  progress: { total: number; exported: number; failed: number; bytes: number };
+  progress: ExportProgress;
   failureReason: string | null;
   /** The first items (at most 20) left out, with why; the report (`…/report`, CSV) lists every one. */
   problems: ExportProblem[];

@@ -3,6 +3,7 @@
  * texts, shared by the browser and the API, and the answers' types. The request's rules are in
  * `recovery-request.ts`.
  */
+import type { EtaLimit } from "./eta";
 
 export const RECOVERY_MESSAGES = {
   started: "Recovery started",
@@ -62,8 +63,7 @@ export interface Recovery {
   asOf: string | null;
   requestedAt: string;
   finishedAt: string | null;
-  /** When the recovery ends, total = restored + skipped + failed. */
-  progress: { total: number; restored: number; skipped: number; failed: number };
+  progress: RecoveryProgress;
   failureReason: string | null;
   /**
    * The first items (at most 20) that were skipped or failed, with why; every item's outcome is in the
@@ -75,6 +75,25 @@ export interface Recovery {
 /** GET /v1/organizations/{id}/recoveries?resourceId=: the resource's newest recoveries, from it or to it. */
 export interface RecoveryList {
   recoveries: Recovery[];
+}
+
+/**
+ * A recovery's progress. The counts: when the recovery ends, total = restored + skipped + failed (the
+ * chosen items, or for a whole resource the items held at the date, counted before it starts). Bytes: the
+ * source bytes of the items restored so far, and of every item chosen. While it runs: its measured pace
+ * (null until it has run a minute), the seconds left and what sets the pace (docs/backup-engine.md "Totals,
+ * rate and time left"); null otherwise.
+ */
+export interface RecoveryProgress {
+  total: number;
+  restored: number;
+  skipped: number;
+  failed: number;
+  bytes: number;
+  totalBytes: number;
+  itemsPerMinute: number | null;
+  etaSeconds: number | null;
+  limit: EtaLimit | null;
 }
 
 export interface RecoveryProblem {

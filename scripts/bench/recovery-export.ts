@@ -230,7 +230,14 @@ async function compareMbox(
 /** Creates the export job with the production `createExport`. */
 async function createJob({ scope, now }: Setting) {
   const { createExport, newExportId } = await import("../../functions/src/export/repo");
+  const { chosenTotals } = await import("../../functions/src/backups/service");
   const exportId = newExportId(scope);
+  const totals = await chosenTotals(scope, {
+    resourceId: RESOURCE_ID,
+    kind: "gmail-message",
+    itemIds: null,
+    asOf: null,
+  });
   return createExport(
     scope,
     {
@@ -246,6 +253,7 @@ async function createJob({ scope, now }: Setting) {
       requestedBy: OWNER,
     },
     now,
+    totals,
   );
 }
 

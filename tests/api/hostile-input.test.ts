@@ -454,6 +454,20 @@ describe("the inputs that once broke the API", () => {
       status: 400,
       message: "date must be text.",
     },
+    "a slash in an estimated recovery's resource id": {
+      method: "POST",
+      url: () => `${org()}/recoveries/estimate`,
+      body: () => recovery('"resourceId":"a/b"'),
+      status: 400,
+      message: RECOVERY_MESSAGES.resourceNotFound,
+    },
+    "an object as an estimated recovery's folder name": {
+      method: "POST",
+      url: () => `${org()}/recoveries/estimate`,
+      body: () => recovery('"folderName":{}'),
+      status: 400,
+      message: "folderName must be text.",
+    },
     "a number as a recovery's resource id": {
       method: "POST",
       url: () => `${org()}/recoveries`,

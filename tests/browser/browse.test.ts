@@ -71,6 +71,15 @@ describe("browsing backups at a point in time", () => {
     await page().getByTestId("browse-folder").filter({ hasText: "My Drive" }).waitFor();
   });
 
+  it("when the browse is 1440 or 390 px wide, then nothing scrolls sideways", async () => {
+    for (const width of [1440, 390]) {
+      await page().setViewportSize({ width, height: 900 });
+      await page().getByTestId("snapshot-browser").waitFor();
+      expect(await page().evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
+    await page().setViewportSize({ width: 1440, height: 900 });
+  });
+
   it("when a date is typed, then a wrong one is refused and one before the first backup shows nothing", async () => {
     await page().getByRole("button", { name: "Gmail", exact: true }).click();
     const date = page().getByLabel("Date");

@@ -5,6 +5,7 @@
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 import {
+  DRIVE_UPLOAD_BYTES_PER_USER_PER_DAY,
   type FaultRuleInput,
   type Harness,
   QUOTA_MODELS,
@@ -17,7 +18,12 @@ import {
   testMessage,
 } from "../../emulators/workspace/src/index";
 import type { GoogleApi, GoogleRequest } from "../../functions/src/engine/google/caller";
-import { GOOGLE_QUOTA_LIMITS, UNIT_COSTS, unitCost } from "../../functions/src/engine/google/costs";
+import {
+  GOOGLE_QUOTA_LIMITS,
+  QUOTA_MODELS as ENGINE_MODELS,
+  UNIT_COSTS,
+  unitCost,
+} from "../../functions/src/engine/google/costs";
 import { googleClientOptions } from "../../functions/src/engine/google/client-options";
 import { GoogleCallError, classifyGoogleError } from "../../functions/src/engine/google/errors";
 import { quotaAwareCaller, type QuotaCallerOptions } from "../../functions/src/engine/google/quota-caller";
@@ -91,6 +97,16 @@ test("when the engine's unit costs and limits are compared with the emulator's (
     const { perUserPerMinute, perProjectPerMinute, concurrentPerUser } = model[api];
     expect(GOOGLE_QUOTA_LIMITS[api]).toEqual({ perUserPerMinute, perProjectPerMinute, concurrentPerUser });
   }
+  // The daily thresholds the time left is estimated with (engine/eta): units, Drive's egress and uploads.
+  const engine = ENGINE_MODELS["2026"];
+  expect(engine.dailyUnits).toEqual({
+    gmail: model.gmail.daily.unitsPerProject,
+    drive: model.drive.daily.unitsPerProject,
+  });
+  expect(engine.dailyBytes).toEqual({
+    driveEgressPerProject: model.drive.daily.egressBytesPerProject,
+    driveUploadPerUser: DRIVE_UPLOAD_BYTES_PER_USER_PER_DAY,
+  });
 });
 
 test("when many messages.get go through the caller, then the emulator never answers 429 and both count the same units", async () => {

@@ -28,6 +28,16 @@ export function validBodies(resources: readonly [string, string]): Record<string
       folderName: "Recovered",
       permissions: false,
     },
+    // The estimate takes exactly the body of the recovery it estimates.
+    [`POST ${organization}/recoveries/estimate`]: {
+      resourceId: resources[0],
+      service: "gmail",
+      location: "other",
+      targetResourceId: resources[1],
+      method: "folder",
+      folderName: "Recovered",
+      permissions: false,
+    },
     [`POST ${organization}/exports/mbox`]: { resourceId: resources[0], service: "gmail" },
     [`POST ${organization}/exports/zip`]: { resourceId: resources[0], service: "drive" },
     [`POST ${organization}/exports`]: { resourceId: resources[0], service: "gmail", format: "mbox" },

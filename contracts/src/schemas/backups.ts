@@ -6,6 +6,7 @@ import {
   type ServiceStatus,
 } from "../backups";
 import { count, keysOf, nullableString } from "./common";
+import { etaLimitSchema, nullableRate } from "./eta";
 
 export const backupFailureReasonSchema = keysOf(BACKUP_FAILURE_REASONS);
 
@@ -15,6 +16,12 @@ export const activeBackupSchema: z.ZodMiniType<ActiveBackup> = z.object({
   items: count,
   bytes: count,
   startedAt: nullableString,
+  /** Absent from older answers: not known. */
+  totalItems: z._default(z.nullable(count), null),
+  totalBytes: z._default(z.nullable(count), null),
+  itemsPerMinute: z._default(nullableRate, null),
+  etaSeconds: z._default(z.nullable(count), null),
+  limit: z._default(z.nullable(etaLimitSchema), null),
 });
 
 export const backupNowResponseSchema: z.ZodMiniType<BackupNowResponse> = z.object({

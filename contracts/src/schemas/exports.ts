@@ -1,11 +1,24 @@
 import { z } from "zod/mini";
-import type { ExportDownload, ExportJob, ExportList, ExportProblem } from "../exports";
+import type { ExportDownload, ExportJob, ExportList, ExportProblem, ExportProgress } from "../exports";
 import { count, nullableString } from "./common";
+import { etaLimitSchema, nullableRate } from "./eta";
 
 export const exportProblemSchema: z.ZodMiniType<ExportProblem> = z.object({
   itemKey: z.string(),
   name: z.string(),
   reason: z.string(),
+});
+
+export const exportProgressSchema: z.ZodMiniType<ExportProgress> = z.object({
+  total: count,
+  exported: count,
+  failed: count,
+  bytes: count,
+  /** Absent from older answers: not counted. */
+  totalBytes: z._default(count, 0),
+  itemsPerMinute: z._default(nullableRate, null),
+  etaSeconds: z._default(z.nullable(count), null),
+  limit: z._default(z.nullable(etaLimitSchema), null),
 });
 
 export const exportJobSchema: z.ZodMiniType<ExportJob> = z.object({
@@ -21,7 +34,7 @@ export const exportJobSchema: z.ZodMiniType<ExportJob> = z.object({
   requestedBy: z.string(),
   finishedAt: nullableString,
   expiresAt: nullableString,
-  progress: z.object({ total: count, exported: count, failed: count, bytes: count }),
+  progress: exportProgressSchema,
   failureReason: nullableString,
   problems: z.array(exportProblemSchema),
   downloads: count,

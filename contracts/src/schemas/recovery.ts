@@ -1,12 +1,32 @@
 import { z } from "zod/mini";
-import { RECOVERY_SERVICES, type Recovery, type RecoveryList, type RecoveryProblem } from "../recovery";
+import {
+  RECOVERY_SERVICES,
+  type Recovery,
+  type RecoveryList,
+  type RecoveryProblem,
+  type RecoveryProgress,
+} from "../recovery";
 import { count, nullableString } from "./common";
+import { etaLimitSchema, nullableRate } from "./eta";
 
 export const recoveryProblemSchema: z.ZodMiniType<RecoveryProblem> = z.object({
   itemKey: z.string(),
   name: z.string(),
   outcome: z.enum(["skipped", "failed"]),
   reason: z.string(),
+});
+
+export const recoveryProgressSchema: z.ZodMiniType<RecoveryProgress> = z.object({
+  total: count,
+  restored: count,
+  skipped: count,
+  failed: count,
+  /** Absent from older answers: not counted. */
+  bytes: z._default(count, 0),
+  totalBytes: z._default(count, 0),
+  itemsPerMinute: z._default(nullableRate, null),
+  etaSeconds: z._default(z.nullable(count), null),
+  limit: z._default(z.nullable(etaLimitSchema), null),
 });
 
 export const recoverySchema: z.ZodMiniType<Recovery> = z.object({
@@ -21,7 +41,7 @@ export const recoverySchema: z.ZodMiniType<Recovery> = z.object({
   asOf: z._default(nullableString, null),
   requestedAt: z.string(),
   finishedAt: nullableString,
-  progress: z.object({ total: count, restored: count, skipped: count, failed: count }),
+  progress: recoveryProgressSchema,
   failureReason: nullableString,
   /** Absent from older answers: none named. */
   problems: z._default(z.array(recoveryProblemSchema), []),

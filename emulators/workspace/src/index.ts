@@ -18,6 +18,11 @@ export {
 } from "./generator/generate";
 export { testMessage } from "./gmail/testing-messages";
 export { QuotaTracker } from "./quota";
-export { GMAIL_UNITS_PER_PROJECT_PER_DAY, QUOTA_MODELS, type QuotaStats } from "./quota-models";
+export {
+  DRIVE_UPLOAD_BYTES_PER_USER_PER_DAY,
+  GMAIL_UNITS_PER_PROJECT_PER_DAY,
+  QUOTA_MODELS,
+  type QuotaStats,
+} from "./quota-models";
 export { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "./server";
 export { TEST_ADMIN, TEST_DOMAIN, TEST_USER, startHarness, type Harness } from "./testing/harness";

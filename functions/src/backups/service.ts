@@ -13,10 +13,17 @@ import type { Organization } from "../organizations/service";
 import { DEFAULT_POLICY_ID } from "@alpvault/contracts/policies";
 import { ensureDefaultPolicy, storedPolicies } from "../policies/service";
 import { nextBackupAt } from "../policies/schedule";
+import { backupProgress, quotaOutlook, spentToday } from "./eta";
 import { enqueueBackup, enqueueGc, type EnqueueBackup } from "./queue";
 import { gcDue } from "./retention/schedule";
 import * as catalog from "./catalog/repo";
 import * as labels from "./catalog/labels-repo";
+import type { CatalogItem, ItemKind } from "../engine/runner/catalog";
+
+export type HeldTotals = catalog.HeldTotals;
+
+/** Named items read per page for a choice's totals. */
+const TOTALS_PAGE = 100;
 import {
   activeRuns,
   dueResources,
@@ -66,20 +73,50 @@ export async function backupNow(
   return run;
 }
 
-/** The active backups of an organisation by resource (the resources list's progress). */
-export async function activeBackups(scope: Scope): Promise<Map<string, ActiveBackup>> {
+/**
+ * The active backups of an organisation by resource (the resources list's progress), with their totals,
+ * pace and time left. `recoveryTargets`: the resources recoveries are restoring into now (they share the
+ * user's quota with a backup of the same resource, and the project's with every run).
+ */
+export async function activeBackups(
+  scope: Scope,
+  options: { recoveryTargets?: readonly string[]; now?: Date } = {},
+): Promise<Map<string, ActiveBackup>> {
   const byResource = new Map<string, ActiveBackup>();
-  for (const run of await activeRuns(scope)) {
+  const now = options.now ?? new Date();
+  const targets = options.recoveryTargets ?? [];
+  const runs = await activeRuns(scope);
+  const running = runs.filter((run) => run.state === "running").length;
+  const outlook = running > 0 ? { ...quotaOutlook(), spent: spentToday(now) } : undefined;
+  for (const run of runs) {
+    // The live progress runs ahead of the recorded one within a batch.
+    const progress = {
+      items: Math.max(run.progress.items, run.liveProgress?.items ?? 0),
+      bytes: Math.max(run.progress.bytes, run.liveProgress?.bytes ?? 0),
+      storedBytes: Math.max(run.progress.storedBytes, run.liveProgress?.storedBytes ?? 0),
+    };
+    const shared = {
+      user: 1 + targets.filter((target) => target === run.resourceId).length,
+      project: Math.max(1, running + targets.length),
+      backups: Math.max(1, running),
+    };
     byResource.set(run.resourceId, {
       runId: run.runId,
       state: run.state === "running" ? "running" : "pending",
-      // The live progress runs ahead of the recorded one within a batch.
-      items: Math.max(run.progress.items, run.liveProgress?.items ?? 0),
-      bytes: Math.max(run.progress.bytes, run.liveProgress?.bytes ?? 0),
+      items: progress.items,
+      bytes: progress.bytes,
       startedAt: run.startedAt ?? null,
+      ...(outlook
+        ? await backupProgress(run, progress, shared, outlook, now)
+        : { totalItems: null, totalBytes: null, itemsPerMinute: null, etaSeconds: null, limit: null }),
     });
   }
   return byResource;
+}
+
+/** The organisation's active backups' resources (the runs a recovery's estimate shares its limits with). */
+export async function activeBackupResources(scope: Scope): Promise<string[]> {
+  return (await activeRuns(scope)).filter((run) => run.state === "running").map((run) => run.resourceId);
 }
 
 /**
@@ -153,6 +190,44 @@ export function itemsByKey(
 
 export function itemAsOf(...args: Parameters<typeof catalog.itemAsOf>): ReturnType<typeof catalog.itemAsOf> {
   return catalog.itemAsOf(...args);
+}
+
+/**
+ * An item as a recovery or an export takes it: of the kind it restores or exports, at its version of `asOf`
+ * when it has a date (undefined: not in the backups then). Their walks and their totals use it alike.
+ */
+export async function heldItem(
+  scope: Scope,
+  choice: { resourceId: string; kind: ItemKind; asOf: string | null },
+  found: CatalogItem | undefined,
+): Promise<CatalogItem | undefined> {
+  if (!found || found.kind !== choice.kind) return undefined;
+  return choice.asOf ? catalog.itemAsOf(scope, choice.resourceId, found, choice.asOf) : found;
+}
+
+/**
+ * What a recovery or an export of these items (without ids: the whole resource) takes at `asOf`: the items
+ * held, their sizes, and how many were kept without content. Named items are read (at most 1,000, a page at
+ * a time); a whole resource is counted and summed by aggregation.
+ */
+export async function chosenTotals(
+  scope: Scope,
+  choice: { resourceId: string; kind: ItemKind; itemIds: readonly string[] | null; asOf: string | null },
+): Promise<HeldTotals> {
+  const { resourceId, itemIds } = choice;
+  if (!itemIds) return catalog.heldTotals(scope, resourceId, choice.kind, choice.asOf);
+  const totals: HeldTotals = { items: 0, bytes: 0, contentless: 0 };
+  for (let start = 0; start < itemIds.length; start += TOTALS_PAGE) {
+    const page = await catalog.itemsByKey(scope, resourceId, itemIds.slice(start, start + TOTALS_PAGE));
+    for (const found of page) {
+      const item = await heldItem(scope, choice, found);
+      if (!item) continue;
+      totals.items += 1;
+      totals.bytes += item.current.size;
+      if (item.current.metadata.contentSkipped) totals.contentless += 1;
+    }
+  }
+  return totals;
 }
 
 export function versionAt(

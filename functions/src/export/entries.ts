@@ -4,7 +4,7 @@
  * damaged or missing is left out and named in the job's problems and report.
  */
 import { EXPORT_ITEM_REASONS, type ExportProblem } from "@alpvault/contracts/exports";
-import { itemAsOf } from "../backups/service";
+import { heldItem } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
 import type { DerivedKeys } from "../engine/format/keys";
 import { isIntegrityError, versionChunks, versionContent } from "../engine/restore/content";
@@ -116,7 +116,12 @@ async function writeItem(file: ExportFile, item: CatalogItem): Promise<Outcome> 
 export async function settleItem(file: ExportFile, itemKey: string, found: CatalogItem | undefined) {
   const { job } = file;
   const item = found && found.kind === exportKind(job) ? found : undefined;
-  const held = item && job.asOf ? await itemAsOf(file.scope, job.resourceId, item, job.asOf) : item;
+  // As the backups held it at the export's date (the choice its totals were counted with).
+  const held = await heldItem(
+    file.scope,
+    { resourceId: job.resourceId, kind: exportKind(job), asOf: job.asOf },
+    found,
+  );
   if (!held) {
     if (job.itemIds) {
       await leaveOut(
@@ -128,7 +133,10 @@ export async function settleItem(file: ExportFile, itemKey: string, found: Catal
     }
     return;
   }
-  if (!job.itemIds) job.progress.total += 1;
+  job.checkpoint.sourceBytes += held.current.size;
+  // Items backed up since the export was asked for are reached too.
+  if (!job.itemIds)
+    job.progress.total = Math.max(job.progress.total, job.progress.exported + job.progress.failed + 1);
   if (held.current.metadata.contentSkipped) {
     await leaveOut(
       file,

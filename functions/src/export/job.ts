@@ -165,7 +165,8 @@ async function openOutput(
         contentDisposition: `attachment; filename="${job.fileName}"`,
       }),
     };
-    job.progress = { total: job.itemIds?.length ?? 0, exported: 0, failed: 0, bytes: 0 };
+    // The choice's totals stay: they were counted when the export was asked for.
+    job.progress = { ...job.progress, exported: 0, failed: 0, bytes: 0 };
     job.problems = [];
   } else {
     tail = await readExportTail(scope, job.exportId);
@@ -213,7 +214,11 @@ async function writeItems(
   }
   for (;;) {
     const page = await itemsAfter(scope, job.resourceId, exportKind(job), position.lastItemKey, PAGE);
-    if (page.length === 0) return "done";
+    if (page.length === 0) {
+      // A whole resource's total was counted when the export was asked for; now it is what was reached.
+      job.progress.total = job.progress.exported + job.progress.failed;
+      return "done";
+    }
     for (const item of page) {
       await settleItem(file, item.itemKey, item);
       position.lastItemKey = item.itemKey;

@@ -13,6 +13,7 @@ import {
   type ExportFormat,
   type ExportJob,
   type ExportList,
+  type ExportProgress,
   type ExportRequest,
 } from "@alpvault/contracts/exports";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
@@ -20,7 +21,8 @@ import { isId } from "@alpvault/contracts/ids";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
-import { readBackupResource } from "../backups/service";
+import { quotaOutlook, restoreEta, roundRate } from "../backups/eta";
+import { chosenTotals, readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";
@@ -62,8 +64,41 @@ function parseRequest(body: unknown): ExportRequest {
 
 const EXTENSIONS: Record<ExportFormat, string> = { mbox: "mbox", eml: "zip", zip: "zip" };
 
+/**
+ * While an export runs, its pace and time left: no Google quota applies, so the time left is what its
+ * measured pace (items and source bytes settled since it started) needs for the rest.
+ */
+function exportPace(
+  stored: StoredExport,
+  now: Date,
+): Pick<ExportProgress, "itemsPerMinute" | "etaSeconds" | "limit"> {
+  if (stored.state !== "running") return { itemsPerMinute: null, etaSeconds: null, limit: null };
+  const { progress } = stored;
+  const settled = progress.exported + progress.failed;
+  const sourceBytes = stored.checkpoint.sourceBytes;
+  const eta = restoreEta({
+    work: "export",
+    left: {
+      items: Math.max(0, progress.total - settled),
+      bytes: Math.max(0, progress.totalBytes - sourceBytes),
+    },
+    ...(stored.startedAt
+      ? {
+          measured: {
+            items: settled,
+            bytes: sourceBytes,
+            seconds: (now.getTime() - Date.parse(stored.startedAt)) / 1000,
+          },
+        }
+      : {}),
+    runs: { user: 1, project: 1, restores: 1 },
+    outlook: quotaOutlook(),
+  });
+  return { itemsPerMinute: roundRate(eta.measuredItemsPerMinute), etaSeconds: eta.seconds, limit: eta.limit };
+}
+
 /** What the API shows of a stored export. */
-export function toExportJob(stored: StoredExport): ExportJob {
+export function toExportJob(stored: StoredExport, now = new Date()): ExportJob {
   return {
     exportId: stored.exportId,
     state: stored.state,
@@ -77,7 +112,7 @@ export function toExportJob(stored: StoredExport): ExportJob {
     requestedBy: stored.requestedBy,
     finishedAt: stored.finishedAt,
     expiresAt: stored.expiresAt,
-    progress: stored.progress,
+    progress: { ...stored.progress, ...exportPace(stored, now) },
     failureReason: stored.failureReason,
     problems: stored.problems ?? [],
     downloads: stored.downloads ?? 0,
@@ -98,6 +133,14 @@ export async function startExport(
   const resource = await readBackupResource(scope, request.resourceId);
   if (!resource) throw DomainError.notFound(EXPORT_MESSAGES.resourceNotFound);
   if (service === "gmail" && !resource.email) throw DomainError.invalid(EXPORT_MESSAGES.nothingToExport);
+  const asOf = request.date ? (searchDateEnd(request.date) ?? null) : null;
+  const itemIds = request.itemIds ?? null;
+  const totals = await chosenTotals(scope, {
+    resourceId: request.resourceId,
+    kind: service === "gmail" ? "gmail-message" : "drive-file",
+    itemIds,
+    asOf,
+  });
   const exportId = newExportId(scope);
   const resourceName = resource.email ?? resource.name;
   const base = resourceName.replace(/[^A-Za-z0-9@._-]/g, "_");
@@ -113,11 +156,12 @@ export async function startExport(
       resourceName,
       fileName,
       objectName: `o/${scope.organizationId}/x/${exportId}/${fileName}`,
-      itemIds: request.itemIds ?? null,
-      asOf: request.date ? (searchDateEnd(request.date) ?? null) : null,
+      itemIds,
+      asOf,
       requestedBy: actor,
     },
     now,
+    totals,
   );
   try {
     await enqueue(scope.regionId, { organizationId: scope.organizationId, exportId }, { id: exportId });
@@ -151,7 +195,8 @@ export async function getExport(scope: Scope, exportId: string): Promise<ExportJ
 export async function exportList(scope: Scope, query: Record<string, unknown> = {}): Promise<ExportList> {
   const resourceId = optionalIdParam(query, "resourceId", ACTIVITY_MESSAGES.invalidResourceId);
   const jobs = resourceId ? await listExports(scope, 10, resourceId) : await listExports(scope, 50);
-  return { exports: jobs.map(toExportJob) };
+  const now = new Date();
+  return { exports: jobs.map((stored) => toExportJob(stored, now)) };
 }
 
 export const EXPORT_REPORT_HEADER = "item,name,reason";

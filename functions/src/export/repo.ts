@@ -5,7 +5,7 @@
  * upload block at the checkpoint, under 256 KiB).
  */
 import { FieldPath } from "firebase-admin/firestore";
-import type { ExportFormat, ExportJob, ExportService } from "@alpvault/contracts/exports";
+import type { ExportFormat, ExportJob, ExportProgress, ExportService } from "@alpvault/contracts/exports";
 import { catalogDocId } from "../engine/runner/catalog-ids";
 import { leaseRun } from "../lib/run-lease";
 import { organizationRef, type Scope } from "../lib/tenancy";
@@ -28,10 +28,20 @@ export interface ExportCheckpoint {
   entries: number;
   directoryParts: number;
   directoryBytes: number;
-  /** ZIP formats: archive paths taken (names made unique), only while they fit. */
+  /** The source bytes of the items settled so far (written or left out), for the bytes left. */
+  sourceBytes: number;
 }
 
-export interface StoredExport extends ExportJob {
+/** What an export records of its progress (the API adds its pace and time left while it runs). */
+export type StoredExportProgress = Pick<
+  ExportProgress,
+  "total" | "exported" | "failed" | "bytes" | "totalBytes"
+>;
+
+export interface StoredExport extends Omit<ExportJob, "progress"> {
+  progress: StoredExportProgress;
+  /** When a delivery first took it (its pace is measured from then). */
+  startedAt: string | null;
   itemIds: string[] | null;
   objectName: string;
   checkpoint: ExportCheckpoint;
@@ -46,7 +56,16 @@ function exportsOf(scope: Scope) {
 
 function decodeExport(id: string, data: Record<string, unknown> | undefined): StoredExport | undefined {
   if (!data || typeof data.state !== "string" || typeof data.objectName !== "string") return undefined;
-  return { ...(data as unknown as StoredExport), exportId: id };
+  const stored = data as unknown as StoredExport;
+  // Exports written before source bytes were counted read as none counted.
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+  return {
+    ...stored,
+    exportId: id,
+    progress: { ...stored.progress, totalBytes: count(stored.progress.totalBytes) },
+    checkpoint: { ...stored.checkpoint, sourceBytes: count(stored.checkpoint?.sourceBytes) },
+    startedAt: typeof stored.startedAt === "string" ? stored.startedAt : null,
+  };
 }
 
 export function newExportId(scope: Scope): string {
@@ -62,6 +81,7 @@ export const EMPTY_CHECKPOINT: ExportCheckpoint = {
   entries: 0,
   directoryParts: 0,
   directoryBytes: 0,
+  sourceBytes: 0,
 };
 
 export async function createExport(
@@ -79,6 +99,8 @@ export async function createExport(
     requestedBy: string;
   },
   now: Date,
+  /** The items held (a whole resource's count; named items: as many as named) and their bytes. */
+  totals: { items: number; bytes: number },
 ): Promise<StoredExport> {
   const stored: Omit<StoredExport, "exportId"> = {
     ...job,
@@ -86,7 +108,14 @@ export async function createExport(
     requestedAt: now.toISOString(),
     finishedAt: null,
     expiresAt: null,
-    progress: { total: job.itemIds?.length ?? 0, exported: 0, failed: 0, bytes: 0 },
+    progress: {
+      total: job.itemIds?.length ?? totals.items,
+      exported: 0,
+      failed: 0,
+      bytes: 0,
+      totalBytes: totals.bytes,
+    },
+    startedAt: null,
     failureReason: null,
     problems: [],
     downloads: 0,
@@ -136,7 +165,10 @@ export async function takeExportLease(
     {
       decode: (data) => decodeExport(exportId, data),
       open: (job) => job.state === "pending" || job.state === "running",
-      alsoWrite: (job) => ({ deliveries: (job.deliveries ?? 0) + 1 }),
+      alsoWrite: (job, at) => ({
+        deliveries: (job.deliveries ?? 0) + 1,
+        ...(job.startedAt ? {} : { startedAt: at }),
+      }),
     },
     holder,
     until,

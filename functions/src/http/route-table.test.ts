@@ -21,6 +21,7 @@ test("when the API's table is read, then it lists every product route once, with
       "DELETE /v1/organizations/:organizationId/secrets/:secretId",
       "POST /v1/organizations/:organizationId/secrets/:secretId\\:check",
       "POST /v1/organizations/:organizationId/recoveries",
+      "POST /v1/organizations/:organizationId/recoveries/estimate",
       "POST /v1/payments/webhook",
     ]),
   );

@@ -5,20 +5,32 @@
  * `recoveryLocks/{targetResourceId}` (one recovery per target resource at a time).
  */
 import { FieldPath } from "firebase-admin/firestore";
-import type { Recovery } from "@alpvault/contracts/recovery";
+import type { Recovery, RecoveryProgress } from "@alpvault/contracts/recovery";
 import type { RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import { catalogDocId } from "../engine/runner/catalog-ids";
 import { leaseRun } from "../lib/run-lease";
 import { organizationRef, type Scope } from "../lib/tenancy";
 
-export interface StoredRecovery extends Recovery {
+/** What a recovery records of its progress (the API adds its pace and time left while it runs). */
+export type StoredProgress = Pick<
+  RecoveryProgress,
+  "total" | "restored" | "skipped" | "failed" | "bytes" | "totalBytes"
+>;
+
+export interface StoredRecovery extends Omit<Recovery, "progress"> {
+  progress: StoredProgress;
   permissions: boolean;
   itemIds: string[] | null;
   requestedBy: string;
-  /** Explicit items: how many are done; all items: the last item key done. */
-  position: { index: number; lastItemKey: string | null };
+  /**
+   * Explicit items: how many are done; all items: the last item key done. `bytes`: the source bytes of the
+   * items settled (restored, skipped or failed), for the bytes left.
+   */
+  position: { index: number; lastItemKey: string | null; bytes: number };
   lease: { holder: string; until: string } | null;
+  /** When a worker first took it (its pace is measured from then). */
+  startedAt: string | null;
 }
 
 function recoveries(scope: Scope) {
@@ -34,7 +46,20 @@ export function decodeRecovery(
   data: Record<string, unknown> | undefined,
 ): StoredRecovery | undefined {
   if (!data || typeof data.state !== "string") return undefined;
-  return { ...(data as unknown as StoredRecovery), recoveryId: id };
+  const stored = data as unknown as StoredRecovery;
+  // Recoveries written before bytes were counted read as none counted.
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+  return {
+    ...stored,
+    recoveryId: id,
+    progress: {
+      ...stored.progress,
+      bytes: count(stored.progress.bytes),
+      totalBytes: count(stored.progress.totalBytes),
+    },
+    position: { ...stored.position, bytes: count(stored.position?.bytes) },
+    startedAt: typeof stored.startedAt === "string" ? stored.startedAt : null,
+  };
 }
 
 export async function readRecovery(scope: Scope, recoveryId: string): Promise<StoredRecovery | undefined> {
@@ -73,6 +98,8 @@ export async function createRecovery(
   request: RecoveryRequest & { targetResourceId: string },
   requestedBy: string,
   now: Date,
+  /** The items (chosen, or held at the date for a whole resource) and their bytes. */
+  totals: { items: number; bytes: number },
 ): Promise<{ kind: "created"; recovery: StoredRecovery } | { kind: "busy" }> {
   const db = organizationRef(scope).firestore;
   return db.runTransaction(async (transaction) => {
@@ -97,11 +124,19 @@ export async function createRecovery(
       requestedAt: now.toISOString(),
       requestedBy,
       finishedAt: null,
-      progress: { total: request.itemIds?.length ?? 0, restored: 0, skipped: 0, failed: 0 },
+      progress: {
+        total: request.itemIds?.length ?? totals.items,
+        restored: 0,
+        skipped: 0,
+        failed: 0,
+        bytes: 0,
+        totalBytes: totals.bytes,
+      },
       problems: [],
       failureReason: null,
-      position: { index: 0, lastItemKey: null },
+      position: { index: 0, lastItemKey: null, bytes: 0 },
       lease: null,
+      startedAt: null,
     };
     transaction.create(ref, recovery);
     transaction.set(lockRef(scope, request.targetResourceId), { recoveryId: ref.id, at: now.toISOString() });
@@ -122,11 +157,24 @@ export async function takeRecoveryLease(
     {
       decode: (data) => decodeRecovery(recoveryId, data),
       open: (recovery) => recovery.state !== "succeeded" && recovery.state !== "failed",
+      alsoWrite: (recovery, at) => (recovery.startedAt ? {} : { startedAt: at }),
     },
     holder,
     until,
     now,
   );
+}
+
+/** The organisation's recoveries pending or running, with their target. */
+export async function activeRecoveries(
+  scope: Scope,
+): Promise<{ recoveryId: string; targetResourceId: string; state: "pending" | "running" }[]> {
+  const snapshot = await recoveries(scope).where("state", "in", ["pending", "running"]).get();
+  return snapshot.docs.map((doc) => ({
+    recoveryId: doc.id,
+    targetResourceId: String(doc.get("targetResourceId")),
+    state: doc.get("state") === "running" ? "running" : "pending",
+  }));
 }
 
 /** Saves progress and position (only while `holder` holds the lease). */

@@ -4,7 +4,7 @@
  * cannot be restored is recorded with why.
  */
 import { RECOVERY_ITEM_REASONS, type RecoveryProblem } from "@alpvault/contracts/recovery";
-import { itemAsOf, mailLabelNames } from "../backups/service";
+import { heldItem, mailLabelNames } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
 import { restoredName, RESUMABLE_UPLOAD_BYTES, type DriveRestorer } from "../engine/drive/restorer";
 import type { DerivedKeys } from "../engine/format/keys";
@@ -185,11 +185,13 @@ export async function settleItem(
   catalogItem: CatalogItem | undefined,
 ): Promise<void> {
   const { scope, recovery } = restore;
-  // The item as the backups held it at the recovery's date, if it has one (see `itemAsOf`).
-  const item =
-    catalogItem && recovery.asOf
-      ? await itemAsOf(scope, recovery.resourceId, catalogItem, recovery.asOf)
-      : catalogItem;
+  // The item as the backups held it at the recovery's date, if it has one, and of the kind restored (the
+  // choice the recovery's totals and its estimate make too).
+  const item = await heldItem(
+    scope,
+    { resourceId: recovery.resourceId, kind: restore.kind, asOf: recovery.asOf ?? null },
+    catalogItem,
+  );
   restore.names.set(itemKey, itemName(item ?? catalogItem));
   let result: ItemOutcome;
   try {
@@ -200,7 +202,12 @@ export async function settleItem(
     result = { outcome: "failed", reason };
   }
   recovery.progress[result.outcome] += 1;
-  if (result.outcome === "restored") return;
+  const size = item?.current.size ?? 0;
+  recovery.position.bytes += size;
+  if (result.outcome === "restored") {
+    recovery.progress.bytes += size;
+    return;
+  }
   const problem = {
     itemKey,
     name: itemName(item ?? catalogItem),

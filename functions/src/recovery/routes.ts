@@ -3,9 +3,12 @@ import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import { sendCsvReport } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";
-import { getRecovery, listRecoveries, recoveryReport, startRecovery } from "./service";
+import { estimateRecovery, getRecovery, listRecoveries, recoveryReport, startRecovery } from "./service";
 
-/** Recoveries (docs/requirements.md#screens-and-navigation recovery modal): start one (202) and follow it, for the organisation's admins. */
+/**
+ * Recoveries (docs/requirements.md#screens-and-navigation recovery modal): estimate one, start one (202) and
+ * follow it, for the organisation's admins.
+ */
 export function recoveryRoutes(organizations: () => OrganizationService): Router {
   const router = apiRouter();
   const base = "/organizations/:organizationId/recoveries";
@@ -20,6 +23,14 @@ export function recoveryRoutes(organizations: () => OrganizationService): Router
       request.params.organizationId,
     );
     response.json(await listRecoveries(organization, request.query as Record<string, unknown>));
+  });
+  // What a recovery would restore and about how long it would take; nothing is started.
+  router.post(`${base}/estimate`, async (request, response) => {
+    const organization = await organizations().requireAdmin(
+      callerOf(response),
+      request.params.organizationId,
+    );
+    response.json(await estimateRecovery(organization, request.body));
   });
   router.get(`${base}/:recoveryId`, async (request, response) => {
     const organization = await organizations().requireAdmin(

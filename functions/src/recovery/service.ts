@@ -7,21 +7,26 @@
  */
 import { ValidationError } from "yup";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
+import type { RecoveryEstimate } from "@alpvault/contracts/eta";
 import {
   RECOVERY_FAILURE_TEXTS,
   RECOVERY_MESSAGES,
   type Recovery,
   type RecoveryList,
+  type RecoveryProgress,
 } from "@alpvault/contracts/recovery";
+import { searchDateEnd } from "@alpvault/contracts/search";
 import { recoveryRequestSchema, type RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { enqueueRecovery, type EnqueueRecovery } from "../backups/queue";
-import { readBackupResource } from "../backups/service";
+import { quotaOutlook, restoreEta, roundRate } from "../backups/eta";
+import { activeBackupResources, chosenTotals, readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import { typeMismatch } from "../lib/json-types";
 import type { Scope } from "../lib/tenancy";
 import { optionalIdParam } from "../lib/query-params";
 import {
+  activeRecoveries,
   createRecovery,
   finishRecovery,
   ledgerEntries,
@@ -38,7 +43,7 @@ export async function listRecoveries(scope: Scope, query: Record<string, unknown
   const resourceId = optionalIdParam(query, "resourceId", ACTIVITY_MESSAGES.invalidResourceId);
   if (!resourceId) throw DomainError.invalid(ACTIVITY_MESSAGES.invalidResourceId);
   const stored = await recoveriesOfResource(scope, resourceId, RESOURCE_RECOVERIES);
-  return { recoveries: stored.map(toRecovery) };
+  return { recoveries: stored.map((recovery) => toRecovery(recovery)) };
 }
 
 function parseRequest(body: unknown): RecoveryRequest {
@@ -53,8 +58,11 @@ function parseRequest(body: unknown): RecoveryRequest {
   }
 }
 
-/** What the API shows of a stored recovery. */
-export function toRecovery(stored: StoredRecovery): Recovery {
+/** What the API shows of a stored recovery; `pace` while it runs. */
+export function toRecovery(
+  stored: StoredRecovery,
+  pace: Pick<RecoveryProgress, "itemsPerMinute" | "etaSeconds" | "limit"> = NO_PACE,
+): Recovery {
   return {
     recoveryId: stored.recoveryId,
     state: stored.state,
@@ -66,19 +74,16 @@ export function toRecovery(stored: StoredRecovery): Recovery {
     asOf: stored.asOf ?? null,
     requestedAt: stored.requestedAt,
     finishedAt: stored.finishedAt,
-    progress: stored.progress,
+    progress: { ...stored.progress, ...pace },
     failureReason: stored.failureReason,
     problems: stored.problems ?? [],
   };
 }
 
-export async function startRecovery(
-  scope: Scope,
-  body: unknown,
-  actor: string,
-  now = new Date(),
-  enqueue: EnqueueRecovery = enqueueRecovery,
-): Promise<Recovery> {
+const NO_PACE = { itemsPerMinute: null, etaSeconds: null, limit: null } as const;
+
+/** The request checked, its source and target resources found (404 otherwise), and what it would take. */
+async function plan(scope: Scope, body: unknown) {
   const request = parseRequest(body);
   const targetResourceId =
     request.location === "other" ? (request.targetResourceId ?? "") : request.resourceId;
@@ -89,7 +94,25 @@ export async function startRecovery(
   if (!source || !target) throw DomainError.notFound(RECOVERY_MESSAGES.resourceNotFound);
   if (request.service === "gmail" && !target.email)
     throw DomainError.invalid(RECOVERY_MESSAGES.targetRequired);
-  const created = await createRecovery(scope, { ...request, targetResourceId }, actor, now);
+  const asOf = request.date ? (searchDateEnd(request.date) ?? null) : null;
+  const totals = await chosenTotals(scope, {
+    resourceId: request.resourceId,
+    kind: request.service === "gmail" ? "gmail-message" : "drive-file",
+    itemIds: request.itemIds ?? null,
+    asOf,
+  });
+  return { request, targetResourceId, totals };
+}
+
+export async function startRecovery(
+  scope: Scope,
+  body: unknown,
+  actor: string,
+  now = new Date(),
+  enqueue: EnqueueRecovery = enqueueRecovery,
+): Promise<Recovery> {
+  const { request, targetResourceId, totals } = await plan(scope, body);
+  const created = await createRecovery(scope, { ...request, targetResourceId }, actor, now, totals);
   if (created.kind === "busy") throw DomainError.conflict(RECOVERY_MESSAGES.inProgress);
   try {
     await enqueue(
@@ -109,10 +132,75 @@ export async function startRecovery(
   return toRecovery(created.recovery);
 }
 
-export async function getRecovery(scope: Scope, recoveryId: string): Promise<Recovery> {
+export async function getRecovery(scope: Scope, recoveryId: string, now = new Date()): Promise<Recovery> {
   const stored = await readRecovery(scope, recoveryId);
   if (!stored) throw DomainError.notFound(RECOVERY_MESSAGES.recoveryNotFound);
-  return toRecovery(stored);
+  if (stored.state !== "running") return toRecovery(stored);
+  const { progress, position } = stored;
+  const settled = progress.restored + progress.skipped + progress.failed;
+  const eta = restoreEta({
+    work: stored.service === "gmail" ? "gmail-restore" : "drive-restore",
+    left: {
+      items: Math.max(0, progress.total - settled),
+      bytes: Math.max(0, progress.totalBytes - position.bytes),
+    },
+    ...(stored.startedAt
+      ? {
+          measured: {
+            items: settled,
+            bytes: position.bytes,
+            seconds: (now.getTime() - Date.parse(stored.startedAt)) / 1000,
+          },
+        }
+      : {}),
+    runs: await runsNow(scope, stored.targetResourceId, false),
+    outlook: quotaOutlook(),
+  });
+  return toRecovery(stored, {
+    itemsPerMinute: roundRate(eta.measuredItemsPerMinute),
+    etaSeconds: eta.seconds,
+    limit: eta.limit,
+  });
+}
+
+/**
+ * The runs a recovery into `target` shares Google's limits with now: a backup of the target (the same
+ * user's quota), and every running backup and recovery of the organisation (the project's); `adding`: the
+ * recovery is not running yet (an estimate), so it counts itself.
+ */
+async function runsNow(scope: Scope, target: string, adding: boolean) {
+  const [backups, recoveries] = await Promise.all([activeBackupResources(scope), activeRecoveries(scope)]);
+  const restores = recoveries.filter((recovery) => recovery.state === "running").length + (adding ? 1 : 0);
+  return {
+    user: 1 + backups.filter((resourceId) => resourceId === target).length,
+    project: Math.max(1, backups.length + restores),
+    restores: Math.max(1, restores),
+  };
+}
+
+/**
+ * POST …/recoveries/estimate: what the recovery this body asks for would restore (the same request rules
+ * and texts, the same choice of items at the same date) and about how long it would take at the limits it
+ * would share with the runs going on now. Nothing is started or recorded.
+ */
+export async function estimateRecovery(scope: Scope, body: unknown): Promise<RecoveryEstimate> {
+  const { request, targetResourceId, totals } = await plan(scope, body);
+  // Files Google offered no export of are kept without content: a recovery skips them.
+  const left = { items: totals.items - totals.contentless, bytes: totals.bytes };
+  const eta = restoreEta({
+    work: request.service === "gmail" ? "gmail-restore" : "drive-restore",
+    left,
+    runs: await runsNow(scope, targetResourceId, true),
+    outlook: quotaOutlook(),
+  });
+  return { ...left, seconds: eta.seconds, limit: eta.limit };
+}
+
+/** The resources recoveries are restoring into now (the resources list's backups share limits with them). */
+export async function recoveryTargets(scope: Scope): Promise<string[]> {
+  return (await activeRecoveries(scope))
+    .filter((recovery) => recovery.state === "running")
+    .map((recovery) => recovery.targetResourceId);
 }
 
 export const REPORT_HEADER = "item,name,outcome,reason";

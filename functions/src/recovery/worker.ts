@@ -193,7 +193,9 @@ async function restorePages(
     await inParallel(batch, ITEM_CONCURRENCY, ({ itemKey, item }) => settleItem(restore, itemKey, item));
     position.index += batch.length;
     position.lastItemKey = batch[batch.length - 1]!.itemKey;
-    if (!recovery.itemIds) progress.total = progress.restored + progress.skipped + progress.failed;
+    // A whole resource's total was counted at the start; items backed up since can add to it.
+    if (!recovery.itemIds)
+      progress.total = Math.max(progress.total, progress.restored + progress.skipped + progress.failed);
     if (!(await save())) return "dropped";
     if (recovery.itemIds && position.index >= recovery.itemIds.length) return "done";
   }

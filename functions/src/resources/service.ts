@@ -24,6 +24,7 @@ import * as repo from "./repo";
 import * as totals from "./totals-repo";
 import type { DiscoveredResource, Scope } from "./repo";
 import { activeBackups } from "../backups/service";
+import { recoveryTargets } from "../recovery/service";
 import { reviewSeats } from "../billing/seats";
 
 export const MAX_PAGE_SIZE = 100;
@@ -241,7 +242,10 @@ export async function resyncDueOrganizations(
 }
 
 export async function listPage(scope: Scope, query: ResourcesQuery): Promise<ResourcesPage> {
-  const [resources, active] = await Promise.all([repo.listResources(scope), activeBackups(scope)]);
+  const [resources, active] = await Promise.all([
+    repo.listResources(scope),
+    recoveryTargets(scope).then((targets) => activeBackups(scope, { recoveryTargets: targets })),
+  ]);
   const page = selectResources(resources, query);
   return {
     ...page,

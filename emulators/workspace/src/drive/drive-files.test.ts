@@ -407,3 +407,41 @@ describe("uploads and updates", () => {
     expect(failure.reason).toBe("insufficientFilePermissions");
   });
 });
+
+describe("about", () => {
+  const quota = async () => {
+    const { data } = await harness.drive(TEST_USER).about.get({ fields: "storageQuota" });
+    return {
+      usage: Number(data.storageQuota?.usageInDrive),
+      trash: Number(data.storageQuota?.usageInDriveTrash),
+    };
+  };
+
+  test("when the user's files use quota, then usageInDrive is the sum of their quotaBytesUsed, trash included", async () => {
+    const before = await quota();
+    const trashed = blob("old.bin", "x".repeat(1_000));
+    store().setTrashed(trashed, true, userId);
+    blob("new.bin", "y".repeat(250));
+    store().createFile({
+      userId,
+      name: "Notes",
+      mimeType: GOOGLE_DOC,
+      content: Buffer.from("a Google file"),
+    });
+    const after = await quota();
+    // Google files use none of the user's storage quota; a trashed file still does, and is the trash's part.
+    expect(after).toEqual({ usage: before.usage + 1_250, trash: before.trash + 1_000 });
+    const listed = await harness.drive(TEST_USER).files.list({
+      q: "'me' in owners",
+      fields: "files(quotaBytesUsed)",
+      pageSize: 1000,
+    });
+    const sum = (listed.data.files ?? []).reduce((total, file) => total + Number(file.quotaBytesUsed), 0);
+    expect(after.usage).toBe(sum);
+  });
+
+  test("when about.get is asked without fields, then Drive answers 400 required", async () => {
+    const failure = await googleError(harness.drive(TEST_USER).about.get({}));
+    expect(failure).toMatchObject({ status: 400, reason: "required" });
+  });
+});

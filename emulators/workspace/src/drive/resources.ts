@@ -26,6 +26,14 @@ export const DEFAULT_PERMISSION_FIELDS = "kind,id,type,emailAddress,role,domain,
 export const DEFAULT_REVISION_FIELDS = "kind,id,mimeType,modifiedTime";
 export const DEFAULT_CHANGE_LIST_FIELDS = `kind,nextPageToken,newStartPageToken,changes(kind,changeType,time,removed,fileId,file(${DEFAULT_FILE_FIELDS}),driveId,drive(kind,id,name))`;
 
+/**
+ * The storage quota a file uses (`files.quotaBytesUsed`): its content's bytes when it is a blob in a My
+ * Drive; Google files and shared drives' files use none of the user's quota.
+ */
+export function quotaBytesUsed(file: StoredFile, head: StoredRevision | undefined): number {
+  return !isGoogleType(file.mimeType) && !file.driveId ? (head?.size ?? 0) : 0;
+}
+
 export interface RenderContext {
   store: DriveStore;
   baseUrl: string;
@@ -225,7 +233,7 @@ export function fileJson(file: StoredFile, access: Access, ctx: RenderContext): 
     ...(file.driveId ? {} : { permissions }),
     permissionIds: permissions.map((permission) => permission.id),
     isAppAuthorized: false,
-    quotaBytesUsed: String(blob && !file.driveId ? (head?.size ?? 0) : 0),
+    quotaBytesUsed: String(quotaBytesUsed(file, head)),
   };
   if (blob && head) {
     Object.assign(json, {

@@ -72,6 +72,18 @@ describe("profile and access", () => {
     expect(Number(data.historyId)).toBeGreaterThan(Number(message.historyId));
   });
 
+  test("when messages are in spam and trash, then messagesTotal counts them, as a listing with includeSpamTrash does", async () => {
+    seed("Inbox");
+    seed("Spam", { labelIds: ["SPAM"] });
+    seed("Trash", { labelIds: ["TRASH"] });
+    // Only the field asked for (a caller reading the count alone), as a number: messagesTotal is an int32.
+    const { data } = await gmail.users.getProfile({ userId: "me", fields: "messagesTotal" });
+    expect(data).toEqual({ messagesTotal: 3 });
+    const listed = await gmail.users.messages.list({ userId: "me", includeSpamTrash: true });
+    expect(listed.data.messages).toHaveLength(3);
+    expect((await gmail.users.messages.list({ userId: "me" })).data.messages).toHaveLength(1);
+  });
+
   test("when userId names another user, then Gmail answers 403 Delegation denied", async () => {
     const failure = await googleError(gmail.users.messages.list({ userId: TEST_ADMIN }));
     expect(failure.status).toBe(403);

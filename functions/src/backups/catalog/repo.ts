@@ -11,13 +11,16 @@
  *
  * `recordChunks` is one transaction (`getAll`, then `set`) rather than a blind batch, so an entry keeps the
  * `firstRunId` of the run that first recorded it. Undefined fields are left out of every write (the
- * database's global settings are not changed).
+ * database's global settings are not changed). Readers for recovery and export: pages of items, items by
+ * key, an item at a date, and a whole resource's totals by aggregation (`heldTotals`).
  */
-import type {
-  DocumentData,
-  DocumentReference,
-  DocumentSnapshot,
-  Transaction,
+import {
+  AggregateField,
+  type DocumentData,
+  type DocumentReference,
+  type DocumentSnapshot,
+  type Query,
+  type Transaction,
 } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { stripUndefined } from "../../lib/strip-undefined";
@@ -30,6 +33,7 @@ import {
   type ChunkRecord,
   type ItemKind,
   type LeaseAnswer,
+  type RunExpectation,
   type RunOutcome,
   type RunProgress,
   type RunRecord,
@@ -109,6 +113,47 @@ export async function itemAsOf(
   }
   const version = await versionAt(scope, resourceId, item.itemKey, asOf);
   return version ? { ...item, current: currentOf(version) } : undefined;
+}
+
+/** What a whole resource's recovery or export takes (`heldTotals`); `contentless`: kept without content. */
+export interface HeldTotals {
+  items: number;
+  bytes: number;
+  contentless: number;
+}
+
+async function totalsOf(query: Query, contentless: Query | undefined): Promise<HeldTotals> {
+  const [sums, without] = await Promise.all([
+    query.aggregate({ items: AggregateField.count(), bytes: AggregateField.sum("current.size") }).get(),
+    contentless?.count().get(),
+  ]);
+  const finite = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
+  const data = sums.data();
+  return { items: finite(data.items), bytes: finite(data.bytes), contentless: finite(without?.data().count) };
+}
+
+/**
+ * By aggregation (`count()`, `sum()` over index entries, no item read): a resource's items of a kind, or
+ * those held at `asOf` (first backed up before it, less those deleted at the source before it), their
+ * current sizes, and how many were kept without content (Google offered no export of them).
+ */
+export async function heldTotals(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  asOf: string | null,
+): Promise<HeldTotals> {
+  const all = itemsCollection(scope, resourceId).where("kind", "==", kind);
+  const skipped = (query: Query) =>
+    kind === "drive-file"
+      ? query.where("current.metadata.contentSkipped", "==", "not-exportable")
+      : undefined;
+  if (!asOf) return totalsOf(all, skipped(all));
+  const seen = all.where("firstSeenAt", "<", asOf);
+  const gone = all.where("deletedAtSource", "<", asOf);
+  const [before, deleted] = await Promise.all([totalsOf(seen, skipped(seen)), totalsOf(gone, skipped(gone))]);
+  const less = (field: keyof HeldTotals) => Math.max(0, before[field] - deleted[field]);
+  return { items: less("items"), bytes: less("bytes"), contentless: less("contentless") };
 }
 
 export class FirestoreCatalog implements Catalog {
@@ -274,8 +319,8 @@ export class FirestoreCatalog implements Catalog {
     return runs.takeLease(this.scope, runId, holder, until, now);
   }
 
-  saveLiveProgress(runId: string, progress: RunProgress): Promise<void> {
-    return runs.saveLiveProgress(this.scope, runId, progress);
+  saveLiveProgress(runId: string, progress: RunProgress, expected?: RunExpectation | null): Promise<void> {
+    return runs.saveLiveProgress(this.scope, runId, progress, expected);
   }
 
   saveCheckpoint(runId: string, holder: string, checkpoint: Checkpoint): Promise<void> {

@@ -16,6 +16,7 @@ import {
   type Checkpoint,
   type ItemError,
   type LeaseAnswer,
+  type RunExpectation,
   type RunOutcome,
   type RunProgress,
   type RunRecord,
@@ -66,6 +67,23 @@ function decodePartial(value: unknown): PartialItem | undefined {
     dataKeyId: v.dataKeyId as string,
     digestState: v.digestState as string,
     ...(typeof v.md5State === "string" ? { md5State: v.md5State } : {}),
+  };
+}
+
+/** A run document's expectation (anything malformed: none, the totals are then unknown). */
+function decodeExpectation(value: unknown): RunExpectation | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const from = v.from as Record<string, unknown> | null | undefined;
+  const figure = (field: unknown) => (field === null ? null : count(field));
+  if ((v.stream !== "gmail" && v.stream !== "drive") || typeof v.since !== "string") return undefined;
+  if (typeof from !== "object" || from === null) return undefined;
+  return {
+    items: figure(v.items),
+    bytes: figure(v.bytes),
+    stream: v.stream,
+    since: v.since,
+    from: { items: count(from.items), bytes: count(from.bytes) },
   };
 }
 
@@ -148,6 +166,8 @@ export function decodeRun(snapshot: DocumentSnapshot): RunRecord | undefined {
   if (services) record.services = services;
   const partial = decodePartial(data.partial);
   if (partial) record.partial = partial;
+  const expected = decodeExpectation(data.expected);
+  if (expected) record.expected = expected;
   const listing = data.listing as { kind?: unknown; startedAt?: unknown } | null | undefined;
   if (
     listing &&
@@ -224,14 +244,20 @@ export async function saveCheckpoint(
         listing: checkpoint.listing,
         services: checkpoint.services,
         partial: checkpoint.partial ?? null,
+        expected: checkpoint.expected,
       }),
     );
   });
 }
 
-/** The run's live progress: one plain write, no lease check (the screens alone read it). */
-export async function saveLiveProgress(scope: Scope, runId: string, progress: RunProgress): Promise<void> {
-  await runRef(scope, runId).update({ liveProgress: progress });
+/** The run's live progress (and expectation): one plain write, no lease check (the screens alone read them). */
+export async function saveLiveProgress(
+  scope: Scope,
+  runId: string,
+  progress: RunProgress,
+  expected?: RunExpectation | null,
+): Promise<void> {
+  await runRef(scope, runId).update({ liveProgress: progress, ...(expected ? { expected } : {}) });
 }
 
 export async function releaseLease(scope: Scope, runId: string, holder: string): Promise<void> {

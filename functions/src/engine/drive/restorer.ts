@@ -77,7 +77,7 @@ const quoted = (text: string) => `'${text.replace(/\\/g, "\\\\").replace(/'/g, "
 /** Files above this size are uploaded resumably, piece by piece. */
 export const RESUMABLE_UPLOAD_BYTES = 8 * 1024 * 1024;
 /** One resumable piece (a multiple of 256 KiB, as Drive requires). */
-const UPLOAD_PIECE_BYTES = 8 * 1024 * 1024;
+export const UPLOAD_PIECE_BYTES = 8 * 1024 * 1024;
 
 /** How the restorer reaches Drive's upload endpoint itself (resumable uploads). */
 export interface UploadAccess {

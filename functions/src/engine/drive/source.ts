@@ -4,7 +4,8 @@
  *
  * - Full listing: `changes.getStartPageToken` first, then `files.list` page by page (trashed files
  *   included: they still exist and can come back); every file but folders is an upsert. The last batch's
- *   cursor is that start token, so the next incremental run sees what changed during the listing.
+ *   cursor is that start token, so the next incremental run sees what changed during the listing. A
+ *   user's listing also reads `about.get` once (`usageInDrive`: the run's expected bytes).
  * - Incremental: `changes.list` from the saved page token (all drives supported; `driveId` for a shared
  *   drive), one batch per page, one change per file. A removed file is a delete; in a My Drive, a file
  *   the user does not own (any more) or that lives in a shared drive is a delete too (the engine ignores
@@ -90,6 +91,22 @@ export interface DriveSourceOptions {
   pageSize?: number;
 }
 
+/** What a page of changes holds: its changed files and the bytes Drive lists for them (Google files: none). */
+function listedWork(changes: Change[]): { items: number; bytes: number; whole: false } {
+  let items = 0;
+  let bytes = 0;
+  for (const change of changes) {
+    if (change.type !== "upsert") continue;
+    items += 1;
+    const size = Number((change.item.hint as drive_v3.Schema$File | undefined)?.size);
+    if (Number.isFinite(size)) bytes += size;
+  }
+  return { items, bytes, whole: false };
+}
+
+/** Files per `files.list` and `changes.list` page: Drive's maximum. */
+export const DRIVE_LIST_PAGE_SIZE = 1000;
+
 export class DriveSource implements Source {
   readonly kind = "drive" as const;
   private readonly drive: drive_v3.Drive;
@@ -112,7 +129,7 @@ export class DriveSource implements Source {
     this.caller = options.caller;
     this.accessToken = options.accessToken;
     this.signal = options.signal;
-    this.pageSize = options.pageSize ?? 1000;
+    this.pageSize = options.pageSize ?? DRIVE_LIST_PAGE_SIZE;
     this.user = options.resource.kind === "user" ? options.resource.email : options.resource.actAs;
     this.domains = new Set(
       options.resource.kind === "user"
@@ -160,7 +177,22 @@ export class DriveSource implements Source {
     startToken: () => this.startPageToken(),
     listPage: (pageToken) => this.listPage(pageToken),
     incremental: (pageToken) => this.changes(pageToken),
+    startExpectation: () => this.driveUsage(),
   };
+
+  /**
+   * A user's My Drive: the bytes its files use (`about.get` `storageQuota.usageInDrive`, 5 units, once per
+   * full listing), the listing's expected bytes. Files shared with the user by an outside owner are not in
+   * it, Google files use no quota: an estimate the run's progress may pass. A shared drive has no such figure.
+   */
+  private async driveUsage(): Promise<{ bytes: number } | undefined> {
+    if (this.resource.kind !== "user") return undefined;
+    const { data } = await this.call("drive.about.get", () =>
+      this.drive.about.get({ fields: "storageQuota(usageInDrive)" }),
+    );
+    const bytes = Number(data.storageQuota?.usageInDrive);
+    return Number.isFinite(bytes) && bytes >= 0 ? { bytes } : undefined;
+  }
 
   listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
     return listChanges(this.listing, cursor);
@@ -201,9 +233,11 @@ export class DriveSource implements Source {
       }
       const next = page.nextPageToken ?? page.newStartPageToken;
       if (!next) throw new Error("Drive changes page without a next or new start page token");
+      const changes = [...byFile.values()];
       yield {
-        changes: [...byFile.values()],
+        changes,
         nextCursor: next,
+        expected: listedWork(changes),
         ...(page.nextPageToken ? {} : { done: true }),
       };
       if (!page.nextPageToken) return false;

@@ -1,8 +1,9 @@
 /**
  * Gmail as a backup source (one mailbox).
  *
- * - Full listing: `getProfile` for the mailbox's historyId first, then `messages.list` (spam and trash
- *   included) page by page; every message is an upsert. The last batch's cursor is that historyId, so
+ * - Full listing: `getProfile` for the mailbox's historyId (and its `messagesTotal`, the run's expected
+ *   items: the first batch's `expected`) first, then `messages.list` (spam and trash included) page by
+ *   page; every message is an upsert. An incremental run never reads the profile. The last batch's cursor is that historyId, so
  *   the next incremental run also sees what changed while the listing ran (repeats are harmless).
  * - Incremental: `history.list` from the saved historyId (messages added and deleted, labels added and
  *   removed), one batch per page, collapsed to one change per message. A 404 (history expired) starts a
@@ -69,6 +70,9 @@ export interface GmailSourceOptions {
   now?: () => number;
 }
 
+/** Messages per `messages.list` and `history.list` page: Gmail's maximum. */
+export const GMAIL_LIST_PAGE_SIZE = 500;
+
 const HISTORY_ID = /^\d+$/;
 
 export class GmailSource implements Source {
@@ -82,13 +86,15 @@ export class GmailSource implements Source {
   private readonly labels: MailLabels;
   /** One Gmail call as the mailbox owner. */
   private readonly call: GmailCall;
+  /** The mailbox's message count, as the profile read at the start of a full listing said. */
+  private messagesTotal: number | undefined;
 
   constructor(options: GmailSourceOptions) {
     this.gmail = options.gmail;
     this.user = options.user;
     this.caller = options.caller;
     this.signal = options.signal;
-    this.pageSize = options.pageSize ?? 500;
+    this.pageSize = options.pageSize ?? GMAIL_LIST_PAGE_SIZE;
     this.call = (method, send) =>
       this.caller.call(
         {
@@ -114,6 +120,9 @@ export class GmailSource implements Source {
     listPage: (pageToken) => this.listPage(pageToken),
     incremental: (historyId) => this.incremental(historyId),
     beforeFullListing: () => this.labels.noticeRenames(),
+    // The profile read for the listing's historyId also counts the mailbox's messages: no call of its own.
+    startExpectation: async () =>
+      this.messagesTotal === undefined ? undefined : { items: this.messagesTotal },
   };
 
   listChanges(cursor: string | null): AsyncIterable<ChangeBatch> {
@@ -168,6 +177,8 @@ export class GmailSource implements Source {
       await this.call("gmail.users.getProfile", () => this.gmail.users.getProfile({ userId: "me" }))
     ).data;
     if (!profile.historyId) throw new Error("Gmail profile without a historyId");
+    // Spam and trash included, as the full listing lists them (`includeSpamTrash`).
+    this.messagesTotal = typeof profile.messagesTotal === "number" ? profile.messagesTotal : undefined;
     return profile.historyId;
   }
 

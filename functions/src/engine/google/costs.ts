@@ -89,7 +89,13 @@ export interface QuotaLimits {
   concurrentPerUser: number;
 }
 
-/** Google's default limits (2026 model). A project with a raised quota passes its own. */
+/**
+ * Google's default limits (2026 model). A project with a raised quota passes its own. Gmail: "Per user rate
+ * limit" and "Per project rate limit" of Gmail usage limits
+ * (https://developers.google.com/workspace/gmail/api/reference/quota); Drive: "Queries per minute per user"
+ * and "per project" of Drive usage limits (https://developers.google.com/workspace/drive/api/guides/limits);
+ * Directory: Admin SDK Directory API limits (https://developers.google.com/workspace/admin/directory/v1/limits).
+ */
 export const GOOGLE_QUOTA_LIMITS: Readonly<Record<GoogleApi, QuotaLimits>> = {
   gmail: { perUserPerMinute: 6_000, perProjectPerMinute: 1_200_000, concurrentPerUser: 10 },
   drive: { perUserPerMinute: 325_000, perProjectPerMinute: 1_000_000, concurrentPerUser: 10 },
@@ -110,6 +116,11 @@ export interface QuotaModel {
    * no daily threshold. Google answers 403 dailyLimitExceeded beyond it until the day ends.
    */
   dailyUnits: Readonly<Partial<Record<GoogleApi, number>>>;
+  /**
+   * Bytes per quota day: what the whole project may download from Drive (absent: no such threshold), and
+   * what one user may upload to Drive (My Drive and shared drives together).
+   */
+  dailyBytes: Readonly<{ driveEgressPerProject?: number; driveUploadPerUser: number }>;
   /** Unit costs that differ from `UNIT_COSTS`. */
   costs: Readonly<Record<string, number>>;
   /** What a method missing from `UNIT_COSTS` and `costs` costs, per API (legacy Drive: 1 per query). */
@@ -123,12 +134,25 @@ const LEGACY_DRIVE_COSTS = Object.fromEntries(
     .map((method) => [method, 1]),
 );
 
+/**
+ * What one user may upload to Drive per day, in either model: 750 GB (Google's Drive usage limits, "Other
+ * limits", https://developers.google.com/workspace/drive/api/guides/limits, and "Shared drive limits in
+ * Google Drive", https://support.google.com/a/answer/7338880).
+ */
+export const DRIVE_UPLOAD_BYTES_PER_USER_PER_DAY = 750_000_000_000;
+
 export const QUOTA_MODELS: Readonly<Record<QuotaModelName, QuotaModel>> = {
   "2026": {
     limits: GOOGLE_QUOTA_LIMITS,
     costs: {},
-    // Gmail: 80,000,000 units a day per project; Drive: 400,000,000 (and 1 TB of egress).
+    // Gmail: 80,000,000 units a day per project ("Daily billing threshold", Gmail usage limits,
+    // https://developers.google.com/workspace/gmail/api/reference/quota); Drive: 400,000,000 and 1 TB of
+    // egress (Drive usage limits, https://developers.google.com/workspace/drive/api/guides/limits).
     dailyUnits: { gmail: 80_000_000, drive: 400_000_000 },
+    dailyBytes: {
+      driveEgressPerProject: 1_000_000_000_000,
+      driveUploadPerUser: DRIVE_UPLOAD_BYTES_PER_USER_PER_DAY,
+    },
   },
   legacy: {
     limits: {
@@ -144,6 +168,7 @@ export const QUOTA_MODELS: Readonly<Record<QuotaModelName, QuotaModel>> = {
     defaultCosts: { drive: 1 },
     // Projects active before the 2026 model keep their quotas, without its daily thresholds.
     dailyUnits: {},
+    dailyBytes: { driveUploadPerUser: DRIVE_UPLOAD_BYTES_PER_USER_PER_DAY },
   },
 };
 

@@ -144,6 +144,21 @@ export interface RunProgress {
   storedBytes: number;
 }
 
+/**
+ * What the run expects to have done once the stream it is in ends (docs/backup-engine.md "Totals, rate and
+ * time left"): the items and source bytes done before that stream plus what its listing said it holds
+ * (`ListedWork`); null where the listing did not say. Never below what is done; at the stream's end, what
+ * was done. `since` and `from`: when the stream began in this run and the progress then (its own pace is
+ * measured from there).
+ */
+export interface RunExpectation {
+  items: number | null;
+  bytes: number | null;
+  stream: ServiceKind;
+  since: string;
+  from: { items: number; bytes: number };
+}
+
 export interface ItemError {
   itemKey: string;
   reason: string;
@@ -236,6 +251,8 @@ export interface RunRecord {
   services?: ServiceOutcomes;
   /** The large item a delivery stopped in the middle of, if any. */
   partial?: PartialItem | null;
+  /** What the run expects to have done at the end of its current stream (absent: nothing listed yet). */
+  expected?: RunExpectation | null;
 }
 
 export interface Listing {
@@ -256,6 +273,8 @@ export interface Checkpoint {
   services: ServiceOutcomes;
   /** The large item stopped in the middle of (replaces the saved one; null: none). */
   partial?: PartialItem | null;
+  /** What the run expects at the end of its current stream (replaces the saved one). */
+  expected?: RunExpectation | null;
 }
 
 export type RunOutcome = { state: "succeeded" } | { state: "failed"; failureReason: BackupFailureReason };
@@ -355,8 +374,11 @@ export interface Catalog {
   takeLease(runId: string, holder: string, until: string, now: string): Promise<LeaseAnswer>;
   /** Saves cursor and progress; `LeaseLostError` when `holder` does not hold the lease. */
   saveCheckpoint(runId: string, holder: string, checkpoint: Checkpoint): Promise<void>;
-  /** Saves the run's live progress (`RunRecord.liveProgress`); only the screens read it. */
-  saveLiveProgress(runId: string, progress: RunProgress): Promise<void>;
+  /**
+   * Saves the run's live progress (`RunRecord.liveProgress`), and its expectation when given; only the
+   * screens read them.
+   */
+  saveLiveProgress(runId: string, progress: RunProgress, expected?: RunExpectation | null): Promise<void>;
   /** Gives the lease up (the run stays running; the re-enqueued task takes it). */
   releaseLease(runId: string, holder: string): Promise<void>;
   /** Ends the run (and its lease); `LeaseLostError` when `holder` does not hold the lease. */

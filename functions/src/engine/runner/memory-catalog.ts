@@ -15,6 +15,7 @@ import {
   type ChunkRecord,
   type ItemKind,
   type LeaseAnswer,
+  type RunExpectation,
   type RunOutcome,
   type RunProgress,
   type RunRecord,
@@ -277,12 +278,18 @@ export class MemoryCatalog implements Catalog {
     run.listing = checkpoint.listing ? copy(checkpoint.listing) : null;
     run.services = copy(checkpoint.services);
     run.partial = checkpoint.partial ? copy(checkpoint.partial) : null;
+    if (checkpoint.expected !== undefined) run.expected = copy(checkpoint.expected);
   }
 
-  async saveLiveProgress(runId: string, progress: RunProgress): Promise<void> {
+  async saveLiveProgress(
+    runId: string,
+    progress: RunProgress,
+    expected?: RunExpectation | null,
+  ): Promise<void> {
     this.enter();
     const run = this.runs.get(runId);
     if (run) run.liveProgress = copy(progress);
+    if (run && expected) run.expected = copy(expected);
   }
 
   async releaseLease(runId: string, holder: string): Promise<void> {

@@ -111,7 +111,10 @@ async function recordBatch(run: RunContext, batch: ChangeBatch, complete: boolea
     await run.catalog.markUnseenDeleted(run.resourceId, kind, run.listing.startedAt, run.iso());
     run.listing = null;
   }
-  if ((batch.streamDone ?? batch.done) === true) run.serviceOutcome(stream).state ??= "succeeded";
+  if ((batch.streamDone ?? batch.done) === true) {
+    run.serviceOutcome(stream).state ??= "succeeded";
+    run.streamEnded(stream);
+  }
   await run.checkpoint(errors);
 }
 
@@ -135,6 +138,7 @@ async function runBatches(run: RunContext, pipeline: ItemPipeline): Promise<void
     }
     if (batch.fullListing)
       run.listing = { kind: kindOfStream(batch.stream ?? source.kind), startedAt: run.iso() };
+    run.noteListed(batch);
     let complete: boolean;
     try {
       complete = await pipeline.applyBatch(batch);
@@ -186,6 +190,7 @@ async function failRun(run: RunContext, error: unknown): Promise<RunBackupResult
       listing: run.listing,
       services: run.services,
       partial: run.partial,
+      expected: run.expectedNow(),
     });
     run.itemErrorCount += work.errors.length;
     await catalog.finishRun(runId, holder, { state: "failed", failureReason }, run.iso());

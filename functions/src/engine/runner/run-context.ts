@@ -5,7 +5,7 @@
  */
 import type { ObjectScope } from "../format/chunk-codec";
 import type { DerivedKeys } from "../format/keys";
-import type { Source, SourceKind } from "../sources/source";
+import type { ChangeBatch, Source, SourceKind } from "../sources/source";
 import {
   MAX_CHUNK_REFS_PER_CALL,
   MAX_VERSIONS_PER_CALL,
@@ -14,12 +14,13 @@ import {
   type ItemError,
   type Listing,
   type PartialItem,
+  type RunExpectation,
   type RunProgress,
   type RunRecord,
   type ServiceOutcome,
   type ServiceOutcomes,
 } from "./catalog";
-import { BatchWork, slices } from "./batch-work";
+import { BatchWork, kindOfStream, slices } from "./batch-work";
 import type { RunBackupOptions, RunSummary } from "./run-options";
 
 /** How often a run saves its live progress between checkpoints (Firestore: about one write a second per document). */
@@ -45,6 +46,8 @@ export class RunContext {
   transientInARow = 0;
   /** What the current batch has stored so far. */
   work = new BatchWork();
+  /** What the run expects to have done at the end of its current stream (see `RunExpectation`). */
+  expected: RunExpectation | null;
 
   private readonly usageAtStart: number;
   /** When the live progress was last saved, and whether a save is under way. */
@@ -70,6 +73,7 @@ export class RunContext {
     this.itemErrorCount = record.itemErrorCount;
     this.partial = record.partial ?? null;
     this.services = JSON.parse(JSON.stringify(record.services ?? {})) as ServiceOutcomes;
+    this.expected = record.expected ? { ...record.expected, from: { ...record.expected.from } } : null;
     this.usageAtStart = options.usage?.units ?? 0;
     this.liveSavedAt = this.now();
   }
@@ -84,11 +88,60 @@ export class RunContext {
     this.liveSaving = true;
     this.liveSavedAt = now;
     this.catalog
-      .saveLiveProgress(this.runId, { ...this.progress })
+      .saveLiveProgress(this.runId, { ...this.progress }, this.expectedNow())
       .catch((error: unknown) => console.warn("The run's live progress could not be saved", error))
       .finally(() => {
         this.liveSaving = false;
       });
+  }
+
+  /**
+   * A batch was listed: a stream's first batch, or a full listing's, starts the expectation again from the
+   * progress now (with the listing's whole figures, or none); an incremental batch adds what its changes
+   * hold (the source's figures, else its upserts and metadata changes counted; bytes unknown). A full
+   * listing's later batches change nothing.
+   */
+  noteListed(batch: ChangeBatch): void {
+    const stream = batch.stream ?? this.source.kind;
+    const listed = batch.expected;
+    const inListing = this.listing?.kind === kindOfStream(stream);
+    if (inListing && !batch.fullListing) return;
+    const from = { items: this.progress.items, bytes: this.progress.bytes };
+    const previous =
+      batch.fullListing === true || listed?.whole === true || this.expected?.stream !== stream
+        ? null
+        : this.expected;
+    const base = previous ?? from;
+    const whole = batch.fullListing === true || listed?.whole === true;
+    const items = whole
+      ? listed?.items
+      : (listed?.items ?? batch.changes.filter((change) => change.type !== "delete").length);
+    const add = (done: number | null, more: number | undefined) =>
+      done === null || more === undefined ? null : done + more;
+    this.expected = {
+      items: add(base.items, items),
+      bytes: add(base.bytes, listed?.bytes),
+      stream,
+      since: previous?.since ?? this.iso(),
+      from: previous?.from ?? from,
+    };
+  }
+
+  /** A stream's listing ended: nothing of it is left, so what the run expects is what it has done. */
+  streamEnded(stream: SourceKind): void {
+    if (this.expected?.stream !== stream) return;
+    this.expected = { ...this.expected, items: this.progress.items, bytes: this.progress.bytes };
+  }
+
+  /** The expectation as saved: never below what is done. */
+  expectedNow(): RunExpectation | null {
+    if (!this.expected) return null;
+    const { items, bytes } = this.expected;
+    return {
+      ...this.expected,
+      items: items === null ? null : Math.max(items, this.progress.items),
+      bytes: bytes === null ? null : Math.max(bytes, this.progress.bytes),
+    };
   }
 
   now(): number {
@@ -179,6 +232,7 @@ export class RunContext {
       listing: this.listing,
       services: this.services,
       partial: this.partial,
+      expected: this.expectedNow(),
     });
     this.itemErrorCount += newItemErrors.length;
     this.options.onCheckpoint?.({ ...this.progress });

@@ -43,6 +43,11 @@ export interface ServiceListing {
   incremental(token: string): AsyncGenerator<ChangeBatch, boolean>;
   /** Runs before a full listing starts or resumes (Gmail compares its label names). */
   beforeFullListing?(): Promise<void>;
+  /**
+   * What the stream holds as Google counts it, asked when a full listing starts (not when one resumes), after
+   * `startToken`: its figures go on the listing's first batch (`ChangeBatch.expected`, whole).
+   */
+  startExpectation?(): Promise<{ items?: number; bytes?: number } | undefined>;
 }
 
 /** Reads a saved cursor: a full listing's JSON, or what the service makes of it. */
@@ -116,13 +121,17 @@ async function* fullListing(
     }
     pageToken = page.nextPageToken;
     const incrementalCursor = token;
-    yield fullListingBatch(page.changes, {
-      nextPageToken: pageToken,
-      resumeAt: (next) => fullListingCursor(listing, incrementalCursor, next),
-      incrementalCursor,
-      first,
-      resynced: resyncedFlag,
-    });
+    const expected = first ? await listing.startExpectation?.() : undefined;
+    yield {
+      ...fullListingBatch(page.changes, {
+        nextPageToken: pageToken,
+        resumeAt: (next) => fullListingCursor(listing, incrementalCursor, next),
+        incrementalCursor,
+        first,
+        resynced: resyncedFlag,
+      }),
+      ...(expected ? { expected: { ...expected, whole: true } } : {}),
+    };
     first = false;
     resyncedFlag = false;
     if (!pageToken) return;

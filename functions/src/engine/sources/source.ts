@@ -75,8 +75,22 @@ export type Change =
       search?: Partial<SearchFields>;
     };
 
+/**
+ * What a listing says of the work its stream has, for the run's totals: at the start of a full listing the
+ * stream's whole content as Google counts it (`whole`: Gmail's `messagesTotal`, a My Drive's
+ * `usageInDrive`); on an incremental batch, what its own changes hold (added up batch by batch). A figure
+ * left out is not known.
+ */
+export interface ListedWork {
+  items?: number;
+  bytes?: number;
+  whole: boolean;
+}
+
 export interface ChangeBatch {
   changes: Change[];
+  /** What this batch says of the stream's work (see `ListedWork`); absent: the runner counts the changes. */
+  expected?: ListedWork;
   /**
    * The cursor to save once every change of this batch is stored: during a full listing, the position to
    * resume it; after the last batch, the cursor of the next incremental run. Opaque to the engine.

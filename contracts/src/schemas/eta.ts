@@ -1,0 +1,18 @@
+import { z } from "zod/mini";
+import { ETA_LIMIT_KINDS, type EtaLimit, type RecoveryEstimate } from "../eta";
+import { count } from "./common";
+
+/** A rate or a number of seconds: zero or more, not necessarily whole. */
+export const nullableRate = z.nullable(z.number().check(z.minimum(0)));
+
+export const etaLimitSchema: z.ZodMiniType<EtaLimit> = z.object({
+  kind: z.enum(ETA_LIMIT_KINDS),
+  text: z.string(),
+});
+
+export const recoveryEstimateSchema: z.ZodMiniType<RecoveryEstimate> = z.object({
+  items: count,
+  bytes: count,
+  seconds: z.nullable(count),
+  limit: etaLimitSchema,
+});
