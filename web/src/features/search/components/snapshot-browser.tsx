@@ -155,6 +155,43 @@ function DateForm({ onDate }: { onDate: (date: string | undefined) => void }) {
   );
 }
 
+/** The browse's day, its service (a mailbox's Gmail or Drive) and what the page shows. */
+function BrowseToolbar(props: {
+  services: SearchService[];
+  service: SearchService;
+  asOf: string;
+  onDate: (date: string | undefined) => void;
+  onService: (service: SearchService) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card
+      variant="outlined"
+      sx={{ p: 2, display: "flex", gap: 2, flexWrap: "wrap", alignItems: "flex-start" }}
+    >
+      <DateForm onDate={props.onDate} />
+      {props.services.length > 1 && (
+        <ToggleButtonGroup
+          exclusive
+          size="small"
+          value={props.service}
+          aria-label={t("search.browse.service")}
+          onChange={(_event, value: SearchService | null) => value && props.onService(value)}
+        >
+          {props.services.map((service) => (
+            <ToggleButton key={service} value={service}>
+              {t(`search.tabs.${service}`)}
+            </ToggleButton>
+          ))}
+        </ToggleButtonGroup>
+      )}
+      <Typography variant="body2" sx={{ alignSelf: "center" }} data-testid="browse-as-of">
+        {props.asOf}
+      </Typography>
+    </Card>
+  );
+}
+
 /**
  * Point-in-time browse of one resource (docs/requirements.md#backup-activity): a day (or now), the
  * service, then the mailbox by label or the drive folder by folder, each page of items as the backups held
@@ -223,30 +260,13 @@ export function SnapshotBrowser(props: {
       <Typography color="text.secondary">
         {t("search.browse.intro", { resource: resource.email ?? resource.name })}
       </Typography>
-      <Card
-        variant="outlined"
-        sx={{ p: 2, display: "flex", gap: 2, flexWrap: "wrap", alignItems: "flex-start" }}
-      >
-        <DateForm onDate={(date) => go(date ? { date } : { date: undefined })} />
-        {services.length > 1 && (
-          <ToggleButtonGroup
-            exclusive
-            size="small"
-            value={place.service}
-            aria-label={t("search.browse.service")}
-            onChange={(_event, value: SearchService | null) => value && go({ service: value })}
-          >
-            {services.map((service) => (
-              <ToggleButton key={service} value={service}>
-                {t(`search.tabs.${service}`)}
-              </ToggleButton>
-            ))}
-          </ToggleButtonGroup>
-        )}
-        <Typography variant="body2" sx={{ alignSelf: "center" }} data-testid="browse-as-of">
-          {asOf}
-        </Typography>
-      </Card>
+      <BrowseToolbar
+        services={services}
+        service={place.service}
+        asOf={asOf}
+        onDate={(date) => go(date ? { date } : { date: undefined })}
+        onService={(service) => go({ service })}
+      />
       {browse.error && <Alert severity="error">{browse.error.message}</Alert>}
       <Box
         sx={{
