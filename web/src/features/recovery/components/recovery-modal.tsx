@@ -14,6 +14,7 @@ import { RECOVERY_MESSAGES, type Recovery } from "@alpvault/contracts/recovery";
 import { useRecoveryForm, type RecoveryTarget } from "../hooks/use-recovery-form";
 import type { LoadResources } from "../hooks/use-resource-choices";
 import "../i18n/register";
+import { RecoveryEstimateLine } from "./recovery-estimate";
 import { Choices, FieldChoices, FolderNameField, RecoverySubject, TargetPicker } from "./recovery-fields";
 
 function RecoveryForm({
@@ -86,6 +87,8 @@ function RecoveryForm({
             label={t("recovery.permissions")}
           />
         )}
+
+        <RecoveryEstimateLine organizationId={organizationId} values={values} />
 
         {apiError !== null && (
           <Alert severity="error" data-testid="recovery-error">

@@ -13,6 +13,8 @@ import { NamedProblems } from "@/components/ui/named-problems";
 import { apiDownload } from "@/lib/api-client";
 import { saveFile } from "@/lib/save-file";
 import { recoveryReportPath } from "../api/get-recovery";
+import { WorkPace } from "@/components/ui/work-pace";
+import { formatStorage } from "@/lib/format";
 import { isRecoveryOver, useRecoveryProgress } from "../hooks/use-recovery-progress";
 import "../i18n/register";
 
@@ -124,6 +126,7 @@ export function RecoveryProgress({
       : total > 0
         ? t("recovery.progress.running", { restored: number(restored), total: number(total) })
         : t("recovery.progress.runningUnknown", { count: restored });
+  const { bytes, totalBytes } = recovery.progress;
   return (
     <Paper variant="outlined" sx={{ p: 1.5, pr: 1 }} {...common}>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
@@ -140,7 +143,18 @@ export function RecoveryProgress({
       />
       <Typography variant="body2" color="text.secondary" data-testid="recovery-progress-text">
         {text}
+        {recovery.state === "running" && totalBytes > 0
+          ? ` · ${t("recovery.progress.bytes", { size: formatStorage(bytes), total: formatStorage(totalBytes) })}`
+          : ""}
       </Typography>
+      {recovery.state === "running" && (
+        <WorkPace
+          itemsPerMinute={recovery.progress.itemsPerMinute}
+          etaSeconds={recovery.progress.etaSeconds}
+          limit={recovery.progress.limit}
+          testId="recovery-pace"
+        />
+      )}
     </Paper>
   );
 }

@@ -6,6 +6,7 @@ import type { Resource } from "@alpvault/contracts/organizations";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import { paths } from "@/config/paths";
+import { WorkPace } from "@/components/ui/work-pace";
 import { formatGigabytes, formatRelativeTime, formatStorage } from "@/lib/format";
 
 /**
@@ -33,23 +34,46 @@ export function DisplayName({ resource, linked = false }: { resource: Resource; 
 }
 
 /**
- * A backup pending or running (docs/requirements.md#screens-and-navigation live progress): the items and source bytes done so far. A backup
- * does not know its total in advance, so the bar is indeterminate.
+ * A backup pending or running (docs/requirements.md#screens-and-navigation live progress): the items and
+ * source bytes done so far, of the totals Google gave the run when it knows them (the bar is then
+ * determinate), its pace, the time left and what sets it.
  */
 function BackupProgress({ name, backup }: { name: string; backup: ActiveBackup }) {
   const { t, i18n } = useTranslation();
+  const number = (value: number) => value.toLocaleString(i18n.language);
+  const total = backup.totalItems;
+  const known = backup.state === "running" && total !== null && total > 0;
   return (
     <Box sx={{ minWidth: 160, mt: 0.5 }} data-testid="backup-progress" data-state={backup.state}>
-      <LinearProgress aria-label={t("resources.table.backupInProgress", { name })} sx={{ my: 0.5 }} />
-      <Typography variant="caption" color="text.secondary">
+      <LinearProgress
+        aria-label={t("resources.table.backupInProgress", { name })}
+        variant={known ? "determinate" : "indeterminate"}
+        value={known ? Math.min(100, (backup.items / total) * 100) : undefined}
+        sx={{ my: 0.5 }}
+      />
+      <Typography variant="caption" color="text.secondary" component="div" data-testid="backup-progress-text">
         {backup.state === "pending"
           ? t("resources.table.backupWaiting")
-          : t("resources.table.backupProgress", {
-              count: backup.items,
-              items: backup.items.toLocaleString(i18n.language),
-              size: formatStorage(backup.bytes),
-            })}
+          : known
+            ? t("resources.table.backupProgressOf", {
+                items: number(backup.items),
+                total: number(total),
+                size: formatStorage(backup.bytes),
+              })
+            : t("resources.table.backupProgress", {
+                count: backup.items,
+                items: number(backup.items),
+                size: formatStorage(backup.bytes),
+              })}
       </Typography>
+      {backup.state === "running" && (
+        <WorkPace
+          itemsPerMinute={backup.itemsPerMinute}
+          etaSeconds={backup.etaSeconds}
+          limit={backup.limit}
+          testId="backup-pace"
+        />
+      )}
     </Box>
   );
 }

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { EXPORT_LIFETIME_DAYS, type ExportJob, type ExportState } from "@alpvault/contracts/exports";
 import { ListCard } from "@/components/ui/list-card";
+import { WorkPace } from "@/components/ui/work-pace";
 import { NamedProblems } from "@/components/ui/named-problems";
 import { apiDownload } from "@/lib/api-client";
 import { formatStorage } from "@/lib/format";
@@ -150,6 +151,14 @@ function ExportRow({ organizationId, job }: { organizationId: string; job: Expor
         <Typography variant="body2" data-testid="export-progress">
           {progressText}
         </Typography>
+      )}
+      {job.state === "running" && (
+        <WorkPace
+          itemsPerMinute={job.progress.itemsPerMinute}
+          etaSeconds={job.progress.etaSeconds}
+          limit={job.progress.limit}
+          testId="export-pace"
+        />
       )}
       {job.state === "succeeded" && job.expiresAt && (
         <Typography variant="body2" color="text.secondary">

@@ -1,0 +1,142 @@
+/**
+ * Watching work finish (docs/backup-engine.md "Totals, rate and time left"), on an organisation of its own:
+ * Google answers its user's mail calls slowly (the emulator's latency fault), so that a first backup and a
+ * recovery run long enough to be watched. The backup shows its items of the mailbox's total (determinate),
+ * the time left and the Gmail limit that sets its pace; the recovery modal estimates the recovery before it
+ * starts, as the API does; the recovery's card shows items and bytes of their totals and its pace.
+ */
+import type { RecoveryEstimate } from "@alpvault/contracts/eta";
+import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
+import { formatStorage } from "../../web/src/lib/format";
+import { assignDefaultPolicy, finishedRun, organizationWithData, runsOf } from "../support/backup-runs";
+import { workspaceAdmin } from "../support/workspace";
+import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
+import { screenshotBothThemes, signInThroughPopup, skipResourcesWelcome } from "./support/onboarding";
+import { expectSnackbar } from "./support/snackbar";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+
+jest.setTimeout(300_000);
+
+const MESSAGES = 24;
+
+let setup: Awaited<ReturnType<typeof organizationWithData>>;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let errors: string[];
+
+/** Google takes `ms` over each of the user's calls of `method` from now on. */
+async function slowDown(method: string, ms: number): Promise<string> {
+  const fault = await workspaceAdmin<{ id: string }>("POST", "/faults", {
+    method,
+    user: setup.workspace.user,
+    action: { kind: "latency", ms },
+  });
+  expect(fault.status).toBe(200);
+  return fault.body.id;
+}
+
+beforeAll(async () => {
+  setup = await organizationWithData(MESSAGES);
+  browser = await launchBrowser();
+  ({ context } = await newContext(browser));
+  page = await context.newPage();
+  await skipResourcesWelcome(page);
+  errors = collectPageErrors(page);
+  await page.goto("/login");
+  await signInThroughPopup(context, page, "Sign in with Google", {
+    email: setup.workspace.admin,
+    displayName: "Ada Admin",
+  });
+  await page.waitForURL((url) => url.pathname === "/resources", { timeout: 60_000 });
+});
+afterAll(async () => {
+  await workspaceAdmin("DELETE", "/faults");
+  await context?.close();
+  await browser?.close();
+});
+
+/** Starts the first backup and watches it on the resource's page while Google is slow. */
+async function watchBackup(): Promise<void> {
+  await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
+  await page.goto(`/resources/${setup.resource.resourceId}`);
+  const progress = page.locator('[data-testid="backup-progress"][data-state="running"]');
+  await progress.waitFor({ timeout: 60_000 });
+  const text = progress.getByTestId("backup-progress-text");
+  await text.filter({ hasText: ` of ${MESSAGES} items` }).waitFor({ timeout: 60_000 });
+  expect(await text.innerText()).toMatch(new RegExp(`^\\d+ of ${MESSAGES} items · `));
+  expect(await progress.getByRole("progressbar").getAttribute("aria-valuenow")).not.toBeNull();
+  expect(await progress.getByTestId("backup-pace-eta").innerText()).toMatch(/ left$/);
+  expect(await progress.getByTestId("backup-pace-limit").innerText()).toBe(
+    "pace set by Gmail's read limit of 300 messages a minute per mailbox",
+  );
+  await screenshotBothThemes(page, "progress-backup");
+}
+
+describe("watching work finish", () => {
+  it("when a first backup runs, then its page shows the items of the mailbox's total, the time left and Gmail's limit", async () => {
+    const slow = await slowDown("gmail.users.messages.get", 5_000);
+    try {
+      await watchBackup();
+    } finally {
+      await workspaceAdmin("DELETE", `/faults/${slow}`);
+    }
+    const [run] = await runsOf(setup.organization, setup.resource.resourceId);
+    expect((await finishedRun(setup.organization, setup.resource.resourceId, run!.runId)).state).toBe(
+      "succeeded",
+    );
+  });
+
+  it("when the recovery modal opens for the mailbox, then it estimates the recovery as the API does before it starts", async () => {
+    await page.goto("/resources");
+    await page.getByRole("button", { name: `Actions for ${setup.resource.name}` }).click();
+    await page.getByRole("menuitem", { name: "Recover all data" }).click();
+    const dialog = page.getByRole("dialog", { name: "Recover data" });
+    const estimate = dialog.getByTestId("recovery-estimate");
+    await estimate.waitFor();
+    const answer = await setup.call(
+      `/organizations/${setup.organization.organizationId}/recoveries/estimate`,
+      {
+        method: "POST",
+        body: {
+          resourceId: setup.resource.resourceId,
+          service: "gmail",
+          location: "original",
+          method: "folder",
+          folderName: "Anything",
+        },
+      },
+    );
+    expect(answer.status).toBe(200);
+    const expected = answer.body as RecoveryEstimate;
+    expect(expected.items).toBe(MESSAGES);
+    expect(await estimate.innerText()).toBe(
+      `${MESSAGES} items (${formatStorage(expected.bytes)}) to recover: under a minute, at Gmail's import limit of 240 messages a minute per mailbox.`,
+    );
+    await screenshot(page, "recovery-estimate");
+  });
+
+  it("when the recovery runs, then its card shows the items and bytes of their totals and its pace", async () => {
+    const dialog = page.getByRole("dialog", { name: "Recover data" });
+    const slow = await slowDown("gmail.users.messages.import", 2_500);
+    await dialog.getByLabel("Folder name").fill("Watched");
+    await dialog.getByRole("button", { name: "Recover", exact: true }).click();
+    await expectSnackbar(page, RECOVERY_MESSAGES.started, false);
+    const card = page.locator('[data-testid="recovery-progress"][data-state="running"]');
+    await card.waitFor({ timeout: 60_000 });
+    const text = card.getByTestId("recovery-progress-text");
+    await text.filter({ hasText: ` of ${MESSAGES} items restored · ` }).waitFor({ timeout: 60_000 });
+    expect(await text.innerText()).toMatch(
+      new RegExp(`^\\d+ of ${MESSAGES} items restored · [\\d.]+ [KMG]?B of [\\d.]+ [KMG]?B$`),
+    );
+    expect(await card.getByTestId("recovery-pace-limit").innerText()).toBe(
+      "pace set by Gmail's import limit of 240 messages a minute per mailbox",
+    );
+    await screenshot(page, "progress-recovery");
+    await workspaceAdmin("DELETE", `/faults/${slow}`);
+    await page
+      .locator('[data-testid="recovery-progress"][data-state="succeeded"]')
+      .waitFor({ timeout: 120_000 });
+    expect(errors).toEqual([]);
+  });
+});
