@@ -7,19 +7,19 @@ import type { BrowseResponse } from "@alpvault/contracts/browse";
 import type { DriveSearchResult, MailSearchResult } from "@alpvault/contracts/search";
 import { testMessage } from "../../emulators/workspace/src/index";
 import { onboarded } from "../support/organizations";
-import { assignDefaultPolicy, backupNow, finishedRun, resourceOf, runsOf } from "../support/backup-runs";
+import {
+  assignDefaultPolicy,
+  backupNow,
+  finishedRun,
+  resourceOf,
+  runsOf,
+  searchDay,
+} from "../support/backup-runs";
 import { workspaceAdmin } from "../support/workspace";
 
 jest.setTimeout(180_000);
 
 type Setup = Awaited<ReturnType<typeof onboarded>>;
-
-/** MM-DD-YYYY of a day `offset` days from today (UTC). */
-function day(offset: number): string {
-  const date = new Date(Date.now() + offset * 86_400_000);
-  const two = (value: number) => String(value).padStart(2, "0");
-  return `${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}-${date.getUTCFullYear()}`;
-}
 
 describe("browsing a mailbox by label and a drive by folder", () => {
   let setup: Setup;
@@ -141,7 +141,7 @@ describe("browsing a mailbox by label and a drive by folder", () => {
 
   test("when a date is given, then only what the backups held at the end of that day is shown", async () => {
     // Nothing was backed up before today.
-    const yesterday = await browsed(`service=gmail&date=${day(-1)}`);
+    const yesterday = await browsed(`service=gmail&date=${searchDay(-1)}`);
     expect(yesterday.results).toEqual([]);
     expect(yesterday.total).toBe(0);
     expect(yesterday.asOf).not.toBeNull();
@@ -152,12 +152,16 @@ describe("browsing a mailbox by label and a drive by folder", () => {
     ).toBeLessThan(300);
     const started = await backupNow(setup.call, setup.organization, resourceId);
     await finishedRun(setup.organization, resourceId, (started.body as { runId: string }).runId);
-    expect(subjects(await browsed(`service=gmail&label=INBOX&date=${day(0)}`))).toEqual(["Project plan"]);
+    expect(subjects(await browsed(`service=gmail&label=INBOX&date=${searchDay(0)}`))).toEqual([
+      "Project plan",
+    ]);
     const now = await browsed("service=gmail&label=INBOX");
     expect(subjects(now)).toEqual(["Project plan", "Kickoff notes"]);
     expect((now.results as MailSearchResult[])[1]?.deletedAtSource).not.toBeNull();
     expect(
-      names(await browsed(`service=drive&folder=${encodeURIComponent("My Drive/Reports")}&date=${day(-1)}`)),
+      names(
+        await browsed(`service=drive&folder=${encodeURIComponent("My Drive/Reports")}&date=${searchDay(-1)}`),
+      ),
     ).toEqual([]);
   });
 

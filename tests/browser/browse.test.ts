@@ -4,8 +4,9 @@
  * label, the drive by folder, a date the backups held nothing at, and a selection recovered at that day's
  * view, to its end.
  */
-import type { Locator } from "playwright-core";
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
+import { searchDay } from "../support/backup-runs";
+import { countIs } from "./support/browser";
 import {
   closeFreshOrganizationPage,
   freshOrganizationPage,
@@ -20,22 +21,6 @@ jest.setTimeout(240_000);
 let fresh: FreshOrganizationPage | undefined;
 const page = () => (fresh as FreshOrganizationPage).page;
 const setup = () => (fresh as FreshOrganizationPage).setup;
-
-/** Waits until the locator matches `count` elements (15 s at most), then checks it. */
-async function countIs(locator: Locator, count: number): Promise<void> {
-  const until = Date.now() + 15_000;
-  while ((await locator.count()) !== count && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  expect(await locator.count()).toBe(count);
-}
-
-/** MM-DD-YYYY of a day `offset` days from today (UTC). */
-function day(offset: number): string {
-  const date = new Date(Date.now() + offset * 86_400_000);
-  const two = (value: number) => String(value).padStart(2, "0");
-  return `${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}-${date.getUTCFullYear()}`;
-}
 
 beforeAll(async () => {
   fresh = await freshOrganizationPage(3);
@@ -86,7 +71,7 @@ describe("browsing backups at a point in time", () => {
     await date.fill("31-31-2026");
     await page().getByRole("button", { name: "Show" }).click();
     expect(await page().locator("#browse-date-helper-text").innerText()).toBe("Invalid date format");
-    await date.fill(day(-1));
+    await date.fill(searchDay(-1));
     await page().getByRole("button", { name: "Show" }).click();
     await page()
       .getByTestId("browse-as-of")
@@ -96,7 +81,7 @@ describe("browsing backups at a point in time", () => {
   });
 
   it("when messages held at today's end are selected and recovered, then the recovery runs to its end", async () => {
-    await page().getByLabel("Date").fill(day(0));
+    await page().getByLabel("Date").fill(searchDay(0));
     await page().getByRole("button", { name: "Show" }).click();
     await countIs(page().getByTestId("search-result"), 3);
     await page().getByTestId("search-result").first().getByRole("checkbox").check();

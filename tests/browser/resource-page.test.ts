@@ -4,14 +4,13 @@
  * exported) and one started from the page. Every figure on screen is checked against the API's answer,
  * and each chart against the same figures (one mark per run; one bar per day).
  */
-import type { Locator } from "playwright-core";
 import type { ActivityResponse, BackupRunsPage } from "@alpvault/contracts/activity";
 import type { ExportJob } from "@alpvault/contracts/exports";
 import type { ResourceDetail } from "@alpvault/contracts/organizations";
 import { formatStorage } from "../../web/src/lib/format";
 import { backupNow, finishedRun } from "../support/backup-runs";
 import { workspaceAdmin } from "../support/workspace";
-import { screenshot } from "./support/browser";
+import { countIs, screenshot } from "./support/browser";
 import {
   closeFreshOrganizationPage,
   freshOrganizationPage,
@@ -37,15 +36,6 @@ async function apiDetail(): Promise<ResourceDetail> {
   const answer = await setup().call(`${base()}/resources/${setup().resource.resourceId}`);
   expect(answer.status).toBe(200);
   return answer.body as ResourceDetail;
-}
-
-/** Waits until the locator matches `count` elements (15 s at most), then checks it. */
-async function countIs(locator: Locator, count: number): Promise<void> {
-  const until = Date.now() + 15_000;
-  while ((await locator.count()) !== count && Date.now() < until) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  expect(await locator.count()).toBe(count);
 }
 
 beforeAll(async () => {

@@ -35,6 +35,13 @@ export function regionDbOf(organization: OrganizationSummary): string {
 }
 export const today = () => new Date().toISOString().slice(0, 10);
 
+/** MM-DD-YYYY (the search card's date) of the day `offset` days from today (UTC). */
+export function searchDay(offset: number): string {
+  const date = new Date(Date.now() + offset * 86_400_000);
+  const two = (value: number) => String(value).padStart(2, "0");
+  return `${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}-${date.getUTCFullYear()}`;
+}
+
 export interface StoredRun {
   runId: string;
   state: string;

@@ -22,16 +22,15 @@ import {
   type SearchService,
 } from "@alpvault/contracts/search";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
-import { appendAudit } from "../audit/service";
 import { mailLabelNames } from "../backups/service";
 import { bounded } from "../engine/sources/search-text";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import { resourceById } from "../resources/service";
 import { findItems } from "./find-items";
-import { encodePageToken, searchDigest } from "./page-token";
+import { searchDigest } from "./page-token";
 import { nextFolderPath } from "./repo";
-import { driveResult, heldAt, mailResult, positive, single, tokenOf } from "./service";
+import { auditSearch, driveResult, heldAt, mailResult, pageOf, positive, single, tokenOf } from "./service";
 
 /** The longest label or folder a browse takes. */
 const MAX_LABEL = 200;
@@ -159,26 +158,9 @@ export async function browseBackups(
     heldAt(scope, resource.resourceId, found.items, query.asOf),
     mail ? { folders: [], atLeast: false } : subFolders(scope, resource.resourceId, folderKey),
   ]);
-  await appendAudit(scope, {
-    operation: "backup-item.searched",
-    actor,
-    object: `${mail ? "Gmail" : "Drive"} of ${resource.email ?? resource.name}`,
-    date: now,
-  });
+  await auditSearch(scope, actor, query.service, resource, now);
   const base = {
-    resource: { resourceId: resource.resourceId, name: resource.name, email: resource.email },
-    total: found.total,
-    totalAtLeast: found.totalAtLeast,
-    page: query.page,
-    pageSize: query.pageSize,
-    nextPageToken: found.next
-      ? encodePageToken(digest, {
-          page: query.page + 1,
-          position: found.next,
-          total: found.total,
-          totalAtLeast: found.totalAtLeast,
-        })
-      : null,
+    ...pageOf(resource, query, found, digest),
     asOf: query.asOf ?? null,
     labels,
     folder: query.folder,

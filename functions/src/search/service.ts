@@ -18,12 +18,13 @@ import {
   type SearchResponse,
   type SearchService,
 } from "@alpvault/contracts/search";
+import type { Resource } from "@alpvault/contracts/organizations";
 import { appendAudit } from "../audit/service";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import { findResourceByNameOrEmail } from "../resources/service";
 import { versionAt } from "../backups/service";
-import { findItems } from "./find-items";
+import { findItems, type FoundPage } from "./find-items";
 import {
   PAGE_TOKEN_MESSAGES,
   decodePageToken,
@@ -226,29 +227,49 @@ export async function searchBackups(
     ...(token ? { token } : {}),
   });
   const items = await heldAt(scope, resource.resourceId, found.items, query.asOf);
-  const nextPageToken = found.next
-    ? encodePageToken(digest, {
-        page: query.page + 1,
-        position: found.next,
-        total: found.total,
-        totalAtLeast: found.totalAtLeast,
-      })
-    : null;
-  await appendAudit(scope, {
+  await auditSearch(scope, actor, query.service, resource, now);
+  const base = pageOf(resource, query, found, digest);
+  return query.service === "gmail"
+    ? { ...base, service: "gmail", results: items.map(mailResult) }
+    : { ...base, service: "drive", results: items.map(driveResult) };
+}
+
+/** "Backup item searched", with the service and the resource (never the keyword). */
+export function auditSearch(
+  scope: Scope,
+  actor: string,
+  service: SearchService,
+  resource: Pick<Resource, "email" | "name">,
+  now: Date,
+): Promise<void> {
+  return appendAudit(scope, {
     operation: "backup-item.searched",
     actor,
-    object: `${query.service === "gmail" ? "Gmail" : "Drive"} of ${resource.email ?? resource.name}`,
+    object: `${service === "gmail" ? "Gmail" : "Drive"} of ${resource.email ?? resource.name}`,
     date: now,
   });
-  const base = {
+}
+
+/** What a page of a search (or a browse) says besides its results: whose, how many, where the next starts. */
+export function pageOf(
+  resource: Pick<Resource, "resourceId" | "email" | "name">,
+  query: { page: number; pageSize: number },
+  found: FoundPage,
+  digest: string,
+) {
+  return {
     resource: { resourceId: resource.resourceId, name: resource.name, email: resource.email },
     total: found.total,
     totalAtLeast: found.totalAtLeast,
     page: query.page,
     pageSize: query.pageSize,
-    nextPageToken,
+    nextPageToken: found.next
+      ? encodePageToken(digest, {
+          page: query.page + 1,
+          position: found.next,
+          total: found.total,
+          totalAtLeast: found.totalAtLeast,
+        })
+      : null,
   };
-  return query.service === "gmail"
-    ? { ...base, service: "gmail", results: items.map(mailResult) }
-    : { ...base, service: "drive", results: items.map(driveResult) };
 }

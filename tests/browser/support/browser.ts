@@ -1,7 +1,14 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expectNoViolations, seriousViolations } from "./axe";
-import { chromium, type Browser, type BrowserContext, type Page, type Route } from "playwright-core";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  type Route,
+} from "playwright-core";
 
 /** Where the app under test is served (Firebase Hosting of the local stack by default). */
 export const WEB_URL = (process.env.ALPVAULT_WEB_URL ?? "http://127.0.0.1:5000").replace(/\/+$/, "");
@@ -79,4 +86,13 @@ export function collectPageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   return errors;
+}
+
+/** Waits until the locator matches `count` elements (15 s at most), then checks it. */
+export async function countIs(locator: Locator, count: number): Promise<void> {
+  const until = Date.now() + 15_000;
+  while ((await locator.count()) !== count && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  expect(await locator.count()).toBe(count);
 }

@@ -5,7 +5,7 @@ import { useTranslation } from "react-i18next";
 import { aboutDuration } from "@/components/ui/work-pace";
 import { formatStorage } from "@/lib/format";
 import { useRecoveryEstimate } from "../api/estimate-recovery";
-import type { RecoveryFormValues } from "../hooks/use-recovery-form";
+import { requestOf, type RecoveryFormValues } from "../hooks/use-recovery-form";
 
 /**
  * What the estimate is asked for: the form's choices that change what is restored and where (the folder's
@@ -13,17 +13,7 @@ import type { RecoveryFormValues } from "../hooks/use-recovery-form";
  */
 function estimateRequestOf(values: RecoveryFormValues): RecoveryRequest | null {
   if (values.location === "other" && !values.targetResourceId) return null;
-  return {
-    resourceId: values.resourceId,
-    service: values.service,
-    ...(values.itemIds ? { itemIds: values.itemIds } : {}),
-    location: values.location,
-    ...(values.location === "other" ? { targetResourceId: values.targetResourceId } : {}),
-    method: values.method,
-    ...(values.method === "folder" ? { folderName: "Estimate" } : {}),
-    permissions: values.service === "drive" && values.permissions,
-    ...(values.date ? { date: values.date } : {}),
-  };
+  return requestOf({ ...values, folderName: "Estimate" });
 }
 
 /**

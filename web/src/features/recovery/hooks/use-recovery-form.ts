@@ -49,7 +49,7 @@ function initialValues(target: RecoveryTarget): RecoveryFormValues {
 }
 
 /** The request of the form's values: only the fields its choices use. */
-function requestOf(values: RecoveryFormValues): RecoveryRequest {
+export function requestOf(values: RecoveryFormValues): RecoveryRequest {
   return {
     resourceId: values.resourceId,
     service: values.service,
