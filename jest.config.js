@@ -36,6 +36,9 @@ module.exports = {
     {
       ...common,
       displayName: "unit",
+      // A hang detector, not a speed check: npm test runs the unit tests beside lint and typecheck, so a
+      // test that works a core hard (a ZIP of a thousand files) gets more than Jest's default 5 s.
+      testTimeout: 30_000,
       roots: [
         "<rootDir>/contracts/src",
         "<rootDir>/functions/src",
