@@ -209,11 +209,13 @@ async function main(): Promise<void> {
     await withStack(dataDir, "first", async (stack) => {
       const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
       // Two groups side by side: the files that use the demo organisation (one after another, as they
-      // share it) and all the others, each on organisations of its own.
+      // share it) and all the others, each on organisations of its own, two files at a time (they wait on
+      // the stack more than they use a core; a file removes only the Workspace faults it added).
       const { demo, own } = stackTestGroups();
       await Promise.all([
         jest("tests on the demo organisation", ["api", "browser"], env, ["--runTestsByPath", ...demo]),
         jest("conformance, API and browser tests on their own organisations", STACK_PROJECTS, env, [
+          "--maxWorkers=2",
           "--runTestsByPath",
           ...own,
         ]),

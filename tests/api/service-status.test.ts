@@ -11,12 +11,14 @@ import {
   resourceOf,
   runsOf,
 } from "../support/backup-runs";
-import { workspaceAdmin } from "../support/workspace";
+import { FaultsOfThisFile, workspaceAdmin } from "../support/workspace";
 
 jest.setTimeout(180_000);
 
+const faults = new FaultsOfThisFile();
+
 afterEach(async () => {
-  await workspaceAdmin("DELETE", "/faults");
+  await faults.removeAll();
 });
 
 test("when Gmail is off for a user and Google refuses one of their files, then the Drive is backed up, the run succeeds, and the resource shows Gmail unavailable and the file skipped with its reason", async () => {
@@ -28,29 +30,21 @@ test("when Gmail is off for a user and Google refuses one of their files, then t
     content: Buffer.from("%PDF-1.4 restricted").toString("base64"),
   });
   expect(second.status).toBe(200);
-  expect(
-    (
-      await workspaceAdmin("POST", "/faults", {
-        method: "gmail.*",
-        user,
-        action: {
-          kind: "error",
-          status: 400,
-          reason: "failedPrecondition",
-          message: "Mail service not enabled",
-        },
-      })
-    ).status,
-  ).toBe(200);
-  expect(
-    (
-      await workspaceAdmin("POST", "/faults", {
-        method: "drive.files.download",
-        user,
-        sequence: [{ kind: "error", status: 403, reason: "cannotDownloadFile" }],
-      })
-    ).status,
-  ).toBe(200);
+  await faults.add({
+    method: "gmail.*",
+    user,
+    action: {
+      kind: "error",
+      status: 400,
+      reason: "failedPrecondition",
+      message: "Mail service not enabled",
+    },
+  });
+  await faults.add({
+    method: "drive.files.download",
+    user,
+    sequence: [{ kind: "error", status: 403, reason: "cannotDownloadFile" }],
+  });
 
   await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
   const [run] = await runsOf(setup.organization, setup.resource.resourceId);
@@ -84,15 +78,11 @@ test("when Gmail is off for a user and Google refuses one of their files, then t
 test("when Google refuses a user's Gmail for good, then Gmail fails with its reason, the Drive is backed up, and the resource says which service failed", async () => {
   const setup = await organizationWithData(1);
   const user = setup.workspace.user;
-  expect(
-    (
-      await workspaceAdmin("POST", "/faults", {
-        method: "gmail.users.messages.*",
-        user,
-        action: { kind: "error", status: 403, reason: "insufficientPermissions" },
-      })
-    ).status,
-  ).toBe(200);
+  await faults.add({
+    method: "gmail.users.messages.*",
+    user,
+    action: { kind: "error", status: 403, reason: "insufficientPermissions" },
+  });
 
   await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
   const [run] = await runsOf(setup.organization, setup.resource.resourceId);

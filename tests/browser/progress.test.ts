@@ -9,7 +9,7 @@ import type { RecoveryEstimate } from "@alpvault/contracts/eta";
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { formatStorage } from "../../web/src/lib/format";
 import { assignDefaultPolicy, finishedRun, organizationWithData, runsOf } from "../support/backup-runs";
-import { workspaceAdmin } from "../support/workspace";
+import { FaultsOfThisFile, workspaceAdmin } from "../support/workspace";
 import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
 import { screenshotBothThemes, signInThroughPopup, skipResourcesWelcome } from "./support/onboarding";
 import { expectSnackbar } from "./support/snackbar";
@@ -25,15 +25,11 @@ let context: BrowserContext;
 let page: Page;
 let errors: string[];
 
+const faults = new FaultsOfThisFile();
+
 /** Google takes `ms` over each of the user's calls of `method` from now on. */
 async function slowDown(method: string, ms: number): Promise<string> {
-  const fault = await workspaceAdmin<{ id: string }>("POST", "/faults", {
-    method,
-    user: setup.workspace.user,
-    action: { kind: "latency", ms },
-  });
-  expect(fault.status).toBe(200);
-  return fault.body.id;
+  return faults.add({ method, user: setup.workspace.user, action: { kind: "latency", ms } });
 }
 
 beforeAll(async () => {
@@ -51,7 +47,7 @@ beforeAll(async () => {
   await page.waitForURL((url) => url.pathname === "/resources", { timeout: 60_000 });
 });
 afterAll(async () => {
-  await workspaceAdmin("DELETE", "/faults");
+  await faults.removeAll();
   await context?.close();
   await browser?.close();
 });

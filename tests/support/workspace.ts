@@ -49,3 +49,29 @@ export async function workspaceAdmin<T = unknown>(
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
+
+/**
+ * The faults one test file added, so that it removes its own and never another file's: test files run
+ * side by side on one Workspace emulator.
+ */
+export class FaultsOfThisFile {
+  private readonly ids: string[] = [];
+
+  /** Adds a fault rule (the emulator's `POST /faults`); fails the test if the emulator refuses it. */
+  async add(rule: Record<string, unknown>): Promise<string> {
+    const fault = await workspaceAdmin<{ id: string }>("POST", "/faults", rule);
+    if (fault.status !== 200) throw new Error(`the Workspace emulator refused a fault: ${fault.status}`);
+    this.ids.push(fault.body.id);
+    return fault.body.id;
+  }
+
+  /** Removes every fault this file added that is still there. */
+  async removeAll(): Promise<void> {
+    for (const id of this.ids.splice(0)) {
+      const removed = await workspaceAdmin("DELETE", `/faults/${id}`);
+      // 404: a fault with a count of times that was used up is already gone.
+      if (removed.status !== 204 && removed.status !== 404)
+        throw new Error(`fault ${id} not removed: ${removed.status}`);
+    }
+  }
+}
