@@ -31,6 +31,18 @@ export interface EtaLimit {
 }
 
 /**
+ * What a running recovery or export reports of its pace: the source bytes of every item chosen, its
+ * measured pace (null until it has run a minute), the seconds left at that pace and the limit that sets it;
+ * null once it has ended.
+ */
+export interface WorkPace {
+  totalBytes: number;
+  itemsPerMinute: number | null;
+  etaSeconds: number | null;
+  limit: EtaLimit | null;
+}
+
+/**
  * POST /v1/organizations/{id}/recoveries/estimate: what a recovery would restore (items and source bytes)
  * and about how long it would take (seconds; null when nothing can be said), with the limit that sets it.
  */

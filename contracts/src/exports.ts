@@ -4,7 +4,7 @@
  * The request's rules and texts are shared by the browser and the API.
  */
 import * as yup from "yup";
-import type { EtaLimit } from "./eta";
+import type { WorkPace } from "./eta";
 import { isId } from "./ids";
 import { SEARCH_MESSAGES, parseSearchDate } from "./search";
 
@@ -97,15 +97,11 @@ export interface ExportProblem {
  * run a minute), the seconds left at that pace and the limit (no Google quota applies to an export: its
  * `kind` is "none"); null otherwise.
  */
-export interface ExportProgress {
+export interface ExportProgress extends WorkPace {
   total: number;
   exported: number;
   failed: number;
   bytes: number;
-  totalBytes: number;
-  itemsPerMinute: number | null;
-  etaSeconds: number | null;
-  limit: EtaLimit | null;
 }
 
 /** GET /v1/organizations/{id}/exports/{exportId}; POST …/exports answers it with 202. */

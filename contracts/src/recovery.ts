@@ -3,7 +3,7 @@
  * texts, shared by the browser and the API, and the answers' types. The request's rules are in
  * `recovery-request.ts`.
  */
-import type { EtaLimit } from "./eta";
+import type { WorkPace } from "./eta";
 
 export const RECOVERY_MESSAGES = {
   started: "Recovery started",
@@ -84,16 +84,12 @@ export interface RecoveryList {
  * (null until it has run a minute), the seconds left and what sets the pace (docs/backup-engine.md "Totals,
  * rate and time left"); null otherwise.
  */
-export interface RecoveryProgress {
+export interface RecoveryProgress extends WorkPace {
   total: number;
   restored: number;
   skipped: number;
   failed: number;
   bytes: number;
-  totalBytes: number;
-  itemsPerMinute: number | null;
-  etaSeconds: number | null;
-  limit: EtaLimit | null;
 }
 
 export interface RecoveryProblem {

@@ -71,6 +71,25 @@ beforeAll(async () => {
   adminResourceId = (await resourceOf(setup.call, setup.organization, setup.workspace.admin)).resourceId;
 });
 
+/**
+ * Starts the recovery of `body`: once it ends, it restored the items and bytes `estimated` said, and skipped
+ * the rest of the `total` items it was asked for.
+ */
+async function expectRecoveredAsEstimated(
+  body: Record<string, unknown>,
+  estimated: RecoveryEstimate,
+  total: number,
+): Promise<void> {
+  const started = await recoveries().start(body);
+  const done = await recoveries().finished((started.body as Recovery).recoveryId);
+  expect(done.progress).toMatchObject({
+    total,
+    restored: estimated.items,
+    skipped: total - estimated.items,
+    bytes: estimated.bytes,
+  });
+}
+
 const mailBytes = () => [...setup.raws.values()].reduce((total, raw) => total + raw.length, 0);
 
 test("when a whole mailbox's recovery is estimated, then nothing starts, and the recovery then restores exactly its items and bytes", async () => {
@@ -139,15 +158,8 @@ test("when named items at a date are estimated, then only those held then count,
     items: 2,
     bytes: setup.raws.get(first)!.length + setup.raws.get(second)!.length,
   });
-  const started = await recoveries().start(body(searchDate(1)));
-  const done = await recoveries().finished((started.body as Recovery).recoveryId);
   // The id the backups never held is skipped: the estimate left it out.
-  expect(done.progress).toMatchObject({
-    total: 3,
-    restored: estimated.items,
-    skipped: 1,
-    bytes: estimated.bytes,
-  });
+  await expectRecoveredAsEstimated(body(searchDate(1)), estimated, 3);
 });
 
 test("when a whole drive's recovery is estimated, then the file kept without content is left out, as the recovery skips it", async () => {
@@ -163,14 +175,7 @@ test("when a whole drive's recovery is estimated, then the file kept without con
   expect(estimated.limit.kind).toBe("drive-user");
   // At a date after every backup, the same: counted from the catalog's dates instead.
   expect((await estimate({ ...body, date: searchDate(1) })).body).toEqual(estimated);
-  const started = await recoveries().start(body);
-  const done = await recoveries().finished((started.body as Recovery).recoveryId);
-  expect(done.progress).toMatchObject({
-    total: 2,
-    restored: estimated.items,
-    skipped: 1,
-    bytes: estimated.bytes,
-  });
+  await expectRecoveredAsEstimated(body, estimated, 2);
 });
 
 test("when an estimate breaks the recovery's rules or names what is not there, then 400 and 404 with its texts; a non-admin 403, another organisation 404", async () => {

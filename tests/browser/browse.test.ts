@@ -7,25 +7,16 @@
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { searchDay } from "../support/backup-runs";
 import { countIs } from "./support/browser";
-import {
-  closeFreshOrganizationPage,
-  freshOrganizationPage,
-  type FreshOrganizationPage,
-} from "./support/fresh-organization";
+import { useFreshOrganizationPage } from "./support/fresh-organization";
 import { screenshotBothThemes } from "./support/onboarding";
 import { recoveryEnded } from "./support/recovery-flow";
 import { expectSnackbar } from "./support/snackbar";
 
 jest.setTimeout(240_000);
 
-let fresh: FreshOrganizationPage | undefined;
-const page = () => (fresh as FreshOrganizationPage).page;
-const setup = () => (fresh as FreshOrganizationPage).setup;
-
-beforeAll(async () => {
-  fresh = await freshOrganizationPage(3);
-});
-afterAll(() => closeFreshOrganizationPage(fresh));
+const fresh = useFreshOrganizationPage(3);
+const page = () => fresh().page;
+const setup = () => fresh().setup;
 
 describe("browsing backups at a point in time", () => {
   it("when Browse backups is chosen on the resource's page, then the mailbox shows by label as backed up now", async () => {
@@ -97,6 +88,6 @@ describe("browsing backups at a point in time", () => {
     const ended = await recoveryEnded(page());
     expect(ended.state).toBe("succeeded");
     expect(ended.text).toContain("2");
-    expect((fresh as FreshOrganizationPage).errors).toEqual([]);
+    expect(fresh().errors).toEqual([]);
   });
 });

@@ -8,13 +8,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { newWorkspace, setAccount } from "../support/organizations";
 import { collectPageErrors, launchBrowser, newContext } from "./support/browser";
-import {
-  closeFreshOrganizationPage,
-  freshOrganizationPage,
-  subjectOf,
-  backedUpItems,
-  type FreshOrganizationPage,
-} from "./support/fresh-organization";
+import { backedUpItems, subjectOf, useFreshOrganizationPage } from "./support/fresh-organization";
 import { installApp, signInThroughPopup, skipResourcesWelcome, stepCounter } from "./support/onboarding";
 import { recoveryEnded } from "./support/recovery-flow";
 import { expectSnackbar } from "./support/snackbar";
@@ -143,15 +137,11 @@ describe("onboarding by keyboard", () => {
 });
 
 describe("policy, search and recovery by keyboard", () => {
-  let fresh: FreshOrganizationPage | undefined;
-  const page = () => (fresh as FreshOrganizationPage).page;
-
-  beforeAll(async () => {
-    fresh = await freshOrganizationPage(3);
-    // Policies are made on paid plans.
-    await setAccount(fresh.setup.organization, { planId: "geneva", seats: 5 });
-  });
-  afterAll(() => closeFreshOrganizationPage(fresh));
+  // Policies are made on paid plans.
+  const fresh = useFreshOrganizationPage(3, (made) =>
+    setAccount(made.setup.organization, { planId: "geneva", seats: 5 }),
+  );
+  const page = () => fresh().page;
 
   it("when a policy is made by keyboard, then its name, data types, frequency, schedule and retention are set and it is listed", async () => {
     await page().goto("/policies");
@@ -194,7 +184,7 @@ describe("policy, search and recovery by keyboard", () => {
   });
 
   it("when a message is searched, selected and recovered by keyboard, then the recovery runs to its end", async () => {
-    const setup = (fresh as FreshOrganizationPage).setup;
+    const setup = fresh().setup;
     const [item] = await backedUpItems(setup);
     const subject = subjectOf(setup, item!);
     await page().goto("/search");
@@ -213,6 +203,6 @@ describe("policy, search and recovery by keyboard", () => {
     await press(page(), dialog.getByRole("button", { name: "Recover", exact: true }));
     await expectSnackbar(page(), RECOVERY_MESSAGES.started, false);
     expect(await recoveryEnded(page())).toMatchObject({ state: "succeeded" });
-    expect((fresh as FreshOrganizationPage).errors).toEqual([]);
+    expect(fresh().errors).toEqual([]);
   });
 });

@@ -10,10 +10,11 @@ import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { formatStorage } from "../../web/src/lib/format";
 import { assignDefaultPolicy, finishedRun, organizationWithData, runsOf } from "../support/backup-runs";
 import { FaultsOfThisFile, workspaceAdmin } from "../support/workspace";
-import { collectPageErrors, launchBrowser, newContext, screenshot } from "./support/browser";
+import { collectPageErrors, launchBrowser, newContext } from "./support/browser";
 import { screenshotBothThemes, signInThroughPopup, skipResourcesWelcome } from "./support/onboarding";
+import { screenshotModalBothThemes } from "./support/recovery-flow";
 import { expectSnackbar } from "./support/snackbar";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 
 jest.setTimeout(300_000);
 
@@ -83,13 +84,18 @@ describe("watching work finish", () => {
     );
   });
 
-  it("when the recovery modal opens for the mailbox, then it estimates the recovery as the API does before it starts", async () => {
-    await page.goto("/resources");
+  /** Opens the recovery modal of the mailbox's resource and waits for its estimate. */
+  async function openRecovery(): Promise<Locator> {
     await page.getByRole("button", { name: `Actions for ${setup.resource.name}` }).click();
     await page.getByRole("menuitem", { name: "Recover all data" }).click();
-    const dialog = page.getByRole("dialog", { name: "Recover data" });
-    const estimate = dialog.getByTestId("recovery-estimate");
+    const estimate = page.getByRole("dialog", { name: "Recover data" }).getByTestId("recovery-estimate");
     await estimate.waitFor();
+    return estimate;
+  }
+
+  it("when the recovery modal opens for the mailbox, then it estimates the recovery as the API does before it starts", async () => {
+    await page.goto("/resources");
+    const estimate = await openRecovery();
     const answer = await setup.call(
       `/organizations/${setup.organization.organizationId}/recoveries/estimate`,
       {
@@ -109,7 +115,7 @@ describe("watching work finish", () => {
     expect(await estimate.innerText()).toBe(
       `${MESSAGES} items (${formatStorage(expected.bytes)}) to recover: under a minute, at Gmail's import limit of 240 messages a minute per mailbox.`,
     );
-    await screenshot(page, "recovery-estimate");
+    await screenshotModalBothThemes(page, async () => void (await openRecovery()), "recovery-estimate");
   });
 
   it("when the recovery runs, then its card shows the items and bytes of their totals and its pace", async () => {
@@ -128,7 +134,7 @@ describe("watching work finish", () => {
     expect(await card.getByTestId("recovery-pace-limit").innerText()).toBe(
       "pace set by Gmail's import limit of 240 messages a minute per mailbox",
     );
-    await screenshot(page, "progress-recovery");
+    await screenshotBothThemes(page, "progress-recovery");
     await workspaceAdmin("DELETE", `/faults/${slow}`);
     await page
       .locator('[data-testid="recovery-progress"][data-state="succeeded"]')

@@ -11,35 +11,13 @@ import { formatStorage } from "../../web/src/lib/format";
 import { backupNow, finishedRun } from "../support/backup-runs";
 import { workspaceAdmin } from "../support/workspace";
 import { countIs, screenshot } from "./support/browser";
-import {
-  closeFreshOrganizationPage,
-  freshOrganizationPage,
-  type FreshOrganizationPage,
-} from "./support/fresh-organization";
+import { useFreshOrganizationPage } from "./support/fresh-organization";
 import { screenshotBothThemes } from "./support/onboarding";
 import { expectSnackbar } from "./support/snackbar";
 
 jest.setTimeout(240_000);
 
-let fresh: FreshOrganizationPage | undefined;
-const page = () => (fresh as FreshOrganizationPage).page;
-const setup = () => (fresh as FreshOrganizationPage).setup;
-const base = () => `/organizations/${setup().organization.organizationId}`;
-
-async function apiRuns(): Promise<BackupRunsPage["runs"]> {
-  const answer = await setup().call(`${base()}/resources/${setup().resource.resourceId}/runs?pageSize=100`);
-  expect(answer.status).toBe(200);
-  return (answer.body as BackupRunsPage).runs;
-}
-
-async function apiDetail(): Promise<ResourceDetail> {
-  const answer = await setup().call(`${base()}/resources/${setup().resource.resourceId}`);
-  expect(answer.status).toBe(200);
-  return answer.body as ResourceDetail;
-}
-
-beforeAll(async () => {
-  fresh = await freshOrganizationPage(4);
+const fresh = useFreshOrganizationPage(4, async () => {
   const form = await workspaceAdmin("POST", `/users/${setup().workspace.user}/drive/files`, {
     name: "Team survey",
     mimeType: "application/vnd.google-apps.form",
@@ -53,7 +31,21 @@ beforeAll(async () => {
     (started.body as { runId: string }).runId,
   );
 });
-afterAll(() => closeFreshOrganizationPage(fresh));
+const page = () => fresh().page;
+const setup = () => fresh().setup;
+const base = () => `/organizations/${setup().organization.organizationId}`;
+
+async function apiRuns(): Promise<BackupRunsPage["runs"]> {
+  const answer = await setup().call(`${base()}/resources/${setup().resource.resourceId}/runs?pageSize=100`);
+  expect(answer.status).toBe(200);
+  return (answer.body as BackupRunsPage).runs;
+}
+
+async function apiDetail(): Promise<ResourceDetail> {
+  const answer = await setup().call(`${base()}/resources/${setup().resource.resourceId}`);
+  expect(answer.status).toBe(200);
+  return answer.body as ResourceDetail;
+}
 
 describe("a resource's page", () => {
   it("when the resource's name is clicked on the resources screen, then its page shows its summary as the API gives it", async () => {

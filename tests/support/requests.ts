@@ -18,26 +18,19 @@ export const SAMPLE_POLICY: PolicyInput = {
 /** `resources`: two resources of the organisation the body is for (source and target of a recovery). */
 export function validBodies(resources: readonly [string, string]): Record<string, Record<string, unknown>> {
   const organization = "/v1/organizations/:organizationId";
+  const recovery = {
+    resourceId: resources[0],
+    service: "gmail",
+    location: "other",
+    targetResourceId: resources[1],
+    method: "folder",
+    folderName: "Recovered",
+    permissions: false,
+  };
   return {
-    [`POST ${organization}/recoveries`]: {
-      resourceId: resources[0],
-      service: "gmail",
-      location: "other",
-      targetResourceId: resources[1],
-      method: "folder",
-      folderName: "Recovered",
-      permissions: false,
-    },
+    [`POST ${organization}/recoveries`]: recovery,
     // The estimate takes exactly the body of the recovery it estimates.
-    [`POST ${organization}/recoveries/estimate`]: {
-      resourceId: resources[0],
-      service: "gmail",
-      location: "other",
-      targetResourceId: resources[1],
-      method: "folder",
-      folderName: "Recovered",
-      permissions: false,
-    },
+    [`POST ${organization}/recoveries/estimate`]: { ...recovery },
     [`POST ${organization}/exports/mbox`]: { resourceId: resources[0], service: "gmail" },
     [`POST ${organization}/exports/zip`]: { resourceId: resources[0], service: "drive" },
     [`POST ${organization}/exports`]: { resourceId: resources[0], service: "gmail", format: "mbox" },

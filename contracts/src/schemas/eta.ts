@@ -16,3 +16,11 @@ export const recoveryEstimateSchema: z.ZodMiniType<RecoveryEstimate> = z.object(
   seconds: z.nullable(count),
   limit: etaLimitSchema,
 });
+
+/** The fields of a WorkPace, for a progress schema to spread in; absent from older answers: not counted. */
+export const workPaceFields = {
+  totalBytes: z._default(count, 0),
+  itemsPerMinute: z._default(nullableRate, null),
+  etaSeconds: z._default(z.nullable(count), null),
+  limit: z._default(z.nullable(etaLimitSchema), null),
+};

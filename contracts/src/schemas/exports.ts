@@ -1,7 +1,7 @@
 import { z } from "zod/mini";
 import type { ExportDownload, ExportJob, ExportList, ExportProblem, ExportProgress } from "../exports";
 import { count, nullableString } from "./common";
-import { etaLimitSchema, nullableRate } from "./eta";
+import { workPaceFields } from "./eta";
 
 export const exportProblemSchema: z.ZodMiniType<ExportProblem> = z.object({
   itemKey: z.string(),
@@ -14,11 +14,7 @@ export const exportProgressSchema: z.ZodMiniType<ExportProgress> = z.object({
   exported: count,
   failed: count,
   bytes: count,
-  /** Absent from older answers: not counted. */
-  totalBytes: z._default(count, 0),
-  itemsPerMinute: z._default(nullableRate, null),
-  etaSeconds: z._default(z.nullable(count), null),
-  limit: z._default(z.nullable(etaLimitSchema), null),
+  ...workPaceFields,
 });
 
 export const exportJobSchema: z.ZodMiniType<ExportJob> = z.object({

@@ -7,7 +7,7 @@ import {
   type RecoveryProgress,
 } from "../recovery";
 import { count, nullableString } from "./common";
-import { etaLimitSchema, nullableRate } from "./eta";
+import { workPaceFields } from "./eta";
 
 export const recoveryProblemSchema: z.ZodMiniType<RecoveryProblem> = z.object({
   itemKey: z.string(),
@@ -23,10 +23,7 @@ export const recoveryProgressSchema: z.ZodMiniType<RecoveryProgress> = z.object(
   failed: count,
   /** Absent from older answers: not counted. */
   bytes: z._default(count, 0),
-  totalBytes: z._default(count, 0),
-  itemsPerMinute: z._default(nullableRate, null),
-  etaSeconds: z._default(z.nullable(count), null),
-  limit: z._default(z.nullable(etaLimitSchema), null),
+  ...workPaceFields,
 });
 
 export const recoverySchema: z.ZodMiniType<Recovery> = z.object({

@@ -34,10 +34,6 @@ export async function backedUpItems(setup: FreshOrganization, kind = "gmail-mess
     .sort((a, b) => (a.itemKey < b.itemKey ? -1 : 1));
 }
 
-/**
- * A fresh organisation with `messages` messages and one file ("budget.txt") for its user, backed up once
- * (the run succeeded), and a Chromium page with its super admin signed in on /resources.
- */
 /** A backed-up message's subject, from the bytes the test put into the mailbox. */
 export function subjectOf(setup: FreshOrganization, item: StoredItem): string {
   const raw = setup.raws.get(item.sourceId);
@@ -46,6 +42,10 @@ export function subjectOf(setup: FreshOrganization, item: StoredItem): string {
   return subject;
 }
 
+/**
+ * A fresh organisation with `messages` messages and one file ("budget.txt") for its user, backed up once
+ * (the run succeeded), and a Chromium page with its super admin signed in on /resources.
+ */
 export async function freshOrganizationPage(messages: number): Promise<FreshOrganizationPage> {
   const setup = await organizationWithData(messages);
   await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
@@ -71,4 +71,24 @@ export async function freshOrganizationPage(messages: number): Promise<FreshOrga
 export async function closeFreshOrganizationPage(fresh: Partial<FreshOrganizationPage> | undefined) {
   await fresh?.context?.close();
   await fresh?.browser?.close();
+}
+
+/**
+ * For the tests of a file or a describe block: a fresh organisation page made before them (then `prepare`
+ * run on it) and closed after them. Returns its getter, which fails until it is made.
+ */
+export function useFreshOrganizationPage(
+  messages: number,
+  prepare?: (fresh: FreshOrganizationPage) => Promise<void>,
+): () => FreshOrganizationPage {
+  let fresh: FreshOrganizationPage | undefined;
+  beforeAll(async () => {
+    fresh = await freshOrganizationPage(messages);
+    await prepare?.(fresh);
+  });
+  afterAll(() => closeFreshOrganizationPage(fresh));
+  return () => {
+    if (!fresh) throw new Error("The fresh organisation's page was not made");
+    return fresh;
+  };
 }
