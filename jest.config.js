@@ -28,6 +28,7 @@ const common = {
     "^@/(.*)$": "<rootDir>/web/src/$1",
   },
   setupFiles: ["<rootDir>/tests/support/block-network.cjs"],
+  setupFilesAfterEnv: ["<rootDir>/tests/support/hang-detector.cjs"],
 };
 
 /** @type {import('jest').Config} */
@@ -36,9 +37,6 @@ module.exports = {
     {
       ...common,
       displayName: "unit",
-      // A hang detector, not a speed check: npm test runs the unit tests beside lint and typecheck, so a
-      // test that works a core hard (a ZIP of a thousand files) gets more than Jest's default 5 s.
-      testTimeout: 30_000,
       roots: [
         "<rootDir>/contracts/src",
         "<rootDir>/functions/src",
