@@ -40,6 +40,7 @@ export const AUDIT_OPERATIONS = {
   "seat-settings.updated": "Seat settings updated",
   "seats.exceeded": "Seats exceeded",
   "seats.added": "Seats added",
+  "storage-packs.added": "Storage packs added",
   "graceful-period.started": "Graceful period started",
   "graceful-period.reset": "Graceful period reset",
   "backups.stopped": "Backups stopped",

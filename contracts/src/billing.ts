@@ -153,3 +153,11 @@ export const SEAT_TEXTS = {
     `${added} seat${added === 1 ? " was" : "s were"} added automatically for new mailboxes (now ${to}).`,
   settingObject: (enabled: boolean) => `Auto-add seats ${enabled ? "enabled" : "disabled"}`,
 } as const;
+
+/** Texts of storage packs added automatically (auto-add storage, paid plans). */
+export const STORAGE_TEXTS = {
+  /** The audit entry's object. */
+  addedObject: (from: number, to: number) => `Storage packs added automatically: ${from} to ${to}`,
+  addedAlert: (added: number, to: number) =>
+    `Your backups reached your storage maximum, so ${added} storage pack${added === 1 ? " of 100 GB was" : "s of 100 GB were"} added automatically (now ${to} storage pack${to === 1 ? "" : "s"}).`,
+} as const;

@@ -6,6 +6,7 @@
  * resource's status and the organisation's totals follow, the audit log says so, and nothing runs twice.
  */
 import { BACKUP_MESSAGES, type BackupNowResponse } from "@alpvault/contracts/backups";
+import { STORAGE_TEXTS } from "@alpvault/contracts/billing";
 import { testMessage } from "../../emulators/workspace/src/index";
 import { decodeDataKeyRecord, deriveKeys, unwrapDataKey } from "../../functions/src/engine/format/keys";
 import { kmsClient, kmsService } from "../../functions/src/secrets/kms";
@@ -411,5 +412,45 @@ describe("refusals and failures", () => {
         message: `Backup of ${workspace.user} failed: Storage full`,
       }),
     );
+  });
+
+  test("when the storage is at its maximum on a paid plan with auto-add storage on, then packs enough for it are added, audited and alerted, and the backup runs", async () => {
+    const { call, organization, workspace } = await onboarded();
+    const id = organization.organizationId;
+    // Geneva: 50 GB per seat; three seats and no pack allow 150 GB.
+    await setAccount(organization, { planId: "geneva", seats: 3, storagePacks: 0 });
+    const setting = await call(`/organizations/${id}/settings/auto-add-storage`, {
+      method: "PUT",
+      body: { enabled: true },
+    });
+    expect(setting).toMatchObject({ status: 200, body: { autoAddStorage: true } });
+    const drive = (await resourcesOf(call, organization)).find(
+      (resource) => resource.type === "shared_drive",
+    )!;
+    await withRegionDb(REGION_DB, (db) =>
+      organizationDoc(organization)(db)
+        .collection("resources")
+        .doc(drive.resourceId)
+        .update({ driveBackupBytes: 180 * 1024 ** 3 }),
+    );
+    const user = await resourceOf(call, organization, workspace.user);
+    await assignDefaultPolicy(call, organization, user.resourceId);
+    const [pending] = await runsOf(organization, user.resourceId);
+    expect(await finishedRun(organization, user.resourceId, pending!.runId)).toMatchObject({
+      state: "succeeded",
+    });
+    expect(await auditOperations(call, organization)).toContainEqual(
+      expect.objectContaining({
+        operation: "storage-packs.added",
+        object: STORAGE_TEXTS.addedObject(0, 1),
+      }),
+    );
+    const alerts = await call(`/organizations/${id}/alerts`);
+    expect((alerts.body as { alerts: { kind: string; message: string }[] }).alerts).toContainEqual(
+      expect.objectContaining({ kind: "billing", message: STORAGE_TEXTS.addedAlert(1, 1) }),
+    );
+    const subscriptionId = organization.subscriptions[0]!.subscriptionId;
+    const subscription = await call(`/organizations/${id}/subscriptions/${subscriptionId}?fields=storage`);
+    expect((subscription.body as { storage: { maximum: number } }).storage.maximum).toBe(250 * 1024 ** 3);
   });
 });

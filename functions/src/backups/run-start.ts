@@ -7,13 +7,13 @@
  */
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
-import { PLANS, maximumStorageBytes } from "@alpvault/contracts/plans";
 import { appendAudit } from "../audit/service";
 import { backupsAllowed } from "../billing/graceful";
 import type { Scope } from "../lib/tenancy";
-import { seatsOf, type Organization } from "../organizations/service";
+import type { Organization } from "../organizations/service";
 import { activeMailboxes, storedBackupBytes } from "../resources/service";
 import { beyondSeats } from "../billing/seats";
+import { storageFull, storageMaximum } from "../billing/storage";
 import { readRun, seedRun, type BackupResource } from "./repo";
 import { readVerifyResource } from "./verify/repo";
 
@@ -30,15 +30,14 @@ export type PendingStart =
   | { kind: "taken-over" }
   | { kind: "started"; retry: RetryItem[] };
 
-/** Storage the organisation uses now against the most its plan allows. */
-async function storageFull(scope: Scope, organization: Organization): Promise<boolean> {
-  const maximum = maximumStorageBytes(
-    PLANS[organization.planId],
-    seatsOf(organization),
-    organization.storagePacks,
-  );
+/**
+ * Storage the organisation uses now against the most its plan allows; at the maximum, auto-add storage
+ * may add packs (billing/storage.ts) before the backup is refused.
+ */
+async function storageRefused(scope: Scope, organization: Organization, now: Date): Promise<boolean> {
   const used = await storedBackupBytes(scope);
-  return used >= maximum;
+  if (used < storageMaximum(organization)) return false;
+  return storageFull(scope, used, now);
 }
 
 /** Why a pending run cannot start, or undefined when it can. */
@@ -50,7 +49,7 @@ async function refusal(
 ): Promise<BackupFailureReason | undefined> {
   if (!backupsAllowed(organization, now)) return "backup-not-completed";
   if (resource.status !== "active" || !resource.policyId) return "backup-not-completed";
-  if (await storageFull(scope, organization)) return "storage-full";
+  if (await storageRefused(scope, organization, now)) return "storage-full";
   // A mailbox beyond the seats once their grace is over (counted again: seats bought meanwhile count).
   if (await beyondSeats(organization, resource.resourceId, () => activeMailboxes(scope), now)) {
     return "backup-not-completed";
