@@ -12,7 +12,7 @@ import { assignDefaultPolicy, finishedRun, organizationWithData, runsOf } from "
 import { FaultsOfThisFile, workspaceAdmin } from "../support/workspace";
 import { collectPageErrors, launchBrowser, newContext } from "./support/browser";
 import { screenshotBothThemes, signInThroughPopup, skipResourcesWelcome } from "./support/onboarding";
-import { screenshotModalBothThemes } from "./support/recovery-flow";
+import { closeDialog, dialogSettled, screenshotModalBothThemes } from "./support/recovery-flow";
 import { expectSnackbar } from "./support/snackbar";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 
@@ -92,6 +92,40 @@ describe("watching work finish", () => {
     await estimate.waitFor();
     return estimate;
   }
+
+  it("when the estimate answers after the modal opened, then nothing in the modal moves", async () => {
+    // The estimate's answer is held until the modal has settled with its place kept.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/recoveries/estimate", async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await page.goto("/resources");
+      await page.getByRole("button", { name: `Actions for ${setup.resource.name}` }).click();
+      await page.getByRole("menuitem", { name: "Recover all data" }).click();
+      const dialog = page.getByRole("dialog", { name: "Recover data" });
+      await dialog.getByTestId("recovery-estimate-pending").waitFor();
+      await dialogSettled(page);
+      const drive = dialog.getByRole("radio", { name: "Drive" });
+      const recover = dialog.getByRole("button", { name: "Recover", exact: true });
+      // Where each sits, to the pixel (the text's line height leaves fractions of one).
+      const places = async () =>
+        (await Promise.all([drive.boundingBox(), recover.boundingBox()])).map((box) => ({
+          x: Math.round(box?.x ?? NaN),
+          y: Math.round(box?.y ?? NaN),
+        }));
+      const before = await places();
+      release();
+      await dialog.getByTestId("recovery-estimate").waitFor();
+      expect(await places()).toEqual(before);
+      await closeDialog(page);
+    } finally {
+      release();
+      await page.unroute("**/recoveries/estimate");
+    }
+  });
 
   it("when the recovery modal opens for the mailbox, then it estimates the recovery as the API does before it starts", async () => {
     await page.goto("/resources");

@@ -2,15 +2,18 @@
  * A resource's page and the Backup Activity screen (docs/requirements.md#backup-activity), on an
  * organisation of their own with real backups: an ok one, a partial one (a Google Form's content cannot be
  * exported) and one started from the page. Every figure on screen is checked against the API's answer,
- * and each chart against the same figures (one mark per run; one bar per day).
+ * and each chart against the same figures (one mark per run; today's values in each activity chart's
+ * tooltip, as the admin reads them).
  */
 import type { ActivityResponse, BackupRunsPage } from "@alpvault/contracts/activity";
 import type { ExportJob } from "@alpvault/contracts/exports";
 import type { ResourceDetail } from "@alpvault/contracts/organizations";
+import { inUnit, sizeUnit } from "../../web/src/features/activity/components/chart-format";
 import { formatStorage } from "../../web/src/lib/format";
 import { backupNow, finishedRun } from "../support/backup-runs";
 import { workspaceAdmin } from "../support/workspace";
 import { countIs, screenshot } from "./support/browser";
+import { lastMarkTooltip } from "./support/charts";
 import { useFreshOrganizationPage } from "./support/fresh-organization";
 import { screenshotBothThemes } from "./support/onboarding";
 import { expectSnackbar } from "./support/snackbar";
@@ -193,6 +196,29 @@ describe("the Backup Activity screen", () => {
     const rate = Math.round(((today.runs.ok + today.runs.partial) / 3) * 1000) / 10;
     expect(await page().getByTestId("activity-success-rates").innerText()).toContain(`: ${rate} %`);
     expect(await page().getByTestId("activity-storage").locator("svg path").count()).toBeGreaterThan(0);
+    // Each chart draws the API's figures: today's marks say them in the chart's tooltip.
+    const storageUnit = sizeUnit(
+      Math.max(0, ...days.map((day) => (day.storage ? day.storage.gmail + day.storage.drive : 0))),
+    );
+    const inStorageUnit = (bytes: number) => `${inUnit(bytes, storageUnit)} ${storageUnit.label}`;
+    expect(
+      await lastMarkTooltip(page(), page().getByTestId("activity-storage"), ".MuiLineChart-mark"),
+    ).toEqual({
+      Gmail: inStorageUnit(today.storage!.gmail),
+      Drive: inStorageUnit(today.storage!.drive),
+    });
+    const dataUnit = sizeUnit(Math.max(0, ...days.map((day) => day.bytes)));
+    expect(
+      await lastMarkTooltip(page(), page().getByTestId("activity-backed-up"), ".MuiBarChart-element"),
+    ).toEqual({
+      Items: String(today.items),
+      [`Data (${dataUnit.label})`]: `${inUnit(today.bytes, dataUnit)} ${dataUnit.label}`,
+    });
+    expect(await lastMarkTooltip(page(), success, ".MuiBarChart-element")).toEqual({
+      "Backed up": String(today.runs.ok),
+      Partial: String(today.runs.partial),
+      Failed: String(today.runs.failed),
+    });
     await screenshotBothThemes(page(), "activity");
   });
 });

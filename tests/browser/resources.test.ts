@@ -88,6 +88,9 @@ async function shootPart(locator: Locator, name: string): Promise<void> {
 }
 
 const rows = () => page.getByTestId("resource-row");
+/** The organisation, for the catalog helpers: it lives in Switzerland's region (they read its database from this). */
+const inSwitzerland = () =>
+  ({ organizationId, subscriptions: [{ region: { id: "ch" } }] }) as unknown as OrganizationSummary;
 const assignButton = () => page.getByRole("button", { name: "Assign Backup Policy" });
 const snackbar = () => snackbarOf(page);
 
@@ -455,8 +458,12 @@ describe("resources screen", () => {
   });
 
   it("when a mailbox's last backup left Gmail unavailable, Drive items skipped and files owned outside the organisation, then its row says so per service and names each reason", async () => {
-    // The status a backup of this mailbox records (tests/api/service-status.test.ts runs such backups).
+    // The status a backup of this mailbox records (tests/api/service-status.test.ts runs such backups),
+    // written once the backups the policy started have ended, so none of them writes its own over it.
     const resourceId = `user-${await googleSubOf(people.user.email)}`;
+    for (const run of await runsOf(inSwitzerland(), resourceId)) {
+      await finishedRun(inSwitzerland(), resourceId, run.runId);
+    }
     await withRegionDb("region-ch", (db) =>
       db.doc(`organizations/${organizationId}/resources/${resourceId}`).update({
         lastRun: {
@@ -579,11 +586,7 @@ describe("resources screen", () => {
       resourceIds: [resource.resourceId],
     });
     expect(assigned.status).toBe(200);
-    // This organisation lives in Switzerland's region (the catalog helpers read its database from this).
-    const organization = {
-      organizationId,
-      subscriptions: [{ region: { id: "ch" } }],
-    } as unknown as OrganizationSummary;
+    const organization = inSwitzerland();
     const run = (await runsOf(organization, resource.resourceId))[0]!;
     expect((await finishedRun(organization, resource.resourceId, run.runId)).state).toBe("succeeded");
     const message = (await itemsOf(organization, resource.resourceId)).find(

@@ -1,7 +1,7 @@
 import type { RecoveryEstimate } from "@alpvault/contracts/eta";
 import type { RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { recoveryEstimateSchema } from "@alpvault/contracts/schemas/eta";
-import { skipToken, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, skipToken, useQuery } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import { decodeAnswer } from "@/lib/decode";
 
@@ -32,7 +32,10 @@ export const recoveryEstimateKeys = {
     [...recoveryEstimateKeys.all(organizationId), request] as const,
 };
 
-/** The estimate of `request` (none asked while it is null, e.g. until the form is valid). */
+/**
+ * The estimate of `request` (none asked while it is null, e.g. until the form is valid). While a changed
+ * request is estimated, the previous answer stays (`isPlaceholderData`).
+ */
 export function useRecoveryEstimate(organizationId: string | null, request: RecoveryRequest | null) {
   return useQuery({
     queryKey: recoveryEstimateKeys.one(organizationId, request),
@@ -40,5 +43,6 @@ export function useRecoveryEstimate(organizationId: string | null, request: Reco
       organizationId && request
         ? ({ signal }) => estimateRecovery(organizationId, request, signal)
         : skipToken,
+    placeholderData: keepPreviousData,
   });
 }

@@ -16,6 +16,9 @@ function estimateRequestOf(values: RecoveryFormValues): RecoveryRequest | null {
   return requestOf({ ...values, folderName: "Estimate" });
 }
 
+/** Two lines of an Alert's text (the estimate's usual length), so that the answer does not resize it. */
+const ESTIMATE_HEIGHT = 68;
+
 /**
  * Before the recovery starts: what it would restore (items and bytes) and about how long it would take,
  * with the limit that sets the pace ("about 3 h 20 min at Gmail's import limit of 240 messages a minute
@@ -29,12 +32,23 @@ export function RecoveryEstimateLine({
   values: RecoveryFormValues;
 }) {
   const { t, i18n } = useTranslation();
-  const estimate = useRecoveryEstimate(organizationId, estimateRequestOf(values));
-  if (!estimate.data) return null;
+  const request = estimateRequestOf(values);
+  const estimate = useRecoveryEstimate(organizationId, request);
+  if (request === null) return null;
+  // The line keeps its place while the answer comes (and the previous answer while a changed choice is
+  // estimated): the dialog is centred, so a line that appeared late would move every field under the
+  // pointer.
+  if (!estimate.data) {
+    return (
+      <Alert severity="info" sx={{ minHeight: ESTIMATE_HEIGHT }} data-testid="recovery-estimate-pending">
+        {estimate.isError ? t("recovery.estimate.unavailable") : t("recovery.estimate.pending")}
+      </Alert>
+    );
+  }
   const { items, bytes, seconds, limit } = estimate.data;
   if (items === 0) {
     return (
-      <Alert severity="warning" data-testid="recovery-estimate">
+      <Alert severity="warning" sx={{ minHeight: ESTIMATE_HEIGHT }} data-testid="recovery-estimate">
         {RECOVERY_MESSAGES.nothingToRecover}
       </Alert>
     );
@@ -45,7 +59,12 @@ export function RecoveryEstimateLine({
     size: formatStorage(bytes),
   });
   return (
-    <Alert severity="info" data-testid="recovery-estimate" data-seconds={seconds ?? ""}>
+    <Alert
+      severity="info"
+      sx={{ minHeight: ESTIMATE_HEIGHT }}
+      data-testid="recovery-estimate"
+      data-seconds={seconds ?? ""}
+    >
       {seconds === null
         ? what
         : t("recovery.estimate.time", { what, duration: aboutDuration(seconds, t), limit: limit.text })}
