@@ -6,13 +6,14 @@
  * resource's status and the organisation's totals follow, the audit log says so, and nothing runs twice.
  */
 import { BACKUP_MESSAGES, type BackupNowResponse } from "@alpvault/contracts/backups";
+import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { STORAGE_TEXTS } from "@alpvault/contracts/billing";
 import { testMessage } from "../../emulators/workspace/src/index";
 import { decodeDataKeyRecord, deriveKeys, unwrapDataKey } from "../../functions/src/engine/format/keys";
 import { kmsClient, kmsService } from "../../functions/src/secrets/kms";
 import { restoreVersion } from "../support/backup";
 import { createKmsKey, setKmsKeyState } from "../support/kms";
-import { onboarded, setAccount, withRegionDb } from "../support/organizations";
+import { onboarded, setAccount, withRegionDb, type ApiCaller } from "../support/organizations";
 import {
   REGION_DB,
   assignDefaultPolicy,
@@ -381,8 +382,16 @@ describe("refusals and failures", () => {
     expect(await runsOf(first.organization, user.resourceId)).toEqual([]);
   });
 
-  test("when the organisation's storage is over its plan's maximum, then the run fails with 'Storage full', audited and alerted", async () => {
-    const { call, organization, workspace } = await onboarded();
+  /**
+   * With the organisation's first shared drive holding `bytes` of backups, the first backup of `email`
+   * (the default policy starts it), once ended.
+   */
+  async function firstBackupStoring(
+    call: ApiCaller,
+    organization: OrganizationSummary,
+    email: string,
+    bytes: number,
+  ) {
     const drive = (await resourcesOf(call, organization)).find(
       (resource) => resource.type === "shared_drive",
     )!;
@@ -390,12 +399,17 @@ describe("refusals and failures", () => {
       organizationDoc(organization)(db)
         .collection("resources")
         .doc(drive.resourceId)
-        .update({ driveBackupBytes: 1024 ** 4 }),
+        .update({ driveBackupBytes: bytes }),
     );
-    const user = await resourceOf(call, organization, workspace.user);
+    const user = await resourceOf(call, organization, email);
     await assignDefaultPolicy(call, organization, user.resourceId);
     const [pending] = await runsOf(organization, user.resourceId);
-    const run = await finishedRun(organization, user.resourceId, pending!.runId);
+    return finishedRun(organization, user.resourceId, pending!.runId);
+  }
+
+  test("when the organisation's storage is over its plan's maximum, then the run fails with 'Storage full', audited and alerted", async () => {
+    const { call, organization, workspace } = await onboarded();
+    const run = await firstBackupStoring(call, organization, workspace.user, 1024 ** 4);
     expect(run).toMatchObject({ state: "failed", failureReason: "storage-full" });
     const operations = await auditOperations(call, organization);
     expect(operations).toContainEqual({
@@ -424,21 +438,8 @@ describe("refusals and failures", () => {
       body: { enabled: true },
     });
     expect(setting).toMatchObject({ status: 200, body: { autoAddStorage: true } });
-    const drive = (await resourcesOf(call, organization)).find(
-      (resource) => resource.type === "shared_drive",
-    )!;
-    await withRegionDb(REGION_DB, (db) =>
-      organizationDoc(organization)(db)
-        .collection("resources")
-        .doc(drive.resourceId)
-        .update({ driveBackupBytes: 180 * 1024 ** 3 }),
-    );
-    const user = await resourceOf(call, organization, workspace.user);
-    await assignDefaultPolicy(call, organization, user.resourceId);
-    const [pending] = await runsOf(organization, user.resourceId);
-    expect(await finishedRun(organization, user.resourceId, pending!.runId)).toMatchObject({
-      state: "succeeded",
-    });
+    const run = await firstBackupStoring(call, organization, workspace.user, 180 * 1024 ** 3);
+    expect(run).toMatchObject({ state: "succeeded" });
     expect(await auditOperations(call, organization)).toContainEqual(
       expect.objectContaining({
         operation: "storage-packs.added",
