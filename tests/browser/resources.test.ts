@@ -283,6 +283,8 @@ describe("resources screen", () => {
     expect(await menu.innerText()).toContain("Backup policy");
     // The filter offers the organisation's policies: every organisation has its default policy.
     await menu.getByRole("combobox", { name: "Backup policy" }).click();
+    // The policies load when the filter first opens.
+    await page.getByRole("option", { name: "Default policy" }).waitFor();
     expect(await page.getByRole("option").allInnerTexts()).toEqual(["All policies", "Default policy"]);
     await page.getByRole("option", { name: "Default policy" }).click();
     await page.getByTestId("resources-empty").waitFor();
