@@ -1,5 +1,5 @@
 import Typography from "@mui/material/Typography";
-import { durationText, type EtaLimit } from "@alpvault/contracts/eta";
+import { durationText, type WorkPace as Pace } from "@alpvault/contracts/eta";
 import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 
@@ -15,17 +15,15 @@ export function aboutDuration(seconds: number, t: TFunction): string {
  * measured pace); nothing while none of it is known.
  */
 export function WorkPace({
-  itemsPerMinute,
-  etaSeconds,
-  limit,
+  pace,
   testId,
 }: {
-  itemsPerMinute: number | null;
-  etaSeconds: number | null;
-  limit: EtaLimit | null;
+  /** A backup's, recovery's or export's progress (or anything with its pace fields). */
+  pace: Pick<Pace, "itemsPerMinute" | "etaSeconds" | "limit">;
   testId: string;
 }) {
   const { t, i18n } = useTranslation();
+  const { itemsPerMinute, etaSeconds, limit } = pace;
   const parts = [
     itemsPerMinute !== null
       ? t("progress.rate", { rate: Math.round(itemsPerMinute).toLocaleString(i18n.language) })

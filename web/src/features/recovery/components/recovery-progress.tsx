@@ -147,14 +147,7 @@ export function RecoveryProgress({
           ? ` · ${t("recovery.progress.bytes", { size: formatStorage(bytes), total: formatStorage(totalBytes) })}`
           : ""}
       </Typography>
-      {recovery.state === "running" && (
-        <WorkPace
-          itemsPerMinute={recovery.progress.itemsPerMinute}
-          etaSeconds={recovery.progress.etaSeconds}
-          limit={recovery.progress.limit}
-          testId="recovery-pace"
-        />
-      )}
+      {recovery.state === "running" && <WorkPace pace={recovery.progress} testId="recovery-pace" />}
     </Paper>
   );
 }

@@ -66,14 +66,7 @@ function BackupProgress({ name, backup }: { name: string; backup: ActiveBackup }
                 size: formatStorage(backup.bytes),
               })}
       </Typography>
-      {backup.state === "running" && (
-        <WorkPace
-          itemsPerMinute={backup.itemsPerMinute}
-          etaSeconds={backup.etaSeconds}
-          limit={backup.limit}
-          testId="backup-pace"
-        />
-      )}
+      {backup.state === "running" && <WorkPace pace={backup} testId="backup-pace" />}
     </Box>
   );
 }

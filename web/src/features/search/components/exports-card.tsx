@@ -152,14 +152,7 @@ function ExportRow({ organizationId, job }: { organizationId: string; job: Expor
           {progressText}
         </Typography>
       )}
-      {job.state === "running" && (
-        <WorkPace
-          itemsPerMinute={job.progress.itemsPerMinute}
-          etaSeconds={job.progress.etaSeconds}
-          limit={job.progress.limit}
-          testId="export-pace"
-        />
-      )}
+      {job.state === "running" && <WorkPace pace={job.progress} testId="export-pace" />}
       {job.state === "succeeded" && job.expiresAt && (
         <Typography variant="body2" color="text.secondary">
           {t("search.exports.availableUntil", { date: dateFormat.format(new Date(job.expiresAt)) })}
