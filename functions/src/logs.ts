@@ -66,6 +66,7 @@ export function dispatcherRan(entry: {
   backupsRedispatched: number;
   drillsStarted: number;
   verificationsScheduled: number;
+  chargesSent: number;
 }): void {
   logger.info("dispatcher ran", entry);
 }
@@ -131,6 +132,20 @@ export function backupDispatchFailed(entry: { organizationId: string; error: unk
     organizationId: entry.organizationId,
     errorName: error instanceof Error ? error.name : typeof error,
   });
+}
+
+/** Sending an organisation's charges failed before the provider was asked (its database did not answer). */
+export function chargesFailed(entry: { organizationId: string; error: unknown }): void {
+  const error = entry.error;
+  logger.warn("charges failed", {
+    organizationId: entry.organizationId,
+    errorName: error instanceof Error ? error.name : typeof error,
+  });
+}
+
+/** The payment provider refused a charge or did not answer; it stays pending for the next dispatcher run. */
+export function chargeRefused(entry: { organizationId: string; pending: number }): void {
+  logger.warn("charge refused by the payment provider", entry);
 }
 
 /** A garbage collection ended (counts only). */

@@ -14,22 +14,19 @@ import type { AuditEntry, AuditPage } from "@alpvault/contracts/audit";
 import {
   BILLING_MESSAGES,
   LOCAL_WEBHOOK_SECRET,
-  type CheckoutResponse,
   type Payment,
   type PlansResponse,
   type Purchase,
-  type SandboxOutcome,
 } from "@alpvault/contracts/billing";
 import { ORGANIZATION_MESSAGES, type OrganizationSummary } from "@alpvault/contracts/organizations";
 import { apiOrigin, type ApiHost } from "../support/regions";
-import { stackEnv } from "../support/stack-env";
 import { onboarded, setAccount, withRegionDb, type ApiCaller } from "../support/organizations";
+import { RETURN_URL, choose, startCheckout } from "../support/billing";
 
 jest.setTimeout(60_000);
 
 const GB = 1024 ** 3;
 const DAY_MS = 86_400_000;
-const RETURN_URL = `${stackEnv.webUrl}/plans`;
 
 interface StoredAccount {
   planId: string;
@@ -45,26 +42,6 @@ async function storedAccount(organization: OrganizationSummary): Promise<StoredA
     const snapshot = await db.collection("organizations").doc(organization.organizationId).get();
     return snapshot.get("account") as StoredAccount;
   });
-}
-
-async function startCheckout(call: ApiCaller, organizationId: string, purchase: Purchase) {
-  const answer = await call(`/organizations/${organizationId}/checkout`, {
-    method: "POST",
-    body: { purchase, returnUrl: RETURN_URL },
-  });
-  expect(answer).toMatchObject({ status: 201 });
-  return answer.body as CheckoutResponse;
-}
-
-/** The tester's choice on the sandbox checkout page (a form post, as the browser sends it). */
-async function choose(url: string, outcome: SandboxOutcome) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ outcome }).toString(),
-    redirect: "manual",
-  });
-  return { status: response.status, location: response.headers.get("location") };
 }
 
 async function paymentOf(call: ApiCaller, organizationId: string, checkoutId: string): Promise<Payment> {

@@ -1,7 +1,8 @@
 /**
  * Seats over the count (docs/requirements.md "Seats over the count"): a sync that finds more active
  * mailboxes than seats records the overage once (audit, alert) with the mailboxes added last; the
- * subscription shows it; auto-add seats (paid plans) adds the missing seats at once and on later syncs.
+ * subscription shows it; auto-add seats (paid plans) adds the missing seats at once and on later syncs,
+ * and the dispatcher bills them on the plan's subscription at the (sandbox) payment provider.
  */
 import type { AuditEntry, AuditPage } from "@alpvault/contracts/audit";
 import { BILLING_MESSAGES, SEAT_TEXTS } from "@alpvault/contracts/billing";
@@ -10,7 +11,9 @@ import {
   type AlertsResponse,
   type SubscriptionDetails,
 } from "@alpvault/contracts/organizations";
-import { onboarded, setAccount, type ApiCaller } from "../support/organizations";
+import type { OrganizationSummary } from "@alpvault/contracts/organizations";
+import { choose, startCheckout } from "../support/billing";
+import { onboarded, setAccount, withRegionDb, type ApiCaller } from "../support/organizations";
 import { workspaceAdmin } from "../support/workspace";
 
 const DAY_MS = 86_400_000;
@@ -21,6 +24,62 @@ async function auditEntries(call: ApiCaller, organizationId: string): Promise<Au
     `/organizations/${organizationId}/audit-logs?start=${day(-1)}&end=${day(1)}&pageSize=100`,
   );
   return (answer.body as AuditPage).entries;
+}
+
+interface StoredCharge {
+  kind: string;
+  state: string;
+  item: { name: string; quantity: number; unitAmountUsd: number };
+  subscriptionId?: string;
+}
+
+/** The organisation's charges of automatic additions (region database). */
+async function charges(organization: OrganizationSummary): Promise<(StoredCharge & { id: string })[]> {
+  return withRegionDb(`region-${organization.subscriptions[0]?.region.id ?? "ch"}`, async (db) => {
+    const snapshot = await db
+      .collection("organizations")
+      .doc(organization.organizationId)
+      .collection("billingCharges")
+      .get();
+    return snapshot.docs.map((doc) => ({ id: doc.id, ...(doc.data() as StoredCharge) }));
+  });
+}
+
+/** The sandbox payment provider's subscription (global database), as Stripe would bill it. */
+async function sandboxSubscription(subscriptionId: string) {
+  return withRegionDb("(default)", async (db) => {
+    const snapshot = await db.collection("paymentSubscriptions").doc(subscriptionId).get();
+    return snapshot.get("items") as { name: string; quantity: number; unitAmountUsd: number }[];
+  });
+}
+
+/** A new mailbox in the organisation's Workspace, then a directory sync that finds it. */
+async function newMailboxSynced(setup: Awaited<ReturnType<typeof onboarded>>, localPart: string) {
+  const email = `${localPart}@${setup.workspace.domain}`;
+  await workspaceAdmin("POST", "/users", { email, givenName: localPart, familyName: "New" });
+  const synced = await setup.call(`/organizations/${setup.organization.organizationId}/resources/sync`, {
+    method: "POST",
+  });
+  expect(synced.status).toBe(200);
+}
+
+/** How many times the dispatchers ran (the test stack's scheduler calls them every 2 seconds). */
+async function dispatcherRuns(): Promise<number> {
+  return withRegionDb("(default)", async (db) => {
+    const runs: unknown = (await db.doc("system/dispatcher").get()).get("runs");
+    return typeof runs === "number" ? runs : 0;
+  });
+}
+
+/** Waits for the test stack's dispatcher (every 2 seconds) to have sent every charge. */
+async function chargesSent(organization: OrganizationSummary): Promise<StoredCharge[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const all = await charges(organization);
+    if (all.length > 0 && all.every((charge) => charge.state === "sent")) return all;
+    if (Date.now() > deadline) return all;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 test("when a sync finds more mailboxes than seats, then the overage is audited and alerted once, and the subscription names the mailboxes added last; auto-add seats then adds them", async () => {
@@ -67,12 +126,7 @@ test("when a sync finds more mailboxes than seats, then the overage is audited a
   );
 
   // Later newcomers get their seat at the next sync.
-  await workspaceAdmin("POST", "/users", {
-    email: `second@${workspace.domain}`,
-    givenName: "S",
-    familyName: "S",
-  });
-  await call(`/organizations/${id}/resources/sync`, { method: "POST" });
+  await newMailboxSynced({ call, organization, workspace }, "second");
   expect((await subscription()).seats).toEqual({ used: 4, total: 4 });
 });
 
@@ -84,4 +138,67 @@ test("when the free plan's admin turns auto-add seats on, then it is refused wit
       body: { enabled: true },
     }),
   ).toMatchObject({ status: 403, body: { code: 403, message: BILLING_MESSAGES.seatsNeedPaidPlan } });
+});
+
+test("when auto-add seats adds seats to a plan bought at the checkout, then the dispatcher bills them on the plan's subscription, once even when sent again", async () => {
+  const { call, organization, workspace } = await onboarded();
+  const id = organization.organizationId;
+  const bought = await startCheckout(call, id, { kind: "upgrade", planId: "geneva", seats: 2 });
+  expect((await choose(bought.url, "success")).status).toBe(303);
+  const subscriptionId = `sub_sandbox_${bought.checkoutId.replace(/^cs_sandbox_/, "")}`;
+  expect(await sandboxSubscription(subscriptionId)).toEqual([
+    { name: "Geneva seat", quantity: 2, unitAmountUsd: 3 },
+  ]);
+
+  await newMailboxSynced({ call, organization, workspace }, "third");
+  await call(`/organizations/${id}/settings/auto-add-seats`, { method: "PUT", body: { enabled: true } });
+
+  const sent = await chargesSent(organization);
+  expect(sent).toEqual([
+    expect.objectContaining({
+      kind: "seats",
+      state: "sent",
+      subscriptionId,
+      item: { name: "Geneva seat", quantity: 1, unitAmountUsd: 3 },
+    }),
+  ]);
+  expect(await sandboxSubscription(subscriptionId)).toEqual([
+    { name: "Geneva seat", quantity: 3, unitAmountUsd: 3 },
+  ]);
+
+  // The provider applied the charge but its answer was lost: the charge is still pending for us. Sent
+  // again, it changes nothing at the provider.
+  const [charge] = await charges(organization);
+  await withRegionDb(`region-${organization.subscriptions[0]?.region.id ?? "ch"}`, (db) =>
+    db.doc(`organizations/${id}/billingCharges/${charge!.id}`).update({ state: "pending" }),
+  );
+  expect(await chargesSent(organization)).toEqual([expect.objectContaining({ state: "sent" })]);
+  expect(await sandboxSubscription(subscriptionId)).toEqual([
+    { name: "Geneva seat", quantity: 3, unitAmountUsd: 3 },
+  ]);
+
+  // A later newcomer's seat is charged at the next sync.
+  await newMailboxSynced({ call, organization, workspace }, "fourth");
+  expect((await chargesSent(organization)).map((each) => each.state)).toEqual(["sent", "sent"]);
+  expect(await sandboxSubscription(subscriptionId)).toEqual([
+    { name: "Geneva seat", quantity: 4, unitAmountUsd: 3 },
+  ]);
+});
+
+test("when seats are added automatically on a plan not bought at a checkout, then the charge waits for a subscription", async () => {
+  const setup = await onboarded();
+  const { organization } = setup;
+  await setAccount(organization, { planId: "geneva", seats: 2, autoAddSeats: true });
+  await newMailboxSynced(setup, "third");
+  // Two dispatcher runs pass after the charge was recorded; it is kept, untried.
+  const runsBefore = await dispatcherRuns();
+  while ((await dispatcherRuns()) < runsBefore + 2) await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(await charges(organization)).toEqual([
+    expect.objectContaining({
+      kind: "seats",
+      state: "pending",
+      attempts: 0,
+      item: expect.objectContaining({ quantity: 1 }),
+    }),
+  ]);
 });

@@ -1,7 +1,7 @@
 /**
  * Billing changes, each one transaction of the organisation's region database (`auditedChange`): the
  * applied event and the payment's state (this module's repo), the account (the organisations service),
- * the audit entries and the alerts.
+ * the audit entries, the alerts and the charges of automatic additions.
  */
 import type { AuditOperation } from "@alpvault/contracts/audit";
 import type { PaymentState } from "@alpvault/contracts/billing";
@@ -9,6 +9,7 @@ import type { Scope, Transaction } from "../lib/tenancy";
 import { auditedChange, type RecordAudit } from "../audit/service";
 import { readAccountIn, writeAccountIn, type Account } from "../organizations/service";
 import { raiseAlertIn } from "../resources/in-transaction";
+import type { ChargeDraft } from "./charges";
 import * as repo from "./repo";
 import type { PaymentRecord } from "./repo";
 
@@ -26,6 +27,8 @@ export interface BillingChange {
   audits: BillingAudit[];
   /** Alert messages for the resources screen (kind "billing"). */
   alerts: string[];
+  /** Units added automatically that the payment provider's subscription must follow (`charges.ts`). */
+  charges?: ChargeDraft[];
 }
 
 function writeChange(
@@ -40,6 +43,7 @@ function writeChange(
     writeAccountIn(transaction, scope, change.account);
   }
   for (const entry of change.audits) audit({ ...entry, actor, date: at });
+  for (const charge of change.charges ?? []) repo.createChargeIn(transaction, scope, charge, at);
   for (const message of change.alerts) {
     raiseAlertIn(transaction, scope, { createdAt: at.toISOString(), kind: "billing", message, read: false });
   }

@@ -18,6 +18,8 @@ export interface PaymentEffect {
   organizationId: string;
   checkoutId: string | null;
   outcome: PaymentOutcome;
+  /** The provider's subscription the checkout started (checkout events in subscription mode). */
+  subscriptionId: string | null;
 }
 
 const CHECKOUT_OUTCOMES: Record<string, PaymentOutcome> = {
@@ -55,7 +57,8 @@ export function readPaymentEvent(event: {
     const organizationId = text(record(object.metadata).organizationId) ?? text(object.client_reference_id);
     const checkoutId = text(object.id);
     if (!outcome || !organizationId || !checkoutId) return undefined;
-    return { organizationId, checkoutId, outcome };
+    const subscriptionId = text(object.subscription) ?? text(record(object.subscription).id) ?? null;
+    return { organizationId, checkoutId, outcome, subscriptionId };
   }
   if (event.type === "invoice.payment_failed" || event.type === "invoice.paid") {
     const metadata = {
@@ -65,15 +68,24 @@ export function readPaymentEvent(event: {
     };
     const organizationId = text(metadata.organizationId);
     if (!organizationId) return undefined;
-    return { organizationId, checkoutId: null, outcome: event.type === "invoice.paid" ? "paid" : "failed" };
+    return {
+      organizationId,
+      checkoutId: null,
+      outcome: event.type === "invoice.paid" ? "paid" : "failed",
+      subscriptionId: null,
+    };
   }
   return undefined;
 }
 
-/** The account changes a bought purchase makes, with their audit entries. */
+/**
+ * The account changes a bought purchase makes, with their audit entries. A plan bought through a checkout
+ * brings its provider subscription: automatic additions are billed there from now on.
+ */
 export function applyPurchase(
   account: Account,
   purchase: Purchase,
+  subscriptionId: string | null = null,
 ): { account: Partial<Account>; audits: BillingAudit[] } {
   const changes: Partial<Account> = {};
   const audits: BillingAudit[] = [];
@@ -100,13 +112,14 @@ export function applyPurchase(
   }
   // Seats or a plan bought: the next sync looks at the mailboxes afresh (a new overage gets its own grace).
   if (account.seatOverage.since) changes.seatOverage = NO_SEAT_OVERAGE;
+  if (subscriptionId) changes.billingSubscriptionId = subscriptionId;
   return { account: changes, audits };
 }
 
 /**
  * What one payment outcome changes: the checkout's state; on success the purchase and the end of a
  * graceful period; a failed renewal (no checkout) starts one, a declined checkout only says so. A checkout
- * already paid keeps everything as it is.
+ * already paid keeps everything as it is. `subscriptionId`: the provider subscription the checkout started.
  */
 export function decidePaymentOutcome(
   account: Account,
@@ -114,6 +127,7 @@ export function decidePaymentOutcome(
   outcome: PaymentOutcome,
   now: Date,
   gracefulPeriodDays: number,
+  subscriptionId: string | null = null,
 ): BillingChange & { actor: string } {
   const actor = payment?.actor || SYSTEM_ACTOR;
   const change: BillingChange & { actor: string } = { actor, audits: [], alerts: [] };
@@ -123,7 +137,7 @@ export function decidePaymentOutcome(
   if (payment) change.paymentState = outcome;
   if (outcome === "paid") {
     if (payment) {
-      const bought = applyPurchase(account, payment.purchase);
+      const bought = applyPurchase(account, payment.purchase, subscriptionId);
       change.account = bought.account;
       change.audits.push(...bought.audits);
     }

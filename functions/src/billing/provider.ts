@@ -1,7 +1,8 @@
 /**
  * The payment provider: opens a hosted checkout for a purchase and, later, reports its outcome as signed
- * webhook events (Stripe's event format for both implementations). Production: Stripe Checkout
- * (stripe-provider.ts). Local stack: the sandbox provider (sandbox-provider.ts), whose page lets the
+ * webhook events (Stripe's event format for both implementations); later adds what the product added
+ * automatically (seats, storage packs) to the subscription bought there. Production: Stripe Checkout and
+ * Subscriptions (stripe-provider.ts). Local stack: the sandbox provider (sandbox-provider.ts), whose page lets the
  * tester choose the outcome.
  */
 
@@ -24,8 +25,27 @@ export interface CheckoutInput {
   regionApiUrl: string;
 }
 
+/**
+ * Units added to a subscription after the fact (seats or storage packs the product added automatically),
+ * billed from the subscription's next invoice with a prorated share for the current period.
+ */
+export interface SubscriptionCharge {
+  /** The provider's subscription (`sub_…`) the plan was bought with. */
+  subscriptionId: string;
+  /** Our id of the charge: applying it again changes nothing. */
+  chargeId: string;
+  /** The line it adds to: found by name and unit price, else added as a new line. */
+  item: CheckoutItem;
+}
+
 export interface PaymentProvider {
   createCheckout(input: CheckoutInput): Promise<{ checkoutId: string; url: string }>;
+  /**
+   * Raises the subscription's line by the charge's units, once per charge id (a retry after a lost answer
+   * finds the charge applied and changes nothing). Rejects when the provider refuses it (the subscription
+   * is gone or cancelled) or does not answer; the caller keeps the charge and tries again later.
+   */
+  applyCharge(charge: SubscriptionCharge): Promise<void>;
 }
 
 /** The placeholder both providers replace in the return addresses. */

@@ -3,10 +3,13 @@
  * checkout, its state), `paymentEvents/{eventId}` (every applied payment-provider event, so a replay
  * changes nothing), changed in the transaction `changes.ts` opens with the account (through the
  * organisations service), the audit entries (through the audit service) and the billing alerts (through
- * the resources module). Global database: `paymentCheckouts/{checkoutId}`, the local sandbox provider's
- * checkouts (its page knows only the checkout id).
+ * the resources module); `billingCharges/{chargeId}`, the units added automatically that the payment
+ * provider's subscription must follow (written with the addition, sent by `charges.ts`). Global database:
+ * `paymentCheckouts/{checkoutId}` and `paymentSubscriptions/{subscriptionId}`, the local sandbox
+ * provider's checkouts (its page knows only the checkout id) and the subscriptions they started.
  */
-import type { Transaction } from "firebase-admin/firestore";
+import { FieldValue, type Transaction } from "firebase-admin/firestore";
+import type { CheckoutItem } from "./provider";
 import { isPaymentState, type Payment, type PaymentState } from "@alpvault/contracts/billing";
 import { decodePurchase } from "@alpvault/contracts/schemas/billing";
 import { globalDb } from "../lib/firebase";
@@ -157,4 +160,147 @@ export async function recordSandboxOutcome(checkoutId: string, outcome: string):
     transaction.update(ref, { outcome, outcomeAt: new Date().toISOString() });
     return true;
   });
+}
+
+/** A sandbox subscription: the checkout's lines, raised by the charges applied to it (each id once). */
+export interface SandboxSubscription {
+  subscriptionId: string;
+  organizationId: string;
+  items: CheckoutItem[];
+  appliedCharges: string[];
+}
+
+function sandboxSubscriptions() {
+  return globalDb().collection("paymentSubscriptions");
+}
+
+/** Starts the subscription of a completed sandbox checkout (once: a later event keeps it as it is). */
+export async function startSandboxSubscription(
+  subscription: Omit<SandboxSubscription, "appliedCharges">,
+  at: Date,
+): Promise<void> {
+  const { subscriptionId, ...data } = subscription;
+  const ref = sandboxSubscriptions().doc(subscriptionId);
+  await globalDb().runTransaction(async (transaction) => {
+    if ((await transaction.get(ref)).exists) return;
+    transaction.create(ref, { ...data, appliedCharges: [], createdAt: at.toISOString() });
+  });
+}
+
+/** What a sandbox subscription's `applyCharge` meets: the subscription is unknown. */
+export class SandboxSubscriptionMissing extends Error {
+  constructor(subscriptionId: string) {
+    super(`No such subscription: '${subscriptionId}'`);
+    this.name = "SandboxSubscriptionMissing";
+  }
+}
+
+/**
+ * Adds the charge's units to the line of the same name and unit price (or a new line), once per charge id,
+ * in one transaction.
+ */
+export async function applySandboxCharge(
+  subscriptionId: string,
+  chargeId: string,
+  item: CheckoutItem,
+): Promise<void> {
+  const ref = sandboxSubscriptions().doc(subscriptionId);
+  await globalDb().runTransaction(async (transaction) => {
+    const snapshot = await transaction.get(ref);
+    if (!snapshot.exists) throw new SandboxSubscriptionMissing(subscriptionId);
+    const applied = (snapshot.get("appliedCharges") ?? []) as string[];
+    if (applied.includes(chargeId)) return;
+    const items = ((snapshot.get("items") ?? []) as CheckoutItem[]).map((line) => ({ ...line }));
+    const line = items.find(
+      (candidate) => candidate.name === item.name && candidate.unitAmountUsd === item.unitAmountUsd,
+    );
+    if (line) line.quantity += item.quantity;
+    else items.push({ ...item });
+    transaction.update(ref, { items, appliedCharges: [...applied, chargeId] });
+  });
+}
+
+/** Units added automatically, waiting for (or sent to) the payment provider's subscription. */
+export interface ChargeRecord {
+  chargeId: string;
+  kind: "seats" | "storage";
+  item: CheckoutItem;
+  state: "pending" | "sent";
+  createdAt: string;
+  /** Tries that failed so far, and why the last one did (the provider's error type, no customer data). */
+  attempts: number;
+  lastError: string | null;
+}
+
+function billingCharges(scope: Scope) {
+  return organizationRef(scope).collection("billingCharges");
+}
+
+function decodeCharge(id: string, data: Record<string, unknown>): ChargeRecord | undefined {
+  const item = (data.item ?? {}) as Record<string, unknown>;
+  if (
+    (data.kind !== "seats" && data.kind !== "storage") ||
+    (data.state !== "pending" && data.state !== "sent") ||
+    typeof data.createdAt !== "string" ||
+    typeof item.name !== "string" ||
+    typeof item.quantity !== "number" ||
+    typeof item.unitAmountUsd !== "number"
+  ) {
+    return undefined;
+  }
+  return {
+    chargeId: id,
+    kind: data.kind,
+    item: { name: item.name, quantity: item.quantity, unitAmountUsd: item.unitAmountUsd },
+    state: data.state,
+    createdAt: data.createdAt,
+    attempts: typeof data.attempts === "number" ? data.attempts : 0,
+    lastError: typeof data.lastError === "string" ? data.lastError : null,
+  };
+}
+
+/** Records a charge with the change that adds its units (same transaction). */
+export function createChargeIn(
+  transaction: Transaction,
+  scope: Scope,
+  charge: Pick<ChargeRecord, "kind" | "item">,
+  at: Date,
+): void {
+  transaction.create(billingCharges(scope).doc(), {
+    ...charge,
+    state: "pending",
+    createdAt: at.toISOString(),
+    attempts: 0,
+    lastError: null,
+  });
+}
+
+/** The charges not sent yet, oldest first (one equality filter: no composite index). */
+export async function pendingCharges(scope: Scope): Promise<ChargeRecord[]> {
+  const snapshot = await billingCharges(scope).where("state", "==", "pending").get();
+  return snapshot.docs
+    .flatMap((doc) => decodeCharge(doc.id, doc.data()) ?? [])
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.chargeId.localeCompare(b.chargeId));
+}
+
+export async function markChargeSent(
+  scope: Scope,
+  chargeId: string,
+  subscriptionId: string,
+  at: Date,
+): Promise<void> {
+  await billingCharges(scope)
+    .doc(chargeId)
+    .update({ state: "sent", subscriptionId, sentAt: at.toISOString(), lastError: null });
+}
+
+export async function markChargeFailed(
+  scope: Scope,
+  chargeId: string,
+  reason: string,
+  at: Date,
+): Promise<void> {
+  await billingCharges(scope)
+    .doc(chargeId)
+    .update({ attempts: FieldValue.increment(1), lastError: reason, lastAttemptAt: at.toISOString() });
 }

@@ -20,7 +20,10 @@ function app() {
     organizations: {} as OrganizationService,
     servingRegion: "ch",
     regionApiUrl: (regionId) => `https://${regionId}.api.example.test/v1`,
-    provider: { createCheckout: () => Promise.reject(new Error("not used")) },
+    provider: {
+      createCheckout: () => Promise.reject(new Error("not used")),
+      applyCharge: () => Promise.reject(new Error("not used")),
+    },
     webhookSecret: () => LOCAL_WEBHOOK_SECRET,
     gracefulPeriodDays: 14,
     sandbox: false,

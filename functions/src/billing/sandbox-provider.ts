@@ -3,13 +3,19 @@
  * answers the address of our own checkout page (`GET /v1/payments/sandbox/{checkoutId}`), where the
  * tester chooses the outcome. The choice becomes the event Stripe would send for it, signed with the
  * local webhook secret by Stripe's own helper, and is delivered to the same webhook handler that checks
- * Stripe's signatures.
+ * Stripe's signatures. A checkout that completes starts its subscription (`paymentSubscriptions`), whose
+ * lines `applyCharge` raises as Stripe raises a subscription item's quantity.
  */
 import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { SANDBOX_OUTCOMES, type SandboxOutcome } from "@alpvault/contracts/billing";
-import { saveSandboxCheckout, type SandboxCheckout } from "./repo";
-import { CHECKOUT_ID_PLACEHOLDER, type CheckoutInput, type PaymentProvider } from "./provider";
+import { applySandboxCharge, saveSandboxCheckout, type SandboxCheckout } from "./repo";
+import {
+  CHECKOUT_ID_PLACEHOLDER,
+  type CheckoutInput,
+  type PaymentProvider,
+  type SubscriptionCharge,
+} from "./provider";
 
 function newId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString("hex")}`;
@@ -36,7 +42,14 @@ export function sandboxProvider(now: () => Date = () => new Date()): PaymentProv
       });
       return { checkoutId, url: sandboxPageUrl(checkoutId, input.regionApiUrl) };
     },
+    applyCharge: (charge: SubscriptionCharge) =>
+      applySandboxCharge(charge.subscriptionId, charge.chargeId, charge.item),
   };
+}
+
+/** The subscription a sandbox checkout starts when it completes (one per checkout, as with Stripe). */
+export function sandboxSubscriptionId(checkoutId: string): string {
+  return `sub_sandbox_${checkoutId.replace(/^cs_sandbox_/, "")}`;
 }
 
 export function isSandboxOutcome(value: unknown): value is SandboxOutcome {
@@ -75,6 +88,7 @@ export function sandboxEvent(checkout: SandboxCheckout, outcome: SandboxOutcome,
         mode: "subscription",
         client_reference_id: checkout.organizationId,
         metadata: checkout.metadata,
+        subscription: outcome === "cancelled" ? null : sandboxSubscriptionId(checkout.checkoutId),
         amount_total: amountTotal,
         currency: "usd",
         status: outcome === "cancelled" ? "expired" : "complete",

@@ -51,6 +51,10 @@ describe("seats over the count", () => {
     const added = decideSeats({ ...GENEVA, autoAddSeats: true }, mailboxes(5), NOW);
     expect(added.account).toMatchObject({ seats: 5, seatOverage: { since: null, unseated: [] } });
     expect(added.audits).toEqual([{ operation: "seats.added", object: SEAT_TEXTS.addedObject(3, 5) }]);
+    // The two seats added are billed at Geneva's price per seat.
+    expect(added.charges).toEqual([
+      { kind: "seats", item: { name: "Geneva seat", quantity: 2, unitAmountUsd: 3 } },
+    ]);
     const free = decideSeats({ ...INITIAL_ACCOUNT, autoAddSeats: true }, mailboxes(3), NOW);
     expect(free.account?.seats).toBeUndefined();
     expect(free.audits[0]?.operation).toBe("seats.exceeded");

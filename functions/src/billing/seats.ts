@@ -2,7 +2,8 @@
  * Seats over the count (docs/requirements.md "Seats over the count"). Each directory sync compares the
  * active mailboxes with the seats:
  * - covered: any recorded overage ends;
- * - over on a paid plan with auto-add seats on: the seats are raised to the mailboxes (audited, alerted);
+ * - over on a paid plan with auto-add seats on: the seats are raised to the mailboxes (audited, alerted,
+ *   and charged to the plan's subscription: `charges.ts`);
  * - over otherwise: the overage is recorded once (audited, alerted) with the mailboxes beyond the count,
  *   those added last. Every mailbox is still backed up for SEAT_GRACE_DAYS; from then, a backup of a
  *   mailbox beyond the count is refused until seats are added (the check counts the mailboxes again, so
@@ -15,6 +16,7 @@ import { isPaidPlan } from "@alpvault/contracts/plans";
 import type { Scope } from "../lib/tenancy";
 import { NO_SEAT_OVERAGE, seatsOf, type Account, type SeatOverageState } from "../organizations/service";
 import { changeAccount, type BillingChange } from "./changes";
+import { seatCharge } from "./charges";
 
 /** The most mailboxes beyond the count the account keeps (the refusal checks only these). */
 const UNSEATED_KEPT = 2_000;
@@ -38,6 +40,7 @@ export function decideSeats(account: Account, mailboxes: readonly SyncedMailbox[
       account: { seats: used, seatOverage: NO_SEAT_OVERAGE },
       audits: [{ operation: "seats.added", object: SEAT_TEXTS.addedObject(seats, used) }],
       alerts: [SEAT_TEXTS.addedAlert(over, used)],
+      charges: [seatCharge(account.planId, over)],
     };
   }
   // Those added last are beyond the count (ties by address, so every sync names the same ones).

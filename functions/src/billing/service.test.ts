@@ -93,6 +93,16 @@ describe("payment outcomes", () => {
     ]);
   });
 
+  test("when a plan's checkout is paid, then its provider subscription is kept for automatic additions; a storage checkout's is not", () => {
+    const upgraded = decidePaymentOutcome(account(), payment(), "paid", NOW, 14, "sub_1");
+    expect(upgraded.account).toMatchObject({ planId: "zurich", billingSubscriptionId: "sub_1" });
+    const geneva = account({ planId: "geneva", seats: 3, billingSubscriptionId: "sub_1" });
+    const packs = payment({ purchase: { kind: "storage", packs: 2 } });
+    const stored = decidePaymentOutcome(geneva, packs, "paid", NOW, 14, "sub_2");
+    expect(stored.account).toEqual({ storagePacks: 2 });
+    expect(decidePaymentOutcome(account(), payment(), "failed", NOW, 14, "sub_1").account).toBeUndefined();
+  });
+
   test("when a checkout (an upgrade or storage packs) is declined, then the account is unchanged, no graceful period starts, and an alert says so", () => {
     const change = decidePaymentOutcome(account(), payment(), "failed", NOW, 14);
     expect(change.account).toBeUndefined();
@@ -173,6 +183,8 @@ describe("sandbox events", () => {
         organizationId: "org-1",
         checkoutId: "cs_sandbox_1",
         outcome: expected[outcome],
+        // The checkout's subscription, as Stripe names it in the session (none once it expired).
+        subscriptionId: outcome === "cancelled" ? null : "sub_sandbox_1",
       });
     }
     const payload = JSON.stringify(sandboxEvent(checkout, "success", new Date()));

@@ -22,7 +22,7 @@ import {
   type Purchase,
   type SandboxOutcome,
 } from "@alpvault/contracts/billing";
-import { PLANS, STORAGE_PACK_PRICE_USD, isPaidPlan, planRank } from "@alpvault/contracts/plans";
+import { isPaidPlan, planRank } from "@alpvault/contracts/plans";
 import { DomainError } from "../lib/errors";
 import type { Caller } from "../lib/caller";
 import {
@@ -32,15 +32,23 @@ import {
   seatsOf,
   withAccount,
   type Account,
+  type Organization,
   type OrganizationService,
 } from "../organizations/service";
 import { applyPaymentEvent, changeAccount } from "./changes";
+import { seatCharge, seatItem, sendCharges, storagePackItem } from "./charges";
 import { GRACEFUL_TEXTS, stopGracefulPeriod } from "./graceful";
 import { decidePaymentOutcome, readPaymentEvent, record } from "./payment-events";
 import { CHECKOUT_ID_PLACEHOLDER, type CheckoutItem, type PaymentProvider } from "./provider";
 import * as repo from "./repo";
 import type { PaymentRecord } from "./repo";
-import { outcomeAllowed, sandboxEvent, sandboxPage, signPayload } from "./sandbox-provider";
+import {
+  outcomeAllowed,
+  sandboxEvent,
+  sandboxPage,
+  sandboxSubscriptionId,
+  signPayload,
+} from "./sandbox-provider";
 
 export interface BillingDeps {
   organizations: OrganizationService;
@@ -74,14 +82,8 @@ export function checkPurchase(account: Account, purchase: Purchase): void {
 }
 
 function checkoutItems(purchase: Purchase): CheckoutItem[] {
-  if (purchase.kind === "storage") {
-    return [
-      { name: "Storage pack (100 GB)", quantity: purchase.packs, unitAmountUsd: STORAGE_PACK_PRICE_USD },
-    ];
-  }
-  const plan = PLANS[purchase.planId];
   return [
-    { name: `${plan.name} seat`, quantity: purchase.seats, unitAmountUsd: plan.pricePerUserMonthlyUsd },
+    purchase.kind === "storage" ? storagePackItem(purchase.packs) : seatItem(purchase.planId, purchase.seats),
   ];
 }
 
@@ -138,7 +140,15 @@ async function handleWebhook(
     organization,
     { eventId: event.id, type: event.type, checkoutId: effect.checkoutId },
     at,
-    (account, payment) => decidePaymentOutcome(account, payment, effect.outcome, at, deps.gracefulPeriodDays),
+    (account, payment) =>
+      decidePaymentOutcome(
+        account,
+        payment,
+        effect.outcome,
+        at,
+        deps.gracefulPeriodDays,
+        effect.subscriptionId,
+      ),
   );
   return { received: true, duplicate: result === "duplicate", ignored: false };
 }
@@ -260,6 +270,7 @@ async function setAutoAddSeats(
                 { operation: "seats.added", object: SEAT_TEXTS.addedObject(seats, seats + missing) },
               ],
               alerts: [SEAT_TEXTS.addedAlert(missing, seats + missing)],
+              charges: [seatCharge(account.planId, missing)],
             }
           : { account: { autoAddSeats: enabled }, audits: [setting], alerts: [] },
     };
@@ -291,6 +302,17 @@ async function sandboxChoose(
     throw DomainError.conflict(BILLING_MESSAGES.checkoutClosed);
   }
   const at = deps.now();
+  // A completed checkout (paid, or paid later) starts its subscription, as Stripe's does.
+  if (outcome === "success" || outcome === "pending") {
+    await repo.startSandboxSubscription(
+      {
+        subscriptionId: sandboxSubscriptionId(checkoutId),
+        organizationId: checkout.organizationId,
+        items: checkout.items,
+      },
+      at,
+    );
+  }
   const payload = JSON.stringify(sandboxEvent(checkout, outcome, at));
   await handleWebhook(deps, payload, signPayload(payload, deps.webhookSecret(), at));
   return outcome === "cancelled" ? checkout.cancelUrl : checkout.successUrl;
@@ -310,6 +332,8 @@ export function billingService(deps: BillingDeps) {
       setAutoAddStorage(context, caller, organizationId, body),
     setAutoAddSeats: (caller: Caller, organizationId: string, body: unknown) =>
       setAutoAddSeats(context, caller, organizationId, body),
+    /** Sends the organisation's automatic additions to its subscription (the dispatcher's billing job). */
+    sendCharges: (organization: Organization) => sendCharges(organization, context.provider, context.now()),
     sandboxPage: (checkoutId: string) => sandboxCheckoutPage(context, checkoutId),
     sandboxChoose: (checkoutId: string, outcome: SandboxOutcome) =>
       sandboxChoose(context, checkoutId, outcome),

@@ -31,6 +31,10 @@ describe("storage at its maximum", () => {
         account: { storagePacks: 2 },
         audits: [{ operation: "storage-packs.added", object: STORAGE_TEXTS.addedObject(1, 2) }],
         alerts: [STORAGE_TEXTS.addedAlert(1, 2)],
+        // Billed: one pack at the pack's monthly price, on the plan's subscription.
+        charges: [
+          { kind: "storage", item: { name: "Storage pack (100 GB)", quantity: 1, unitAmountUsd: 3 } },
+        ],
       },
     });
     expect(STORAGE_TEXTS.addedAlert(1, 2)).toBe(
@@ -42,6 +46,7 @@ describe("storage at its maximum", () => {
     const used = storageMaximum(AUTO) + 2.5 * STORAGE_PACK_BYTES;
     const decided = decideStorage(AUTO, used);
     expect(decided.change.account).toEqual({ storagePacks: 4 });
+    expect(decided.change.charges?.map((charge) => charge.item.quantity)).toEqual([3]);
     const after = { ...AUTO, ...decided.change.account };
     expect(storageMaximum(after)).toBeGreaterThan(used);
     expect(decideStorage(after, used).full).toBe(false);

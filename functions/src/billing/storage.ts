@@ -3,7 +3,7 @@
  * the organisation stores as much as its plan, seats and packs allow is refused "Storage full", unless
  * auto-add storage is on and the plan is a paid one (the free plan cannot add storage): then enough
  * 100 GB packs are added for what is stored, audited ("Storage packs added") and alerted, and the backup
- * goes on. The payment provider's subscription does not follow an automatic addition yet.
+ * goes on; the packs are charged to the plan's subscription (`charges.ts`).
  */
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { STORAGE_TEXTS } from "@alpvault/contracts/billing";
@@ -11,6 +11,7 @@ import { PLANS, STORAGE_PACK_BYTES, isPaidPlan, maximumStorageBytes } from "@alp
 import type { Scope } from "../lib/tenancy";
 import { seatsOf, type Account } from "../organizations/service";
 import { changeAccount, type BillingChange } from "./changes";
+import { storageCharge } from "./charges";
 
 type StorageAccount = Pick<Account, "planId" | "seats" | "storagePacks" | "autoAddStorage">;
 
@@ -43,6 +44,7 @@ export function decideStorage(
         { operation: "storage-packs.added", object: STORAGE_TEXTS.addedObject(account.storagePacks, packs) },
       ],
       alerts: [STORAGE_TEXTS.addedAlert(added, packs)],
+      charges: [storageCharge(added)],
     },
   };
 }

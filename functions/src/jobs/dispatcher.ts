@@ -2,14 +2,15 @@
  * A region's scheduled dispatcher (Cloud Scheduler every 10 minutes in production, one job per region,
  * each running in its region; the local scheduler calls them on a timer). For the region's organisations
  * only: it records the run, re-syncs resources that are due, ends graceful periods that are over, then runs
- * the per-organisation jobs (one file each in this folder): backups, expired exports, restore drills and
- * the daily integrity verifications.
+ * the per-organisation jobs (one file each in this folder): backups, expired exports, restore drills, the
+ * daily integrity verifications and the charges of automatic additions.
  */
 import type { RegionId } from "@alpvault/contracts/regions";
 import * as logs from "../logs";
 import { recordDispatcherRun } from "../system/service";
 import { organizationsIn } from "../organizations/service";
 import { backupsJob } from "./backups";
+import { chargesJob } from "./charges";
 import { drillsJob } from "./drills";
 import { endGracefulPeriods } from "./graceful-periods";
 import { expiredExportsJob } from "./expired-exports";
@@ -23,6 +24,7 @@ const ORGANIZATION_JOBS: readonly OrganizationJob[] = [
   expiredExportsJob,
   drillsJob,
   verificationsJob,
+  chargesJob,
 ];
 
 export async function runDispatcher(regionId: RegionId, scheduledTime: string): Promise<void> {
@@ -35,6 +37,7 @@ export async function runDispatcher(regionId: RegionId, scheduledTime: string): 
     backupsRedispatched: 0,
     drillsStarted: 0,
     verificationsScheduled: 0,
+    chargesSent: 0,
   };
   for await (const organization of organizationsIn(regionId)) {
     for (const job of ORGANIZATION_JOBS) {

@@ -10,6 +10,7 @@ export interface DispatchCounts {
   backupsRedispatched: number;
   drillsStarted: number;
   verificationsScheduled: number;
+  chargesSent: number;
 }
 
 export interface OrganizationJob {

@@ -46,6 +46,11 @@ export interface Account {
   autoAddSeats: boolean;
   seatOverage: SeatOverageState;
   graceful: GracefulPeriod;
+  /**
+   * The payment provider's subscription of the plan bought last (Stripe `sub_…`): where automatic
+   * additions of seats and storage packs are billed. None until a plan is bought through a checkout.
+   */
+  billingSubscriptionId: string | null;
 }
 
 export interface Organization extends Account {
@@ -68,6 +73,7 @@ export const INITIAL_ACCOUNT: Account = {
   autoAddSeats: false,
   seatOverage: NO_SEAT_OVERAGE,
   graceful: NO_GRACEFUL_PERIOD,
+  billingSubscriptionId: null,
 };
 
 /** The seats the account has: the free plan's fixed count, else those bought. */
@@ -112,6 +118,10 @@ export function decodeAccount(data: unknown): Account {
     autoAddSeats: value.autoAddSeats === true,
     seatOverage: decodeSeatOverage(value.seatOverage),
     graceful: decodeGracefulPeriod(value.graceful),
+    billingSubscriptionId:
+      typeof value.billingSubscriptionId === "string" && value.billingSubscriptionId !== ""
+        ? value.billingSubscriptionId
+        : null,
   };
 }
 
@@ -237,6 +247,7 @@ export async function claimDomain(
       autoAddSeats: _autoSeats,
       seatOverage: _overage,
       graceful: _graceful,
+      billingSubscriptionId: _billingSubscription,
       ...routing
     } = organization;
     transaction.create(db.collection("organizations").doc(organization.organizationId), routing);
