@@ -11,6 +11,7 @@ import type {
 } from "@alpvault/contracts/organizations";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
 import { workspaceAdmin } from "../support/workspace";
+import { applySync } from "../../functions/src/resources/repo";
 import { asUser, onboarded, withRegionDb } from "../support/organizations";
 
 const GB = 1024 ** 3;
@@ -157,6 +158,40 @@ describe("resources", () => {
       body: { marked: 3 },
     });
     expect(((await call(`${base}/alerts`)).body as AlertsResponse).unread).toBe(0);
+  });
+
+  test("when syncs find the same new users at once, then each user is added once, by one of them, and no write is left failing unhandled", async () => {
+    const { organization } = await onboarded();
+    const scope = { organizationId: organization.organizationId, regionId: "ch" as const };
+    const discovered = ["ada", "ben", "cleo", "dan"].map((name) => ({
+      resourceId: `user-twin-${name}`,
+      type: "email" as const,
+      name,
+      email: `${name}@twins.example`,
+      status: "active" as const,
+    }));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      // Each reads the resources before any writes: every sync finds the newcomers missing and creates them.
+      const at = new Date().toISOString();
+      const results = await Promise.all([1, 2, 3].map(() => applySync(scope, discovered, at)));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // Each newcomer is one sync's addition: a sync whose create found it written counts it no more.
+      expect(results.reduce((sum, result) => sum + result.added, 0)).toBe(4);
+      // A create that lost the race used to reject unhandled, which ends the process serving the API.
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+    const stored = await withRegionDb("region-ch", (db) =>
+      db
+        .collection(`organizations/${organization.organizationId}/resources`)
+        .where("name", "in", ["ada", "ben", "cleo", "dan"])
+        .get(),
+    );
+    expect(stored.docs.map((doc) => doc.get("status"))).toEqual(["active", "active", "active", "active"]);
   });
 
   test("when an organisation's last directory sync is older than six hours, then the scheduler syncs it again", async () => {

@@ -4,6 +4,7 @@
  * (https://cloud.google.com/nodejs/docs/reference/firestore/latest/firestore/bulkwriter,
  * .../firestore#_google_cloud_firestore_Firestore_recursiveDelete_member_1).
  */
+import { bulkWrites } from "../../functions/src/lib/bulk-writes";
 import { closeFirestore, firestore, Status, uniqueId } from "./support";
 
 jest.setTimeout(120_000);
@@ -105,4 +106,37 @@ test("when recursiveDelete() is called on a document, then the document and its 
   expect((await col.doc("a").get()).exists).toBe(false);
   expect((await col.doc("a").collection("sub").doc("b").get()).exists).toBe(false);
   expect((await col.doc("z").get()).exists).toBe(true);
+});
+
+describe("the product's bulk writes (functions/src/lib/bulk-writes.ts)", () => {
+  test("when a create finds its document written meanwhile, then onExists says so and no rejection is left unhandled", async () => {
+    const col = db.collection(uniqueId("bulk-writes"));
+    await col.doc("taken").set({ v: 0 });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const writer = bulkWrites(db);
+      let existed = 0;
+      writer.create(col.doc("taken"), { v: 1 }, () => (existed += 1));
+      writer.create(col.doc("fresh"), { v: 2 }, () => (existed += 1));
+      await writer.close();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(existed).toBe(1);
+      expect(unhandled).toEqual([]);
+      expect((await col.doc("taken").get()).get("v")).toBe(0);
+      expect((await col.doc("fresh").get()).get("v")).toBe(2);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+  });
+
+  test("when an update finds no document, then close rejects with its failure once every other write is done", async () => {
+    const col = db.collection(uniqueId("bulk-writes-missing"));
+    const writer = bulkWrites(db);
+    writer.update(col.doc("gone"), { v: 1 });
+    writer.set(col.doc("kept"), { v: 2 });
+    await expect(writer.close()).rejects.toMatchObject({ code: Status.NOT_FOUND });
+    expect((await col.doc("kept").get()).get("v")).toBe(2);
+  });
 });

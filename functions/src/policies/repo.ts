@@ -22,6 +22,7 @@ import {
   type Weekday,
 } from "@alpvault/contracts/policies";
 import { organizationRef, type Scope } from "../lib/tenancy";
+import { bulkWrites } from "../lib/bulk-writes";
 
 export type { Scope };
 
@@ -231,8 +232,8 @@ export async function finishPolicyUpdate(scope: Scope, update: PolicyUpdate): Pr
   const { policyId } = update.stored;
   if (!update.inTransaction) {
     const snapshot = await resources(scope).where("policyId", "==", policyId).get();
-    const writer = policies(scope).firestore.bulkWriter();
-    for (const doc of snapshot.docs) void writer.update(doc.ref, update.fields);
+    const writer = bulkWrites(policies(scope).firestore);
+    for (const doc of snapshot.docs) writer.update(doc.ref, update.fields);
     await writer.close();
   }
   return toPolicy(update.stored, await resourceCount(scope, policyId));

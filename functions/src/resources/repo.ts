@@ -13,6 +13,7 @@ import type {
 import { BACKED_UP_SERVICES, BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { decodeResourceIntegrity } from "@alpvault/contracts/schemas/integrity";
 import { organizationRef, type Scope } from "../lib/tenancy";
+import { bulkWrites } from "../lib/bulk-writes";
 
 export type { Scope };
 
@@ -180,25 +181,32 @@ export async function applySync(
   const seen = new Set<string>();
   let added = 0;
   let removed = 0;
-  const writer = db.bulkWriter();
+  const writer = bulkWrites(db);
   for (const resource of discovered) {
     seen.add(resource.resourceId);
     const doc = ref.collection("resources").doc(resource.resourceId);
     if (!known.has(resource.resourceId)) {
       added += 1;
-      void writer.create(doc, {
-        ...resource,
-        policyId: null,
-        policyName: null,
-        protected: false,
-        lastBackupAt: null,
-        nextBackupAt: null,
-        mailBackupBytes: 0,
-        driveBackupBytes: 0,
-        discoveredAt: at,
-      });
+      // A sync running at the same time (the dispatcher's, and the admin's) may create it first: then
+      // it is that sync's addition, and this one leaves it as it wrote it.
+      const createdMeanwhile = () => (added -= 1);
+      writer.create(
+        doc,
+        {
+          ...resource,
+          policyId: null,
+          policyName: null,
+          protected: false,
+          lastBackupAt: null,
+          nextBackupAt: null,
+          mailBackupBytes: 0,
+          driveBackupBytes: 0,
+          discoveredAt: at,
+        },
+        createdMeanwhile,
+      );
     } else {
-      void writer.update(doc, {
+      writer.update(doc, {
         name: resource.name,
         email: resource.email,
         status: resource.status,
@@ -209,10 +217,10 @@ export async function applySync(
   for (const [id, status] of known) {
     if (!seen.has(id) && status !== "deleted") {
       removed += 1;
-      void writer.update(ref.collection("resources").doc(id), { status: "deleted", syncedAt: at });
+      writer.update(ref.collection("resources").doc(id), { status: "deleted", syncedAt: at });
     }
   }
-  void writer.set(ref.collection("meta").doc("sync"), { lastSyncAt: at }, { merge: true });
+  writer.set(ref.collection("meta").doc("sync"), { lastSyncAt: at }, { merge: true });
   await writer.close();
   return { added, removed, mailboxes };
 }
@@ -285,8 +293,8 @@ export async function countUnreadAlerts(scope: Scope): Promise<number> {
 export async function markAllAlertsRead(scope: Scope): Promise<number> {
   const ref = organizationRef(scope);
   const unread = await ref.collection("alerts").where("read", "==", false).get();
-  const writer = ref.firestore.bulkWriter();
-  for (const doc of unread.docs) void writer.update(doc.ref, { read: true });
+  const writer = bulkWrites(ref.firestore);
+  for (const doc of unread.docs) writer.update(doc.ref, { read: true });
   await writer.close();
   return unread.size;
 }

@@ -10,6 +10,7 @@ import type { DamagedItem, ResourceIntegrity } from "@alpvault/contracts/integri
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { catalogDocId } from "../../engine/runner/catalog-ids";
 import type { StoredVersion } from "../../engine/verify/check";
+import { bulkWrites } from "../../lib/bulk-writes";
 
 function resourceRef(scope: Scope, resourceId: string) {
   return organizationRef(scope).collection("resources").doc(resourceId);
@@ -62,8 +63,8 @@ export async function readVerifyResource(
 /** Stamps `verifyTrackedSince` on resources with backups that have none (the planner's age start). */
 export async function trackResources(scope: Scope, resourceIds: string[], at: string): Promise<void> {
   if (resourceIds.length === 0) return;
-  const writer = organizationRef(scope).firestore.bulkWriter();
-  for (const id of resourceIds) void writer.update(resourceRef(scope, id), { verifyTrackedSince: at });
+  const writer = bulkWrites(organizationRef(scope).firestore);
+  for (const id of resourceIds) writer.update(resourceRef(scope, id), { verifyTrackedSince: at });
   await writer.close();
 }
 
