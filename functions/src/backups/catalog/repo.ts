@@ -65,7 +65,7 @@ export async function itemsAfter(
   return (await query.get()).docs.map((doc) => doc.data() as CatalogItem);
 }
 
-/** The items of these keys, in their order (undefined where the catalog has none). */
+/** The items of these keys, in their order (undefined where the catalog holds none of it). */
 export async function itemsByKey(
   scope: Scope,
   resourceId: string,
@@ -74,7 +74,13 @@ export async function itemsByKey(
   if (itemKeys.length === 0) return [];
   const items = itemsCollection(scope, resourceId);
   const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
-  return snapshots.map((snapshot) => snapshot.data() as CatalogItem | undefined);
+  return snapshots.map((snapshot) => heldItemOf(snapshot.data()));
+}
+
+/** A stored item with a current version; anything else (no document, or no version kept) is none. */
+function heldItemOf(data: unknown): CatalogItem | undefined {
+  const current = (data as { current?: { size?: unknown } } | undefined)?.current;
+  return typeof current?.size === "number" ? (data as CatalogItem) : undefined;
 }
 
 /**
