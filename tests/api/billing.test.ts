@@ -21,7 +21,13 @@ import {
 import { ORGANIZATION_MESSAGES, type OrganizationSummary } from "@alpvault/contracts/organizations";
 import { apiOrigin, type ApiHost } from "../support/regions";
 import { onboarded, setAccount, withRegionDb, type ApiCaller } from "../support/organizations";
-import { RETURN_URL, choose, startCheckout } from "../support/billing";
+import {
+  RETURN_URL,
+  choose,
+  sandboxSubscription,
+  sandboxSubscriptionOf,
+  startCheckout,
+} from "../support/billing";
 
 jest.setTimeout(60_000);
 
@@ -34,6 +40,8 @@ interface StoredAccount {
   storagePacks: number;
   autoAddStorage: boolean;
   graceful?: { state: string; startedAt: string | null; stopsAt: string | null };
+  billingSubscriptionId?: string | null;
+  replacedSubscriptions?: string[];
 }
 
 async function storedAccount(organization: OrganizationSummary): Promise<StoredAccount> {
@@ -212,6 +220,35 @@ test("when a paid plan buys storage packs, then the packs add 100 GB each to the
       }),
     ]),
   );
+});
+
+test("when a new plan is bought over a plan bought at a checkout, then the dispatcher cancels the old plan's subscription and the new one bills from then on", async () => {
+  const { call, organization } = await onboarded();
+  const id = organization.organizationId;
+  const geneva = await startCheckout(call, id, { kind: "upgrade", planId: "geneva", seats: 2 });
+  await choose(geneva.url, "success");
+  const zurich = await startCheckout(call, id, { kind: "upgrade", planId: "zurich", seats: 3 });
+  await choose(zurich.url, "success");
+  expect(await storedAccount(organization)).toMatchObject({
+    planId: "zurich",
+    seats: 3,
+    billingSubscriptionId: sandboxSubscriptionOf(zurich.checkoutId),
+  });
+
+  // The test stack's scheduler runs the dispatcher every 2 seconds.
+  const deadline = Date.now() + 30_000;
+  while ((await storedAccount(organization)).replacedSubscriptions?.length !== 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  expect((await storedAccount(organization)).replacedSubscriptions).toEqual([]);
+  expect(await sandboxSubscription(sandboxSubscriptionOf(geneva.checkoutId))).toEqual({
+    status: "canceled",
+    items: [{ name: "Geneva seat", quantity: 2, unitAmountUsd: 3 }],
+  });
+  expect(await sandboxSubscription(sandboxSubscriptionOf(zurich.checkoutId))).toEqual({
+    status: "active",
+    items: [{ name: "Zürich seat", quantity: 3, unitAmountUsd: 3 }],
+  });
 });
 
 test("when a checkout is declined, then the plan stays, no graceful period starts, and an alert says nothing was bought", async () => {

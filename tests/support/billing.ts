@@ -1,6 +1,10 @@
-/** Purchases through the API and the local sandbox payment page, as an admin and a tester make them. */
+/**
+ * Purchases through the API and the local sandbox payment page, as an admin and a tester make them; what
+ * the sandbox provider's subscriptions and the organisation's charges of automatic additions hold.
+ */
 import type { CheckoutResponse, Purchase, SandboxOutcome } from "@alpvault/contracts/billing";
-import type { ApiCaller } from "./organizations";
+import type { OrganizationSummary } from "@alpvault/contracts/organizations";
+import { withRegionDb, type ApiCaller } from "./organizations";
 import { stackEnv } from "./stack-env";
 
 export const RETURN_URL = `${stackEnv.webUrl}/plans`;
@@ -23,4 +27,58 @@ export async function choose(url: string, outcome: SandboxOutcome) {
     redirect: "manual",
   });
   return { status: response.status, location: response.headers.get("location") };
+}
+
+/** The subscription a sandbox checkout starts when it completes. */
+export function sandboxSubscriptionOf(checkoutId: string): string {
+  return `sub_sandbox_${checkoutId.replace(/^cs_sandbox_/, "")}`;
+}
+
+export interface StoredCharge {
+  kind: string;
+  state: string;
+  item: { name: string; quantity: number; unitAmountUsd: number };
+  subscriptionId?: string;
+}
+
+/** The organisation's charges of automatic additions (region database). */
+export async function charges(organization: OrganizationSummary): Promise<(StoredCharge & { id: string })[]> {
+  return withRegionDb(`region-${organization.subscriptions[0]?.region.id ?? "ch"}`, async (db) => {
+    const snapshot = await db
+      .collection("organizations")
+      .doc(organization.organizationId)
+      .collection("billingCharges")
+      .get();
+    return snapshot.docs.map((doc) => ({ id: doc.id, ...(doc.data() as StoredCharge) }));
+  });
+}
+
+/** The sandbox payment provider's subscription (global database), as Stripe would bill it. */
+export async function sandboxSubscription(subscriptionId: string) {
+  return withRegionDb("(default)", async (db) => {
+    const snapshot = await db.collection("paymentSubscriptions").doc(subscriptionId).get();
+    return {
+      status: snapshot.get("status") as string | undefined,
+      items: snapshot.get("items") as { name: string; quantity: number; unitAmountUsd: number }[],
+    };
+  });
+}
+
+/** How many times the dispatchers ran (the test stack's scheduler calls them every 2 seconds). */
+export async function dispatcherRuns(): Promise<number> {
+  return withRegionDb("(default)", async (db) => {
+    const runs: unknown = (await db.doc("system/dispatcher").get()).get("runs");
+    return typeof runs === "number" ? runs : 0;
+  });
+}
+
+/** Waits for the test stack's dispatcher (every 2 seconds) to have sent every charge. */
+export async function chargesSent(organization: OrganizationSummary): Promise<StoredCharge[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const all = await charges(organization);
+    if (all.length > 0 && all.every((charge) => charge.state === "sent")) return all;
+    if (Date.now() > deadline) return all;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }

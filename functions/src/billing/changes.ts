@@ -9,9 +9,11 @@ import type { Scope, Transaction } from "../lib/tenancy";
 import { auditedChange, type RecordAudit } from "../audit/service";
 import { readAccountIn, writeAccountIn, type Account } from "../organizations/service";
 import { raiseAlertIn } from "../resources/in-transaction";
-import type { ChargeDraft } from "./charges";
 import * as repo from "./repo";
-import type { PaymentRecord } from "./repo";
+import type { ChargeRecord, PaymentRecord } from "./repo";
+
+/** A charge as a change records it (sent later by `charges.ts`). */
+export type ChargeDraft = Pick<ChargeRecord, "kind" | "item">;
 
 /** An audit entry of a billing change (recorded in the same transaction as the change). */
 export interface BillingAudit {

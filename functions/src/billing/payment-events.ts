@@ -80,12 +80,14 @@ export function readPaymentEvent(event: {
 
 /**
  * The account changes a bought purchase makes, with their audit entries. A plan bought through a checkout
- * brings its provider subscription: automatic additions are billed there from now on.
+ * brings its provider subscription: automatic additions are billed there from now on, and the previous
+ * plan's subscription is to be cancelled.
  */
 export function applyPurchase(
   account: Account,
   purchase: Purchase,
   subscriptionId: string | null = null,
+  now: Date = new Date(),
 ): { account: Partial<Account>; audits: BillingAudit[] } {
   const changes: Partial<Account> = {};
   const audits: BillingAudit[] = [];
@@ -112,7 +114,14 @@ export function applyPurchase(
   }
   // Seats or a plan bought: the next sync looks at the mailboxes afresh (a new overage gets its own grace).
   if (account.seatOverage.since) changes.seatOverage = NO_SEAT_OVERAGE;
-  if (subscriptionId) changes.billingSubscriptionId = subscriptionId;
+  if (subscriptionId && subscriptionId !== account.billingSubscriptionId) {
+    changes.billingSubscriptionId = subscriptionId;
+    changes.billingSubscriptionSince = now.toISOString();
+    // The plan bought before has its own subscription: it must stop billing (`charges.ts` cancels it).
+    if (account.billingSubscriptionId) {
+      changes.replacedSubscriptions = [...account.replacedSubscriptions, account.billingSubscriptionId];
+    }
+  }
   return { account: changes, audits };
 }
 
@@ -137,7 +146,7 @@ export function decidePaymentOutcome(
   if (payment) change.paymentState = outcome;
   if (outcome === "paid") {
     if (payment) {
-      const bought = applyPurchase(account, payment.purchase, subscriptionId);
+      const bought = applyPurchase(account, payment.purchase, subscriptionId, now);
       change.account = bought.account;
       change.audits.push(...bought.audits);
     }

@@ -46,6 +46,11 @@ export interface PaymentProvider {
    * is gone or cancelled) or does not answer; the caller keeps the charge and tries again later.
    */
   applyCharge(charge: SubscriptionCharge): Promise<void>;
+  /**
+   * Ends a subscription now, crediting the unused part of its period (a plan replaced by a new plan's
+   * checkout). A subscription already cancelled or unknown is done: resolves.
+   */
+  cancelSubscription(subscriptionId: string): Promise<void>;
 }
 
 /** The placeholder both providers replace in the return addresses. */

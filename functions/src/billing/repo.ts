@@ -183,7 +183,7 @@ export async function startSandboxSubscription(
   const ref = sandboxSubscriptions().doc(subscriptionId);
   await globalDb().runTransaction(async (transaction) => {
     if ((await transaction.get(ref)).exists) return;
-    transaction.create(ref, { ...data, appliedCharges: [], createdAt: at.toISOString() });
+    transaction.create(ref, { ...data, status: "active", appliedCharges: [], createdAt: at.toISOString() });
   });
 }
 
@@ -193,6 +193,26 @@ export class SandboxSubscriptionMissing extends Error {
     super(`No such subscription: '${subscriptionId}'`);
     this.name = "SandboxSubscriptionMissing";
   }
+}
+
+/** What Stripe answers to a change of a canceled subscription. */
+export class SandboxSubscriptionCanceled extends Error {
+  constructor(subscriptionId: string) {
+    super(
+      `A canceled subscription can only update its cancellation_details and metadata ('${subscriptionId}')`,
+    );
+    this.name = "SandboxSubscriptionCanceled";
+  }
+}
+
+/** Cancels a sandbox subscription (an unknown or canceled one is left as it is). */
+export async function cancelSandboxSubscription(subscriptionId: string, at: Date): Promise<void> {
+  const ref = sandboxSubscriptions().doc(subscriptionId);
+  await globalDb().runTransaction(async (transaction) => {
+    const snapshot = await transaction.get(ref);
+    if (!snapshot.exists || snapshot.get("status") === "canceled") return;
+    transaction.update(ref, { status: "canceled", canceledAt: at.toISOString() });
+  });
 }
 
 /**
@@ -208,6 +228,7 @@ export async function applySandboxCharge(
   await globalDb().runTransaction(async (transaction) => {
     const snapshot = await transaction.get(ref);
     if (!snapshot.exists) throw new SandboxSubscriptionMissing(subscriptionId);
+    if (snapshot.get("status") === "canceled") throw new SandboxSubscriptionCanceled(subscriptionId);
     const applied = (snapshot.get("appliedCharges") ?? []) as string[];
     if (applied.includes(chargeId)) return;
     const items = ((snapshot.get("items") ?? []) as CheckoutItem[]).map((line) => ({ ...line }));
@@ -225,7 +246,8 @@ export interface ChargeRecord {
   chargeId: string;
   kind: "seats" | "storage";
   item: CheckoutItem;
-  state: "pending" | "sent";
+  /** Superseded: a seat charge of a plan replaced before it was sent (the new plan covers the seats). */
+  state: "pending" | "sent" | "superseded";
   createdAt: string;
   /** Tries that failed so far, and why the last one did (the provider's error type, no customer data). */
   attempts: number;
@@ -240,7 +262,7 @@ function decodeCharge(id: string, data: Record<string, unknown>): ChargeRecord |
   const item = (data.item ?? {}) as Record<string, unknown>;
   if (
     (data.kind !== "seats" && data.kind !== "storage") ||
-    (data.state !== "pending" && data.state !== "sent") ||
+    (data.state !== "pending" && data.state !== "sent" && data.state !== "superseded") ||
     typeof data.createdAt !== "string" ||
     typeof item.name !== "string" ||
     typeof item.quantity !== "number" ||
@@ -281,6 +303,18 @@ export async function pendingCharges(scope: Scope): Promise<ChargeRecord[]> {
   return snapshot.docs
     .flatMap((doc) => decodeCharge(doc.id, doc.data()) ?? [])
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.chargeId.localeCompare(b.chargeId));
+}
+
+/** The charges sent to a subscription (equality on one field: no composite index). */
+export async function sentCharges(scope: Scope, subscriptionId: string): Promise<ChargeRecord[]> {
+  const snapshot = await billingCharges(scope).where("subscriptionId", "==", subscriptionId).get();
+  return snapshot.docs
+    .flatMap((doc) => decodeCharge(doc.id, doc.data()) ?? [])
+    .filter((charge) => charge.state === "sent");
+}
+
+export async function markChargeSuperseded(scope: Scope, chargeId: string, at: Date): Promise<void> {
+  await billingCharges(scope).doc(chargeId).update({ state: "superseded", supersededAt: at.toISOString() });
 }
 
 export async function markChargeSent(

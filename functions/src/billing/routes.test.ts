@@ -23,6 +23,7 @@ function app() {
     provider: {
       createCheckout: () => Promise.reject(new Error("not used")),
       applyCharge: () => Promise.reject(new Error("not used")),
+      cancelSubscription: () => Promise.reject(new Error("not used")),
     },
     webhookSecret: () => LOCAL_WEBHOOK_SECRET,
     gracefulPeriodDays: 14,

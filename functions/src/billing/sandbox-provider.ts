@@ -4,12 +4,18 @@
  * tester chooses the outcome. The choice becomes the event Stripe would send for it, signed with the
  * local webhook secret by Stripe's own helper, and is delivered to the same webhook handler that checks
  * Stripe's signatures. A checkout that completes starts its subscription (`paymentSubscriptions`), whose
- * lines `applyCharge` raises as Stripe raises a subscription item's quantity.
+ * lines `applyCharge` raises as Stripe raises a subscription item's quantity, until `cancelSubscription`
+ * cancels it (a canceled subscription refuses changes, as Stripe's does).
  */
 import { randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { SANDBOX_OUTCOMES, type SandboxOutcome } from "@alpvault/contracts/billing";
-import { applySandboxCharge, saveSandboxCheckout, type SandboxCheckout } from "./repo";
+import {
+  applySandboxCharge,
+  cancelSandboxSubscription,
+  saveSandboxCheckout,
+  type SandboxCheckout,
+} from "./repo";
 import {
   CHECKOUT_ID_PLACEHOLDER,
   type CheckoutInput,
@@ -44,6 +50,7 @@ export function sandboxProvider(now: () => Date = () => new Date()): PaymentProv
     },
     applyCharge: (charge: SubscriptionCharge) =>
       applySandboxCharge(charge.subscriptionId, charge.chargeId, charge.item),
+    cancelSubscription: (subscriptionId: string) => cancelSandboxSubscription(subscriptionId, now()),
   };
 }
 

@@ -79,5 +79,20 @@ export function stripeProvider(secretKey: () => string): PaymentProvider {
         { idempotencyKey: charge.chargeId },
       );
     },
+
+    async cancelSubscription(subscriptionId: string) {
+      try {
+        const subscription = await stripe().subscriptions.retrieve(subscriptionId);
+        if (subscription.status === "canceled" || subscription.status === "incomplete_expired") return;
+        await stripe().subscriptions.cancel(
+          subscriptionId,
+          { prorate: true, invoice_now: true },
+          { idempotencyKey: `cancel-${subscriptionId}` },
+        );
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeError && error.code === "resource_missing") return;
+        throw error;
+      }
+    },
   };
 }

@@ -51,6 +51,13 @@ export interface Account {
    * additions of seats and storage packs are billed. None until a plan is bought through a checkout.
    */
   billingSubscriptionId: string | null;
+  /** When that subscription was kept (its plan paid): seat charges recorded before are covered by it. */
+  billingSubscriptionSince: string | null;
+  /**
+   * Subscriptions of plans bought before the current one, still to be cancelled at the provider (a new
+   * plan's checkout starts a new subscription; the old one must stop billing).
+   */
+  replacedSubscriptions: string[];
 }
 
 export interface Organization extends Account {
@@ -74,6 +81,8 @@ export const INITIAL_ACCOUNT: Account = {
   seatOverage: NO_SEAT_OVERAGE,
   graceful: NO_GRACEFUL_PERIOD,
   billingSubscriptionId: null,
+  billingSubscriptionSince: null,
+  replacedSubscriptions: [],
 };
 
 /** The seats the account has: the free plan's fixed count, else those bought. */
@@ -122,6 +131,11 @@ export function decodeAccount(data: unknown): Account {
       typeof value.billingSubscriptionId === "string" && value.billingSubscriptionId !== ""
         ? value.billingSubscriptionId
         : null,
+    billingSubscriptionSince:
+      typeof value.billingSubscriptionSince === "string" ? value.billingSubscriptionSince : null,
+    replacedSubscriptions: Array.isArray(value.replacedSubscriptions)
+      ? value.replacedSubscriptions.filter((id): id is string => typeof id === "string" && id !== "")
+      : [],
   };
 }
 
@@ -248,6 +262,8 @@ export async function claimDomain(
       seatOverage: _overage,
       graceful: _graceful,
       billingSubscriptionId: _billingSubscription,
+      billingSubscriptionSince: _billingSince,
+      replacedSubscriptions: _replaced,
       ...routing
     } = organization;
     transaction.create(db.collection("organizations").doc(organization.organizationId), routing);
