@@ -197,7 +197,9 @@ describe("resources screen", () => {
   it("when the admin opens /resources for the first time, then the welcome modal greets them, and once dismissed it stays dismissed", async () => {
     await page.goto("/resources");
     const modal = page.getByRole("dialog", { name: "Welcome to Alpvault" });
-    await modal.waitFor();
+    // The modal waits for the resources list: the first screen of a new organisation, whose requests all
+    // meet cold Functions workers at once (beside the other files, the list once took longer than 30 s).
+    await modal.waitFor({ timeout: 90_000 });
     await figuresLoaded();
     await settled(".MuiDialog-container");
     await shoot("resources-welcome-light");
@@ -208,7 +210,7 @@ describe("resources screen", () => {
     await page.reload();
     await waitForRows(5);
     expect(await page.getByTestId("welcome-modal").count()).toBe(0);
-  });
+  }, 150_000);
 
   it("when the resources load, then users and shared drives are listed with the display rule and the suspended user is marked", async () => {
     await waitForRows(5);
