@@ -74,13 +74,10 @@ export async function itemsByKey(
   if (itemKeys.length === 0) return [];
   const items = itemsCollection(scope, resourceId);
   const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
-  return snapshots.map((snapshot) => heldItemOf(snapshot.data()));
-}
-
-/** A stored item with a current version; anything else (no document, or no version kept) is none. */
-function heldItemOf(data: unknown): CatalogItem | undefined {
-  const current = (data as { current?: { size?: unknown } } | undefined)?.current;
-  return typeof current?.size === "number" ? (data as CatalogItem) : undefined;
+  // A document without a current version (none kept) holds no item.
+  return snapshots.map((snapshot) =>
+    typeof snapshot.get("current.size") === "number" ? (snapshot.data() as CatalogItem) : undefined,
+  );
 }
 
 /**
