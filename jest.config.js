@@ -4,25 +4,25 @@
  * stack it starts, after-restart against it started again, and last the tests of npm start itself (start),
  * which start their own.
  */
-const tsJest = [
-  "ts-jest",
+/**
+ * TypeScript through swc (@swc/jest): it only strips types (tsc --noEmit checks them in npm run typecheck),
+ * several times faster than ts-jest.
+ */
+const swcJest = [
+  "@swc/jest",
   {
-    tsconfig: {
-      module: "commonjs",
-      moduleResolution: "node10",
-      target: "ES2022",
-      esModuleInterop: true,
-      strict: true,
-      isolatedModules: true,
-      skipLibCheck: true,
-      jsx: "react-jsx",
+    jsc: {
+      parser: { syntax: "typescript", tsx: true },
+      target: "es2022",
+      transform: { react: { runtime: "automatic" } },
     },
+    module: { type: "commonjs" },
   },
 ];
 
 const common = {
   testEnvironment: "node",
-  transform: { "^.+\\.tsx?$": tsJest },
+  transform: { "^.+\\.tsx?$": swcJest },
   moduleNameMapper: {
     "^@alpvault/contracts/(.*)$": "<rootDir>/contracts/src/$1",
     "^@/(.*)$": "<rootDir>/web/src/$1",

@@ -11,6 +11,10 @@ import * as changes from "./changes";
 import * as repo from "./repo";
 import { seatCharge, sendCharges, storageCharge } from "./charges";
 
+// Plain copies of the modules, so that their functions can be replaced one by one (jest.spyOn).
+jest.mock("./repo", () => ({ __esModule: true, ...jest.requireActual<object>("./repo") }));
+jest.mock("./changes", () => ({ __esModule: true, ...jest.requireActual<object>("./changes") }));
+
 const NOW = new Date("2026-11-28T12:00:00Z");
 const SCOPE = { organizationId: "org-1", regionId: "ch" as const };
 /** An organisation whose plan was paid with subscription sub_1 before the charges were recorded. */
