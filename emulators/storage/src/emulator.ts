@@ -100,12 +100,12 @@ export class StorageEmulator {
             `${route.operation}:${method === "POST" ? (call.query.get("uploadType") ?? "") : "chunk"}`,
           );
         }
-        const fault = this.faults.take(route.operation);
-        if (fault?.kind === "reset") {
+        const fault = this.faults.take(route.operation, call.object);
+        if (fault?.kind === "hold") await this.faults.holds.hold(fault.id);
+        else if (fault?.kind === "reset") {
           request.socket.destroy();
           return;
-        }
-        if (fault) {
+        } else if (fault) {
           request.resume();
           throw new StorageApiError(fault.status, unavailable().message, "backendError");
         }
@@ -258,6 +258,38 @@ export class StorageEmulator {
     return undefined;
   }
 
+  /**
+   * One fault rule: `DELETE /faults/{id}` removes it and lets the requests it holds go on;
+   * `GET /faults/{id}/held?count=&withinMs=` answers once a hold rule has parked `count` requests (408
+   * after `withinMs`, at most 120 s).
+   */
+  private faultRoute(method: string, id: string, held: boolean): Route | undefined {
+    if (!held && method === "DELETE") {
+      return {
+        operation: "emulator.faults.remove",
+        handler: () => {
+          if (!this.faults.release(id)) throw notFound(`No fault ${id}`);
+          return {};
+        },
+      };
+    }
+    if (!held || method !== "GET") return undefined;
+    return {
+      operation: "emulator.faults.held",
+      handler: async (call) => {
+        const count = Number(call.query.get("count") ?? "1");
+        const withinMs = Number(call.query.get("withinMs") ?? "30000");
+        if (!Number.isInteger(count) || count < 1) throw invalid("count must be a positive integer.");
+        if (!Number.isInteger(withinMs) || withinMs < 0 || withinMs > 120_000)
+          throw invalid("withinMs must be between 0 and 120000.");
+        const parked = await this.faults.holds.held(id, count, withinMs);
+        if (parked === undefined)
+          throw new StorageApiError(408, `Fewer than ${count} requests held.`, "timeout");
+        return { held: parked };
+      },
+    };
+  }
+
   private adminRoute(method: string, path: string): Route | undefined {
     if (path === "/faults") {
       if (method === "GET")
@@ -285,6 +317,9 @@ export class StorageEmulator {
         };
       }
     }
+    const faultPath = /^\/faults\/([^/]+)(\/held)?$/.exec(path);
+    if (faultPath)
+      return this.faultRoute(method, decodeURIComponent(faultPath[1]!), faultPath[2] !== undefined);
     if (path === "/stats" && method === "GET") {
       return { operation: "emulator.stats", handler: () => ({ calls: Object.fromEntries(this.stats) }) };
     }

@@ -239,6 +239,29 @@ test("when faults are injected through the admin API, then the next N calls fail
   await expect(fetch(url(object("o/f/obj")))).rejects.toThrow();
 });
 
+test("when a hold is injected, then the next matching call waits until the rule is released, and the test hears when it is held", async () => {
+  await upload("o/h/obj", "held");
+  const added = await fetch(url("/emulator/v1/faults"), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ kind: "hold", operation: "storage.objects.get" }),
+  });
+  const { id } = (await added.json()) as { id: string };
+  let answered = false;
+  const read = fetch(url(object("o/h/obj"))).then((response) => {
+    answered = true;
+    return response.status;
+  });
+  const held = await fetch(url(`/emulator/v1/faults/${id}/held?count=1`));
+  expect(await held.json()).toEqual({ held: 1 });
+  expect(answered).toBe(false);
+  expect((await fetch(url(`/emulator/v1/faults/${id}`), { method: "DELETE" })).status).toBe(200);
+  expect(await read).toBe(200);
+  // Used up and released: a second release names nothing; no more is held within the time given.
+  expect((await fetch(url(`/emulator/v1/faults/${id}`), { method: "DELETE" })).status).toBe(404);
+  expect((await fetch(url(`/emulator/v1/faults/${id}/held?count=2&withinMs=0`))).status).toBe(408);
+});
+
 async function uploadTo(base: string, bucket: string, name: string, body: string): Promise<StoredObjectJson> {
   const response = await fetch(
     `${base}/upload/storage/v1/b/${bucket}/o?uploadType=media&name=${encodeURIComponent(name)}`,

@@ -116,6 +116,20 @@ function registerServiceAdmin(emulator: WorkspaceEmulator): void {
     emulator.faults.clear();
     return undefined;
   });
+  // A hold rule's parked calls: answers once at least `count` (default 1) are parked, 408 after `withinMs`.
+  add("GET", "/faults/:id/held", async (context) => {
+    const id = context.params.id ?? "";
+    if (!emulator.faults.list().some((rule) => rule.id === id))
+      throw new GoogleApiError(404, "No such fault", "notFound");
+    const count = Number(context.query.get("count") ?? "1");
+    const withinMs = Number(context.query.get("withinMs") ?? "30000");
+    if (!Number.isInteger(count) || count < 1) throw badRequest("count must be a positive integer");
+    if (!Number.isInteger(withinMs) || withinMs < 0 || withinMs > 120_000)
+      throw badRequest("withinMs must be between 0 and 120000");
+    const held = await emulator.faults.held(id, count, withinMs);
+    if (held === undefined) throw new GoogleApiError(408, `Fewer than ${count} calls held`, "timeout");
+    return { held };
+  });
   add("DELETE", "/faults/:id", (context) => {
     if (!emulator.faults.remove(context.params.id ?? ""))
       throw new GoogleApiError(404, "No such fault", "notFound");

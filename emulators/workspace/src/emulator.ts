@@ -135,7 +135,7 @@ export class WorkspaceEmulator {
         for (const action of this.faults.pick(methodId, email)) {
           const started = Date.now();
           if (await this.applyFault(action, request)) return;
-          if (action.kind === "latency") pacing?.delay(Date.now() - started);
+          if (action.kind === "latency" || action.kind === "hold") pacing?.delay(Date.now() - started);
           if (action.kind === "truncate") truncate = true;
           if (action.kind === "corrupt-upload") context.corruptUpload = true;
         }
@@ -251,6 +251,9 @@ export class WorkspaceEmulator {
         return true;
       case "truncate":
       case "corrupt-upload":
+        return false;
+      case "hold":
+        if (action.rule) await this.faults.hold(action.rule);
         return false;
     }
   }

@@ -125,6 +125,35 @@ describe("faults on the wire, through the admin API", () => {
     expect(Number(process.hrtime.bigint() - started) / 1e6).toBeGreaterThanOrEqual(140);
   });
 
+  test("when a hold is added, then matching calls wait until the rule is removed, and the test hears when they are held", async () => {
+    const { body: rule } = await harness.admin<{ id: string }>("POST", "/faults", {
+      method: "directory.users.get",
+      action: { kind: "hold" },
+    });
+    let answered = false;
+    const call = harness
+      .directory(TEST_ADMIN)
+      .users.get({ userKey: TEST_USER })
+      .then((answer) => {
+        answered = true;
+        return answer;
+      });
+    const held = await harness.admin<{ held: number }>("GET", `/faults/${rule.id}/held?count=1`);
+    expect(held).toMatchObject({ status: 200, body: { held: 1 } });
+    expect(answered).toBe(false);
+    expect((await harness.admin("DELETE", `/faults/${rule.id}`)).status).toBe(204);
+    expect((await call).data.primaryEmail).toBe(TEST_USER);
+  });
+
+  test("when fewer calls than asked are held within the time given, then the admin API says so with 408", async () => {
+    const { body: rule } = await harness.admin<{ id: string }>("POST", "/faults", {
+      method: "directory.users.get",
+      action: { kind: "hold" },
+    });
+    expect((await harness.admin("GET", `/faults/${rule.id}/held?count=1&withinMs=0`)).status).toBe(408);
+    expect((await harness.admin("GET", "/faults/none/held")).status).toBe(404);
+  });
+
   test("when faults are listed, removed and cleared, then the admin API reflects it; bad rules are 400", async () => {
     const { body: rule } = await harness.admin<{ id: string }>("POST", "/faults", {
       action: { kind: "reset" },

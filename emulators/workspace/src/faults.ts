@@ -5,7 +5,7 @@
  * (drawn from a seeded generator, so runs repeat) or follows a scripted sequence, one step per matching
  * call ("ok" lets the call through).
  */
-import { FaultRules, matchesOperation } from "../../kit/src/index";
+import { FaultRules, Holds, matchesOperation } from "../../kit/src/index";
 import { GoogleApiError } from "./http";
 
 export type FaultAction =
@@ -18,7 +18,14 @@ export type FaultAction =
    * imported or inserted, a Drive file created or updated) has one byte altered, so what is read back later
    * differs from what was sent. For tests of code that must notice a restore that did not round-trip.
    */
-  | { kind: "corrupt-upload" };
+  | { kind: "corrupt-upload" }
+  /**
+   * Test-only (Google offers no such thing): the call waits, before Google would start on it, until the
+   * rule is removed (`DELETE /faults/{id}`, which lets every held call go on) or for two minutes at most.
+   * A test sees work in flight at a point it chooses instead of racing it (`GET /faults/{id}/held`).
+   * `rule` is filled in when the fault fires: the hold is the rule's.
+   */
+  | { kind: "hold"; rule?: string };
 
 export type FaultStep = FaultAction | "ok";
 
@@ -86,6 +93,7 @@ function validAction(action: unknown): action is FaultAction {
     case "reset":
     case "truncate":
     case "corrupt-upload":
+    case "hold":
       return true;
     default:
       return false;
@@ -94,6 +102,7 @@ function validAction(action: unknown): action is FaultAction {
 
 export class FaultInjector {
   private readonly rules = new FaultRules<FaultRule>();
+  private readonly holds = new Holds();
   private random: () => number;
 
   constructor(seed = 1) {
@@ -127,10 +136,12 @@ export class FaultInjector {
   }
 
   remove(id: string): boolean {
+    this.holds.release(id);
     return this.rules.remove(id);
   }
 
   clear(seed?: number): void {
+    this.holds.releaseAll();
     this.rules.clear();
     if (seed !== undefined) this.random = seededRandom(seed);
   }
@@ -151,10 +162,20 @@ export class FaultInjector {
       }
       if (!action) continue;
       rule.fired += 1;
-      actions.push(action);
+      actions.push(action.kind === "hold" ? { kind: "hold", rule: rule.id } : action);
       if (action.kind !== "latency") break;
     }
     return actions;
+  }
+
+  /** Parks a call under the hold rule `id` until the rule is removed (see `Holds`). */
+  hold(id: string): Promise<void> {
+    return this.holds.hold(id);
+  }
+
+  /** The calls the hold rule `id` parked, once at least `count` (undefined after `withinMs`). */
+  held(id: string, count: number, withinMs: number): Promise<number | undefined> {
+    return this.holds.held(id, count, withinMs);
   }
 }
 
