@@ -106,6 +106,27 @@ test("when a mailbox is backed up for the first time, then the run expects the m
   expect(methods.filter((method) => method === "gmail.users.getProfile")).toHaveLength(1);
 });
 
+test("when a mailbox's first page is listed, then the run's totals are saved before any message of it is fetched", async () => {
+  const user = await mail.newUser("early");
+  for (let index = 0; index < 3; index += 1) await mail.addMessage(user, `Early ${index}`);
+  const resource = new Resource(user);
+  const runId = resource.newRun();
+  const source = mail.gmailSource(user, recording().caller, 10);
+  const atFirstFetch: (RunExpectation | null | undefined)[] = [];
+  const watched: Source = {
+    kind: source.kind,
+    listChanges: (cursor) => source.listChanges(cursor),
+    fetch: (item) => {
+      if (atFirstFetch.length === 0) atFirstFetch.push(resource.catalog.run(runId)?.expected);
+      return source.fetch(item);
+    },
+  };
+  expect((await resource.run(runId, watched)).outcome).toBe("succeeded");
+  expect(atFirstFetch).toEqual([
+    expect.objectContaining({ items: 3, stream: "gmail", from: { items: 0, bytes: 0 } }),
+  ]);
+});
+
 test("when a first backup stops after a page and goes on, then its expectation is kept and not asked again", async () => {
   const user = await mail.newUser("resume");
   for (let index = 0; index < 4; index += 1) await mail.addMessage(user, `Resume ${index}`);

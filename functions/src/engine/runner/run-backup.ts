@@ -138,7 +138,7 @@ async function runBatches(run: RunContext, pipeline: ItemPipeline): Promise<void
     }
     if (batch.fullListing)
       run.listing = { kind: kindOfStream(batch.stream ?? source.kind), startedAt: run.iso() };
-    run.noteListed(batch);
+    if (run.noteListed(batch)) await run.saveExpectation();
     let complete: boolean;
     try {
       complete = await pipeline.applyBatch(batch);

@@ -52,7 +52,8 @@ export class RunContext {
   private readonly usageAtStart: number;
   /** When the live progress was last saved, and whether a save is under way. */
   private liveSavedAt: number;
-  private liveSaving = false;
+  /** The background live save in flight, if any. */
+  private liveSave: Promise<void> | undefined;
 
   constructor(
     readonly options: RunBackupOptions,
@@ -84,14 +85,13 @@ export class RunContext {
    */
   progressMoved(): void {
     const now = this.now();
-    if (this.liveSaving || now - this.liveSavedAt < LIVE_PROGRESS_MS) return;
-    this.liveSaving = true;
+    if (this.liveSave || now - this.liveSavedAt < LIVE_PROGRESS_MS) return;
     this.liveSavedAt = now;
-    this.catalog
+    this.liveSave = this.catalog
       .saveLiveProgress(this.runId, { ...this.progress }, this.expectedNow())
       .catch((error: unknown) => console.warn("The run's live progress could not be saved", error))
       .finally(() => {
-        this.liveSaving = false;
+        this.liveSave = undefined;
       });
   }
 
@@ -99,13 +99,13 @@ export class RunContext {
    * A batch was listed: a stream's first batch, or a full listing's, starts the expectation again from the
    * progress now (with the listing's whole figures, or none); an incremental batch adds what its changes
    * hold (the source's figures, else its upserts and metadata changes counted; bytes unknown). A full
-   * listing's later batches change nothing.
+   * listing's later batches change nothing. True when the expectation changed.
    */
-  noteListed(batch: ChangeBatch): void {
+  noteListed(batch: ChangeBatch): boolean {
     const stream = batch.stream ?? this.source.kind;
     const listed = batch.expected;
     const inListing = this.listing?.kind === kindOfStream(stream);
-    if (inListing && !batch.fullListing) return;
+    if (inListing && !batch.fullListing) return false;
     const from = { items: this.progress.items, bytes: this.progress.bytes };
     const previous =
       batch.fullListing === true || listed?.whole === true || this.expected?.stream !== stream
@@ -125,6 +125,22 @@ export class RunContext {
       since: previous?.since ?? this.iso(),
       from: previous?.from ?? from,
     };
+    return true;
+  }
+
+  /**
+   * Saves the live progress with the expectation a listed batch just set, before any of its items is
+   * fetched: the screens show the totals (and so a determinate bar and the time left) from the start, not
+   * only once the first items are done. Waits for a background save in flight, so it lands after it.
+   */
+  async saveExpectation(): Promise<void> {
+    await this.liveSave;
+    this.liveSavedAt = this.now();
+    try {
+      await this.catalog.saveLiveProgress(this.runId, { ...this.progress }, this.expectedNow());
+    } catch (error) {
+      console.warn("The run's live progress could not be saved", error);
+    }
   }
 
   /** A stream's listing ended: nothing of it is left, so what the run expects is what it has done. */
