@@ -13,53 +13,24 @@ import { onRequest } from "firebase-functions/v2/https";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { onTaskDispatched } from "firebase-functions/v2/tasks";
 import { REGION_IDS, regionLocation, type RegionId } from "@alpvault/contracts/regions";
-import {
-  GLOBAL_REGION,
-  apiSecrets,
-  deployTimeQuotaConfig,
-  loadRuntimeConfig,
-  webOrigins,
-  withoutEmulatorCors,
-  workerSecrets,
-} from "./config";
-import { createApi } from "./http/app";
-import { appCheckVerifier, firebaseIdentityVerifier } from "./http/verifiers";
+import { GLOBAL_REGION, apiSecrets, withoutEmulatorCors, workerSecrets } from "./config";
+import type { Express } from "express";
+import { productApi } from "./api";
 import { runDispatcher } from "./jobs/dispatcher";
-import { backupTaskHandler } from "./backups/task";
-import { gcTaskHandler } from "./backups/retention/task";
-import { verifyTaskHandler } from "./backups/verify/task";
-import { recoveryTaskHandler } from "./recovery/task";
-import { exportTaskHandler } from "./export/task";
-import { drillTaskHandler } from "./drills/task";
-import { QUOTA_MODELS } from "./engine/google/costs";
-import { backupRunSlots, backupRunsPerRegion } from "./engine/google/daily-budget";
+import type { QueueName } from "./backups/queue";
+import { TASK_QUEUES } from "./task-queues";
 
 setGlobalOptions({ region: GLOBAL_REGION });
 withoutEmulatorCors();
 
 /** An API built on its first request, so that configuration is read at run time, not at deploy analysis. */
 function lazyApi(servingRegion: RegionId | null) {
-  let app: ReturnType<typeof createApi> | undefined;
+  let app: Express | undefined;
   return () => {
-    if (!app) {
-      const config = loadRuntimeConfig();
-      app = createApi({
-        servingRegion,
-        corsOrigins: servingRegion ? webOrigins() : [],
-        identity: firebaseIdentityVerifier(),
-        appCheck: appCheckVerifier(config),
-      });
-    }
+    app ??= productApi(servingRegion);
     return app;
   };
 }
-
-const deployQuota = deployTimeQuotaConfig();
-/** Each region's backup queue: its share of the runs the project's Gmail quota holds at once. */
-const BACKUP_RUNS_PER_REGION = backupRunsPerRegion(
-  backupRunSlots(QUOTA_MODELS[deployQuota.model], deployQuota.projectUnitsPerMinute),
-  REGION_IDS.length,
-);
 
 const globalApi = lazyApi(null);
 
@@ -68,19 +39,10 @@ export const api = onRequest({ invoker: "public", secrets: apiSecrets() }, (requ
   globalApi()(request, response),
 );
 
-/**
- * The options of a worker that runs one stretch of a job per delivery and re-enqueues itself until the job
- * ends (verification, recovery, export, drill): 9 minutes, retried with backoff up to an hour.
- */
-function stretchWorker(region: string, memory: "512MiB" | "1GiB", maxConcurrentDispatches: number) {
-  return {
-    region,
-    secrets: workerSecrets(),
-    timeoutSeconds: 540,
-    memory,
-    retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
-    rateLimits: { maxConcurrentDispatches },
-  } as const;
+/** One task-queue function of the region per queue of TASK_QUEUES, in the region's location. */
+function regionalTaskQueue(regionId: RegionId, queue: QueueName) {
+  const { handler, options } = TASK_QUEUES[queue];
+  return onTaskDispatched(options(regionLocation(regionId)), handler(regionId));
 }
 
 /** One region's functions, all in the region's location. */
@@ -99,48 +61,13 @@ function regionalFunctions(regionId: RegionId) {
       (event) => runDispatcher(regionId, event.scheduleTime),
     ),
 
-    /** One stretch of one backup run (it re-enqueues itself until the run ends). */
-    runBackup: onTaskDispatched(
-      {
-        region,
-        secrets: workerSecrets(),
-        timeoutSeconds: 540,
-        memory: "1GiB",
-        retryConfig: { maxAttempts: 5, minBackoffSeconds: 30, maxBackoffSeconds: 3600, maxDoublings: 5 },
-        // As many runs at once as the project's Gmail quota holds at their per-user ceiling, shared
-        // among the regions (one Google Cloud project serves them all).
-        rateLimits: { maxConcurrentDispatches: BACKUP_RUNS_PER_REGION, maxDispatchesPerSecond: 5 },
-      },
-      backupTaskHandler(regionId),
-    ),
-
-    /** Retention and garbage collection of one organisation's backups (daily, from the dispatcher). */
-    collectBackupGarbage: onTaskDispatched(
-      {
-        region,
-        secrets: workerSecrets(),
-        timeoutSeconds: 1800,
-        memory: "1GiB",
-        retryConfig: { maxAttempts: 3, minBackoffSeconds: 600 },
-        rateLimits: { maxConcurrentDispatches: 4 },
-      },
-      gcTaskHandler(regionId),
-    ),
-
-    /**
-     * One stretch of one integrity verification run of an organisation's backups (daily from the
-     * dispatcher, or asked for through the API; it re-enqueues itself until the run ends).
-     */
-    verifyBackups: onTaskDispatched(stretchWorker(region, "1GiB", 4), verifyTaskHandler(regionId)),
-
-    /** One stretch of one recovery (it re-enqueues itself until the recovery ends). */
-    runRecovery: onTaskDispatched(stretchWorker(region, "1GiB", 10), recoveryTaskHandler(regionId)),
-
-    /** One stretch of one export job (it re-enqueues itself until the export's file is complete). */
-    runExport: onTaskDispatched(stretchWorker(region, "512MiB", 10), exportTaskHandler(regionId)),
-
-    /** One stretch of one restore drill (it re-enqueues itself until the drill ends). */
-    runDrill: onTaskDispatched(stretchWorker(region, "1GiB", 4), drillTaskHandler(regionId)),
+    // The region's task queues (task-queues.ts says what each does).
+    runBackup: regionalTaskQueue(regionId, "runBackup"),
+    collectBackupGarbage: regionalTaskQueue(regionId, "collectBackupGarbage"),
+    verifyBackups: regionalTaskQueue(regionId, "verifyBackups"),
+    runRecovery: regionalTaskQueue(regionId, "runRecovery"),
+    runExport: regionalTaskQueue(regionId, "runExport"),
+    runDrill: regionalTaskQueue(regionId, "runDrill"),
   };
 }
 

@@ -4,7 +4,7 @@
  * resets the graceful period, a failure starts it), the auto-add-storage setting and the scheduled stop
  * of backups when a graceful period ends. Every change is audited in the transaction that makes it.
  */
-import { REGION_IDS, type RegionId } from "@alpvault/contracts/regions";
+import type { RegionId } from "@alpvault/contracts/regions";
 import Stripe from "stripe";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { decodePurchase } from "@alpvault/contracts/schemas/billing";
@@ -25,10 +25,10 @@ import {
 import { isPaidPlan, planRank } from "@alpvault/contracts/plans";
 import { DomainError } from "../lib/errors";
 import type { Caller } from "../lib/caller";
+import type { Scope } from "../lib/tenancy";
 import {
   getRouting,
   NO_SEAT_OVERAGE,
-  organizationsInGracefulPeriod,
   seatsOf,
   withAccount,
   type Account,
@@ -343,39 +343,26 @@ export function billingService(deps: BillingDeps) {
 export type BillingService = ReturnType<typeof billingService>;
 
 /**
- * Moves every graceful period whose end has passed to "backups stopped" (audited, with an alert). Called
- * by the scheduled dispatcher; `now` may be any time (tests pass one in the future).
+ * Stops the organisation's backups when its graceful period is over (audited, with an alert): true when it
+ * stopped them now. The dispatcher calls it for each organisation of its region.
  */
-export async function advanceGracefulPeriods(
+export async function endGracefulPeriodIfOver(
+  scope: Scope,
+  account: Pick<Account, "graceful">,
   now: Date,
-  onError: (organizationId: string, error: unknown) => void = () => undefined,
-  regionIds: readonly RegionId[] = REGION_IDS,
-): Promise<{ stopped: number; failed: number }> {
-  let stopped = 0;
-  let failed = 0;
-  for (const regionId of regionIds) {
-    for (const { scope, account } of await organizationsInGracefulPeriod(regionId)) {
-      if (!stopGracefulPeriod(account.graceful, now)) continue;
-      try {
-        const changed = await changeAccount(scope, SYSTEM_ACTOR, now, (current) => {
-          const next = stopGracefulPeriod(current.graceful, now);
-          return next
-            ? {
-                result: true,
-                change: {
-                  account: { graceful: next },
-                  audits: [{ operation: "backups.stopped", object: GRACEFUL_TEXTS.stoppedObject }],
-                  alerts: [GRACEFUL_TEXTS.stoppedAlert],
-                },
-              }
-            : { result: false, change: { audits: [], alerts: [] } };
-        });
-        if (changed) stopped += 1;
-      } catch (error) {
-        failed += 1;
-        onError(scope.organizationId, error);
-      }
-    }
-  }
-  return { stopped, failed };
+): Promise<boolean> {
+  if (!stopGracefulPeriod(account.graceful, now)) return false;
+  return changeAccount(scope, SYSTEM_ACTOR, now, (current) => {
+    const next = stopGracefulPeriod(current.graceful, now);
+    return next
+      ? {
+          result: true,
+          change: {
+            account: { graceful: next },
+            audits: [{ operation: "backups.stopped", object: GRACEFUL_TEXTS.stoppedObject }],
+            alerts: [GRACEFUL_TEXTS.stoppedAlert],
+          },
+        }
+      : { result: false, change: { audits: [], alerts: [] } };
+  });
 }

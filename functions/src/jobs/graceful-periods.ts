@@ -1,13 +1,12 @@
-/** Graceful periods whose end has passed stop the region's backups (audited, with an alert). */
-import type { RegionId } from "@alpvault/contracts/regions";
+/** A graceful period whose end has passed stops the organisation's backups (audited, with an alert). */
 import * as logs from "../logs";
-import { advanceGracefulPeriods } from "../billing/service";
+import { endGracefulPeriodIfOver } from "../billing/service";
+import type { OrganizationJob } from "./job";
 
-export async function endGracefulPeriods(regionId: RegionId, now: Date): Promise<void> {
-  const graceful = await advanceGracefulPeriods(
-    now,
-    (organizationId, error) => logs.gracefulStopFailed({ organizationId, error }),
-    [regionId],
-  );
-  if (graceful.stopped > 0) logs.backupsStoppedAfterGracefulPeriod({ organizations: graceful.stopped });
-}
+export const gracefulPeriodJob: OrganizationJob = {
+  async run(organization, now) {
+    const stopped = await endGracefulPeriodIfOver(organization, organization, now);
+    return { backupsStopped: stopped ? 1 : 0 };
+  },
+  failed: (organizationId, error) => logs.gracefulStopFailed({ organizationId, error }),
+};

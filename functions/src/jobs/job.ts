@@ -6,6 +6,9 @@
 import type { Organization } from "../organizations/service";
 
 export interface DispatchCounts {
+  resynced: number;
+  resyncFailed: number;
+  backupsStopped: number;
   backupsScheduled: number;
   backupsRedispatched: number;
   drillsStarted: number;
@@ -13,8 +16,19 @@ export interface DispatchCounts {
   chargesSent: number;
 }
 
+export const NO_DISPATCH: DispatchCounts = {
+  resynced: 0,
+  resyncFailed: 0,
+  backupsStopped: 0,
+  backupsScheduled: 0,
+  backupsRedispatched: 0,
+  drillsStarted: 0,
+  verificationsScheduled: 0,
+  chargesSent: 0,
+};
+
 export interface OrganizationJob {
   run(organization: Organization, now: Date): Promise<Partial<DispatchCounts>>;
-  /** Logs a failure of the job for one organisation. */
-  failed(organizationId: string, error: unknown): void;
+  /** Logs a failure of the job for one organisation (and may count it). */
+  failed(organizationId: string, error: unknown): Partial<DispatchCounts> | void;
 }

@@ -179,20 +179,6 @@ export function writeAccount(transaction: Transaction, scope: Scope, account: Pa
   transaction.set(organizationRef(scope), { account: account }, { mergeFields: Object.keys(fields) });
 }
 
-/** Organisations of a region whose graceful period runs (the scheduled stop looks at them). */
-export async function organizationsInGracefulPeriod(
-  regionId: RegionId,
-): Promise<{ scope: Scope; account: Account }[]> {
-  const snapshot = await regionDb(regionDatabaseId(regionId))
-    .collection("organizations")
-    .where("account.graceful.state", "==", "started")
-    .get();
-  return snapshot.docs.map((doc) => ({
-    scope: { organizationId: doc.id, regionId },
-    account: decodeAccount(doc.get("account")),
-  }));
-}
-
 /** The organisation with its account, read from its region database. */
 export async function withAccount(routing: Organization): Promise<Organization> {
   return { ...routing, ...(await readAccount(routing)) };

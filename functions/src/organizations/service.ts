@@ -369,9 +369,3 @@ export function writeAccountIn(transaction: Transaction, scope: Scope, account: 
   organizations.writeAccount(transaction, scope, account);
 }
 
-/** Organisations of a region whose graceful period runs, with their accounts. */
-export function organizationsInGracefulPeriod(
-  regionId: RegionId,
-): Promise<{ scope: Scope; account: Account }[]> {
-  return organizations.organizationsInGracefulPeriod(regionId);
-}

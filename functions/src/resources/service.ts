@@ -215,30 +215,18 @@ export async function alerts(scope: Scope): Promise<AlertsResponse> {
 export const RESYNC_INTERVAL_MS = 6 * 3600 * 1000;
 
 /**
- * The scheduled part of resource discovery: every organisation whose last sync is older than the interval
- * is synced again through its set-up admin's delegation. One organisation's failure (the admin left, the
- * app was uninstalled) is reported and does not stop the others.
+ * Reads the organisation's users, groups and shared drives again when they were last read long ago: true
+ * when it did (the dispatcher calls it for each organisation of its region).
  */
-export async function resyncDueOrganizations(
+export async function resyncIfDue(
   workspace: WorkspaceGateway,
-  organizations: AsyncIterable<Scope & { adminEmail: string }>,
+  organization: Scope & { adminEmail: string },
   now: Date,
-  onFailure: (organizationId: string, error: unknown) => void,
-): Promise<{ synced: number; failed: number }> {
-  let synced = 0;
-  let failed = 0;
-  for await (const organization of organizations) {
-    const last = await repo.lastSyncAt(organization);
-    if (last && now.getTime() - new Date(last).getTime() < RESYNC_INTERVAL_MS) continue;
-    try {
-      await syncResources(workspace, organization, organization.adminEmail, now);
-      synced += 1;
-    } catch (error) {
-      failed += 1;
-      onFailure(organization.organizationId, error);
-    }
-  }
-  return { synced, failed };
+): Promise<boolean> {
+  const last = await repo.lastSyncAt(organization);
+  if (last && now.getTime() - new Date(last).getTime() < RESYNC_INTERVAL_MS) return false;
+  await syncResources(workspace, organization, organization.adminEmail, now);
+  return true;
 }
 
 export async function listPage(scope: Scope, query: ResourcesQuery): Promise<ResourcesPage> {
