@@ -56,10 +56,26 @@ module.exports = {
       testMatch: ["<rootDir>/tests/firestore-conformance/**/*.test.ts"],
     },
     {
+      // The API served by the test's own process against the stack's emulators, its background work run when
+      // the test says so (tests/support/in-process/).
       ...common,
       displayName: "api",
       roots: ["<rootDir>/tests"],
       testMatch: ["<rootDir>/tests/api/**/*.test.ts"],
+      setupFilesAfterEnv: [
+        ...common.setupFilesAfterEnv,
+        "<rootDir>/tests/support/in-process/logs.ts",
+        "<rootDir>/tests/support/in-process/environment.ts",
+        "<rootDir>/tests/support/in-process/setup.ts",
+      ],
+    },
+    {
+      // What only the deployed shape shows, through Hosting, the Functions emulator and Cloud Tasks:
+      // routing, regional hosts, CORS, body limits, the runtime's own answers, task queues.
+      ...common,
+      displayName: "e2e",
+      roots: ["<rootDir>/tests"],
+      testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"],
     },
     {
       ...common,

@@ -1,7 +1,7 @@
 /**
  * The local stand-in for Cloud Scheduler → Pub/Sub → `onSchedule`, which the emulators cannot run here: it
  * calls each region's deployed dispatcher's own handler (`<region>.dispatchBackups.run`) once at start and
- * then on a timer.
+ * then on a timer (`SCHEDULER_INTERVAL_SECONDS`; `once`: only at the start, as the test stack has it).
  */
 import { resolve } from "node:path";
 import { REGION_IDS, type RegionId } from "../contracts/src/regions";
@@ -10,7 +10,7 @@ interface ScheduledFunction {
   run(event: { scheduleTime: string; jobName?: string }): Promise<unknown>;
 }
 
-const intervalSeconds = Number(process.env.SCHEDULER_INTERVAL_SECONDS ?? "600");
+const interval = process.env.SCHEDULER_INTERVAL_SECONDS ?? "600";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const functions = require(resolve(__dirname, "..", "functions", "lib", "index.js")) as Record<
   RegionId,
@@ -43,7 +43,11 @@ async function tick(): Promise<void> {
 }
 
 void tick();
-const timer = setInterval(() => void tick(), intervalSeconds * 1000);
+// Once: the process stays until it is stopped, as the stack watches it.
+const timer =
+  interval === "once"
+    ? setInterval(() => undefined, 2 ** 31 - 1)
+    : setInterval(() => void tick(), Number(interval) * 1000);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     clearInterval(timer);

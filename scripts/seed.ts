@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const stack = await startStack({
     dataDir,
     build: true,
-    schedulerIntervalSeconds: 0,
+    scheduler: "off",
     googleLatency: false,
     hugeFileBytes: TEST_HUGE_FILE_BYTES,
   });

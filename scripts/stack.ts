@@ -24,8 +24,12 @@ export interface StackOptions {
   build: boolean;
   /** Where the emulators' output goes: the terminal, or a log file (tests). */
   logFile?: string;
-  /** Seconds between local scheduler ticks; 0 disables the scheduler. */
-  schedulerIntervalSeconds: number;
+  /**
+   * The local scheduler: its dispatcher runs every so many seconds, only once at the start ("once": tests
+   * run the dispatcher for their own organisations when they say so, and one run at the start shows the
+   * scheduler works), or not at all ("off").
+   */
+  scheduler: { everySeconds: number } | "once" | "off";
   /** Extra environment for every process (e.g. the test runner's network block). */
   env?: NodeJS.ProcessEnv;
   /**
@@ -195,7 +199,7 @@ function startFirebase(
 }
 
 function startScheduler(
-  intervalSeconds: number,
+  intervalSeconds: number | "once",
   env: NodeJS.ProcessEnv,
   sink: NodeJS.WritableStream,
   recent: RecentOutput,
@@ -207,7 +211,7 @@ function startScheduler(
       ...process.env,
       ...env,
       FUNCTIONS_EMULATOR: "true",
-      SCHEDULER_INTERVAL_SECONDS: String(intervalSeconds),
+      SCHEDULER_INTERVAL_SECONDS: intervalSeconds === "once" ? "once" : String(intervalSeconds),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -300,9 +304,10 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       firebaseOutput,
     );
 
-    if (options.schedulerIntervalSeconds > 0) {
+    if (options.scheduler !== "off") {
       const schedulerOutput = new RecentOutput();
-      const scheduler = startScheduler(options.schedulerIntervalSeconds, env, out.stream, schedulerOutput);
+      const interval = options.scheduler === "once" ? "once" : options.scheduler.everySeconds;
+      const scheduler = startScheduler(interval, env, out.stream, schedulerOutput);
       started.push({ name: "scheduler", stop: () => stopChild(scheduler, 10_000) });
       supervisor.watch("The local scheduler", scheduler, schedulerOutput);
     }

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
       dataDir: DATA_DIR,
       build: BUILD,
       logFile: LOG_FILE,
-      schedulerIntervalSeconds: SCHEDULER_INTERVAL_SECONDS,
+      scheduler: { everySeconds: SCHEDULER_INTERVAL_SECONDS },
       googleLatency: true,
       hugeFileBytes: DEMO_HUGE_FILE_BYTES,
     });

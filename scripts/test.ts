@@ -3,13 +3,16 @@
  *   1. build functions and web
  *   2. lint (ESLint with import boundaries, Prettier) and typecheck every package, side by side; then the
  *      unit tests alone
- *   3. start one throw-away local stack (seeded from emulator-data/) and run the Firestore conformance,
- *      API and browser suites against it, in two groups side by side: the files that use the demo
- *      organisation, and those that make organisations of their own
+ *   3. start one throw-away local stack (seeded from emulator-data/; its scheduler runs the dispatchers
+ *      once, at the start) and run the Firestore conformance, API (the product served by the test's own
+ *      process, its background work run when the test says so), end-to-end (through Hosting, the Functions
+ *      emulator and Cloud Tasks) and browser suites against it, in two groups side by side: the files that
+ *      use the demo organisation, and those that make organisations of their own
  *   4. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does)
  *   5. once that stack has stopped too, the tests of npm start itself (tests/start/), which start and break
  *      their own stack
- * Ends with one line "Tests: N passed, N failed, N skipped" over every jest run.
+ * Ends with each step's time, the 15 slowest test files, and one line "Tests: N passed, N failed, N
+ * skipped" over every jest run.
  *
  * `npm test -- <test file or pattern>...` is the focused developer loop: build, start the stack, run only
  * the matching API/browser/conformance test files (no lint, typecheck, unit or restart steps), then, after
@@ -40,6 +43,8 @@ interface StepResult {
 const results: StepResult[] = [];
 const runStarted = Date.now();
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Every test file's time (seconds), for the summary's slowest files. */
+const fileTimes: { file: string; seconds: number }[] = [];
 
 /**
  * Runs one step as a child process. Asynchronous on purpose: the local stack's Firestore and Workspace
@@ -108,7 +113,11 @@ async function jest(
       numPendingTests: number;
       numTodoTests: number;
       numRuntimeErrorTestSuites: number;
+      testResults: { name: string; startTime: number; endTime: number }[];
     };
+    for (const file of summary.testResults) {
+      fileTimes.push({ file: relative(ROOT, file.name), seconds: (file.endTime - file.startTime) / 1000 });
+    }
     totals.passed += summary.numPassedTests;
     totals.failed += summary.numFailedTests + summary.numRuntimeErrorTestSuites;
     totals.skipped += summary.numPendingTests + summary.numTodoTests;
@@ -119,9 +128,11 @@ async function jest(
 }
 
 /** The jest projects that run against the stack, side by side with others. */
-const STACK_PROJECTS = ["firestore-conformance", "api", "browser"];
+const STACK_PROJECTS = ["firestore-conformance", "api", "e2e", "browser"];
 /** The folders of their test files. */
-const STACK_TEST_FOLDERS = ["firestore-conformance", "api", "browser"].map((folder) => join("tests", folder));
+const STACK_TEST_FOLDERS = ["firestore-conformance", "api", "e2e", "browser"].map((folder) =>
+  join("tests", folder),
+);
 /** What marks a test file that uses the demo organisation (its app, its admin, its resources). */
 const USES_DEMO_ORGANISATION =
   /\b(onboardDemoOrganization|demoSignIn|signedInDemoPage|protectDemoResource|DEMO_DOMAIN|DEMO_ADMIN)\b/;
@@ -146,13 +157,15 @@ async function withStack<T>(
   body: (stack: RunningStack) => Promise<T>,
 ): Promise<T | undefined> {
   let stack: RunningStack;
+  const started = Date.now();
   try {
     console.log(`\n── start the local stack (${label}) ──`);
     stack = await startStack({
       dataDir,
       build: false,
       logFile: join(ARTIFACTS, "logs", `stack-${label}.log`),
-      schedulerIntervalSeconds: 2,
+      // Once, at the start: tests run the dispatcher for their own organisations when they say so.
+      scheduler: "once",
       env: { NODE_OPTIONS: `--require ${BLOCK_NETWORK}` },
       // Tests check behaviour, never time; the benchmarks run with Google's latency.
       googleLatency: false,
@@ -165,6 +178,11 @@ async function withStack<T>(
     totals.failed += 1;
     return undefined;
   }
+  results.push({
+    name: `start the local stack (${label})`,
+    ok: true,
+    seconds: Math.round((Date.now() - started) / 1000),
+  });
   // A part of the stack that dies fails the run, named with its cause (the tests after it would only time out).
   let death: ChildDeath | undefined;
   void stack.died.then((dead) => {
@@ -187,9 +205,10 @@ async function main(): Promise<void> {
   const focus = process.argv.slice(2);
   if (focus.length > 0) return focused(focus);
 
+  const buildStarted = Date.now();
   try {
     buildAll();
-    results.push({ name: "build", ok: true });
+    results.push({ name: "build", ok: true, seconds: Math.round((Date.now() - buildStarted) / 1000) });
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     results.push({ name: "build", ok: false });
@@ -215,7 +234,7 @@ async function main(): Promise<void> {
       // the stack more than they use a core; a file removes only the Workspace faults it added).
       const { demo, own } = stackTestGroups();
       await Promise.all([
-        jest("tests on the demo organisation", ["api", "browser"], env, ["--runTestsByPath", ...demo]),
+        jest("tests on the demo organisation", ["api", "e2e", "browser"], env, ["--runTestsByPath", ...demo]),
         jest("conformance, API and browser tests on their own organisations", STACK_PROJECTS, env, [
           "--maxWorkers=2",
           "--runTestsByPath",
@@ -253,10 +272,7 @@ async function focused(patterns: string[]): Promise<void> {
       await withStack(dataDir, "focused", async (stack) => {
         const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
         // A file of any group may be named: each run passes when it finds none of them.
-        await jest("focused tests", ["firestore-conformance", "api", "browser"], env, [
-          "--passWithNoTests",
-          ...patterns,
-        ]);
+        await jest("focused tests", STACK_PROJECTS, env, ["--passWithNoTests", ...patterns]);
         await jest("focused tests that run alone", ["exclusive"], env, [
           "--runInBand",
           "--passWithNoTests",
@@ -276,6 +292,10 @@ function summarise(): never {
   for (const result of results) {
     const took = result.seconds === undefined ? "" : ` (${result.seconds} s)`;
     console.log(`  ${result.ok ? "ok  " : "FAIL"}  ${result.name}${took}`);
+  }
+  console.log("\n── the slowest test files ──");
+  for (const { file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
+    console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${file}`);
   }
   console.log(`Whole run: ${Math.round((Date.now() - runStarted) / 1000)} s`);
   console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);

@@ -144,7 +144,7 @@ export async function measureConsole(): Promise<MeasuredFigure[]> {
     dataDir,
     build: true,
     logFile: join(dataDir, "stack.log"),
-    schedulerIntervalSeconds: 600,
+    scheduler: { everySeconds: 600 },
     googleLatency: true,
     hugeFileBytes: TEST_HUGE_FILE_BYTES,
   });

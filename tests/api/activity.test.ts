@@ -9,6 +9,7 @@ import type { ResourceDetail } from "@alpvault/contracts/organizations";
 import type { RecoveryList } from "@alpvault/contracts/recovery";
 import type { ExportList } from "@alpvault/contracts/exports";
 import { withRegionDb } from "../support/organizations";
+import { drainTasks } from "../support/background";
 import {
   assignDefaultPolicy,
   backupNow,
@@ -137,7 +138,7 @@ describe("a resource's page and the organisation's activity", () => {
       resourceId: setup.resource.resourceId,
       runId: runIds[0]!,
     });
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect((await drainTasks()).map((delivery) => delivery.outcome)).toEqual(["done"]);
     const after = ((await setup.call(`${base()}/activity?days=7`)).body as ActivityResponse).days[6]!;
     expect(after.runs).toEqual(before.runs);
     expect(after.items).toBe(before.items);

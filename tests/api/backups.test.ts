@@ -31,6 +31,7 @@ import {
   runsOf,
   type StoredRun,
 } from "../support/backup-runs";
+import { dispatch, drainTasks, pendingTasks } from "../support/background";
 import { workspaceAdmin } from "../support/workspace";
 import { cloudKmsKeyWrapper } from "../../functions/src/secrets/key-wrapper";
 
@@ -159,13 +160,8 @@ describe("scheduling and repeated deliveries", () => {
         nextBackupAt: due,
       }),
     );
-    // The test stack's scheduler runs the dispatcher every 2 seconds.
-    const until = Date.now() + 60_000;
-    let runs: StoredRun[] = [];
-    while (runs.length === 0 && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      runs = await runsOf(organization, user.resourceId);
-    }
+    expect(await dispatch(organization.organizationId)).toMatchObject({ backupsScheduled: 1 });
+    const runs = await runsOf(organization, user.resourceId);
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ trigger: "schedule" });
     expect(await finishedRun(organization, user.resourceId, runs[0]!.runId)).toMatchObject({
@@ -174,8 +170,9 @@ describe("scheduling and repeated deliveries", () => {
     const after = await resourceOf(call, organization, workspace.user);
     expect(Date.parse(after.nextBackupAt ?? "")).toBeGreaterThan(Date.now());
     expect(after.lastBackupAt).not.toBeNull();
-    // Not due any more: no second run.
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    // Not due any more: the dispatcher's next run starts no second one.
+    expect(await dispatch(organization.organizationId)).toMatchObject({ backupsScheduled: 0 });
+    await drainTasks();
     expect(await runsOf(organization, user.resourceId)).toHaveLength(1);
   });
 
@@ -193,7 +190,7 @@ describe("scheduling and repeated deliveries", () => {
       resourceId: resource.resourceId,
       runId: started!.runId,
     });
-    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect((await drainTasks()).map((delivery) => delivery.outcome)).toEqual(["done"]);
     const [again] = (await runsOf(organization, resource.resourceId)).filter(
       (candidate) => candidate.runId === started!.runId,
     );
@@ -312,12 +309,10 @@ describe("retention and garbage collection, scheduled", () => {
         .doc(setup.organization.organizationId)
         .update({ createdAt: new Date(Date.now() - 2 * 24 * 3600 * 1000).toISOString() }),
     );
-    const until = Date.now() + 60_000;
-    let gc = await gcDoc();
-    while (!gc?.lastRunAt && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      gc = await gcDoc();
-    }
+    await dispatch(setup.organization.organizationId);
+    expect(pendingTasks("collectBackupGarbage")).toHaveLength(1);
+    await drainTasks();
+    const gc = await gcDoc();
     // Everything is within retention: nothing is pruned or swept, every chunk is live.
     expect(gc?.lastResult).toMatchObject({ outcome: "done", versionsPruned: 0, chunksDeleted: 0 });
     expect(gc?.lastResult.liveChunks).toBeGreaterThan(0);
@@ -326,6 +321,9 @@ describe("retention and garbage collection, scheduled", () => {
       const source = item.kind === "drive-file" ? setup.file.bytes : setup.raws.get(item.sourceId)!;
       expect((await restoreVersion(blobStore(), scope, item.current)).equals(source)).toBe(true);
     }
+    // Once that day: the dispatcher's next run enqueues no second collection.
+    await dispatch(setup.organization.organizationId);
+    expect(pendingTasks("collectBackupGarbage")).toEqual([]);
   });
 });
 

@@ -29,6 +29,7 @@ import {
   resourceOf,
   runsOf,
 } from "../support/backup-runs";
+import { drainTasks } from "../support/background";
 import { withRegionDb } from "../support/organizations";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { driveFor } from "../support/workspace";
@@ -240,7 +241,7 @@ test("when the files are recovered as of the day before the attack with 'overwri
     organizationId: setup.organization.organizationId,
     recoveryId: started.recoveryId,
   });
-  await new Promise((resolve) => setTimeout(resolve, 5000));
+  expect((await drainTasks()).map((delivery) => delivery.outcome)).toEqual(["done"]);
   expect((await children(drive, projectsId)).map((file) => file.name).sort()).toEqual([
     "photo.bin",
     "plan.txt",

@@ -105,7 +105,8 @@ test("when a Google sign-in whose address Google did not verify claims a super a
 
 test("when a verified Google account that is not the Workspace's account of that address calls, then 403 and nothing changes", async () => {
   const before = await organizationState(setup.call);
-  const other = await signInWithGoogle({ sub: "108000000000000000001", email: claimed.otherAccount });
+  // A Google account of its own (a new id each run: the Auth emulator keeps accounts between files).
+  const other = await signInWithGoogle({ sub: `108${Date.now()}`, email: claimed.otherAccount });
   for (const answer of await attack(withIdToken(other.idToken))) {
     expect(answer).toMatchObject({
       status: 403,

@@ -21,6 +21,7 @@ import {
 } from "../support/backup-runs";
 import { backedUp, chunkOf, deleteObject, flipByte, replaceWith, truncate } from "../support/damage";
 import { asUser } from "../support/organizations";
+import { afterBackgroundWork } from "../support/wait";
 
 jest.setTimeout(300_000);
 
@@ -50,14 +51,11 @@ async function verify(): Promise<VerifyRun> {
   expect(started.status).toBe(202);
   const run = started.body as VerifyRun;
   expect(run).toMatchObject({ trigger: "manual", resourceIds: [setup.resource.resourceId] });
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const found = (await report()).runs.find((candidate) => candidate.runId === run.runId);
-    if (found && (found.state === "succeeded" || found.state === "failed")) return found;
-    if (Date.now() > until)
-      throw new Error(`Verification ${run.runId} did not end: ${JSON.stringify(found)}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  return afterBackgroundWork(
+    `Verification ${run.runId}`,
+    async () => (await report()).runs.find((candidate) => candidate.runId === run.runId),
+    (found) => found?.state === "succeeded" || found?.state === "failed",
+  ) as Promise<VerifyRun>;
 }
 
 const viewOf = (integrity: IntegrityReport): ResourceIntegrityView =>

@@ -13,6 +13,7 @@ import {
   REGION_DB,
   assignDefaultPolicy,
   finishedRun,
+  holdStorageCalls,
   organizationDoc,
   organizationWithData,
   resourceOf,
@@ -21,7 +22,8 @@ import {
 import { exportsOf } from "../support/exports";
 import { asUser, onboarded, withRegionDb } from "../support/organizations";
 import { recoveriesOf } from "../support/recoveries";
-import { gmailFor, workspaceAdmin } from "../support/workspace";
+import { drainTasks } from "../support/background";
+import { gmailFor, holdCalls, workspaceAdmin } from "../support/workspace";
 
 jest.setTimeout(240_000);
 
@@ -212,13 +214,8 @@ test("when an estimate breaks the recovery's rules or names what is not there, t
 });
 
 test("when a recovery runs, then it reports its bytes, the time left at Gmail's import limit and that limit", async () => {
-  // Each import takes a second and a half: the recovery runs long enough to be read while it runs.
-  const fault = await workspaceAdmin<{ id: string }>("POST", "/faults", {
-    method: "gmail.users.messages.import",
-    user: setup.workspace.admin,
-    action: { kind: "latency", ms: 1_500 },
-  });
-  expect(fault.status).toBe(200);
+  // Its imports are held at Google: the recovery is read while it runs.
+  const imports = await holdCalls("gmail.users.messages.import", setup.workspace.admin);
   const started = await recoveries().start({
     resourceId: setup.resource.resourceId,
     service: "gmail",
@@ -229,20 +226,17 @@ test("when a recovery runs, then it reports its bytes, the time left at Gmail's 
   });
   const { recoveryId } = started.body as Recovery;
   const path = `/organizations/${setup.organization.organizationId}/recoveries/${recoveryId}`;
-  let running: Recovery | undefined;
+  const work = drainTasks();
+  let running: Recovery;
   try {
-    const until = Date.now() + 60_000;
-    while (!running && Date.now() < until) {
-      const recovery = (await setup.call(path)).body as Recovery;
-      if (recovery.state === "running" && recovery.progress.limit) running = recovery;
-      else if (recovery.state !== "pending" && recovery.state !== "running") break;
-      else await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await imports.held();
+    running = (await setup.call(path)).body as Recovery;
   } finally {
-    await workspaceAdmin("DELETE", `/faults/${fault.body.id}`);
+    await imports.release();
   }
-  expect(running).toBeDefined();
-  const { progress } = running!;
+  await work;
+  expect(running.state).toBe("running");
+  const { progress } = running;
   const left = progress.total - progress.restored - progress.skipped - progress.failed;
   expect(progress).toMatchObject({ total: MESSAGES, totalBytes: mailBytes(), limit: IMPORT_LIMIT });
   // Under a minute in: no measured pace yet, the quota's time for what is left.
@@ -270,49 +264,47 @@ test("when a mailbox is exported, then the job knows its items and bytes from th
     etaSeconds: null,
     limit: null,
   });
-  let seenRunning: ExportJob | undefined;
-  const until = Date.now() + 120_000;
-  for (;;) {
-    const current = (await setup.call(`${exports.base}/${job.exportId}`)).body as ExportJob;
-    if (current.state === "running") seenRunning ??= current;
-    if (current.state === "succeeded" || current.state === "failed" || Date.now() > until) {
-      expect(current.progress).toMatchObject({ total: MESSAGES, exported: MESSAGES, limit: null });
-      break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  // Its reads of the backups are held: the export is read while it runs.
+  const reads = await holdStorageCalls("storage.objects.get", setup.organization);
+  const work = drainTasks();
+  let running: ExportJob;
+  try {
+    await reads.held();
+    running = (await setup.call(`${exports.base}/${job.exportId}`)).body as ExportJob;
+  } finally {
+    await reads.release();
   }
-  // The export may finish between two readings; when one saw it running, it named no Google limit.
-  if (seenRunning) expect(seenRunning.progress.limit?.kind).toBe("none");
+  await work;
+  expect(running.state).toBe("running");
+  expect(running.progress).toMatchObject({ total: MESSAGES, totalBytes: mailBytes() });
+  expect(running.progress.limit?.kind).toBe("none");
+  expect((await exports.finished(job.exportId)).progress).toMatchObject({
+    total: MESSAGES,
+    exported: MESSAGES,
+    limit: null,
+  });
 });
 
 test("when a mailbox's first backup runs, then the resources list shows the mailbox's message count as its total and the time left", async () => {
   const other = await organizationWithData(8);
-  // Each message takes three seconds to fetch: the backup runs long enough to be read while it runs.
-  const fault = await workspaceAdmin<{ id: string }>("POST", "/faults", {
-    method: "gmail.users.messages.get",
-    user: other.workspace.user,
-    action: { kind: "latency", ms: 3_000 },
-  });
-  expect(fault.status).toBe(200);
+  // Its message fetches are held at Google: the backup is read while it runs.
+  const fetches = await holdCalls("gmail.users.messages.get", other.workspace.user);
   const { data: profile } = await gmailFor(other.workspace.user, [SCOPES.gmailReadonly]).users.getProfile({
     userId: "me",
   });
   const path = `/organizations/${other.organization.organizationId}/resources?pageSize=100`;
-  let seen: ResourcesPage["resources"][number]["activeBackup"] = null;
+  await assignDefaultPolicy(other.call, other.organization, other.resource.resourceId);
+  const work = drainTasks();
+  let seen: ResourcesPage["resources"][number]["activeBackup"];
   try {
-    await assignDefaultPolicy(other.call, other.organization, other.resource.resourceId);
-    const until = Date.now() + 90_000;
-    while (!seen && Date.now() < until) {
-      const page = (await other.call(path)).body as ResourcesPage;
-      const backup = page.resources.find(
-        (resource) => resource.resourceId === other.resource.resourceId,
-      )?.activeBackup;
-      if (backup?.state === "running" && backup.totalItems !== null) seen = backup;
-      else await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    await fetches.held();
+    const page = (await other.call(path)).body as ResourcesPage;
+    seen = page.resources.find((resource) => resource.resourceId === other.resource.resourceId)!.activeBackup;
   } finally {
-    await workspaceAdmin("DELETE", `/faults/${fault.body.id}`);
+    await fetches.release();
   }
+  await work;
+  expect(seen?.state).toBe("running");
   expect(seen).not.toBeNull();
   expect(seen!.totalItems).toBe(profile.messagesTotal);
   expect(seen!.limit?.kind).toMatch(/^gmail-user$|^measured$/);

@@ -18,6 +18,7 @@ import {
   runsOf,
   today,
 } from "../support/backup-runs";
+import { drainTasks } from "../support/background";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { driveFor, gmailFor, workspaceAdmin } from "../support/workspace";
 
@@ -162,7 +163,7 @@ test("when deleted messages are recovered to their mailbox in a separate folder,
     organizationId: setup.organization.organizationId,
     recoveryId: started.recoveryId,
   });
-  await new Promise((resolve) => setTimeout(resolve, 5000));
+  expect((await drainTasks()).map((delivery) => delivery.outcome)).toEqual(["done"]);
   for (const id of gone)
     expect(await withMessageId(setup.workspace.user, setup.raws.get(id)!)).toHaveLength(1);
 });

@@ -24,6 +24,8 @@ import { localKeyEncryptionKey } from "../../functions/src/config";
 import { PORTS } from "../../scripts/ports";
 import { onboarded, withRegionDb, type ApiCaller } from "./organizations";
 import { stackEnv } from "./stack-env";
+import { harness, runsInProcess } from "./in-process/harness";
+import { afterBackgroundWork } from "./wait";
 import { workspaceAdmin } from "./workspace";
 
 /** The region database of the organisations these helpers set up (Switzerland's, as onboarded() makes them). */
@@ -140,23 +142,18 @@ export async function runsOf(organization: OrganizationSummary, resourceId: stri
   });
 }
 
-/** Waits until the run is finished (succeeded or failed) and returns it. */
+/** The run once it has finished (succeeded or failed): see `afterBackgroundWork`. */
 export async function finishedRun(
   organization: OrganizationSummary,
   resourceId: string,
   runId: string,
 ): Promise<StoredRun> {
-  const until = Date.now() + 150_000;
-  for (;;) {
-    const run = (await runsOf(organization, resourceId)).find((candidate) => candidate.runId === runId);
-    if (run && (run.state === "succeeded" || run.state === "failed")) {
-      // The worker records the resource's status right after the run ends.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      return run;
-    }
-    if (Date.now() > until) throw new Error(`Run ${runId} did not finish: ${JSON.stringify(run)}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  const run = await afterBackgroundWork(
+    `Run ${runId}`,
+    async () => (await runsOf(organization, resourceId)).find((candidate) => candidate.runId === runId),
+    (found) => found?.state === "succeeded" || found?.state === "failed",
+  );
+  return run!;
 }
 
 export async function itemsOf(organization: OrganizationSummary, resourceId: string): Promise<StoredItem[]> {
@@ -194,6 +191,30 @@ export const blobStore = () =>
     apiEndpoint: `http://127.0.0.1:${PORTS.storage}`,
   });
 
+/**
+ * Calls of one Cloud Storage operation on the organisation's objects held by the Storage emulator (a `hold`
+ * fault) until `release`: a test sees the product's work in flight at that call instead of racing it.
+ */
+export async function holdStorageCalls(operation: string, organization: OrganizationSummary) {
+  const admin = `http://127.0.0.1:${PORTS.storage}/emulator/v1/faults`;
+  const added = await fetch(admin, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ kind: "hold", operation, objectPrefix: `o/${organization.organizationId}/` }),
+  });
+  const { id } = (await added.json()) as { id: string };
+  return {
+    /** Resolves once a call is held (fails after 30 s: the work never reached it). */
+    async held(): Promise<void> {
+      const answer = await fetch(`${admin}/${id}/held?count=1&withinMs=30000`);
+      if (answer.status !== 200) throw new Error(`No ${operation} call was held`);
+    },
+    async release(): Promise<void> {
+      await fetch(`${admin}/${id}`, { method: "DELETE" });
+    },
+  };
+}
+
 export async function auditOperations(call: ApiCaller, organization: OrganizationSummary) {
   const answer = await call(
     `/organizations/${organization.organizationId}/audit-logs?start=${today()}&end=${today()}&pageSize=100`,
@@ -219,14 +240,19 @@ export async function assignDefaultPolicy(
 }
 
 /**
- * Delivers a task to one of a region's queues (Switzerland's unless told) as the product enqueues it (the
- * stack's Cloud Tasks emulator).
+ * Hands a task to one of a region's queues (Switzerland's unless told) as the product enqueues it: the
+ * file's own queue when it runs the product in its process (delivered at the next `drainTasks`), else the
+ * stack's Cloud Tasks emulator.
  */
 export async function enqueueTaskTo(
   queue: "runBackup" | "runRecovery",
   task: Record<string, string>,
   regionId: RegionId = "ch",
 ) {
+  if (runsInProcess()) {
+    await harness().queue.transport(regionId, queue, task, {});
+    return;
+  }
   const app = initializeApp({ projectId: stackEnv.projectId }, `tasks-${randomBytes(6).toString("hex")}`);
   try {
     await getFunctions(app).taskQueue(regionalQueue(regionId, queue)).enqueue(task);

@@ -4,7 +4,9 @@
  */
 import type { CheckoutResponse, Purchase, SandboxOutcome } from "@alpvault/contracts/billing";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
+import { dispatch } from "./background";
 import { withRegionDb, type ApiCaller } from "./organizations";
+import { servedUrl } from "./regions";
 import { stackEnv } from "./stack-env";
 
 export const RETURN_URL = `${stackEnv.webUrl}/plans`;
@@ -20,7 +22,7 @@ export async function startCheckout(call: ApiCaller, organizationId: string, pur
 
 /** The tester's choice on the sandbox checkout page (a form post, as the browser sends it). */
 export async function choose(url: string, outcome: SandboxOutcome) {
-  const response = await fetch(url, {
+  const response = await fetch(servedUrl(url), {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ outcome }).toString(),
@@ -64,21 +66,8 @@ export async function sandboxSubscription(subscriptionId: string) {
   });
 }
 
-/** How many times Switzerland's dispatcher has started (the test stack's scheduler calls it every 2 seconds). */
-export async function dispatcherRuns(): Promise<number> {
-  return withRegionDb("(default)", async (db) => {
-    const runs: unknown = (await db.doc("system/dispatcher").get()).get("regions.ch.runs");
-    return typeof runs === "number" ? runs : 0;
-  });
-}
-
-/** Waits for the test stack's dispatcher (every 2 seconds) to have sent every charge. */
-export async function chargesSent(organization: OrganizationSummary): Promise<StoredCharge[]> {
-  const deadline = Date.now() + 80_000;
-  for (;;) {
-    const all = await charges(organization);
-    if (all.length > 0 && all.every((charge) => charge.state === "sent")) return all;
-    if (Date.now() > deadline) return all;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+/** The dispatcher's run for the organisation (its charges job sends what is pending), then its charges. */
+export async function chargesAfterDispatch(organization: OrganizationSummary): Promise<StoredCharge[]> {
+  await dispatch(organization.organizationId);
+  return charges(organization);
 }

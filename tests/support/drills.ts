@@ -3,22 +3,20 @@
  */
 import type { DrillRun, DrillRunDetail } from "@alpvault/contracts/drills";
 import type { ApiCaller } from "./organizations";
+import { afterBackgroundWork } from "./wait";
 
-/** Polls the drill until it passed or failed (at most 3 minutes); `base` is `/organizations/{id}`. */
-export async function finishedDrill(
-  call: ApiCaller,
-  base: string,
-  drillRunId: string,
-): Promise<DrillRunDetail> {
-  const until = Date.now() + 180_000;
-  for (;;) {
-    const answer = await call(`${base}/drills/runs/${drillRunId}`);
-    expect(answer.status).toBe(200);
-    const run = answer.body as DrillRunDetail;
-    if (run.state === "passed" || run.state === "failed") return run;
-    if (Date.now() > until) throw new Error(`Drill ${drillRunId} did not finish: ${JSON.stringify(run)}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+/** The drill once it passed or failed (see `afterBackgroundWork`); `base` is `/organizations/{id}`. */
+export function finishedDrill(call: ApiCaller, base: string, drillRunId: string): Promise<DrillRunDetail> {
+  return afterBackgroundWork(
+    `Drill ${drillRunId}`,
+    async () => {
+      const answer = await call(`${base}/drills/runs/${drillRunId}`);
+      expect(answer.status).toBe(200);
+      return answer.body as DrillRunDetail;
+    },
+    (run) => run.state === "passed" || run.state === "failed",
+    180_000,
+  );
 }
 
 /** Starts a drill now as `admin` (202, pending, manual) and waits for its end. */

@@ -2,6 +2,7 @@
 import type { ExportDownload, ExportJob } from "@alpvault/contracts/exports";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import type { ApiCaller } from "./organizations";
+import { afterBackgroundWork } from "./wait";
 
 export function exportsOf(call: ApiCaller, organization: OrganizationSummary) {
   const base = `/organizations/${organization.organizationId}/exports`;
@@ -9,16 +10,14 @@ export function exportsOf(call: ApiCaller, organization: OrganizationSummary) {
     base,
     /** POST …/exports with the body as given. */
     start: (body: Record<string, unknown>) => call(base, { method: "POST", body }),
-    /** Polls the export until it succeeded or failed (at most `ms`) and returns it. */
-    async finished(exportId: string, ms = 180_000): Promise<ExportJob> {
-      const until = Date.now() + ms;
-      for (;;) {
-        const job = (await call(`${base}/${exportId}`)).body as ExportJob;
-        if (job.state === "succeeded" || job.state === "failed") return job;
-        if (Date.now() > until) throw new Error(`Export ${exportId} did not finish: ${JSON.stringify(job)}`);
-        await new Promise((resolve) => setTimeout(resolve, 500));
-      }
-    },
+    /** The export once it succeeded or failed (see `afterBackgroundWork`; `ms`: its hang bound). */
+    finished: (exportId: string, ms = 180_000): Promise<ExportJob> =>
+      afterBackgroundWork(
+        `Export ${exportId}`,
+        async () => (await call(`${base}/${exportId}`)).body as ExportJob,
+        (job) => job.state === "succeeded" || job.state === "failed",
+        ms,
+      ),
     /** Asks for a download link and reads the file through it (from the bucket, not through the API). */
     async download(
       exportId: string,

@@ -6,14 +6,45 @@
 import { initializeApp, type App } from "firebase-admin/app";
 import { getFirestore } from "firebase-admin/firestore";
 import { LOCAL_REGION_API_PORTS } from "@alpvault/contracts/local";
-import { isRegionId, type RegionId } from "@alpvault/contracts/regions";
+import { REGION_IDS, isRegionId, type RegionId } from "@alpvault/contracts/regions";
 import { stackEnv } from "./stack-env";
 
 export type ApiHost = "global" | RegionId;
 
-/** The base URL (without `/v1`) of an API of the local stack. */
-export function apiOrigin(host: ApiHost): string {
+/**
+ * The base URL of an API as the product names it (the regional domains it hands out: `domain` of a
+ * subscription's region, 421 answers, checkout pages) and as the local stack's Hosting serves it.
+ */
+export function namedOrigin(host: ApiHost): string {
   return host === "global" ? stackEnv.webUrl : `http://127.0.0.1:${LOCAL_REGION_API_PORTS[host]}`;
+}
+
+/** Where this test file's APIs are served instead of the stack's Hosting (the product in the test's process). */
+let servedHere: Record<ApiHost, string> | undefined;
+
+/** Sends this file's API calls to the APIs it serves itself (`tests/support/in-process/`). */
+export function serveApisHere(origins: Record<ApiHost, string> | undefined): void {
+  servedHere = origins;
+}
+
+/** The base URL (without `/v1`) of an API: the one this file serves, else the local stack's. */
+export function apiOrigin(host: ApiHost): string {
+  return servedHere?.[host] ?? namedOrigin(host);
+}
+
+/**
+ * A URL the product handed out for one of its APIs (a checkout page, a region's API base), aimed at the API
+ * that serves it in this file: the same URL through the stack, or the file's own server.
+ */
+export function servedUrl(url: string): string {
+  if (!servedHere) return url;
+  const parsed = new URL(url);
+  for (const host of ["global", ...REGION_IDS] as ApiHost[]) {
+    if (parsed.origin === new URL(namedOrigin(host)).origin) {
+      return `${servedHere[host]}${parsed.pathname}${parsed.search}`;
+    }
+  }
+  return url;
 }
 
 let app: App | undefined;

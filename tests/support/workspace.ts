@@ -75,3 +75,29 @@ export class FaultsOfThisFile {
     }
   }
 }
+
+/**
+ * Calls of one method (and user) held by the Workspace emulator (a `hold` fault) until `release`: a test
+ * sees the product's work in flight at that call instead of racing it.
+ */
+export async function holdCalls(method: string, user: string) {
+  const added = await workspaceAdmin<{ id: string }>("POST", "/faults", {
+    method,
+    user,
+    action: { kind: "hold" },
+  });
+  if (added.status !== 200) throw new Error(`the Workspace emulator refused a hold: ${added.status}`);
+  const id = added.body.id;
+  return {
+    /** Resolves once `count` calls are held (fails after 30 s: the work never reached the call). */
+    async held(count = 1): Promise<void> {
+      const answer = await workspaceAdmin("GET", `/faults/${id}/held?count=${count}&withinMs=30000`);
+      if (answer.status !== 200) throw new Error(`${method} for ${user} was not called ${count} times`);
+    },
+    /** Lets every held call go on, and later ones through. */
+    async release(): Promise<void> {
+      const removed = await workspaceAdmin("DELETE", `/faults/${id}`);
+      if (removed.status !== 204 && removed.status !== 404) throw new Error(`hold ${id} not removed`);
+    },
+  };
+}

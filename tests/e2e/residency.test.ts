@@ -1,26 +1,20 @@
 /**
- * Data residency: an organisation's data is stored, processed and served in its region. Its region's API
- * (its own host) is the only one that reads or changes it; the region is chosen at that region's API; its
- * backups run in its region's queue and workers; its region's dispatcher schedules them; the web app's
- * origin, and no other, may call a regional API from the browser.
+ * Data residency through the deployed shape (Hosting's regional sites, the Functions emulator, Cloud
+ * Tasks): an organisation's data is stored, processed and served in its region. Its region's API (its own
+ * host) is the only one that reads or changes it; the region is chosen at that region's API; its backups run
+ * in its region's queue and workers; each region's dispatcher records its runs; the web app's origin, and
+ * no other, may call a regional API from the browser. (That a region's workers drop another region's
+ * tasks is shown in tests/api/residency-workers.test.ts.)
  */
 import type { DocumentData } from "firebase-admin/firestore";
 import { LOCAL_WEB_ORIGINS } from "@alpvault/contracts/local";
 import { servedElsewhereMessage, type OrganizationSummary } from "@alpvault/contracts/organizations";
-import { regionDatabaseId } from "@alpvault/contracts/regions";
-import {
-  assignDefaultPolicy,
-  enqueueTaskTo,
-  finishedRun,
-  runsOf,
-  writePendingRun,
-} from "../support/backup-runs";
+import { assignDefaultPolicy, finishedRun, runsOf } from "../support/backup-runs";
 import { asUser, googleSubOf, newWorkspace, onboarded, withRegionDb } from "../support/organizations";
 import { apiOrigin } from "../support/regions";
+import { afterBackgroundWork } from "../support/wait";
 
 jest.setTimeout(180_000);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function documentIn(databaseId: string, path: string): Promise<DocumentData | undefined> {
   return withRegionDb(databaseId, async (db) => (await db.doc(path).get()).data());
@@ -82,37 +76,25 @@ describe("an organisation of the European Union", () => {
     ).toContain("user.logged-in");
   });
 
-  test("when a backup task of this organisation reaches Switzerland's queue, then Switzerland's worker drops it; the EU's runs it", async () => {
+  test("when its admin assigns a policy, then the backup the assignment started runs in the EU's queue and workers", async () => {
     const resourceId = `user-${await googleSubOf(setup.workspace.user)}`;
     await assignDefaultPolicy(setup.call, setup.organization, resourceId);
     const [assigned] = await runsOf(setup.organization, resourceId);
     expect(assigned).toBeDefined();
-    // The run the assignment enqueued went to the EU's queue and ends there.
     expect((await finishedRun(setup.organization, resourceId, assigned!.runId)).state).toBe("succeeded");
-
-    // A run as the API writes one, not enqueued, then handed to the wrong region's queue.
-    const runId = await withRegionDb(regionDatabaseId("eu"), async (db) => {
-      const organizationRef = db.doc(`organizations/${setup.organization.organizationId}`);
-      return (await writePendingRun(organizationRef, resourceId, "residency.test")).id;
-    });
-    const task = { organizationId: setup.organization.organizationId, resourceId, runId };
-    await enqueueTaskTo("runBackup", task, "ch");
-    await sleep(6000);
-    expect((await runsOf(setup.organization, resourceId)).find((run) => run.runId === runId)?.state).toBe(
-      "pending",
-    );
-    await enqueueTaskTo("runBackup", task, "eu");
-    expect((await finishedRun(setup.organization, resourceId, runId)).state).toBe("succeeded");
   });
 
-  test("when the regions' dispatchers run, then each records its own runs", async () => {
-    const until = Date.now() + 30_000;
-    let regions: Record<string, { runs?: number }> = {};
-    while (Date.now() < until) {
-      regions = ((await documentIn("(default)", "system/dispatcher"))?.regions ?? {}) as typeof regions;
-      if (["ch", "eu", "us"].every((regionId) => (regions[regionId]?.runs ?? 0) >= 1)) break;
-      await sleep(500);
-    }
+  test("when the regions' dispatchers have run (the local scheduler runs each at the stack's start), then each recorded its own runs", async () => {
+    const regions = await afterBackgroundWork(
+      "The regions' first dispatcher runs",
+      async () =>
+        ((await documentIn("(default)", "system/dispatcher"))?.regions ?? {}) as Record<
+          string,
+          { runs?: number }
+        >,
+      (found) => ["ch", "eu", "us"].every((regionId) => (found[regionId]?.runs ?? 0) >= 1),
+      30_000,
+    );
     for (const regionId of ["ch", "eu", "us"]) expect(regions[regionId]?.runs).toBeGreaterThanOrEqual(1);
   });
 });
