@@ -7,6 +7,7 @@ import importBoundaries from "./eslint-rules/import-boundaries.cjs";
 import typeImportCycles from "./eslint-rules/type-import-cycles.cjs";
 import firestoreInRepos from "./eslint-rules/firestore-in-repos.cjs";
 import collectionOwners from "./eslint-rules/collection-owners.cjs";
+import noWallClockWaits from "./eslint-rules/no-wall-clock-waits.cjs";
 
 /**
  * Import cycles: import-x's `no-cycle`, resolving imports as TypeScript does (the `@/` and
@@ -63,6 +64,7 @@ export default tseslint.config(
           "type-import-cycles": typeImportCycles,
           "firestore-in-repos": firestoreInRepos,
           "collection-owners": collectionOwners,
+          "no-wall-clock-waits": noWallClockWaits,
         },
       },
     },
@@ -70,6 +72,7 @@ export default tseslint.config(
       "alpvault/import-boundaries": "error",
       "alpvault/firestore-in-repos": "error",
       "alpvault/collection-owners": "error",
+      "alpvault/no-wall-clock-waits": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-console": "off",
     },

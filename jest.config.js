@@ -31,6 +31,17 @@ const common = {
   setupFilesAfterEnv: ["<rootDir>/tests/support/hang-detector.cjs"],
 };
 
+/**
+ * The set-up of a file that runs the product in its own process (tests/support/in-process/): its log lines
+ * to a file, the Functions emulator's environment, its own task queue and APIs.
+ */
+const IN_PROCESS = [
+  ...common.setupFilesAfterEnv,
+  "<rootDir>/tests/support/in-process/logs.ts",
+  "<rootDir>/tests/support/in-process/environment.ts",
+  "<rootDir>/tests/support/in-process/setup.ts",
+];
+
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
@@ -62,12 +73,7 @@ module.exports = {
       displayName: "api",
       roots: ["<rootDir>/tests"],
       testMatch: ["<rootDir>/tests/api/**/*.test.ts"],
-      setupFilesAfterEnv: [
-        ...common.setupFilesAfterEnv,
-        "<rootDir>/tests/support/in-process/logs.ts",
-        "<rootDir>/tests/support/in-process/environment.ts",
-        "<rootDir>/tests/support/in-process/setup.ts",
-      ],
+      setupFilesAfterEnv: IN_PROCESS,
     },
     {
       // What only the deployed shape shows, through Hosting, the Functions emulator and Cloud Tasks:
@@ -82,6 +88,7 @@ module.exports = {
       displayName: "browser",
       roots: ["<rootDir>/tests"],
       testMatch: ["<rootDir>/tests/browser/**/*.test.ts"],
+      setupFilesAfterEnv: [...IN_PROCESS, "<rootDir>/tests/browser/support/setup.ts"],
     },
     {
       // Tests that change what the whole deployment shares (the daily Google budget's ledger) or read the
@@ -91,6 +98,7 @@ module.exports = {
       displayName: "exclusive",
       roots: ["<rootDir>/tests"],
       testMatch: ["<rootDir>/tests/exclusive/**/*.test.ts"],
+      setupFilesAfterEnv: IN_PROCESS,
     },
     {
       // Tests of npm start itself: each starts scripts/start.ts on a copy of emulator-data/ and breaks it, so

@@ -16,6 +16,7 @@ import { FieldValue, type DocumentReference, type Firestore } from "firebase-adm
 import { BACKUP_FAILURE_ADVICE, BACKUP_FAILURE_REASONS, BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { writePendingRun } from "../support/backup-runs";
+import { afterBackgroundWork } from "../support/wait";
 import { DEMO_DOMAIN } from "../support/workspace";
 import { screenshot } from "./support/browser";
 import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
@@ -69,10 +70,7 @@ async function activeRunsOfMailbox(): Promise<string[]> {
 async function restoreDemoOrganization(): Promise<void> {
   if (standInRun) await organizationDb(async (db) => void (await db.doc(standInRun!.path).delete()));
   // A backup this file started and that is still running would write the resource after the restore.
-  for (const until = Date.now() + 60_000; Date.now() < until;) {
-    if ((await activeRunsOfMailbox()).length === 0) break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  await afterBackgroundWork("The file's backups", activeRunsOfMailbox, (runs) => runs.length === 0);
   await organizationDb(async (db, ref) => {
     const resource = resourceDoc(ref);
     const runs = await ref.collection("backupRuns").where("resourceId", "==", resourceId).get();

@@ -11,6 +11,7 @@ import type { AlertsResponse, OrganizationSummary, ResourcesPage } from "@alpvau
 import type { IntegrityReport, VerifyRun } from "@alpvault/contracts/integrity";
 import { testMessage } from "../../emulators/workspace/src/index";
 import { finishedRun, itemsOf, runsOf } from "../support/backup-runs";
+import { afterBackgroundWork } from "../support/wait";
 import { chunkOf, flipByte } from "../support/damage";
 import { appCheckToken, callApi } from "../support/api-client";
 import { googleSubOf, withRegionDb } from "../support/organizations";
@@ -609,13 +610,14 @@ describe("resources screen", () => {
     });
     expect(started.status).toBe(202);
     const runId = (started.body as VerifyRun).runId;
-    for (const until = Date.now() + 60_000; ;) {
-      const report = (await asAdmin(`/organizations/${organizationId}/integrity`)).body as IntegrityReport;
-      const state = report.runs.find((entry) => entry.runId === runId)?.state;
-      if (state === "succeeded" || state === "failed") break;
-      if (Date.now() > until) throw new Error("The verification did not end");
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
+    await afterBackgroundWork(
+      "The verification",
+      async () =>
+        ((await asAdmin(`/organizations/${organizationId}/integrity`)).body as IntegrityReport).runs.find(
+          (entry) => entry.runId === runId,
+        )?.state,
+      (state) => state === "succeeded" || state === "failed",
+    );
 
     await page.reload();
     const chip = row.getByTestId("integrity-status");

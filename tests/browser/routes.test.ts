@@ -202,7 +202,10 @@ describe("route table", () => {
     };
     const nav = page.getByRole("navigation", { name: "Main navigation" });
     await swipe(40);
-    await page.waitForTimeout(500);
+    // Two frames after the gesture: a drawer that opened would be showing by now.
+    await page.evaluate(
+      () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+    );
     expect(await nav.isVisible()).toBe(false);
     await swipe(5);
     await nav.waitFor({ state: "visible" });

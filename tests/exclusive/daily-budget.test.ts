@@ -1,5 +1,5 @@
 /**
- * The project's daily Google budget, through the whole stack: when the ledger says the quota day is spent,
+ * The project's daily Google budget: when the ledger says the quota day is spent,
  * a backup's delivery starts nothing and records when the run goes on; the dispatcher leaves the run alone
  * until then instead of taking it for stranded, and delivers it once that time has passed.
  *
@@ -17,6 +17,7 @@ import {
   runsOf,
   type StoredRun,
 } from "../support/backup-runs";
+import { dispatch, drainTasks } from "../support/background";
 import { withRegionDb } from "../support/organizations";
 
 jest.setTimeout(180_000);
@@ -42,14 +43,12 @@ async function setLedger(units: number | undefined): Promise<void> {
 
 type PacedRun = StoredRun & { resumesAt?: string; pacedAt?: string };
 
+/** The run once its delivery found the budget spent (the assignment's task delivered now). */
 async function pacedRun(setup: Awaited<ReturnType<typeof organizationWithData>>): Promise<PacedRun> {
-  const until = Date.now() + 60_000;
-  for (;;) {
-    const [run] = (await runsOf(setup.organization, setup.resource.resourceId)) as PacedRun[];
-    if (run?.resumesAt && run.pacedAt) return run;
-    if (Date.now() > until) throw new Error(`The run was not paced: ${JSON.stringify(run)}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
+  await drainTasks();
+  const [run] = (await runsOf(setup.organization, setup.resource.resourceId)) as PacedRun[];
+  if (!run?.resumesAt || !run.pacedAt) throw new Error(`The run was not paced: ${JSON.stringify(run)}`);
+  return run;
 }
 
 describe("a backup while the project's daily Google budget is spent", () => {
@@ -77,10 +76,9 @@ describe("a backup while the project's daily Google budget is spent", () => {
   });
 
   test("when the dispatcher runs meanwhile, then it does not deliver the paced run again", async () => {
-    // The test stack's dispatcher runs every 2 seconds; a run it took for stranded would be delivered and
-    // paced again, with a new pacedAt (and so would a delayed task, which the Cloud Tasks emulator delivers
-    // at once: a paced run has none).
-    await new Promise((resolve) => setTimeout(resolve, 8_000));
+    // A run it took for stranded would be delivered and paced again, with a new pacedAt.
+    expect(await dispatch(setup.organization.organizationId)).toMatchObject({ backupsRedispatched: 0 });
+    expect(await drainTasks()).toEqual([]);
     const [run] = (await runsOf(setup.organization, setup.resource.resourceId)) as PacedRun[];
     expect(run?.runId).toBe(paced.runId);
     expect(run?.pacedAt).toBe(paced.pacedAt);
@@ -95,6 +93,7 @@ describe("a backup while the project's daily Google budget is spent", () => {
         .doc(paced.runId)
         .update({ resumesAt: new Date(Date.now() - 1000).toISOString() });
     });
+    expect(await dispatch(setup.organization.organizationId)).toMatchObject({ backupsRedispatched: 1 });
     const run = await finishedRun(setup.organization, setup.resource.resourceId, paced.runId);
     expect(run.state).toBe("succeeded");
     const items = await itemsOf(setup.organization, setup.resource.resourceId);

@@ -10,9 +10,15 @@ import { getRouting, withAccount } from "../../functions/src/organizations/servi
 import { harness } from "./in-process/harness";
 import type { Delivery, QueuedTask } from "./in-process/task-queue";
 
-/** Delivers every task that is due (of `queue` only, when named), and what those enqueue, until none is due. */
-export function drainTasks(queue?: QueueName): Promise<Delivery[]> {
-  return harness().queue.drain(queue ? { queue } : {});
+/**
+ * Delivers every task that is due (of `queue` only, when named), and what those enqueue, until none is due;
+ * in a file whose tasks are delivered as they are enqueued (browser), first waits for the deliveries in
+ * flight. Answers the deliveries it made itself.
+ */
+export async function drainTasks(queue?: QueueName): Promise<Delivery[]> {
+  const { queue: tasks } = harness();
+  await tasks.settled();
+  return tasks.drain(queue ? { queue } : {});
 }
 
 /** Tasks waiting to be delivered. */

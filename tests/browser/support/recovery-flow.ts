@@ -13,6 +13,7 @@ import { BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { screenshot } from "./browser";
 import { BACKUP_RESOURCE_FIELDS, withOrganizationDb } from "./demo-data";
+import { afterBackgroundWork } from "../../support/wait";
 import { expectSnackbar } from "./snackbar";
 
 /** The audit entries backups, searches and recoveries write. */
@@ -20,8 +21,6 @@ const isOurOperation = (operation: string) =>
   operation.startsWith("backup.") ||
   operation.startsWith("recovery.") ||
   operation === "backup-item.searched";
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The id of the demo organisation's resource with this email. */
 export function resourceIdOf(organization: OrganizationSummary, email: string): Promise<string> {
@@ -114,10 +113,7 @@ export async function protectDemoResource(
       }),
     restore: async () => {
       // A backup or recovery the file started and that is still running would write after the restore.
-      for (const until = Date.now() + 60_000; Date.now() < until;) {
-        if ((await stillActive()) === 0) break;
-        await sleep(500);
-      }
+      await afterBackgroundWork("The file's backups and recoveries", stillActive, (active) => active === 0);
       await db(async (firestore, ref) => {
         const resource = resourceDoc(ref);
         const items = await resource.collection("items").get();
@@ -180,12 +176,11 @@ export async function backUpNow(page: Page, resource: DemoResource, name: string
   await menu.getByRole("menuitem", { name: "Backup now" }).click();
   await expectSnackbar(page, BACKUP_MESSAGES.started, false);
   // The resource records the run's end in `lastRun`.
-  for (const until = Date.now() + 120_000; ;) {
-    const lastRun = await lastRunOf();
-    if (lastRun?.runId !== before && ["succeeded", "failed"].includes(String(lastRun?.state))) break;
-    if (Date.now() > until) throw new Error(`The backup of ${name} did not end: ${JSON.stringify(lastRun)}`);
-    await sleep(500);
-  }
+  await afterBackgroundWork(
+    `The backup of ${name}`,
+    lastRunOf,
+    (lastRun) => lastRun?.runId !== before && ["succeeded", "failed"].includes(String(lastRun?.state)),
+  );
   await page.waitForFunction(
     (selector) =>
       /^(?![\s\S]*(Waiting to start|\d+ items? · ))[\s\S]*Last: (?!never)/.test(

@@ -4,7 +4,7 @@
  * of Cloud Tasks, and the product's APIs served from this process for the file's duration (`logs.ts`, set
  * up before it, has sent the product's log lines to a file).
  */
-import { installHarness } from "./harness";
+import { harness, installHarness } from "./harness";
 import { serveApis, type ServedApis } from "./api-servers";
 import { serveApisHere } from "../regions";
 
@@ -18,6 +18,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // Work the file left being delivered ends before the APIs and emulators it uses go.
+  await harness().queue.settled();
   serveApisHere(undefined);
   await apis?.close();
 });

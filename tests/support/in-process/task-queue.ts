@@ -39,6 +39,9 @@ export class TestTaskQueue {
   readonly deliveries: Delivery[] = [];
   private clockOffsetMs = 0;
   private sequence = 0;
+  /** Deliver each task as it is enqueued (browser journeys), instead of when the test drains. */
+  private asEnqueued = false;
+  private delivering: Promise<unknown> = Promise.resolve();
 
   /** The transport the product's `enqueue` uses while this queue is installed. */
   readonly transport: TaskTransport = (regionId, queue, task, options: EnqueueOptions) => {
@@ -56,8 +59,43 @@ export class TestTaskQueue {
       retryCount: 0,
       dueAt: this.now() + (options.delaySeconds ?? 0) * 1000,
     });
+    if (this.asEnqueued) this.deliverSoon(0);
     return Promise.resolve();
   };
+
+  /**
+   * From now on, delivers each task as soon as it is due, one at a time, as Cloud Tasks would without its
+   * dispatch delay (a browser journey waits for what the screens show); retries after their backoff.
+   * `settled()` waits until nothing is being delivered.
+   */
+  deliverAsEnqueued(): void {
+    this.asEnqueued = true;
+    this.deliverSoon(0);
+  }
+
+  /** Resolves once the deliveries started so far (as enqueued) have ended. */
+  async settled(): Promise<void> {
+    for (;;) {
+      const current = this.delivering;
+      await current;
+      if (current === this.delivering) return;
+    }
+  }
+
+  private deliverSoon(afterMs: number): void {
+    const deliver = () => {
+      this.delivering = this.delivering.then(async () => {
+        if (!this.asEnqueued) return;
+        await this.drain();
+        const next = this.waiting.filter((task) => !this.held.has(task.queue));
+        if (next.length > 0) {
+          this.deliverSoon(Math.max(0, Math.min(...next.map((task) => task.dueAt)) - this.now()));
+        }
+      });
+    };
+    if (afterMs <= 0) deliver();
+    else setTimeout(deliver, afterMs).unref();
+  }
 
   /** The queue's clock: real time plus what the test moved it on. */
   now(): number {
@@ -81,6 +119,7 @@ export class TestTaskQueue {
 
   release(queue: QueueName): void {
     this.held.delete(queue);
+    if (this.asEnqueued) this.deliverSoon(0);
   }
 
   /**
