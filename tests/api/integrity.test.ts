@@ -21,6 +21,7 @@ import {
 } from "../support/backup-runs";
 import { backedUp, chunkOf, deleteObject, flipByte, replaceWith, truncate } from "../support/damage";
 import { asUser } from "../support/organizations";
+import { drainTasks, pendingTasks } from "../support/background";
 import { afterBackgroundWork } from "../support/wait";
 
 jest.setTimeout(300_000);
@@ -166,10 +167,24 @@ test("when a verification runs after the healing backup, then it reads clean", a
 });
 
 test("when a verification is already running, then another is refused with 409", async () => {
+  // The first one's task is not delivered until the test drains it: it is still running when asked again.
   const first = await setup.call(`${base()}/verify`, { method: "POST", body: {} });
   expect(first.status).toBe(202);
   const second = await setup.call(`${base()}/verify`, { method: "POST", body: {} });
   expect(second).toMatchObject({ status: 409, body: { code: 409 } });
+  await drainTasks();
+  expect((await report()).runs.filter((run) => run.state === "pending" || run.state === "running")).toEqual(
+    [],
+  );
+});
+
+test("when two verifications are asked for at the same moment, then one starts and the other is refused with 409", async () => {
+  const answers = await Promise.all(
+    [1, 2].map(() => setup.call(`${base()}/verify`, { method: "POST", body: {} })),
+  );
+  expect(answers.map((answer) => answer.status).sort()).toEqual([202, 409]);
+  expect(pendingTasks("verifyBackups")).toHaveLength(1);
+  await drainTasks();
 });
 
 test("when the body names an unknown resource or holds anything else, then it is 404 or 400", async () => {

@@ -6,7 +6,7 @@
  */
 import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { searchDay } from "../support/backup-runs";
-import { countIs } from "./support/browser";
+import { countIs, settledWidth } from "./support/browser";
 import { useFreshOrganizationPage } from "./support/fresh-organization";
 import { screenshotBothThemes } from "./support/onboarding";
 import { recoveryEnded } from "./support/recovery-flow";
@@ -49,9 +49,8 @@ describe("browsing backups at a point in time", () => {
 
   it("when the browse is 1440 or 390 px wide, then nothing scrolls sideways", async () => {
     for (const width of [1440, 390]) {
-      await page().setViewportSize({ width, height: 900 });
       await page().getByTestId("snapshot-browser").waitFor();
-      expect(await page().evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(await settledWidth(page(), width)).toBeLessThanOrEqual(width);
     }
     await page().setViewportSize({ width: 1440, height: 900 });
   });

@@ -12,7 +12,7 @@ import { inUnit, sizeUnit } from "../../web/src/features/activity/components/cha
 import { formatStorage } from "../../web/src/lib/format";
 import { backupNow, finishedRun } from "../support/backup-runs";
 import { workspaceAdmin } from "../support/workspace";
-import { countIs, screenshot } from "./support/browser";
+import { countIs, screenshot, settledWidth } from "./support/browser";
 import { lastMarkTooltip } from "./support/charts";
 import { useFreshOrganizationPage } from "./support/fresh-organization";
 import { screenshotBothThemes } from "./support/onboarding";
@@ -157,7 +157,7 @@ describe("a resource's page", () => {
       await page().setViewportSize({ width, height: 900 });
       await page().reload();
       await page().getByTestId("run-history-chart").waitFor();
-      expect(await page().evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(await settledWidth(page(), width)).toBeLessThanOrEqual(width);
     }
     await page().setViewportSize({ width: 1440, height: 900 });
   });

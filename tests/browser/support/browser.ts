@@ -103,6 +103,19 @@ export function collectPageErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * The width the page settles at in a window `width` px wide: a screen re-lays itself out after a resize
+ * (MUI's media queries re-render on the next turn), so the page is read once it fits, or after 10 s as it
+ * is. Answers the document's scroll width.
+ */
+export async function settledWidth(page: Page, width: number): Promise<number> {
+  await page.setViewportSize({ width, height: 900 });
+  await page
+    .waitForFunction((most) => document.documentElement.scrollWidth <= most, width, { timeout: 10_000 })
+    .catch(() => undefined);
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
 /** Waits until the locator matches `count` elements (15 s at most), then checks it. */
 export async function countIs(locator: Locator, count: number): Promise<void> {
   if (count > 0) await locator.nth(count - 1).waitFor({ state: "attached", timeout: 15_000 });
