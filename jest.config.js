@@ -91,6 +91,14 @@ module.exports = {
       setupFilesAfterEnv: [...IN_PROCESS, "<rootDir>/tests/browser/support/setup.ts"],
     },
     {
+      // A few browser journeys through the whole deployed shape (Hosting, the Functions emulator, Cloud
+      // Tasks): the browser files' API answered by the Functions emulator, not the test's own process.
+      ...common,
+      displayName: "journeys",
+      roots: ["<rootDir>/tests"],
+      testMatch: ["<rootDir>/tests/journeys/**/*.test.ts"],
+    },
+    {
       // Tests that change what the whole deployment shares (the daily Google budget's ledger) or read the
       // demo organisation as a whole (a restore drill): run alone, one file after another, after the API
       // and browser tests (scripts/test.ts passes --runInBand).

@@ -128,11 +128,9 @@ async function jest(
 }
 
 /** The jest projects that run against the stack, side by side with others. */
-const STACK_PROJECTS = ["firestore-conformance", "api", "e2e", "browser"];
+const STACK_PROJECTS = ["firestore-conformance", "api", "e2e", "browser", "journeys"];
 /** The folders of their test files. */
-const STACK_TEST_FOLDERS = ["firestore-conformance", "api", "e2e", "browser"].map((folder) =>
-  join("tests", folder),
-);
+const STACK_TEST_FOLDERS = STACK_PROJECTS.map((folder) => join("tests", folder));
 /** What marks a test file that uses the demo organisation (its app, its admin, its resources). */
 const USES_DEMO_ORGANISATION =
   /\b(onboardDemoOrganization|demoSignIn|signedInDemoPage|protectDemoResource|DEMO_DOMAIN|DEMO_ADMIN)\b/;
@@ -234,7 +232,7 @@ async function main(): Promise<void> {
       // the stack more than they use a core; a file removes only the Workspace faults it added).
       const { demo, own } = stackTestGroups();
       await Promise.all([
-        jest("tests on the demo organisation", ["api", "e2e", "browser"], env, ["--runTestsByPath", ...demo]),
+        jest("tests on the demo organisation", STACK_PROJECTS, env, ["--runTestsByPath", ...demo]),
         jest("conformance, API and browser tests on their own organisations", STACK_PROJECTS, env, [
           "--maxWorkers=2",
           "--runTestsByPath",
