@@ -2,7 +2,8 @@
  * The test environment of component tests: jsdom (jest-environment-jsdom), plus the Fetch API classes
  * jsdom lacks, taken from Node (`Response`, `Headers`, `Request`, streams, text codecs). The fake API
  * answers with real `Response`s, so the web's API client reads them as it reads the browser's; `fetch`
- * itself stays absent until a test installs the fake API.
+ * itself stays absent until a test installs the fake API. Dates are shown in UTC, whatever the machine's
+ * time zone, so the texts tests expect do not depend on where they run.
  */
 const { TestEnvironment } = require("jest-environment-jsdom");
 
@@ -18,6 +19,7 @@ const FROM_NODE = [
 
 class WebTestEnvironment extends TestEnvironment {
   constructor(config, context) {
+    process.env.TZ = "UTC";
     super(config, context);
     for (const name of FROM_NODE) {
       if (this.global[name] === undefined) this.global[name] = globalThis[name];
