@@ -28,6 +28,7 @@ type Outcome =
   | { kind: "network" };
 
 interface Hold {
+  only: (request: RecordedRequest) => boolean;
   released: Promise<void>;
   release: () => void;
   arrived: number;
@@ -134,13 +135,17 @@ export class FakeApi {
   }
 
   /**
-   * Calls of `route` wait until `release()`; they then get what the route answers at that time. `arrived`
-   * counts the calls that came in meanwhile.
+   * Calls of `route` (those `only` picks, when given) wait until `release()`; they then get what the route
+   * answers at that time. `arrived` counts the calls that came in meanwhile.
    */
-  hold(route: ApiRoute): { release: () => void; readonly arrived: number } {
+  hold(
+    route: ApiRoute,
+    only: (request: RecordedRequest) => boolean = () => true,
+  ): { release: () => void; readonly arrived: number } {
     let release: () => void = () => undefined;
     const released = new Promise<void>((resolve) => (release = resolve));
     const hold: Hold = {
+      only,
       released,
       arrived: 0,
       release: () => {
@@ -232,7 +237,7 @@ export class FakeApi {
       return jsonResponse(404, { code: 404, message: `No route ${request.method} ${request.path}` });
     }
     const hold = this.holds.get(matched.route);
-    if (hold) {
+    if (hold?.only(request)) {
       hold.arrived += 1;
       await new Promise<void>((resolve, reject) => {
         const signal = init?.signal;
