@@ -1,18 +1,20 @@
 /// <reference types="jest" />
 /**
- * Set-up of every component test (jest's `web` project, `setupFilesAfterEnv`): Testing Library's matchers,
- * a clean browser storage and signed-in test user before each test, and after it the screen unmounted and
- * the fake API's contract violations reported as the test's failure. Being part of the web's TypeScript
+ * Set-up of every component test (jest's `web` project, `setupFilesAfterEnv`): Testing Library's matchers;
+ * before each test a clean browser storage, the signed-in test user and no downloads (`downloads.ts`); after
+ * it the screen unmounted and the fake API's contract violations reported as the test's failure. Being part of the web's TypeScript
  * program, it also gives every test file there jest's and Testing Library's matcher types.
  */
 import "@testing-library/jest-dom";
 import { cleanup } from "@testing-library/react";
+import { installDownloads } from "./downloads";
 import { fakeFirebase } from "./fake-firebase-sdk";
 import { installedFakeApi, uninstallFakeApi } from "./fake-api";
 
 beforeEach(() => {
   window.localStorage.clear();
   fakeFirebase.reset();
+  installDownloads();
 });
 
 afterEach(() => {
