@@ -17,7 +17,9 @@ export const TEST_USER = {
 export const TEST_ID_TOKEN = "test-id-token";
 export const TEST_APP_CHECK_TOKEN = "test-app-check-token";
 
-type UserFacts = Pick<User, "uid" | "email" | "displayName" | "photoURL">;
+/** Who a test signs in as. */
+export type TestUser = Pick<User, "uid" | "email" | "displayName" | "photoURL">;
+type UserFacts = TestUser;
 type Listener = (user: User | null) => void;
 
 function userOf(facts: UserFacts): User {

@@ -19,7 +19,7 @@ import { createQueryClient } from "@/lib/query";
 import { SessionProvider, useSession, type Session } from "@/lib/session";
 import { writeSessionEntry } from "@/lib/session-storage";
 import { SnackbarProvider } from "@/lib/snackbar";
-import { fakeFirebase, TEST_USER } from "./fake-firebase-sdk";
+import { fakeFirebase, TEST_USER, type TestUser } from "./fake-firebase-sdk";
 import { installedFakeApi, installFakeApi, type FakeApi } from "./fake-api";
 import {
   anInstallation,
@@ -41,6 +41,8 @@ export interface RenderOptions {
   plan?: PlanId;
   /** Where the installation answer puts the user in the onboarding (default: complete). */
   stage?: Stage;
+  /** Who is signed in (default: Ada Brunner, `TEST_USER`). */
+  user?: TestUser;
 }
 
 export interface Rendered extends RenderResult {
@@ -120,12 +122,13 @@ function answerSession(api: FakeApi, plan: PlanId, stage: Stage): void {
  */
 export async function renderWithProviders(ui: ReactNode, options: RenderOptions = {}): Promise<Rendered> {
   const { route = "/", path = "*", session = "connected", plan = "geneva", stage = "complete" } = options;
+  const signedIn = options.user ?? TEST_USER;
   const api = installedFakeApi() ?? installFakeApi();
   if (session === "connected") {
     answerSession(api, plan, stage);
-    fakeFirebase.signIn();
+    fakeFirebase.signIn(signedIn);
     // A sign-in on this browser: the session is restored, not ended (docs/requirements.md#screens-and-navigation).
-    writeSessionEntry("storedAuthToken", `${TEST_USER.uid}.test`);
+    writeSessionEntry("storedAuthToken", `${signedIn.uid}.test`);
   } else {
     fakeFirebase.signOut();
   }

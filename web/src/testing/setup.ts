@@ -7,6 +7,7 @@
  */
 import "@testing-library/jest-dom";
 import { cleanup } from "@testing-library/react";
+import i18n from "i18next";
 import { installDownloads } from "./downloads";
 import { fakeFirebase } from "./fake-firebase-sdk";
 import { installedFakeApi, uninstallFakeApi } from "./fake-api";
@@ -17,8 +18,10 @@ beforeEach(() => {
   installDownloads();
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // A test that chose another language leaves the next one in English, as a fresh page starts.
+  if (i18n.isInitialized && i18n.language !== "en") await i18n.changeLanguage("en");
   const api = installedFakeApi();
   uninstallFakeApi();
   api?.assertNoViolations();
