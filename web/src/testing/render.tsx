@@ -43,6 +43,11 @@ export interface RenderOptions {
   stage?: Stage;
   /** Who is signed in (default: Ada Brunner, `TEST_USER`). */
   user?: TestUser;
+  /**
+   * The stored auth token of a connected session on this browser: the user's own (default), none (storage
+   * cleared, a logout in another tab), or another user's.
+   */
+  storedAuthToken?: "own" | "none" | "another user's";
 }
 
 export interface Rendered extends RenderResult {
@@ -128,7 +133,9 @@ export async function renderWithProviders(ui: ReactNode, options: RenderOptions 
     answerSession(api, plan, stage);
     fakeFirebase.signIn(signedIn);
     // A sign-in on this browser: the session is restored, not ended (docs/requirements.md#screens-and-navigation).
-    writeSessionEntry("storedAuthToken", `${signedIn.uid}.test`);
+    const token = options.storedAuthToken ?? "own";
+    if (token !== "none")
+      writeSessionEntry("storedAuthToken", `${token === "own" ? signedIn.uid : "someone-else"}.test`);
   } else {
     fakeFirebase.signOut();
   }
