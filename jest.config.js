@@ -56,9 +56,25 @@ module.exports = {
         "<rootDir>/scripts",
         "<rootDir>/tests/support",
         "<rootDir>/tests/engine",
-        "<rootDir>/web/src/lib",
       ],
       testMatch: ["**/*.test.ts"],
+    },
+    {
+      // Component tests of the web (docs/local-stack.md#tests): React Testing Library on jsdom, the fake API
+      // of web/src/testing behind fetch. Vite-only modules are replaced: the build's configuration
+      // (import.meta.env) by the emulator build's, and the Firebase SDK by a fake with a signed-in user.
+      ...common,
+      displayName: "web",
+      testEnvironment: "<rootDir>/web/src/testing/jsdom-environment.cjs",
+      roots: ["<rootDir>/web/src"],
+      testMatch: ["**/*.test.ts", "**/*.test.tsx"],
+      moduleNameMapper: {
+        "^@/config/env$": "<rootDir>/web/src/testing/env.ts",
+        "^(\\./|@/lib/)firebase-sdk$": "<rootDir>/web/src/testing/fake-firebase-sdk.ts",
+        ...common.moduleNameMapper,
+      },
+      setupFiles: [...common.setupFiles],
+      setupFilesAfterEnv: [...common.setupFilesAfterEnv, "<rootDir>/web/src/testing/setup.ts"],
     },
     {
       ...common,

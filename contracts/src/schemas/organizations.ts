@@ -2,11 +2,16 @@ import { z } from "zod/mini";
 import type {
   Alert,
   AlertsResponse,
+  InstallationResponse,
+  OrganizationDetails,
+  OrganizationSummary,
+  RegionsResponse,
   Resource,
   ResourceDetail,
   ResourcesAnalytics,
   ResourcesPage,
   SubscriptionDetails,
+  SubscriptionView,
 } from "../organizations";
 import type { ResourceIntegrity } from "../integrity";
 import type { Region } from "../regions";
@@ -111,7 +116,43 @@ export const regionSchema: z.ZodMiniType<Region> = z.object({
   domain: z.string(),
 });
 
-export const subscriptionDetailsSchema: z.ZodMiniType<SubscriptionDetails> = z.object({
+/** GET /v1/regions. */
+export const regionsResponseSchema: z.ZodMiniType<RegionsResponse> = z.object({
+  regions: z.array(regionSchema),
+});
+
+/** An organisation as the installation answer names it (also the answer of POST /v1/organizations). */
+export const organizationSummarySchema: z.ZodMiniType<OrganizationSummary> = z.object({
+  organizationId: z.string(),
+  subscriptions: z.array(z.object({ subscriptionId: z.string(), region: regionSchema })),
+  plan: z.object({ name: z.string() }),
+});
+
+/** GET /v1/installation. */
+export const installationResponseSchema: z.ZodMiniType<InstallationResponse> = z.object({
+  isAdmin: z.boolean(),
+  hasGWInstalled: z.boolean(),
+  organizations: z.array(organizationSummarySchema),
+  user: z.object({
+    userId: z.string(),
+    email: z.string(),
+    displayName: nullableString,
+    pictureUrl: nullableString,
+    domain: nullableString,
+    hasWorkspaceAccount: z.boolean(),
+  }),
+});
+
+/** GET /v1/organizations/{organizationId}. */
+export const organizationDetailsSchema: z.ZodMiniType<OrganizationDetails> = z.object({
+  organizationId: z.string(),
+  domain: z.string(),
+  totalStorage: count,
+  maximumStorage: count,
+  plan: z.object({ name: z.string() }),
+});
+
+const subscriptionShape = {
   subscriptionId: z.string(),
   region: regionSchema,
   plan: z.object({
@@ -136,4 +177,13 @@ export const subscriptionDetailsSchema: z.ZodMiniType<SubscriptionDetails> = z.o
       mailboxes: z.array(z.object({ resourceId: z.string(), email: z.nullable(z.string()) })),
     }),
   ),
-});
+};
+
+export const subscriptionDetailsSchema: z.ZodMiniType<SubscriptionDetails> = z.object(subscriptionShape);
+
+/** A subscription answer limited to the fields asked for (repeated `fields` query keys). */
+const { subscriptionId, ...subscriptionParts } = subscriptionShape;
+export const subscriptionViewSchema: z.ZodMiniType<SubscriptionView> = z.extend(
+  z.partial(z.object(subscriptionParts)),
+  { subscriptionId },
+);

@@ -6,7 +6,12 @@ import { drillRunSchema } from "./drills";
 import { healthResponseSchema } from "./health";
 import { policiesResponseSchema } from "./policies";
 import { recoverySchema } from "./recovery";
-import { resourceSchema } from "./organizations";
+import {
+  installationResponseSchema,
+  resourceSchema,
+  subscriptionDetailsSchema,
+  subscriptionViewSchema,
+} from "./organizations";
 
 const policy = {
   policyId: "default",
@@ -144,4 +149,43 @@ test("when a purchase has 1 to the most seats or packs, then it reads as itself,
   ]) {
     expect(decodePurchase(purchase)).toBeUndefined();
   }
+});
+
+test("when a subscription answer carries only the fields asked for, then it is a view of one, not a whole one", () => {
+  const view = {
+    subscriptionId: "s1",
+    plan: {
+      id: "geneva",
+      name: "Geneva",
+      premium: true,
+      maxUsers: null,
+      storagePerUserBytes: 1,
+      backupsPerDay: 3,
+      services: ["gmail"],
+    },
+    seats: { used: 3, total: 10 },
+  };
+  expect(subscriptionViewSchema.safeParse(view).success).toBe(true);
+  expect(subscriptionDetailsSchema.safeParse(view).success).toBe(false);
+  expect(subscriptionViewSchema.safeParse({ ...view, seats: { used: "3", total: 10 } }).success).toBe(false);
+  expect(subscriptionViewSchema.safeParse({ plan: view.plan }).success).toBe(false);
+});
+
+test("when an installation answer lacks the user's Workspace facts, then it does not decode", () => {
+  const installation = {
+    isAdmin: true,
+    hasGWInstalled: true,
+    organizations: [],
+    user: {
+      userId: "u1",
+      email: "ada@example.com",
+      displayName: null,
+      pictureUrl: null,
+      domain: "example.com",
+      hasWorkspaceAccount: true,
+    },
+  };
+  expect(installationResponseSchema.safeParse(installation).success).toBe(true);
+  const { hasWorkspaceAccount: _dropped, ...user } = installation.user;
+  expect(installationResponseSchema.safeParse({ ...installation, user }).success).toBe(false);
 });

@@ -1,0 +1,88 @@
+/**
+ * Route modules that compose features (docs/requirements.md#screens-and-navigation, #backup-activity)
+ * against the fake API: a resource's page for a resource the organisation does not have, the not-found
+ * screen, and the recovery a resources row opens (a shared drive recovers Drive only).
+ */
+import { screen, within } from "@testing-library/react";
+import { WELCOME_DISMISSED_KEY } from "@/features/resources/components/welcome-modal";
+import { installFakeApi, type FakeApi } from "@/testing/fake-api";
+import { aPolicy, policiesOf } from "@/testing/fixtures/policies";
+import { alertsOf, anAnalytics, aResource, aSharedDrive, pageOf } from "@/testing/fixtures/resources";
+import { anEstimate } from "@/testing/fixtures/recovery";
+import { renderWithProviders } from "@/testing/render";
+import NotFoundRoute from "./not-found";
+import ResourceRoute from "./resource";
+import ResourcesRoute from "./resources";
+
+let api: FakeApi;
+beforeEach(() => {
+  api = installFakeApi();
+});
+
+describe("a resource's page", () => {
+  it("when the organisation has no such resource, then the page says so", async () => {
+    api.fail("GET /organizations/:organizationId/resources/:resourceId", {
+      code: 404,
+      message: "Resource not found",
+    });
+    api.answer("GET /organizations/:organizationId/resources", pageOf([aResource()]));
+    await renderWithProviders(<ResourceRoute />, {
+      route: "/resources/nobody",
+      path: "/resources/:resourceId",
+    });
+    expect(await screen.findByTestId("resource-error")).toHaveTextContent(
+      "This resource does not exist in your organisation.",
+    );
+    expect(screen.getByRole("link", { name: "Back to resources" })).toHaveAttribute("href", "/resources");
+  });
+
+  it("when the resource cannot be read otherwise, then the API's message shows", async () => {
+    api.fail("GET /organizations/:organizationId/resources/:resourceId", { code: 503, message: "Busy" });
+    api.answer("GET /organizations/:organizationId/resources", pageOf([aResource()]));
+    await renderWithProviders(<ResourceRoute />, {
+      route: "/resources/user-ada",
+      path: "/resources/:resourceId",
+    });
+    expect(await screen.findByTestId("resource-error")).toHaveTextContent("Busy");
+  });
+});
+
+describe("an unknown path", () => {
+  it("when a signed-in user opens it, then a not-found screen links back to resources", async () => {
+    await renderWithProviders(<NotFoundRoute />, { route: "/nowhere" });
+    expect(screen.getByRole("heading", { level: 1, name: "Page not found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to resources" })).toHaveAttribute("href", "/resources");
+  });
+});
+
+describe("recovering from the resources screen", () => {
+  beforeEach(() => {
+    api.answer("GET /organizations/:organizationId/resources", pageOf([aResource(), aSharedDrive()]));
+    api.answer("GET /organizations/:organizationId/analytics", anAnalytics());
+    api.answer("GET /organizations/:organizationId/alerts", alertsOf());
+    api.answer("GET /organizations/:organizationId/policies", policiesOf("geneva", aPolicy()));
+    api.answer("POST /organizations/:organizationId/recoveries/estimate", anEstimate());
+    window.localStorage.setItem(WELCOME_DISMISSED_KEY, "true");
+  });
+
+  it("when a mailbox's Recover is chosen, then the modal recovers it whole, Gmail or Drive", async () => {
+    const { user } = await renderWithProviders(<ResourcesRoute />, { route: "/resources" });
+    const row = (await screen.findAllByTestId("resource-row"))[0] as HTMLElement;
+    await user.click(within(row).getByRole("button", { name: "Recover" }));
+    const dialog = await screen.findByRole("dialog", { name: "Recover data" });
+    expect(within(dialog).getByTestId("recovery-subject")).toHaveTextContent(
+      "From Ada Brunner (admin@alpvault-demo.test)Everything backed up of the chosen service",
+    );
+    expect(within(dialog).getByRole("radio", { name: "Drive" })).toBeInTheDocument();
+  });
+
+  it("when a shared drive's Recover is chosen, then the modal recovers its Drive data, with no choice of service", async () => {
+    const { user } = await renderWithProviders(<ResourcesRoute />, { route: "/resources" });
+    const row = (await screen.findAllByTestId("resource-row"))[1] as HTMLElement;
+    await user.click(within(row).getByRole("button", { name: "Recover" }));
+    const dialog = await screen.findByRole("dialog", { name: "Recover data" });
+    expect(within(dialog).getByTestId("recovery-subject")).toHaveTextContent("From Finance");
+    expect(within(dialog).queryByRole("radio", { name: "Gmail" })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole("checkbox", { name: "Recover sharing permissions" })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * Browsing a resource's backups at a date (docs/requirements.md#backup-activity) against the fake API: the
+ * mailbox by label, the drive folder by folder with its trail, the day's rule text and what it asks, and
+ * the selection recovered as of that day.
+ */
+import { screen, waitFor, within } from "@testing-library/react";
+import type { BrowseResponse } from "@alpvault/contracts/browse";
+import { SEARCH_MESSAGES } from "@alpvault/contracts/search";
+import { installFakeApi, type FakeApi } from "@/testing/fake-api";
+import { fill } from "@/testing/fill";
+import { aResource, aSharedDrive } from "@/testing/fixtures/resources";
+import { aFile, aMail, driveAnswer, mailAnswer } from "@/testing/fixtures/search";
+import { TEST_ORGANIZATION_ID } from "@/testing/fixtures/session";
+import { renderWithProviders } from "@/testing/render";
+import { SnapshotBrowser } from "./snapshot-browser";
+
+const BROWSE = "GET /organizations/:organizationId/resources/:resourceId/browse";
+
+/** What a test changes of a browse answer: anything but its items. */
+type BrowseChange = Partial<Omit<BrowseResponse, "service" | "results">>;
+
+const mailbox = (change: BrowseChange = {}): BrowseResponse => ({
+  ...mailAnswer([aMail(1), aMail(2)]),
+  asOf: null,
+  labels: [
+    { label: "INBOX", name: "Inbox", system: true },
+    { label: "Label_1", name: "Projects", system: false },
+  ],
+  folder: "",
+  folders: [],
+  foldersAtLeast: false,
+  ...change,
+});
+
+const drive = (folder: string, change: BrowseChange = {}): BrowseResponse => ({
+  ...driveAnswer([aFile(1)]),
+  asOf: null,
+  labels: [],
+  folder,
+  folders:
+    folder === ""
+      ? [{ name: "My Drive", path: "My Drive" }]
+      : [{ name: "Finance", path: `${folder}/Finance` }],
+  foldersAtLeast: false,
+  ...change,
+});
+
+let api: FakeApi;
+beforeEach(() => {
+  api = installFakeApi();
+  api.answer("GET /organizations/:organizationId/exports", { exports: [] });
+  api.answer(BROWSE, (request) =>
+    request.query.service?.[0] === "drive" ? drive(request.query.folder?.[0] ?? "") : mailbox(),
+  );
+});
+
+async function openBrowser(resource = aResource()) {
+  const onRecover = jest.fn();
+  const rendered = await renderWithProviders(
+    <SnapshotBrowser organizationId={TEST_ORGANIZATION_ID} resource={resource} onRecover={onRecover} />,
+    { route: `/resources/${resource.resourceId}/browse` },
+  );
+  await screen.findAllByTestId("search-result");
+  return { ...rendered, onRecover };
+}
+
+const lastQuery = () => api.lastRequest(BROWSE).query;
+
+describe("browsing a mailbox", () => {
+  it("when it opens, then the mailbox as backed up now shows by label, All mail first", async () => {
+    await openBrowser();
+    expect(
+      screen.getByText(/See admin@alpvault-demo\.test as the backups held it on a day/),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId("browse-as-of")).toHaveTextContent("As backed up now");
+    expect(screen.getAllByTestId("browse-label").map((label) => label.textContent)).toEqual([
+      "All mail",
+      "Inbox",
+      "Projects",
+    ]);
+    expect(lastQuery()).toEqual({ service: ["gmail"], page: ["1"], pageSize: ["25"] });
+    expect(api.lastRequest(BROWSE).params.resourceId).toBe("user-ada");
+  });
+
+  it("when a label is chosen, then its items are asked, and All mail asks for the whole mailbox again", async () => {
+    const { user } = await openBrowser();
+    await user.click(screen.getByRole("button", { name: "Projects" }));
+    await waitFor(() => expect(lastQuery().label).toEqual(["Label_1"]));
+    await user.click(screen.getByRole("button", { name: "All mail" }));
+    await waitFor(() => expect(lastQuery().label).toBeUndefined());
+  });
+
+  it("when a day is typed that is not MM-DD-YYYY, then the rule's text shows and nothing is asked", async () => {
+    const { user } = await openBrowser();
+    const asked = api.requests(BROWSE).length;
+    await fill(user, screen.getByRole("textbox", { name: "Date" }), "2026-03-31");
+    await user.click(screen.getByRole("button", { name: "Show" }));
+    expect(await screen.findByText(SEARCH_MESSAGES.invalidDate)).toBeInTheDocument();
+    expect(api.requests(BROWSE)).toHaveLength(asked);
+  });
+
+  it("when a past day is shown, then it is asked and the page says it shows the backups at that day's end", async () => {
+    api.answer(BROWSE, mailbox({ asOf: "2026-04-01T00:00:00.000Z" }));
+    const { user } = await openBrowser();
+    await fill(user, screen.getByRole("textbox", { name: "Date" }), "03-31-2026");
+    await user.click(screen.getByRole("button", { name: "Show" }));
+    await waitFor(() =>
+      expect(screen.getByTestId("browse-as-of")).toHaveTextContent(
+        "As the backups held it at the end of March 31, 2026 (UTC)",
+      ),
+    );
+    expect(lastQuery().date).toEqual(["03-31-2026"]);
+  });
+
+  it("when items are selected at a day and recovered, then the recovery gets them as held that day", async () => {
+    const { user, onRecover } = await openBrowser();
+    await fill(user, screen.getByRole("textbox", { name: "Date" }), "03-31-2026");
+    await user.click(screen.getByRole("button", { name: "Show" }));
+    await waitFor(() => expect(lastQuery().date).toEqual(["03-31-2026"]));
+    await user.click(await screen.findByRole("checkbox", { name: "Select Budget 2" }));
+    await user.click(screen.getByRole("button", { name: "Recover" }));
+    expect(onRecover).toHaveBeenCalledWith({
+      resourceId: "user-ada",
+      resourceName: "Ada Brunner (admin@alpvault-demo.test)",
+      services: ["gmail"],
+      itemIds: ["mail-2"],
+      date: "03-31-2026",
+    });
+  });
+
+  it("when the browse fails, then its message shows", async () => {
+    api.fail(BROWSE, { code: 400, message: "The label must be one of the mailbox's labels" });
+    await renderWithProviders(
+      <SnapshotBrowser organizationId={TEST_ORGANIZATION_ID} resource={aResource()} onRecover={jest.fn()} />,
+    );
+    expect(await screen.findByText("The label must be one of the mailbox's labels")).toBeInTheDocument();
+  });
+});
+
+describe("browsing a drive", () => {
+  it("when Drive is chosen, then the top shows the drives' roots, a folder opens with its trail back to the top", async () => {
+    const { user } = await openBrowser();
+    await user.click(screen.getByRole("button", { name: "Drive" }));
+    await waitFor(() => expect(lastQuery()).toEqual({ service: ["drive"], page: ["1"], pageSize: ["25"] }));
+    await user.click(await screen.findByRole("button", { name: "My Drive" }));
+    await waitFor(() => expect(lastQuery().folder).toEqual(["My Drive"]));
+    await user.click(await screen.findByRole("button", { name: "Finance" }));
+    await waitFor(() => expect(lastQuery().folder).toEqual(["My Drive/Finance"]));
+    const trail = screen.getByRole("navigation", { name: "Folder path" });
+    expect(
+      within(trail)
+        .getAllByRole("button")
+        .map((crumb) => crumb.textContent),
+    ).toEqual(["All drives", "/ My Drive", "/ Finance"]);
+    expect(within(trail).getByRole("button", { name: "/ Finance" })).toHaveAttribute(
+      "aria-current",
+      "location",
+    );
+    await user.click(within(trail).getByRole("button", { name: "All drives" }));
+    await waitFor(() => expect(lastQuery().folder).toBeUndefined());
+  });
+
+  it("when a shared drive is browsed, then there is no choice of service and a folder without sub-folders says so", async () => {
+    api.answer(BROWSE, drive("Finance", { folders: [], foldersAtLeast: false }));
+    await openBrowser(aSharedDrive());
+    expect(screen.queryByRole("button", { name: "Gmail" })).not.toBeInTheDocument();
+    expect(screen.getByText("No folders here.")).toBeInTheDocument();
+    expect(lastQuery().service).toEqual(["drive"]);
+  });
+
+  it("when a folder has more sub-folders than listed, then it says to narrow down", async () => {
+    api.answer(BROWSE, drive("", { foldersAtLeast: true }));
+    await openBrowser(aSharedDrive());
+    expect(
+      screen.getByText("More folders than shown: open a folder above to narrow down."),
+    ).toBeInTheDocument();
+  });
+});
