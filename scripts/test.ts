@@ -1,15 +1,16 @@
 /**
  * `npm test`: everything, in one command, offline.
- *   1. build functions and web
- *   2. lint (ESLint with import boundaries, Prettier) and typecheck every package, side by side; then the
- *      unit tests alone
- *   3. start one throw-away local stack (seeded from emulator-data/; its scheduler runs the dispatchers
+ *   1. side by side: build functions and web; lint (ESLint, type-aware, with our rules; Prettier; sizes);
+ *      typecheck every package; the unit tests and the web's component tests (jsdom)
+ *   2. start one throw-away local stack (seeded from emulator-data/; its scheduler runs the dispatchers
  *      once, at the start) and run the Firestore conformance, API (the product served by the test's own
  *      process, its background work run when the test says so), end-to-end (through Hosting, the Functions
- *      emulator and Cloud Tasks) and browser suites against it, in two groups side by side: the files that
- *      use the demo organisation, and those that make organisations of their own
- *   4. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does)
- *   5. once that stack has stopped too, the tests of npm start itself (tests/start/), which start and break
+ *      emulator and Cloud Tasks), browser (the web from Hosting, its API answered by the test's own process)
+ *      and browser-journey (the whole deployed shape) suites against it, in two groups side by side: the
+ *      files that use the demo organisation, and those that make organisations of their own; then the
+ *      tests that run alone (tests/exclusive)
+ *   3. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does)
+ *   4. once that stack has stopped too, the tests of npm start itself (tests/start/), which start and break
  *      their own stack
  * Ends with each step's time, the 15 slowest test files, and one line "Tests: N passed, N failed, N
  * skipped" over every jest run.
@@ -203,22 +204,22 @@ async function main(): Promise<void> {
   const focus = process.argv.slice(2);
   if (focus.length > 0) return focused(focus);
 
-  const buildStarted = Date.now();
-  try {
-    buildAll();
-    results.push({ name: "build", ok: true, seconds: Math.round((Date.now() - buildStarted) / 1000) });
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
-    results.push({ name: "build", ok: false });
-  }
-  // Each is one process: side by side on the machine's two cores, they take about half their sum.
-  await Promise.all([
+  // Each is one process (the tests two workers): side by side, they keep the machine's two cores busy.
+  // The builds go one after the other (the web's build is the larger); the stack needs them.
+  const [built] = await Promise.all([
+    (async () =>
+      (await run(
+        "build functions",
+        "npm",
+        ["run", "--silent", "build", "-w", "functions"],
+        {},
+        { buffered: true },
+      )) && run("build web", "npm", ["run", "--silent", "build", "-w", "web"], {}, { buffered: true }))(),
     run("lint", "npm", ["run", "--silent", "lint"], {}, { buffered: true }),
     run("typecheck", "npm", ["run", "--silent", "typecheck"], {}, { buffered: true }),
+    jest("unit and component tests", ["unit", "web"], {}, ["--maxWorkers=2"], { buffered: true }),
   ]);
-  // Alone: some engine tests measure Google's answers in real time (adaptive concurrency), which a
-  // machine busy with lint and typecheck distorts.
-  await jest("unit tests", ["unit"]);
+  if (!built) summarise();
 
   // The stack runs on a copy of the seed, so tests never change emulator-data/.
   const dataDir = mkdtempSync(join(tmpdir(), "alpvault-data-"));
