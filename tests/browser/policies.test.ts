@@ -213,8 +213,8 @@ describe("backup policies on a paid plan", () => {
       await rows.nth(index).getByRole("checkbox").check();
     }
     expect(await page.getByTestId("resources-selected").innerText()).toBe("2 selected");
-    await page.getByRole("button", { name: "Assign Backup Policy" }).click();
-    const assign = page.getByRole("dialog", { name: "Assign Backup Policy" });
+    await page.getByRole("button", { name: "Assign backup Policy" }).click();
+    const assign = page.getByRole("dialog", { name: "Assign backup Policy" });
     await assign.waitFor();
     expect(await assign.innerText()).toContain("Choose the backup policy for the 2 selected resources.");
     await assign.getByRole("combobox", { name: "Backup policy" }).click();
@@ -250,7 +250,7 @@ describe("backup policies on a paid plan", () => {
       const row = page.locator(`[data-testid=resource-row][data-resource-id="${id}"]`);
       await row.getByRole("button", { name: /^Actions for / }).click();
       await page.getByRole("menu").getByRole("menuitem", { name: "Change backup policy" }).click();
-      const assign = page.getByRole("dialog", { name: "Assign Backup Policy" });
+      const assign = page.getByRole("dialog", { name: "Assign backup Policy" });
       await assign.waitFor();
       expect(await assign.getByRole("combobox", { name: "Backup policy" }).innerText()).toBe("Finance team");
       await assign.getByRole("combobox", { name: "Backup policy" }).click();
@@ -295,7 +295,7 @@ describe("backup policies in the dark theme", () => {
       .getByRole("button", { name: /^Actions for / })
       .click();
     await page.getByRole("menu").getByRole("menuitem", { name: "Change backup policy" }).click();
-    const assign = page.getByRole("dialog", { name: "Assign Backup Policy" });
+    const assign = page.getByRole("dialog", { name: "Assign backup Policy" });
     await assign.waitFor();
     await settled();
     await screenshot(page, "policies-assign-dialog-dark");

@@ -92,7 +92,7 @@ const rows = () => page.getByTestId("resource-row");
 /** The organisation, for the catalog helpers: it lives in Switzerland's region (they read its database from this). */
 const inSwitzerland = () =>
   ({ organizationId, subscriptions: [{ region: { id: "ch" } }] }) as unknown as OrganizationSummary;
-const assignButton = () => page.getByRole("button", { name: "Assign Backup Policy" });
+const assignButton = () => page.getByRole("button", { name: "Assign backup Policy" });
 const snackbar = () => snackbarOf(page);
 
 async function rowNames(): Promise<string[]> {
@@ -318,14 +318,14 @@ describe("resources screen", () => {
     await menu.waitFor({ state: "hidden" });
   });
 
-  it("when a row is selected, then Assign Backup Policy is enabled and assigns the chosen policy, which protects the resource", async () => {
+  it("when a row is selected, then Assign backup Policy is enabled and assigns the chosen policy, which protects the resource", async () => {
     expect(await assignButton().isDisabled()).toBe(true);
     const checkbox = page.getByRole("checkbox", { name: "Select Ueli User" });
     await checkbox.check();
     expect(await assignButton().isEnabled()).toBe(true);
     expect(await page.getByTestId("resources-selected").innerText()).toBe("1 selected");
     await assignButton().click();
-    const dialog = page.getByRole("dialog", { name: "Assign Backup Policy" });
+    const dialog = page.getByRole("dialog", { name: "Assign backup Policy" });
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain("Choose the backup policy for the selected resource.");
     expect(await dialog.getByRole("combobox", { name: "Backup policy" }).innerText()).toBe("Default policy");
@@ -395,7 +395,7 @@ describe("resources screen", () => {
 
     await page.getByRole("button", { name: "Actions for Finance" }).click();
     await page.getByRole("menu").getByRole("menuitem", { name: "Change backup policy" }).click();
-    const dialog = page.getByRole("dialog", { name: "Assign Backup Policy" });
+    const dialog = page.getByRole("dialog", { name: "Assign backup Policy" });
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain("Choose the backup policy for Finance.");
     await dialog.getByRole("button", { name: "Assign", exact: true }).click();

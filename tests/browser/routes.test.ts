@@ -39,8 +39,9 @@ const SHELL_ROUTES: { path: string; title: string; nav: string | null; screensho
   { path: "/plans", title: "Plans and upgrade", nav: null, screenshot: "plans" },
   { path: "/policies", title: "Backup Policies", nav: "Backup Policies", screenshot: "policies" },
   { path: "/audit-logs", title: "Audit Logs", nav: "Audit Logs", screenshot: "audit-logs" },
-  { path: "/activity", title: "Backup Activity", nav: "Backup Activity", screenshot: "activity-empty" },
-  { path: "/restore-drills", title: "Restore Drills", nav: "Restore Drills", screenshot: "restore-drills" },
+  // Reached from the resources screen, not from the navigation (docs/requirements.md#screens-and-navigation).
+  { path: "/activity", title: "Backup Activity", nav: null, screenshot: "activity-empty" },
+  { path: "/restore-drills", title: "Restore Drills", nav: null, screenshot: "restore-drills" },
   { path: "/search", title: "Search Backups", nav: "Search Backups", screenshot: "search" },
   { path: "/search/res-42", title: "Search Backups", nav: "Search Backups", screenshot: "search-resource" },
   { path: "/profile", title: "My profile", nav: null, screenshot: "profile" },
@@ -122,7 +123,7 @@ describe("route table", () => {
     await page.waitForURL((url) => url.pathname === "/resources");
   });
 
-  it("when the shell is shown on a large screen, then the side navigation lists the four required entries, Backup Activity, Restore Drills and the help links", async () => {
+  it("when the shell is shown on a large screen, then the side navigation lists exactly the four required entries and the help links", async () => {
     await page.goto("/resources");
     const nav = page.getByRole("navigation", { name: "Main navigation" });
     await nav.getByRole("link", { name: "Resources" }).waitFor();
@@ -131,8 +132,6 @@ describe("route table", () => {
       "Backup Policies",
       "Search Backups",
       "Audit Logs",
-      "Backup Activity",
-      "Restore Drills",
     ]);
     expect(await page.getByRole("link", { name: "Contact support" }).getAttribute("href")).toMatch(
       /^mailto:/,
@@ -149,6 +148,19 @@ describe("route table", () => {
     expect(drawerWidth).toBe(300);
   });
 
+  it("when the resources screen shows, then it leads to Backup Activity and Restore Drills, which the navigation does not list", async () => {
+    for (const [name, path] of [
+      ["Backup Activity", "/activity"],
+      ["Restore Drills", "/restore-drills"],
+    ] as const) {
+      await page.goto("/resources");
+      await page.getByRole("link", { name, exact: true }).click();
+      await page.waitForURL((url) => url.pathname === path);
+      await page.getByRole("heading", { level: 1, name, exact: true }).waitFor();
+      expect(await selectedNavEntries()).toEqual([]);
+    }
+  });
+
   it("when the screen is below the lg breakpoint, then a 56 px rail shows the entries and the temporary drawer opens from the menu button", async () => {
     await page.setViewportSize({ width: 1024, height: 800 });
     await page.goto("/policies");
@@ -162,14 +174,7 @@ describe("route table", () => {
       await railNav
         .getByRole("link")
         .evaluateAll((links) => links.map((link) => link.getAttribute("aria-label"))),
-    ).toEqual([
-      "Resources",
-      "Backup Policies",
-      "Search Backups",
-      "Audit Logs",
-      "Backup Activity",
-      "Restore Drills",
-    ]);
+    ).toEqual(["Resources", "Backup Policies", "Search Backups", "Audit Logs"]);
     expect(await railNav.getByRole("link", { name: "Backup Policies" }).getAttribute("aria-current")).toBe(
       "page",
     );

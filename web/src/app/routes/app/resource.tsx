@@ -35,7 +35,14 @@ export default function ResourceRoute() {
   };
   const name = resource.data?.name ?? t("resources.page.title");
   return (
-    <ContentLayout title={name}>
+    <ContentLayout
+      title={name}
+      actions={
+        <Button component={RouterLink} to={paths.app.activity.getHref()} variant="outlined">
+          {t("pages.activity.title")}
+        </Button>
+      }
+    >
       <Box>
         <Button component={RouterLink} to={paths.app.resources.getHref()} variant="text">
           {t("resources.page.back")}

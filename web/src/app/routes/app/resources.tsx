@@ -1,7 +1,12 @@
+import FactCheckOutlined from "@mui/icons-material/FactCheckOutlined";
+import InsightsOutlined from "@mui/icons-material/InsightsOutlined";
+import Button from "@mui/material/Button";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router-dom";
 import type { Resource } from "@alpvault/contracts/organizations";
 import { ContentLayout } from "@/components/layouts/content-layout";
+import { paths } from "@/config/paths";
 import { RecoveryFlow } from "@/features/recovery/components/recovery-flow";
 import type { RecoveryTarget } from "@/features/recovery/hooks/use-recovery-form";
 import type { LoadResources } from "@/features/recovery/hooks/use-resource-choices";
@@ -21,11 +26,39 @@ function recoverAllOf(resource: Resource): RecoveryTarget {
   };
 }
 
+/**
+ * The organisation's backups over time and its restore drills: our screens beyond the navigation's four
+ * entries (docs/requirements.md#screens-and-navigation), reached from here.
+ */
+function ResourcesActions() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Button
+        component={RouterLink}
+        to={paths.app.activity.getHref()}
+        variant="outlined"
+        startIcon={<InsightsOutlined />}
+      >
+        {t("pages.activity.title")}
+      </Button>
+      <Button
+        component={RouterLink}
+        to={paths.app.drills.getHref()}
+        variant="outlined"
+        startIcon={<FactCheckOutlined />}
+      >
+        {t("pages.drills.title")}
+      </Button>
+    </>
+  );
+}
+
 export default function ResourcesRoute() {
   const { t } = useTranslation();
   const [recovering, setRecovering] = useState<RecoveryTarget | null>(null);
   return (
-    <ContentLayout title={t("pages.resources.title")}>
+    <ContentLayout title={t("pages.resources.title")} actions={<ResourcesActions />}>
       <ResourcesScreen onRecoverAll={(resource) => setRecovering(recoverAllOf(resource))} />
       <RecoveryFlow
         target={recovering}

@@ -7,7 +7,14 @@ import { screen, within } from "@testing-library/react";
 import { WELCOME_DISMISSED_KEY } from "@/features/resources/components/welcome-modal";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { aPolicy, policiesOf } from "@/testing/fixtures/policies";
-import { alertsOf, anAnalytics, aResource, aSharedDrive, pageOf } from "@/testing/fixtures/resources";
+import {
+  alertsOf,
+  anAnalytics,
+  aResource,
+  aResourceDetail,
+  aSharedDrive,
+  pageOf,
+} from "@/testing/fixtures/resources";
 import { anEstimate } from "@/testing/fixtures/recovery";
 import { renderWithProviders } from "@/testing/render";
 import NotFoundRoute from "./not-found";
@@ -84,5 +91,36 @@ describe("recovering from the resources screen", () => {
     expect(within(dialog).getByTestId("recovery-subject")).toHaveTextContent("From Finance");
     expect(within(dialog).queryByRole("radio", { name: "Gmail" })).not.toBeInTheDocument();
     expect(within(dialog).getByRole("checkbox", { name: "Recover sharing permissions" })).toBeInTheDocument();
+  });
+});
+
+describe("the way to Backup Activity and Restore Drills", () => {
+  beforeEach(() => {
+    api.answer("GET /organizations/:organizationId/resources", pageOf([aResource()]));
+    api.answer("GET /organizations/:organizationId/analytics", anAnalytics());
+    api.answer("GET /organizations/:organizationId/alerts", alertsOf());
+    api.answer("GET /organizations/:organizationId/policies", policiesOf("geneva", aPolicy()));
+    window.localStorage.setItem(WELCOME_DISMISSED_KEY, "true");
+  });
+
+  it("when the resources screen shows, then it leads to Backup Activity and Restore Drills", async () => {
+    await renderWithProviders(<ResourcesRoute />, { route: "/resources" });
+    expect(await screen.findByRole("link", { name: "Backup Activity" })).toHaveAttribute("href", "/activity");
+    expect(screen.getByRole("link", { name: "Restore Drills" })).toHaveAttribute("href", "/restore-drills");
+  });
+
+  it("when a resource's page shows, then it leads to Backup Activity", async () => {
+    api.answer("GET /organizations/:organizationId/resources/:resourceId", aResourceDetail());
+    api.answer("GET /organizations/:organizationId/resources/:resourceId/runs", {
+      runs: [],
+      nextPageToken: null,
+    });
+    api.answer("GET /organizations/:organizationId/recoveries", { recoveries: [] });
+    api.answer("GET /organizations/:organizationId/exports", { exports: [] });
+    await renderWithProviders(<ResourceRoute />, {
+      route: "/resources/user-ada",
+      path: "/resources/:resourceId",
+    });
+    expect(await screen.findByRole("link", { name: "Backup Activity" })).toHaveAttribute("href", "/activity");
   });
 });

@@ -232,7 +232,7 @@ describe("the row menu", () => {
     const { row, user } = await openWith(aResource({ policyId: "finance", policyName: "Finance team" }));
     await user.click(within(row).getByRole("button", { name: "Actions for Ada Brunner" }));
     await user.click(await screen.findByRole("menuitem", { name: "Change backup policy" }));
-    const dialog = await screen.findByRole("dialog", { name: "Assign Backup Policy" });
+    const dialog = await screen.findByRole("dialog", { name: "Assign backup Policy" });
     expect(dialog).toHaveTextContent("Choose the backup policy for Ada Brunner.");
     expect(within(dialog).getByRole("combobox", { name: "Backup policy" })).toHaveTextContent("Finance team");
     await user.click(within(dialog).getByRole("combobox", { name: "Backup policy" }));

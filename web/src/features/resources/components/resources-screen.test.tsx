@@ -197,9 +197,9 @@ describe("asking the API", () => {
 });
 
 describe("assigning a policy", () => {
-  it("when no row is selected, then Assign Backup Policy is disabled", async () => {
+  it("when no row is selected, then Assign backup Policy is disabled", async () => {
     await openScreen();
-    expect(screen.getByRole("button", { name: "Assign Backup Policy" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Assign backup Policy" })).toBeDisabled();
   });
 
   it("when two rows are selected and a policy assigned, then the API gets both, the snackbar counts them and the selection clears", async () => {
@@ -208,8 +208,8 @@ describe("assigning a policy", () => {
     await user.click(screen.getByRole("checkbox", { name: "Select Ada Brunner" }));
     await user.click(screen.getByRole("checkbox", { name: "Select Finance" }));
     expect(screen.getByTestId("resources-selected")).toHaveTextContent("2 selected");
-    await user.click(screen.getByRole("button", { name: "Assign Backup Policy" }));
-    const dialog = await screen.findByRole("dialog", { name: "Assign Backup Policy" });
+    await user.click(screen.getByRole("button", { name: "Assign backup Policy" }));
+    const dialog = await screen.findByRole("dialog", { name: "Assign backup Policy" });
     expect(dialog).toHaveTextContent("Choose the backup policy for the 2 selected resources.");
     expect(dialog).toHaveTextContent("Assigning a policy starts a new backup of each resource.");
     expect(within(dialog).getByRole("combobox", { name: "Backup policy" })).toHaveTextContent(
@@ -242,15 +242,15 @@ describe("assigning a policy", () => {
     });
     const { user } = await openScreen();
     await user.click(screen.getByRole("checkbox", { name: "Select Ada Brunner" }));
-    await user.click(screen.getByRole("button", { name: "Assign Backup Policy" }));
-    const dialog = await screen.findByRole("dialog", { name: "Assign Backup Policy" });
+    await user.click(screen.getByRole("button", { name: "Assign backup Policy" }));
+    const dialog = await screen.findByRole("dialog", { name: "Assign backup Policy" });
     expect(dialog).toHaveTextContent("Choose the backup policy for the selected resource.");
     await user.click(within(dialog).getByRole("button", { name: "Assign" }));
     await expectSnackbar(
       "Some of the selected resources were not found. Reload the list and try again.",
       "error",
     );
-    expect(screen.getByRole("dialog", { name: "Assign Backup Policy" })).toBeInTheDocument();
+    expect(screen.getByRole("dialog", { name: "Assign backup Policy" })).toBeInTheDocument();
   });
 });
 

@@ -56,16 +56,23 @@ describe("the navigation on a large screen", () => {
     ["/policies", "Backup Policies"],
     ["/search/user-ada", "Search Backups"],
     ["/audit-logs", "Audit Logs"],
+    ["/activity", "no entry"],
+    ["/restore-drills", "no entry"],
   ])("when the page is %s, then %s is highlighted", async (route, entry) => {
     await openShell(route);
     const current = within(mainNav())
       .getAllByRole("link")
       .filter((link) => link.getAttribute("aria-current") === "page");
-    expect(current.map((link) => link.textContent)).toEqual([entry]);
+    expect(current.map((link) => link.textContent)).toEqual(entry === "no entry" ? [] : [entry]);
   });
 
-  it("when it shows, then the required entries lead to their screens and the help links follow", async () => {
+  it("when it shows, then it holds exactly the four required entries, each leading to its screen, and the help links follow", async () => {
     await openShell();
+    expect(
+      within(mainNav())
+        .getAllByRole("link")
+        .map((link) => link.textContent),
+    ).toEqual(["Resources", "Backup Policies", "Search Backups", "Audit Logs"]);
     for (const [name, href] of [
       ["Resources", "/resources"],
       ["Backup Policies", "/policies"],
@@ -97,9 +104,14 @@ describe("the navigation on a large screen", () => {
 describe("the navigation below the lg breakpoint", () => {
   beforeEach(() => wideScreen(false));
 
-  it("when the screen is narrow, then a rail names the entries and the menu button opens the drawer", async () => {
+  it("when the screen is narrow, then a rail names the four entries and the menu button opens the drawer", async () => {
     const { user } = await openShell("/policies");
     const rail = screen.getByRole("navigation", { name: "Navigation rail" });
+    expect(
+      within(rail)
+        .getAllByRole("link")
+        .map((link) => link.getAttribute("aria-label")),
+    ).toEqual(["Resources", "Backup Policies", "Search Backups", "Audit Logs"]);
     expect(within(rail).getByRole("link", { name: "Backup Policies" })).toHaveAttribute(
       "aria-current",
       "page",
