@@ -9,7 +9,9 @@
  * Connecting (docs/requirements.md#states-and-flows): when the auth state becomes signed in, load the installation, then the regions,
  * then the first organisation's details. A failure of the installation or the regions aborts connecting
  * (status "failed" with the `{code, message}` error); a failure of the organisation details still connects.
- * The calls themselves are given by the app (`loaders`), so this shared module depends on no feature.
+ * The calls themselves are given by the app (`loaders`), so this shared module depends on no feature. A
+ * failure of the plan data alone shows the server's message in the error snackbar
+ * (docs/requirements.md#errors-and-messages); the session connects with the default plan.
  */
 import type { User } from "firebase/auth";
 import {
@@ -32,6 +34,7 @@ import { FREE_PLAN, isPremium, planIdOfName, type PlanId } from "@alpvault/contr
 import type { Region } from "@alpvault/contracts/regions";
 import { toApiError, type ApiError } from "@alpvault/contracts/errors";
 import { registerOrganizationRegion } from "@/lib/api-client";
+import { useSnackbar } from "@/lib/snackbar";
 import { currentFirebaseUser, loadFirebase, onAuthState } from "@/lib/firebase";
 import {
   clearSession,
@@ -142,6 +145,8 @@ interface Connection {
   regions: Region[];
   organizationDetails: OrganizationDetails | null;
   plan: CurrentPlan | null;
+  /** Why the plan data could not be read, or null. */
+  planError: ApiError | null;
 }
 
 interface State {
@@ -182,7 +187,8 @@ function storeSignedInEntries(user: User): void {
 
 /**
  * The connecting sequence (docs/requirements.md#states-and-flows): the installation, then the regions, then the first organisation's
- * details and plan (their failures only logged).
+ * details and plan (a failure of the details is only logged; a failure of the plan is answered for the
+ * snackbar).
  */
 async function loadConnection(calls: SessionLoaders): Promise<Connection> {
   const installation = await calls.installation();
@@ -194,6 +200,7 @@ async function loadConnection(calls: SessionLoaders): Promise<Connection> {
   const organization = installation.organizations[0];
   let organizationDetails: OrganizationDetails | null = null;
   let plan: CurrentPlan | null = null;
+  let planError: ApiError | null = null;
   if (organization) {
     writeSessionEntry("organizationId", organization.organizationId);
     const subscription = organization.subscriptions.find((candidate) => Boolean(candidate.region));
@@ -204,10 +211,13 @@ async function loadConnection(calls: SessionLoaders): Promise<Connection> {
     if (details.status === "fulfilled") organizationDetails = details.value;
     else console.warn("Organisation details could not be loaded; connecting anyway", details.reason);
     if (loadedPlan.status === "fulfilled") plan = loadedPlan.value;
-    else console.warn("The plan could not be loaded; the default plan stays", loadedPlan.reason);
+    else {
+      console.warn("The plan could not be loaded; the default plan stays", loadedPlan.reason);
+      planError = toApiError(loadedPlan.reason);
+    }
   }
   writeSessionEntry("onboardingComplete", String(computeOnboardingComplete(installation)));
-  return { installation, regions, organizationDetails, plan };
+  return { installation, regions, organizationDetails, plan, planError };
 }
 
 export function SessionProvider({ loaders, children }: { loaders: SessionLoaders; children: ReactNode }) {
@@ -282,6 +292,13 @@ export function SessionProvider({ loaders, children }: { loaders: SessionLoaders
   }, [load]);
 
   const retry = useCallback(() => connect(currentFirebaseUser()), [connect]);
+
+  // Plan loading errors: the server's message in the error snackbar, once per connection read.
+  const { show } = useSnackbar();
+  const planError = state.connection?.planError ?? null;
+  useEffect(() => {
+    if (planError) show({ text: planError.message, isError: true });
+  }, [planError, show]);
 
   const session = useMemo<Session>(() => {
     const { connection, user } = state;

@@ -145,12 +145,13 @@ describe("the profile menu", () => {
     }
   });
 
-  it("when the plan data cannot be read, then the menu keeps the default plan", async () => {
+  it("when the plan data cannot be read, then the snackbar says why and the menu keeps the default plan", async () => {
     api.fail("GET /organizations/:organizationId/subscriptions/:subscriptionId", {
       code: 503,
       message: "Busy",
     });
     const { user } = await openShell();
+    await expectSnackbar("Busy", "error");
     await user.click(screen.getByRole("button", { name: "Account menu, AB" }));
     expect(await screen.findByTestId("profile-plan")).toHaveTextContent("GW Daily plan · up to 5 users");
   });
