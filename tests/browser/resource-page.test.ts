@@ -16,7 +16,7 @@ import { countIs, screenshot, settledWidth } from "./support/browser";
 import { lastMarkTooltip } from "./support/charts";
 import { useFreshOrganizationPage } from "./support/fresh-organization";
 import { screenshotBothThemes } from "./support/onboarding";
-import { expectSnackbar } from "./support/snackbar";
+import { expectSnackbarAnnounced } from "./support/snackbar";
 
 jest.setTimeout(240_000);
 
@@ -100,7 +100,7 @@ describe("a resource's page", () => {
 
   it("when Back up now is chosen on the page, then the snackbar confirms it and the history gets the run as it ends", async () => {
     await page().getByRole("button", { name: "Back up now" }).click();
-    await expectSnackbar(page(), "Backup started", false);
+    await expectSnackbarAnnounced(page(), "Backup started", false);
     const runs = await apiRuns();
     await finishedRun(setup().organization, setup().resource.resourceId, runs[0]!.runId);
     await page().reload();

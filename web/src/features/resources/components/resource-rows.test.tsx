@@ -10,7 +10,7 @@ import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { aCustomPolicy, aPolicy, policiesOf } from "@/testing/fixtures/policies";
 import { alertsOf, anAnalytics, aResource, aRunningBackup, pageOf } from "@/testing/fixtures/resources";
 import { renderWithProviders } from "@/testing/render";
-import { expectSnackbar } from "@/testing/snackbar";
+import { expectSnackbar, expectSnackbarAnnounced } from "@/testing/snackbar";
 import { WELCOME_DISMISSED_KEY } from "./welcome-modal";
 import { ResourcesScreen } from "./resources-screen";
 
@@ -216,7 +216,7 @@ describe("the row menu", () => {
     await user.click(await screen.findByRole("menuitem", { name: "Backup now" }));
     await waitFor(() => expect(api.requests(BACKUP)).toHaveLength(1));
     expect(api.lastRequest(BACKUP).params.resourceId).toBe("user-ada");
-    await expectSnackbar(BACKUP_MESSAGES.started, "success");
+    await expectSnackbarAnnounced(BACKUP_MESSAGES.started, "success");
   });
 
   it("when Backup now is refused, then the API's message shows as an error", async () => {

@@ -9,7 +9,7 @@ import { fill } from "@/testing/fill";
 import { aCustomPolicy, aPolicy, policiesOf } from "@/testing/fixtures/policies";
 import { alertsOf, anAnalytics, aResource, aSharedDrive, pageOf } from "@/testing/fixtures/resources";
 import { renderWithProviders } from "@/testing/render";
-import { expectSnackbar } from "@/testing/snackbar";
+import { expectSnackbar, expectSnackbarAnnounced } from "@/testing/snackbar";
 import { WELCOME_DISMISSED_KEY } from "./welcome-modal";
 import { ResourcesScreen } from "./resources-screen";
 
@@ -246,7 +246,8 @@ describe("assigning a policy", () => {
     const dialog = await screen.findByRole("dialog", { name: "Assign backup Policy" });
     expect(dialog).toHaveTextContent("Choose the backup policy for the selected resource.");
     await user.click(within(dialog).getByRole("button", { name: "Assign" }));
-    await expectSnackbar(
+    // Above the open dialog, where a screen reader reads it too (not under the page the dialog hides).
+    await expectSnackbarAnnounced(
       "Some of the selected resources were not found. Reload the list and try again.",
       "error",
     );
