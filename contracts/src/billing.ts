@@ -3,6 +3,7 @@
  * plans and profile screens, docs/requirements.md#states-and-flows payment outcomes and graceful period, #errors-and-messages texts): request and response
  * shapes shared by web and functions, and the texts both show.
  */
+import { dayText } from "./dates";
 import {
   PLANS,
   PLAN_ORDER,
@@ -146,8 +147,9 @@ export const SEAT_TEXTS = {
   /** The audit entry's object when the count is first exceeded. */
   exceededObject: (used: number, seats: number) =>
     `${used} active mailboxes for ${seats} seat${seats === 1 ? "" : "s"}`,
-  exceededAlert: (over: number, stopsOn: string) =>
-    `${over} mailbox${over === 1 ? " is" : "es are"} beyond your seats. They are backed up until ${stopsOn}; add seats to keep them protected after that.`,
+  /** The stop date (an instant) is written as the console writes a day (`dayText`). */
+  exceededAlert: (over: number, stopsAt: string | Date) =>
+    `${over} mailbox${over === 1 ? " is" : "es are"} beyond your seats. They are backed up until ${dayText(stopsAt)}; add seats to keep them protected after that.`,
   addedObject: (from: number, to: number) => `Seats added automatically: ${from} to ${to}`,
   addedAlert: (added: number, to: number) =>
     `${added} seat${added === 1 ? " was" : "s were"} added automatically for new mailboxes (now ${to}).`,

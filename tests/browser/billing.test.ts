@@ -388,7 +388,8 @@ describe("subscription", () => {
     await alert.waitFor();
     expect(await alert.getAttribute("data-stopped")).toBe("false");
     expect(await alert.innerText()).toContain(`${over} mailboxes beyond your 2 seats`);
-    const stopsOn = new Intl.DateTimeFormat("en", { dateStyle: "long" }).format(
+    // The console's one way of writing a day (web/src/lib/format.ts formatDate): the UTC day, long.
+    const stopsOn = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(
       new Date(since.getTime() + 14 * 86_400_000),
     );
     expect(await alert.innerText()).toContain(`backed up until ${stopsOn}`);

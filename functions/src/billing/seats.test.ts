@@ -36,7 +36,10 @@ describe("seats over the count", () => {
       ],
     });
     expect(first.audits).toEqual([{ operation: "seats.exceeded", object: SEAT_TEXTS.exceededObject(5, 3) }]);
-    expect(first.alerts).toEqual([SEAT_TEXTS.exceededAlert(2, "2026-12-09")]);
+    // The stop date in the console's one style for a day (as /plans shows it), not an ISO date.
+    expect(first.alerts).toEqual([
+      "2 mailboxes are beyond your seats. They are backed up until December 9, 2026; add seats to keep them protected after that.",
+    ]);
     const later = decideSeats(
       { ...GENEVA, ...first.account } as Account,
       mailboxes(5),

@@ -21,10 +21,6 @@ import { seatCharge } from "./charges";
 /** The most mailboxes beyond the count the account keeps (the refusal checks only these). */
 const UNSEATED_KEPT = 2_000;
 
-function dateOnly(date: Date): string {
-  return date.toISOString().slice(0, 10);
-}
-
 /** What a sync's mailboxes change in the account (pure: the caller writes it in one transaction). */
 export function decideSeats(account: Account, mailboxes: readonly SyncedMailbox[], now: Date): BillingChange {
   const seats = seatsOf(account);
@@ -56,7 +52,7 @@ export function decideSeats(account: Account, mailboxes: readonly SyncedMailbox[
   return {
     account: { seatOverage },
     audits: [{ operation: "seats.exceeded", object: SEAT_TEXTS.exceededObject(used, seats) }],
-    alerts: [SEAT_TEXTS.exceededAlert(over, dateOnly(seatStopsAt(since)))],
+    alerts: [SEAT_TEXTS.exceededAlert(over, seatStopsAt(since))],
   };
 }
 

@@ -1,5 +1,7 @@
 /// <reference types="jest" />
+import { SEAT_TEXTS } from "@alpvault/contracts/billing";
 import {
+  formatDate,
   formatGigabytes,
   formatPrice,
   formatRelativeTime,
@@ -161,5 +163,18 @@ describe("consumer mail", () => {
     expect(isConsumerMail(null)).toBe(false);
     expect(isConsumerMail(undefined)).toBe(false);
     expect(isConsumerMail(42)).toBe(false);
+  });
+});
+
+describe("days", () => {
+  it("when an instant is late in its UTC day, then the day is that UTC day, written long in the language", () => {
+    expect(formatDate("2026-12-09T23:30:00.000Z", "en")).toBe("December 9, 2026");
+    expect(formatDate("2026-12-09T00:00:00.000Z", "fr")).toBe("9 décembre 2026");
+    expect(formatDate("not a date")).toBe("");
+  });
+
+  it("when the API names a seat overage's stop date in an alert, then it is written as the console writes the day", () => {
+    const stopsAt = "2026-12-09T23:30:00.000Z";
+    expect(SEAT_TEXTS.exceededAlert(3, stopsAt)).toContain(`backed up until ${formatDate(stopsAt)};`);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * Display helpers (docs/requirements.md#validation, #constants-and-limits): initials, storage sizes, prices, relative time, random ids and the
+ * Display helpers (docs/requirements.md#validation, #constants-and-limits): initials, storage sizes, prices, days, relative time, random ids and the
  * consumer-mail check. Pure functions: no DOM, no app imports, unit-tested in `format.test.ts`.
  */
+import { dayText } from "@alpvault/contracts/dates";
 
 /** Initials: the first letter of each word, in upper case ("Ada Brunner" → "AB"). */
 export function initials(name: string | null | undefined): string {
@@ -48,6 +49,14 @@ export function formatPrice(amount: number, locale = "en-US"): string {
     minimumFractionDigits: 0,
     maximumFractionDigits: 2,
   }).format(Number.isFinite(amount) ? amount : 0);
+}
+
+/**
+ * A day, the product's one way (`dayText` of contracts, which the API's texts use too): the long date of
+ * the UTC day `date` falls on, in `locale` ("December 9, 2026"; "9 décembre 2026"). Empty for no date.
+ */
+export function formatDate(date: Date | string | number, locale = "en"): string {
+  return dayText(date, locale);
 }
 
 /** Relative-time thresholds (docs/requirements.md#constants-and-limits): below them the smaller unit is used. */

@@ -4,6 +4,7 @@ import Button from "@mui/material/Button";
 import type { SubscriptionDetails } from "@alpvault/contracts/organizations";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
+import { formatDate } from "@/lib/format";
 import "../i18n/register";
 
 /**
@@ -58,9 +59,7 @@ export function SeatOverageAlert({
         ? t("billing.seats.stopped", { count: overage.over })
         : t("billing.seats.grace", {
             count: overage.over,
-            date: new Intl.DateTimeFormat(i18n.language, { dateStyle: "long" }).format(
-              new Date(overage.stopsAt),
-            ),
+            date: formatDate(overage.stopsAt, i18n.language),
           })}{" "}
       <span data-testid="seat-overage-mailboxes">
         {listed.join(", ")}

@@ -12,7 +12,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import "../i18n/register";
 import { paths } from "@/config/paths";
-import { formatStorage } from "@/lib/format";
+import { formatStorage, formatDate } from "@/lib/format";
 
 /** A labelled line of the card; its value is a placeholder until the subscription is read. */
 function Row({
@@ -106,13 +106,7 @@ function SubscriptionRows({
         {subscription && <PlanValue subscription={subscription} />}
       </Row>
       <Row label={t("billing.subscription.renewal")} testId="subscription-renewal" failed={failed}>
-        {subscription && (
-          <Typography>
-            {new Intl.DateTimeFormat(i18n.language, { dateStyle: "long" }).format(
-              new Date(subscription.renewalDate),
-            )}
-          </Typography>
-        )}
+        {subscription && <Typography>{formatDate(subscription.renewalDate, i18n.language)}</Typography>}
       </Row>
       <Row label={t("billing.subscription.seats")} testId="subscription-seats" failed={failed}>
         {subscription && (

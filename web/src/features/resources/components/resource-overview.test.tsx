@@ -66,7 +66,7 @@ describe("a resource's summary", () => {
       }),
     );
     expect(screen.getByTestId("resource-integrity")).toHaveTextContent(
-      "Read back in full on Nov 20, 2026: 40 items intact",
+      "Read back in full on November 20, 2026: 40 items intact",
     );
     unmount();
     await openOverview(
@@ -75,7 +75,7 @@ describe("a resource's summary", () => {
       }),
     );
     expect(screen.getByTestId("resource-integrity")).toHaveTextContent(
-      "Read back on Nov 20, 2026: 2 of 40 items damaged",
+      "Read back on November 20, 2026: 2 of 40 items damaged",
     );
   });
 

@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import { paths } from "@/config/paths";
-import { formatStorage } from "@/lib/format";
+import { formatDate, formatStorage } from "@/lib/format";
 import { asApiError } from "@/lib/query";
 import { useSnackbar } from "@/lib/snackbar";
 import { useBackupNow } from "../api/backup-now";
@@ -34,9 +34,7 @@ function IntegrityLine({ resource }: { resource: ResourceDetail }) {
   const { t, i18n } = useTranslation();
   const integrity = resource.integrity;
   if (!integrity) return <Typography variant="body2">{t("resources.page.integrityNever")}</Typography>;
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium" }).format(
-    new Date(integrity.verifiedAt),
-  );
+  const date = formatDate(integrity.verifiedAt, i18n.language);
   return (
     <Typography variant="body2" color={integrity.state === "damaged" ? "error" : undefined}>
       {integrity.state === "damaged"

@@ -18,6 +18,7 @@ import type { Resource } from "@alpvault/contracts/organizations";
 import { SEARCH_MESSAGES, parseSearchDate, type SearchService } from "@alpvault/contracts/search";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { formatDate } from "@/lib/format";
 import { isLoading } from "@/lib/query";
 import { useBrowseBackups, type BrowseQuery } from "../api/browse-backups";
 import { SearchResultsCard } from "./search-results-card";
@@ -249,9 +250,8 @@ export function SnapshotBrowser(props: {
   };
   const asOf = answer?.asOf
     ? t("search.browse.asOf", {
-        date: new Intl.DateTimeFormat(i18n.language, { dateStyle: "long", timeZone: "UTC" }).format(
-          new Date(Date.parse(answer.asOf) - 1),
-        ),
+        // The end of the day is the next day's first instant: the day is the one before it.
+        date: formatDate(Date.parse(answer.asOf) - 1, i18n.language),
       })
     : t("search.browse.now");
 
