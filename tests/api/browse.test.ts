@@ -165,12 +165,23 @@ describe("browsing a mailbox by label and a drive by folder", () => {
     ).toEqual([]);
   });
 
+  test("when no service is given, then the mailbox's Gmail is browsed, and a label or a folder names its service", async () => {
+    const first = await browsed("");
+    expect(first.service).toBe("gmail");
+    expect(subjects(first)).toEqual(["Archived budget", "Project plan", "Kickoff notes"]);
+    expect((await browsed("label=Projects")).service).toBe("gmail");
+    const folder = await browsed(`folder=${encodeURIComponent("My Drive")}`);
+    expect(folder.service).toBe("drive");
+    expect(names(folder)).toEqual(["readme.txt"]);
+  });
+
   test("when the query is malformed, then each is a 4xx with its message, never a 5xx", async () => {
     const cases: [string, number][] = [
       ["service=chat", 400],
       ["service=gmail&date=13-45-2026", 400],
       ["service=drive&label=INBOX", 400],
       ["service=gmail&folder=My%20Drive", 400],
+      ["label=INBOX&folder=My%20Drive", 400],
       ["service=gmail&label=Nope", 400],
       ["service=gmail&label=", 400],
       ["service=gmail&label=INBOX&label=SENT", 400],

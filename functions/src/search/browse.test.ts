@@ -1,10 +1,20 @@
 import { BROWSE_MESSAGES } from "@alpvault/contracts/browse";
 import { SEARCH_MESSAGES } from "@alpvault/contracts/search";
-import { parseBrowseQuery } from "./browse";
+import { browsedService, parseBrowseQuery } from "./browse";
 
 describe("a browse's query", () => {
-  it("when nothing is given, then it is Gmail now, the first page of 25, at the top", () => {
-    expect(parseBrowseQuery({})).toEqual({ service: "gmail", folder: "", page: 1, pageSize: 25 });
+  it("when nothing is given, then it is the resource's first service now, the first page of 25, at the top", () => {
+    expect(parseBrowseQuery({})).toEqual({ folder: "", page: 1, pageSize: 25 });
+  });
+
+  it.each([
+    { browsed: "a mailbox", type: "email", query: {}, service: "gmail" },
+    { browsed: "a shared drive", type: "shared_drive", query: {}, service: "drive" },
+    { browsed: "a mailbox's folder", type: "email", query: { folder: "My Drive" }, service: "drive" },
+    { browsed: "a mailbox's label", type: "email", query: { label: "INBOX" }, service: "gmail" },
+    { browsed: "a mailbox's Drive", type: "email", query: { service: "drive" }, service: "drive" },
+  ] as const)("when $browsed is asked for, then it is browsed by $service", ({ type, query, service }) => {
+    expect(browsedService(parseBrowseQuery(query), type)).toBe(service);
   });
 
   it("when a day, a folder with a trailing slash and a page are given, then the day ends the browse and the folder is trimmed", () => {

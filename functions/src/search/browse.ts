@@ -22,6 +22,8 @@ import {
   type SearchService,
 } from "@alpvault/contracts/search";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
+import { isId } from "@alpvault/contracts/ids";
+import type { Resource } from "@alpvault/contracts/organizations";
 import { mailLabelNames } from "../backups/service";
 import { bounded } from "../engine/sources/search-text";
 import { DomainError } from "../lib/errors";
@@ -39,7 +41,8 @@ const MAX_FOLDER = 1_000;
 const HIGHEST = "\uf8ff";
 
 export interface BrowseQuery {
-  service: SearchService;
+  /** As asked for, or as a label (Gmail) or a folder (Drive) implies; absent: the resource's first. */
+  service?: SearchService;
   asOf?: string;
   label?: string;
   folder: string;
@@ -50,8 +53,8 @@ export interface BrowseQuery {
 
 /** Reads and checks a browse's query; anything else is a 400 with its text. */
 export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
-  const service = single(query, "service") ?? "gmail";
-  if (!(SEARCH_SERVICES as readonly string[]).includes(service)) {
+  const asked = single(query, "service");
+  if (asked !== undefined && !(SEARCH_SERVICES as readonly string[]).includes(asked)) {
     throw DomainError.invalid(SEARCH_MESSAGES.unknownService);
   }
   const date = single(query, "date");
@@ -59,6 +62,7 @@ export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
   if (date && !asOf) throw DomainError.invalid(SEARCH_MESSAGES.invalidDate);
   const label = single(query, "label");
   const folder = single(query, "folder");
+  const service = asked ?? (label !== undefined ? "gmail" : folder !== undefined ? "drive" : undefined);
   if (label !== undefined && service !== "gmail") throw DomainError.invalid(BROWSE_MESSAGES.labelForMail);
   if (folder !== undefined && service !== "drive") throw DomainError.invalid(BROWSE_MESSAGES.folderForDrive);
   if (label !== undefined && (label.trim() === "" || label.length > MAX_LABEL)) {
@@ -68,7 +72,7 @@ export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
     throw DomainError.invalid(BROWSE_MESSAGES.invalidFolder);
   const pageToken = single(query, "pageToken");
   return {
-    service: service as SearchService,
+    ...(service ? { service: service as SearchService } : {}),
     ...(asOf ? { asOf } : {}),
     ...(label !== undefined ? { label } : {}),
     folder: (folder ?? "").trim().replace(/\/+$/, ""),
@@ -76,6 +80,11 @@ export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
     pageSize: positive(query, "pageSize", 25, MAX_SEARCH_PAGE_SIZE),
     ...(pageToken ? { pageToken } : {}),
   };
+}
+
+/** The service a browse shows: the one asked for (or implied), else a mailbox's Gmail, a shared drive's Drive. */
+export function browsedService(query: BrowseQuery, type: Resource["type"]): SearchService {
+  return query.service ?? (type === "shared_drive" ? "drive" : "gmail");
 }
 
 /** The mailbox's labels: Gmail's system ones, then the user's as its last backup named them. */
@@ -127,24 +136,29 @@ export async function browseBackups(
   actor: string,
   now = new Date(),
 ): Promise<BrowseResponse> {
-  const resource = await resourceById(scope, resourceId);
-  if (!resource) throw DomainError.notFound(ACTIVITY_MESSAGES.resourceNotFound);
   const query = parseBrowseQuery(rawQuery);
-  const mail = query.service === "gmail";
-  const labels = mail ? await labelsOf(scope, resource.resourceId) : [];
+  // The resource and its labels are read side by side (the labels only where Gmail may be browsed).
+  const [resource, mailboxLabels] = await Promise.all([
+    resourceById(scope, resourceId),
+    query.service !== "drive" && isId(resourceId) ? labelsOf(scope, resourceId) : undefined,
+  ]);
+  if (!resource) throw DomainError.notFound(ACTIVITY_MESSAGES.resourceNotFound);
+  const service = browsedService(query, resource.type);
+  const mail = service === "gmail";
+  const labels = mail ? (mailboxLabels ?? []) : [];
   if (query.label !== undefined && !labels.some((label) => label.label === query.label)) {
     throw DomainError.invalid(BROWSE_MESSAGES.invalidLabel);
   }
   // As the catalog keeps a path (lower case, at most `MAX_TEXT` characters), so that they compare.
   const folderKey = bounded(query.folder);
   const narrowing = mail ? (query.label ?? "") : folderKey;
-  const digest = searchDigest(["browse", query.service, resource.resourceId, narrowing, query.asOf ?? null]);
+  const digest = searchDigest(["browse", service, resource.resourceId, narrowing, query.asOf ?? null]);
   const token = tokenOf(query, digest);
   // The top of the drives holds folders only: every file is in a root ("My Drive", a shared drive).
-  const found =
+  const findPage = () =>
     !mail && folderKey === ""
-      ? { items: [], total: 0, totalAtLeast: false, next: null }
-      : await findItems(scope, resource.resourceId, {
+      ? Promise.resolve({ items: [], total: 0, totalAtLeast: false, next: null })
+      : findItems(scope, resource.resourceId, {
           kind: mail ? "gmail-message" : "drive-file",
           words: [],
           ...(mail && query.label !== undefined ? { label: bounded(query.label) } : {}),
@@ -154,11 +168,16 @@ export async function browseBackups(
           skip: token ? 0 : (query.page - 1) * query.pageSize,
           ...(token ? { token } : {}),
         });
-  const [items, sub] = await Promise.all([
-    heldAt(scope, resource.resourceId, found.items, query.asOf),
+  // Each step waits only for what it needs: the page and the sub-folders side by side, then the page's
+  // versions at the date beside the audit entry (written once the page is found).
+  const [found, sub] = await Promise.all([
+    findPage(),
     mail ? { folders: [], atLeast: false } : subFolders(scope, resource.resourceId, folderKey),
   ]);
-  await auditSearch(scope, actor, query.service, resource, now);
+  const [items] = await Promise.all([
+    heldAt(scope, resource.resourceId, found.items, query.asOf),
+    auditSearch(scope, actor, service, resource, now),
+  ]);
   const base = {
     ...pageOf(resource, query, found, digest),
     asOf: query.asOf ?? null,

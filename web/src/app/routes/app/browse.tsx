@@ -21,7 +21,8 @@ const loadRecoveryResources: LoadResources = (organizationId, signal) =>
 
 /**
  * `/resources/{resourceId}/browse`: the resource's backups at a point in time (docs/requirements.md#backup-
- * activity), by label or folder; Recover opens the recovery modal for the selection at that day.
+ * activity), by label or folder; Recover opens the recovery modal for the selection at that day. The
+ * resource and its first page of items are read side by side.
  */
 export default function BrowseRoute() {
   const { t } = useTranslation();
@@ -40,8 +41,14 @@ export default function BrowseRoute() {
         <LinearProgress aria-label={t("search.browse.title")} />
       )}
       {resource.error && <Alert severity="warning">{resource.error.message}</Alert>}
-      {resource.data && (
-        <SnapshotBrowser organizationId={organizationId} resource={resource.data} onRecover={setRecovering} />
+      {/* The browse is asked for beside the resource, not after it: the page's first load is one round. */}
+      {!resource.error && (
+        <SnapshotBrowser
+          organizationId={organizationId}
+          resourceId={resourceId}
+          resource={resource.data}
+          onRecover={setRecovering}
+        />
       )}
       <RecoveryFlow
         target={recovering}

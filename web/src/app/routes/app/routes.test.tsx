@@ -16,7 +16,9 @@ import {
   pageOf,
 } from "@/testing/fixtures/resources";
 import { anEstimate } from "@/testing/fixtures/recovery";
+import { aMail, mailAnswer } from "@/testing/fixtures/search";
 import { renderWithProviders } from "@/testing/render";
+import BrowseRoute from "./browse";
 import NotFoundRoute from "./not-found";
 import ResourceRoute from "./resource";
 import ResourcesRoute from "./resources";
@@ -122,5 +124,41 @@ describe("the way to Backup Activity and Restore Drills", () => {
       path: "/resources/:resourceId",
     });
     expect(await screen.findByRole("link", { name: "Backup Activity" })).toHaveAttribute("href", "/activity");
+  });
+});
+
+describe("the browse page's first load", () => {
+  const DETAIL = "GET /organizations/:organizationId/resources/:resourceId";
+  const BROWSE = "GET /organizations/:organizationId/resources/:resourceId/browse";
+
+  beforeEach(() => {
+    api.answer(DETAIL, aResourceDetail());
+    api.answer("GET /organizations/:organizationId/resources", pageOf([aResource()]));
+    api.answer("GET /organizations/:organizationId/exports", { exports: [] });
+    api.answer(BROWSE, {
+      ...mailAnswer([aMail(1), aMail(2)]),
+      asOf: null,
+      labels: [{ label: "INBOX", name: "Inbox", system: true }],
+      folder: "",
+      folders: [],
+      foldersAtLeast: false,
+    });
+  });
+
+  it("when the page opens, then the items are asked for at once, beside the resource, and show before the resource's figures arrive", async () => {
+    const detail = api.hold(DETAIL);
+    await renderWithProviders(<BrowseRoute />, {
+      route: "/resources/user-ada/browse",
+      path: "/resources/:resourceId/browse",
+    });
+    // One round of calls: the browse does not wait for the resource's answer.
+    expect(await screen.findAllByTestId("search-result")).toHaveLength(2);
+    expect(detail.arrived).toBe(1);
+    expect(api.requests(BROWSE)).toHaveLength(1);
+    expect(api.lastRequest(BROWSE).query).toEqual({ page: ["1"], pageSize: ["25"] });
+    detail.release();
+    expect(await screen.findByRole("link", { name: "Back to Ada Brunner" })).toBeInTheDocument();
+    // The resource's answer changes nothing the page asked for: no second browse.
+    expect(api.requests(BROWSE)).toHaveLength(1);
   });
 });

@@ -6,7 +6,8 @@ import { api } from "@/lib/api-client";
 import { decodeAnswer } from "@/lib/decode";
 
 export interface BrowseQuery {
-  service: SearchService;
+  /** Absent: the resource's first service (Gmail for a mailbox, Drive for a shared drive). */
+  service?: SearchService;
   /** MM-DD-YYYY: the backups as they held the resource at the end of that day; absent: now. */
   date?: string;
   /** Gmail: a label of `labels` (its `label`); absent: all mail. */

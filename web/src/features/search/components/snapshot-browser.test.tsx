@@ -49,6 +49,7 @@ let api: FakeApi;
 beforeEach(() => {
   api = installFakeApi();
   api.answer("GET /organizations/:organizationId/exports", { exports: [] });
+  // As the API answers: without a service, a mailbox's Gmail.
   api.answer(BROWSE, (request) =>
     request.query.service?.[0] === "drive" ? drive(request.query.folder?.[0] ?? "") : mailbox(),
   );
@@ -57,7 +58,12 @@ beforeEach(() => {
 async function openBrowser(resource = aResource()) {
   const onRecover = jest.fn();
   const rendered = await renderWithProviders(
-    <SnapshotBrowser organizationId={TEST_ORGANIZATION_ID} resource={resource} onRecover={onRecover} />,
+    <SnapshotBrowser
+      organizationId={TEST_ORGANIZATION_ID}
+      resourceId={resource.resourceId}
+      resource={resource}
+      onRecover={onRecover}
+    />,
     { route: `/resources/${resource.resourceId}/browse` },
   );
   await screen.findAllByTestId("search-result");
@@ -78,7 +84,8 @@ describe("browsing a mailbox", () => {
       "Inbox",
       "Projects",
     ]);
-    expect(lastQuery()).toEqual({ service: ["gmail"], page: ["1"], pageSize: ["25"] });
+    // The service is the API's to choose at first: a mailbox's Gmail.
+    expect(lastQuery()).toEqual({ page: ["1"], pageSize: ["25"] });
     expect(api.lastRequest(BROWSE).params.resourceId).toBe("user-ada");
   });
 
@@ -131,7 +138,12 @@ describe("browsing a mailbox", () => {
   it("when the browse fails, then its message shows", async () => {
     api.fail(BROWSE, { code: 400, message: "The label must be one of the mailbox's labels" });
     await renderWithProviders(
-      <SnapshotBrowser organizationId={TEST_ORGANIZATION_ID} resource={aResource()} onRecover={jest.fn()} />,
+      <SnapshotBrowser
+        organizationId={TEST_ORGANIZATION_ID}
+        resourceId="user-ada"
+        resource={aResource()}
+        onRecover={jest.fn()}
+      />,
     );
     expect(await screen.findByText("The label must be one of the mailbox's labels")).toBeInTheDocument();
   });
@@ -165,7 +177,8 @@ describe("browsing a drive", () => {
     await openBrowser(aSharedDrive());
     expect(screen.queryByRole("button", { name: "Gmail" })).not.toBeInTheDocument();
     expect(screen.getByText("No folders here.")).toBeInTheDocument();
-    expect(lastQuery().service).toEqual(["drive"]);
+    expect(api.lastRequest(BROWSE).query.service).toBeUndefined();
+    expect(screen.getByRole("navigation", { name: "Folder path" })).toBeInTheDocument();
   });
 
   it("when a folder has more sub-folders than listed, then it says to narrow down", async () => {

@@ -28,13 +28,25 @@ import "../i18n/register";
 
 const PAGE_SIZE = 25;
 
-/** Where the browse is: the service, the day, the label or folder, the page (and the tokens of the pages reached). */
+/**
+ * Where the browse is: the service (none until one is chosen: the API browses the resource's first, Gmail
+ * for a mailbox, Drive for a shared drive), the day, the label or folder.
+ */
 interface Place {
-  service: SearchService;
+  service?: SearchService;
   date?: string;
   label?: string;
   folder: string;
 }
+
+/** Whose backups are browsed: the resource as read, or, until it is, as the browse's answer names it. */
+type Browsed = Pick<Resource, "resourceId" | "name" | "email"> & { type?: Resource["type"] };
+
+/** A mailbox is browsed by Gmail and Drive; a shared drive (the one kind without an email) by Drive. */
+const servicesOf = (browsed: Browsed): SearchService[] =>
+  (browsed.type ?? (browsed.email === null ? "shared_drive" : "email")) === "shared_drive"
+    ? ["drive"]
+    : ["gmail", "drive"];
 
 /** The labels to browse by, the chosen one marked; "All mail" first. */
 function LabelList(props: {
@@ -159,7 +171,8 @@ function DateForm({ onDate }: { onDate: (date: string | undefined) => void }) {
 /** The browse's day, its service (a mailbox's Gmail or Drive) and what the page shows. */
 function BrowseToolbar(props: {
   services: SearchService[];
-  service: SearchService;
+  /** The service shown (undefined until the first answer says which). */
+  service: SearchService | undefined;
   asOf: string;
   onDate: (date: string | undefined) => void;
   onService: (service: SearchService) => void;
@@ -171,7 +184,7 @@ function BrowseToolbar(props: {
       sx={{ p: 2, display: "flex", gap: 2, flexWrap: "wrap", alignItems: "flex-start" }}
     >
       <DateForm onDate={props.onDate} />
-      {props.services.length > 1 && (
+      {props.services.length > 1 && props.service && (
         <ToggleButtonGroup
           exclusive
           size="small"
@@ -200,19 +213,19 @@ function BrowseToolbar(props: {
  */
 export function SnapshotBrowser(props: {
   organizationId: string | null;
-  resource: Resource;
+  resourceId: string;
+  /** The resource as read; undefined while it loads (the browse is asked for at once all the same). */
+  resource: Resource | undefined;
   onRecover: (selection: RecoverSelection) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const { resource } = props;
-  const services: SearchService[] = resource.type === "shared_drive" ? ["drive"] : ["gmail", "drive"];
-  const [place, setPlace] = useState<Place>({ service: services[0] as SearchService, folder: "" });
+  const [place, setPlace] = useState<Place>({ folder: "" });
   const [page, setPage] = useState(1);
   const [tokens, setTokens] = useState<Record<number, string>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const pageToken = page > 1 ? tokens[page] : undefined;
   const query: BrowseQuery = {
-    service: place.service,
+    ...(place.service ? { service: place.service } : {}),
     ...(place.date ? { date: place.date } : {}),
     ...(place.service === "gmail" && place.label ? { label: place.label } : {}),
     ...(place.service === "drive" && place.folder ? { folder: place.folder } : {}),
@@ -220,8 +233,11 @@ export function SnapshotBrowser(props: {
     pageSize: PAGE_SIZE,
     ...(pageToken ? { pageToken } : {}),
   };
-  const browse = useBrowseBackups(props.organizationId, resource.resourceId, query);
+  const browse = useBrowseBackups(props.organizationId, props.resourceId, query);
   const answer = browse.status === "error" ? undefined : browse.data;
+  const resource: Browsed | undefined = props.resource ?? browse.data?.resource;
+  const services = resource ? servicesOf(resource) : [];
+  const service = place.service ?? answer?.service;
   const nextToken = browse.isPlaceholderData ? undefined : browse.data?.nextPageToken;
   const answered = browse.data?.page;
   useEffect(() => {
@@ -233,13 +249,14 @@ export function SnapshotBrowser(props: {
 
   // Another place shows other items: the page and the selection start again.
   const go = (next: Partial<Place>) => {
-    setPlace((current) => ({ ...current, ...next }));
+    // The service shown stays the one asked for from now on.
+    setPlace((current) => ({ ...current, service: current.service ?? service, ...next }));
     setPage(1);
     setTokens({});
     setSelected(new Set());
   };
   const recover = () => {
-    if (!answer || selected.size === 0) return;
+    if (!answer || !resource || selected.size === 0) return;
     props.onRecover({
       resourceId: resource.resourceId,
       resourceName: resource.email ? `${resource.name} (${resource.email})` : resource.name,
@@ -258,11 +275,11 @@ export function SnapshotBrowser(props: {
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }} data-testid="snapshot-browser">
       <Typography color="text.secondary">
-        {t("search.browse.intro", { resource: resource.email ?? resource.name })}
+        {t("search.browse.intro", { resource: resource ? (resource.email ?? resource.name) : "" })}
       </Typography>
       <BrowseToolbar
         services={services}
-        service={place.service}
+        service={service}
         asOf={asOf}
         onDate={(date) => go(date ? { date } : { date: undefined })}
         onService={(service) => go({ service })}
@@ -278,7 +295,7 @@ export function SnapshotBrowser(props: {
         <Card
           variant="outlined"
           component="section"
-          aria-label={place.service === "gmail" ? t("search.browse.labels") : t("search.browse.folders")}
+          aria-label={service === "drive" ? t("search.browse.folders") : t("search.browse.labels")}
         >
           {answer &&
             (answer.service === "gmail" ? (
@@ -301,7 +318,7 @@ export function SnapshotBrowser(props: {
           onRecover={recover}
         />
       </Box>
-      <ExportsCard organizationId={props.organizationId} resourceId={resource.resourceId} />
+      <ExportsCard organizationId={props.organizationId} resourceId={props.resourceId} />
     </Box>
   );
 }
