@@ -6,7 +6,7 @@
 import * as yup from "yup";
 import type { WorkPace } from "./eta";
 import { isId } from "./ids";
-import { SEARCH_MESSAGES, parseSearchDate } from "./search";
+import { SEARCH_MESSAGES, testSearchDate } from "./search";
 
 export const EXPORT_MESSAGES = {
   started: "Export started",
@@ -71,11 +71,7 @@ export const exportRequestSchema = yup
       .max(1000, EXPORT_MESSAGES.invalid)
       .optional(),
     /** MM-DD-YYYY: the items as the backups held them at the end of that day (UTC). */
-    date: yup
-      .string()
-      .trim()
-      .optional()
-      .test("date", SEARCH_MESSAGES.invalidDate, (value) => !value || parseSearchDate(value) !== undefined),
+    date: yup.string().trim().optional().test("date", SEARCH_MESSAGES.invalidDate, testSearchDate),
   })
   .noUnknown(EXPORT_MESSAGES.invalid);
 

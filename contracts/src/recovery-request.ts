@@ -5,7 +5,7 @@
 import * as yup from "yup";
 import { isId } from "./ids";
 import { RECOVERY_MESSAGES, RECOVERY_SERVICES } from "./recovery";
-import { SEARCH_MESSAGES, parseSearchDate } from "./search";
+import { SEARCH_MESSAGES, testSearchDate } from "./search";
 
 export const recoveryRequestSchema = yup
   .object({
@@ -60,11 +60,7 @@ export const recoveryRequestSchema = yup
      * MM-DD-YYYY (the search card's date): recover the items as the backups held them at the end of that
      * day (UTC), each at its version of then; absent: as backed up last.
      */
-    date: yup
-      .string()
-      .trim()
-      .optional()
-      .test("date", SEARCH_MESSAGES.invalidDate, (value) => !value || parseSearchDate(value) !== undefined),
+    date: yup.string().trim().optional().test("date", SEARCH_MESSAGES.invalidDate, testSearchDate),
   })
   .noUnknown();
 

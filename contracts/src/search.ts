@@ -14,6 +14,7 @@ export const SEARCH_MESSAGES = {
   resourceRequired: "Please enter a resource name or email",
   resourceTooShort: "The resource name must be at least 3 characters",
   invalidDate: "Invalid date format",
+  futureDate: "The date cannot be in the future: choose today or an earlier day",
   keywordTooShort: "The keyword must be at least 3 characters",
   keywordCharacters: "The keyword may only contain letters, numbers, spaces, hyphens and underscores",
   unknownService: "Search Gmail or Drive: Chat, Calendars, Contacts and Directory are coming soon",
@@ -32,6 +33,31 @@ export function parseSearchDate(value: string): { year: number; month: number; d
   return { year, month, day };
 }
 
+/** The furthest a time zone is ahead of UTC (UTC+14): a day has begun somewhere once UTC is this close to it. */
+const FURTHEST_AHEAD_MS = 14 * 3600 * 1000;
+
+/**
+ * What is wrong with a MM-DD-YYYY date of a search, a browse, a recovery or an export, or null: not a real
+ * day ("Invalid date format"), or a day that has begun nowhere on Earth yet (its 00:00 UTC more than 14
+ * hours ahead of `now`): the backups cannot hold anything of it, so it is refused rather than shown as
+ * today. Today in any time zone is taken.
+ */
+export function searchDateProblem(value: string, now: number = Date.now()): string | null {
+  const date = parseSearchDate(value);
+  if (!date) return SEARCH_MESSAGES.invalidDate;
+  const begins = Date.UTC(date.year, date.month - 1, date.day);
+  return begins - FURTHEST_AHEAD_MS > now ? SEARCH_MESSAGES.futureDate : null;
+}
+
+/** A yup test of a date field with `searchDateProblem`'s texts (an empty field is left to the schema). */
+export function testSearchDate(
+  value: string | undefined,
+  context: yup.TestContext,
+): boolean | yup.ValidationError {
+  const problem = value ? searchDateProblem(value) : null;
+  return problem === null || context.createError({ message: problem });
+}
+
 /**
  * The end of a MM-DD-YYYY day (UTC, exclusive), ISO 8601: "as of that date" means what the backups held
  * at the end of the day. Undefined for anything but a real day.
@@ -48,10 +74,7 @@ export const searchFormSchema = yup.object({
     .trim()
     .required(SEARCH_MESSAGES.resourceRequired)
     .min(3, SEARCH_MESSAGES.resourceTooShort),
-  date: yup
-    .string()
-    .trim()
-    .test("date", SEARCH_MESSAGES.invalidDate, (value) => !value || parseSearchDate(value) !== undefined),
+  date: yup.string().trim().test("date", SEARCH_MESSAGES.invalidDate, testSearchDate),
   keyword: yup
     .string()
     .trim()

@@ -179,6 +179,7 @@ describe("browsing a mailbox by label and a drive by folder", () => {
     const cases: [string, number][] = [
       ["service=chat", 400],
       ["service=gmail&date=13-45-2026", 400],
+      ["service=gmail&date=12-31-2099", 400],
       ["service=drive&label=INBOX", 400],
       ["service=gmail&folder=My%20Drive", 400],
       ["label=INBOX&folder=My%20Drive", 400],

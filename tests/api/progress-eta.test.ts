@@ -154,14 +154,14 @@ test("when named items at a date are estimated, then only those held then count,
   });
   // Yesterday the backups held nothing yet.
   expect((await estimate(body(searchDate(-1)))).body).toMatchObject({ items: 0, bytes: 0, seconds: 0 });
-  const answer = await estimate(body(searchDate(1)));
+  const answer = await estimate(body(searchDate(0)));
   const estimated = answer.body as RecoveryEstimate;
   expect(estimated).toMatchObject({
     items: 2,
     bytes: setup.raws.get(first)!.length + setup.raws.get(second)!.length,
   });
   // The id the backups never held is skipped: the estimate left it out.
-  await expectRecoveredAsEstimated(body(searchDate(1)), estimated, 3);
+  await expectRecoveredAsEstimated(body(searchDate(0)), estimated, 3);
 });
 
 test("when a whole drive's recovery is estimated, then the file kept without content is left out, as the recovery skips it", async () => {
@@ -176,7 +176,7 @@ test("when a whole drive's recovery is estimated, then the file kept without con
   expect(estimated).toMatchObject({ items: 1, bytes: setup.file.bytes.length });
   expect(estimated.limit.kind).toBe("drive-user");
   // At a date after every backup, the same: counted from the catalog's dates instead.
-  expect((await estimate({ ...body, date: searchDate(1) })).body).toEqual(estimated);
+  expect((await estimate({ ...body, date: searchDate(0) })).body).toEqual(estimated);
   await expectRecoveredAsEstimated(body, estimated, 2);
 });
 

@@ -49,6 +49,7 @@ test("when the query breaks the search card's rules, then the API answers 400 wi
     [{ resource: "ab" }, SEARCH_MESSAGES.resourceTooShort],
     [{ resource: setup.workspace.user, date: "2026-11-22" }, SEARCH_MESSAGES.invalidDate],
     [{ resource: setup.workspace.user, date: "02-30-2026" }, SEARCH_MESSAGES.invalidDate],
+    [{ resource: setup.workspace.user, date: "12-31-2099" }, SEARCH_MESSAGES.futureDate],
     [{ resource: setup.workspace.user, keyword: "ab" }, SEARCH_MESSAGES.keywordTooShort],
     [{ resource: setup.workspace.user, keyword: "figures!" }, SEARCH_MESSAGES.keywordCharacters],
     [{ resource: setup.workspace.user, service: "chat" }, SEARCH_MESSAGES.unknownService],

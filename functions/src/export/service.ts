@@ -8,7 +8,7 @@
  * never a wrong one).
  */
 import { isId } from "@alpvault/contracts/ids";
-import { SEARCH_MESSAGES, searchDateEnd } from "@alpvault/contracts/search";
+import { searchDateEnd, searchDateProblem } from "@alpvault/contracts/search";
 import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
 import type { Scope } from "../lib/tenancy";
@@ -47,8 +47,10 @@ export function parseExportRequest(body: unknown, service: "gmail" | "drive" = "
   }
   let asOf: string | undefined;
   if (value.date !== undefined) {
-    asOf = typeof value.date === "string" ? searchDateEnd(value.date.trim()) : undefined;
-    if (!asOf) throw DomainError.invalid(SEARCH_MESSAGES.invalidDate);
+    const date = typeof value.date === "string" ? value.date.trim() : "";
+    const problem = searchDateProblem(date);
+    if (problem) throw DomainError.invalid(problem);
+    asOf = searchDateEnd(date);
   }
   return {
     resourceId: value.resourceId as string,

@@ -19,6 +19,7 @@ import {
   SEARCH_MESSAGES,
   SEARCH_SERVICES,
   searchDateEnd,
+  searchDateProblem,
   type SearchService,
 } from "@alpvault/contracts/search";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
@@ -58,8 +59,9 @@ export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
     throw DomainError.invalid(SEARCH_MESSAGES.unknownService);
   }
   const date = single(query, "date");
+  const dateProblem = date ? searchDateProblem(date) : null;
+  if (dateProblem) throw DomainError.invalid(dateProblem);
   const asOf = date ? searchDateEnd(date) : undefined;
-  if (date && !asOf) throw DomainError.invalid(SEARCH_MESSAGES.invalidDate);
   const label = single(query, "label");
   const folder = single(query, "folder");
   const service = asked ?? (label !== undefined ? "gmail" : folder !== undefined ? "drive" : undefined);

@@ -74,6 +74,7 @@ describe("the search card", () => {
     [{ resource: "ad" }, SEARCH_MESSAGES.resourceTooShort],
     [{ resource: "ada", date: "2026-03-15" }, SEARCH_MESSAGES.invalidDate],
     [{ resource: "ada", date: "02-30-2026" }, SEARCH_MESSAGES.invalidDate],
+    [{ resource: "ada", date: "12-31-2099" }, SEARCH_MESSAGES.futureDate],
     [{ resource: "ada", keyword: "ab" }, SEARCH_MESSAGES.keywordTooShort],
     [{ resource: "ada", keyword: "budget!" }, SEARCH_MESSAGES.keywordCharacters],
   ])("when the card holds %j, then it says “%s” and nothing is searched", async (fields, text) => {

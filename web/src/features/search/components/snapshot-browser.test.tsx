@@ -106,6 +106,15 @@ describe("browsing a mailbox", () => {
     expect(api.requests(BROWSE)).toHaveLength(asked);
   });
 
+  it("when a day in the future is typed, then its rule's text shows and nothing is asked", async () => {
+    const { user } = await openBrowser();
+    const asked = api.requests(BROWSE).length;
+    await fill(user, screen.getByRole("textbox", { name: "Date" }), "12-31-2099");
+    await user.click(screen.getByRole("button", { name: "Show" }));
+    expect(await screen.findByText(SEARCH_MESSAGES.futureDate)).toBeInTheDocument();
+    expect(api.requests(BROWSE)).toHaveLength(asked);
+  });
+
   it("when a past day is shown, then it is asked and the page says it shows the backups at that day's end", async () => {
     api.answer(BROWSE, mailbox({ asOf: "2026-04-01T00:00:00.000Z" }));
     const { user } = await openBrowser();

@@ -15,7 +15,7 @@ import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import type { BrowseResponse } from "@alpvault/contracts/browse";
 import type { Resource } from "@alpvault/contracts/organizations";
-import { SEARCH_MESSAGES, parseSearchDate, type SearchService } from "@alpvault/contracts/search";
+import { searchDateProblem, type SearchService } from "@alpvault/contracts/search";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "@/lib/format";
@@ -129,7 +129,7 @@ function FolderList(props: { answer: BrowseResponse; onFolder: (folder: string) 
   );
 }
 
-/** The day to browse: MM-DD-YYYY, or empty for the backups as they are now. */
+/** The day to browse: MM-DD-YYYY (today or before), or empty for the backups as they are now. */
 function DateForm({ onDate }: { onDate: (date: string | undefined) => void }) {
   const { t } = useTranslation();
   const [text, setText] = useState("");
@@ -137,8 +137,9 @@ function DateForm({ onDate }: { onDate: (date: string | undefined) => void }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     const date = text.trim();
-    if (date && !parseSearchDate(date)) {
-      setError(SEARCH_MESSAGES.invalidDate);
+    const problem = date ? searchDateProblem(date) : null;
+    if (problem) {
+      setError(problem);
       return;
     }
     setError(null);
