@@ -11,12 +11,14 @@ import { SEARCH_MESSAGES, testSearchDate } from "./search";
 export const EXPORT_MESSAGES = {
   started: "Export started",
   invalid:
-    "An export names a resource, the service (gmail or drive), a format it offers (mbox or eml for gmail, zip for drive) and optionally up to 1000 item ids",
+    "An export names a resource, the service (gmail or drive), a format it offers (mbox or eml for gmail, zip for drive) and optionally up to 1000 item ids, or a label (gmail) or a folder (drive)",
   resourceNotFound: "Resource not found",
   exportNotFound: "Export not found",
   notReady: "The export is not finished yet",
   expired: "The export has expired and was deleted. Start a new one.",
   nothingToExport: "There is nothing backed up to export for this choice",
+  tooManyInPlace:
+    "This label or folder holds more than 10,000 items: export the whole mailbox or drive, or select the items to export",
 } as const;
 
 /** Why an item was left out of an export (the job's problems and its report). */
@@ -32,6 +34,9 @@ export const EXPORT_FORMATS = {
 } as const;
 export type ExportService = keyof typeof EXPORT_FORMATS;
 export type ExportFormat = "mbox" | "eml" | "zip";
+
+/** The most items an export of a label or a folder takes (its item ids are kept with the job). */
+export const MAX_EXPORT_PLACE_ITEMS = 10_000;
 
 /** How long a finished export stays downloadable before it is deleted. */
 export const EXPORT_LIFETIME_DAYS = 7;
@@ -70,6 +75,36 @@ export const exportRequestSchema = yup
       )
       .max(1000, EXPORT_MESSAGES.invalid)
       .optional(),
+    /**
+     * A browse's label (Gmail, as the browse names it: "INBOX", a user's label) or folder (Drive, a path:
+     * "My Drive/Projects", its own files): the items a browse of it shows, every page. Not with `itemIds`.
+     */
+    label: yup
+      .string()
+      .optional()
+      .test(
+        "label",
+        EXPORT_MESSAGES.invalid,
+        (value, context) =>
+          value === undefined ||
+          (context.parent.service === "gmail" &&
+            context.parent.itemIds === undefined &&
+            context.parent.folder === undefined &&
+            value.trim() !== ""),
+      ),
+    folder: yup
+      .string()
+      .optional()
+      .test(
+        "folder",
+        EXPORT_MESSAGES.invalid,
+        (value, context) =>
+          value === undefined ||
+          (context.parent.service === "drive" &&
+            context.parent.itemIds === undefined &&
+            value.trim() !== "" &&
+            value.length <= 1_000),
+      ),
     /** MM-DD-YYYY: the items as the backups held them at the end of that day (UTC). */
     date: yup.string().trim().optional().test("date", SEARCH_MESSAGES.invalidDate, testSearchDate),
   })
@@ -113,6 +148,11 @@ export interface ExportJob {
   fileName: string;
   /** Items exported as held at this instant (the end of the request's date), or null: as backed up last. */
   asOf: string | null;
+  /**
+   * The label (Gmail, by its name) or folder (Drive, its path) whose items the export holds, as a browse of
+   * it showed them; null: the chosen items or the whole resource.
+   */
+  within: string | null;
   requestedAt: string;
   requestedBy: string;
   finishedAt: string | null;

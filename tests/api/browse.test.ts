@@ -3,7 +3,8 @@
  * mailbox with a user label and a drive with nested folders, backed up by the worker, then browsed by label
  * and by folder, now and at a date, page by page; and every malformed query answered 4xx `{code, message}`.
  */
-import type { BrowseResponse } from "@alpvault/contracts/browse";
+import { BROWSE_MESSAGES, type BrowseResponse } from "@alpvault/contracts/browse";
+import { EXPORT_MESSAGES, type ExportJob } from "@alpvault/contracts/exports";
 import type { DriveSearchResult, MailSearchResult } from "@alpvault/contracts/search";
 import { testMessage } from "../../emulators/workspace/src/index";
 import { onboarded } from "../support/organizations";
@@ -15,6 +16,7 @@ import {
   runsOf,
   searchDay,
 } from "../support/backup-runs";
+import { exportsOf } from "../support/exports";
 import { workspaceAdmin } from "../support/workspace";
 
 jest.setTimeout(180_000);
@@ -137,6 +139,45 @@ describe("browsing a mailbox by label and a drive by folder", () => {
     expect(year.folders).toEqual([]);
     expect(names(year)).toEqual(["q1.txt"]);
     expect(year.foldersAtLeast).toBe(false);
+  });
+
+  test("when Export all is asked for a label or a folder, then the export holds what a browse of it shows, and says which", async () => {
+    const exports = exportsOf(setup.call, setup.organization);
+    const started = await exports.start({ resourceId, service: "gmail", format: "mbox", label: "Projects" });
+    expect(started.status).toBe(202);
+    const job = started.body as ExportJob;
+    expect(job).toMatchObject({ within: "Projects", progress: { total: 2 } });
+    expect(await exports.finished(job.exportId)).toMatchObject({
+      state: "succeeded",
+      within: "Projects",
+      progress: { exported: 2, failed: 0 },
+    });
+    const mbox = (await exports.download(job.exportId)).bytes.toString("utf8");
+    expect(mbox).toContain("Subject: Archived budget");
+    expect(mbox).toContain("Subject: Project plan");
+    expect(mbox).not.toContain("Subject: Kickoff notes");
+
+    const files = await exports.start({
+      resourceId,
+      service: "drive",
+      format: "zip",
+      folder: "My Drive/Reports",
+    });
+    expect(files.status).toBe(202);
+    expect(files.body).toMatchObject({ within: "My Drive/Reports", progress: { total: 1 } });
+    expect(await exports.finished((files.body as ExportJob).exportId)).toMatchObject({
+      state: "succeeded",
+      progress: { exported: 1, failed: 0 },
+    });
+
+    for (const [body, message] of [
+      [{ service: "gmail", label: "Nope" }, BROWSE_MESSAGES.invalidLabel],
+      [{ service: "drive", format: "zip", label: "INBOX" }, EXPORT_MESSAGES.invalid],
+      [{ service: "gmail", label: "INBOX", itemIds: ["18c0000000000000"] }, EXPORT_MESSAGES.invalid],
+      [{ service: "drive", format: "zip", folder: "My Drive/Nowhere" }, EXPORT_MESSAGES.nothingToExport],
+    ] as const) {
+      expect(await exports.start({ resourceId, ...body })).toMatchObject({ status: 400, body: { message } });
+    }
   });
 
   test("when a date is given, then only what the backups held at the end of that day is shown", async () => {

@@ -26,6 +26,7 @@ export const exportJobSchema: z.ZodMiniType<ExportJob> = z.object({
   resourceName: z.string(),
   fileName: z.string(),
   asOf: nullableString,
+  within: nullableString,
   requestedAt: z.string(),
   requestedBy: z.string(),
   finishedAt: nullableString,

@@ -8,6 +8,7 @@ import {
   EXPORT_FORMATS,
   EXPORT_LINK_MINUTES,
   EXPORT_MESSAGES,
+  MAX_EXPORT_PLACE_ITEMS,
   exportRequestSchema,
   type ExportDownload,
   type ExportFormat,
@@ -15,6 +16,7 @@ import {
   type ExportList,
   type ExportProgress,
   type ExportRequest,
+  type ExportService,
 } from "@alpvault/contracts/exports";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
 import { isId } from "@alpvault/contracts/ids";
@@ -30,6 +32,7 @@ import { optionalIdParam } from "../lib/query-params";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { EnqueueExport } from "../backups/queue";
+import { itemKeysIn, labelName } from "../search/browse";
 import { directoryPartName } from "./job";
 import {
   createExport,
@@ -108,6 +111,8 @@ export function toExportJob(stored: StoredExport, now = new Date()): ExportJob {
     resourceName: stored.resourceName,
     fileName: stored.fileName,
     asOf: stored.asOf,
+    // Exports asked for before a label or folder could be named hold chosen items or a whole resource.
+    within: stored.within ?? null,
     requestedAt: stored.requestedAt,
     requestedBy: stored.requestedBy,
     finishedAt: stored.finishedAt,
@@ -117,6 +122,37 @@ export function toExportJob(stored: StoredExport, now = new Date()): ExportJob {
     problems: stored.problems ?? [],
     downloads: stored.downloads ?? 0,
     lastDownloadedAt: stored.lastDownloadedAt ?? null,
+  };
+}
+
+/**
+ * The items an export takes: those chosen, or a label's or folder's (every item a browse of it shows at the
+ * date, at most `MAX_EXPORT_PLACE_ITEMS`, kept as the job's item ids), or (null) the whole resource.
+ */
+async function chosenItems(
+  scope: Scope,
+  request: ExportRequest,
+  service: ExportService,
+  asOf: string | null,
+): Promise<{ itemIds: string[] | null; within: string | null }> {
+  const { label, folder } = request;
+  if (label === undefined && folder === undefined) return { itemIds: request.itemIds ?? null, within: null };
+  const place = await itemKeysIn(
+    scope,
+    request.resourceId,
+    {
+      service,
+      ...(label !== undefined ? { label } : {}),
+      ...(folder !== undefined ? { folder } : {}),
+      ...(asOf ? { asOf } : {}),
+    },
+    MAX_EXPORT_PLACE_ITEMS,
+  );
+  if (place.more) throw DomainError.invalid(EXPORT_MESSAGES.tooManyInPlace);
+  if (place.keys.length === 0) throw DomainError.invalid(EXPORT_MESSAGES.nothingToExport);
+  return {
+    itemIds: place.keys,
+    within: label !== undefined ? labelName(label) : (folder ?? "").trim().replace(/\/+$/, ""),
   };
 }
 
@@ -134,7 +170,7 @@ export async function startExport(
   if (!resource) throw DomainError.notFound(EXPORT_MESSAGES.resourceNotFound);
   if (service === "gmail" && !resource.email) throw DomainError.invalid(EXPORT_MESSAGES.nothingToExport);
   const asOf = request.date ? (searchDateEnd(request.date) ?? null) : null;
-  const itemIds = request.itemIds ?? null;
+  const { itemIds, within } = await chosenItems(scope, request, service, asOf);
   const totals = await chosenTotals(scope, {
     resourceId: request.resourceId,
     kind: service === "gmail" ? "gmail-message" : "drive-file",
@@ -158,6 +194,7 @@ export async function startExport(
       objectName: `o/${scope.organizationId}/x/${exportId}/${fileName}`,
       itemIds,
       asOf,
+      within,
       requestedBy: actor,
     },
     now,

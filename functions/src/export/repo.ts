@@ -96,6 +96,7 @@ export async function createExport(
     objectName: string;
     itemIds: string[] | null;
     asOf: string | null;
+    within: string | null;
     requestedBy: string;
   },
   now: Date,

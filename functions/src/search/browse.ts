@@ -31,7 +31,7 @@ import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import { resourceById } from "../resources/service";
 import { findItems } from "./find-items";
-import { searchDigest } from "./page-token";
+import { searchDigest, type PageToken } from "./page-token";
 import { nextFolderPath } from "./repo";
 import { auditSearch, driveResult, heldAt, mailResult, pageOf, positive, single, tokenOf } from "./service";
 
@@ -191,4 +191,57 @@ export async function browseBackups(
   return mail
     ? { ...base, service: "gmail", results: items.map(mailResult) }
     : { ...base, service: "drive", results: items.map(driveResult) };
+}
+
+/** The catalog page an export of a label or a folder is gathered by. */
+const PLACE_PAGE = 500;
+
+/**
+ * The keys of the items a browse of a label (Gmail) or a folder (Drive, its own files) shows at `asOf`, every
+ * page of it, as the browse finds them (the same streams): what an export of that place takes. At most
+ * `limit` (`more`: the place holds others). A label that is none of the mailbox's, or a folder path over
+ * 1,000 characters, is refused with the browse's text.
+ */
+export async function itemKeysIn(
+  scope: Scope,
+  resourceId: string,
+  place: { service: SearchService; label?: string; folder?: string; asOf?: string },
+  limit: number,
+): Promise<{ keys: string[]; more: boolean }> {
+  const mail = place.service === "gmail";
+  if (mail && place.label !== undefined) {
+    const labels = await labelsOf(scope, resourceId);
+    if (!labels.some((label) => label.label === place.label)) {
+      throw DomainError.invalid(BROWSE_MESSAGES.invalidLabel);
+    }
+  }
+  if ((place.folder ?? "").length > MAX_FOLDER) throw DomainError.invalid(BROWSE_MESSAGES.invalidFolder);
+  const folderKey = bounded((place.folder ?? "").trim().replace(/\/+$/, ""));
+  // The top of the drives holds folders only.
+  if (!mail && folderKey === "") return { keys: [], more: false };
+  const keys: string[] = [];
+  let token: PageToken | undefined;
+  for (let page = 1; ; page++) {
+    const found = await findItems(scope, resourceId, {
+      kind: mail ? "gmail-message" : "drive-file",
+      words: [],
+      ...(mail && place.label !== undefined ? { label: bounded(place.label) } : {}),
+      ...(!mail ? { folder: folderKey } : {}),
+      ...(place.asOf ? { asOf: place.asOf } : {}),
+      pageSize: PLACE_PAGE,
+      skip: 0,
+      ...(token ? { token } : {}),
+    });
+    for (const item of found.items) {
+      if (keys.length === limit) return { keys, more: true };
+      keys.push(item.itemKey);
+    }
+    if (!found.next) return { keys, more: false };
+    token = { page: page + 1, position: found.next, total: found.total, totalAtLeast: found.totalAtLeast };
+  }
+}
+
+/** The name a label is shown by: Gmail's for its system labels, else the label itself (a user label's name). */
+export function labelName(label: string): string {
+  return SYSTEM_LABELS.find((system) => system.id === label)?.name ?? label;
 }

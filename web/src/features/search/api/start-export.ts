@@ -10,8 +10,12 @@ export interface ExportRequestBody {
   resourceId: string;
   service: SearchService;
   format: ExportFormat;
-  /** The chosen items (none: everything backed up of the service). */
+  /** The chosen items (none: everything backed up of the service, or of `label` or `folder`). */
   itemIds?: string[];
+  /** Gmail: a browse's label (as the browse names it): every item a browse of it shows. */
+  label?: string;
+  /** Drive: a browse's folder path: its own files, as a browse of it shows them. */
+  folder?: string;
   /** MM-DD-YYYY: the items as the backups held them at the end of that day. */
   date?: string;
 }

@@ -11,21 +11,31 @@ import { useSnackbar } from "@/lib/snackbar";
 import { asApiError } from "@/lib/query";
 import { useStartExport } from "../api/start-export";
 
+/** The label or folder a browse shows: what its Export all exports, and the name it says it by. */
+export interface ExportPlace {
+  label?: string;
+  folder?: string;
+  name: string;
+}
+
 /**
  * Export all / Export selected: starts an export job of the answer's resource and service (the selected
- * rows, or everything), as of the search's date. Mail asks for its format first (MBOX or .eml files in a
- * ZIP); files export as a ZIP.
+ * rows; else the label or folder a browse shows, every page of it, and the button names it; else
+ * everything), as of the search's date. Mail asks for its format first (MBOX or .eml files in a ZIP);
+ * files export as a ZIP.
  */
 export function ExportButton({
   organizationId,
   answer,
   selected,
   date,
+  place,
 }: {
   organizationId: string | null;
   answer: SearchResponse | undefined;
   selected: ReadonlySet<string>;
   date: string | undefined;
+  place?: ExportPlace | undefined;
 }) {
   const { t } = useTranslation();
   const { show } = useSnackbar();
@@ -41,7 +51,13 @@ export function ExportButton({
         resourceId: resource.resourceId,
         service,
         format,
-        ...(selected.size > 0 ? { itemIds: [...selected] } : {}),
+        ...(selected.size > 0
+          ? { itemIds: [...selected] }
+          : place?.label !== undefined
+            ? { label: place.label }
+            : place?.folder !== undefined
+              ? { folder: place.folder }
+              : {}),
         ...(date ? { date } : {}),
       });
       show({ text: EXPORT_MESSAGES.started, isError: false });
@@ -64,7 +80,11 @@ export function ExportButton({
         aria-haspopup={answer?.service === "gmail" ? "menu" : undefined}
         aria-controls={formatMenu ? "export-format-menu" : undefined}
       >
-        {selected.size > 0 ? t("search.exportSelected") : t("search.exportAll")}
+        {selected.size > 0
+          ? t("search.exportSelected")
+          : place
+            ? t("search.exportPlace", { name: place.name })
+            : t("search.exportAll")}
       </Button>
       <Menu
         id="export-format-menu"

@@ -57,6 +57,13 @@ describe("an export's state", () => {
     expect(within(job()).getByRole("progressbar")).not.toHaveAttribute("aria-valuenow");
   });
 
+  it("when it holds a label's items, then its title names the label", async () => {
+    await openCard([anExport({ within: "Projects" })]);
+    expect(within(job()).getByTestId("export-title")).toHaveTextContent(
+      "admin@alpvault-demo.test · Projects · MBOX",
+    );
+  });
+
   it("when it runs, then the bar measures items done of the total, with the size, pace, time left and what sets it", async () => {
     await openCard([running]);
     expect(within(job()).getByTestId("export-title")).toHaveTextContent("admin@alpvault-demo.test · MBOX");

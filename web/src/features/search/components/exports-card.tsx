@@ -108,8 +108,9 @@ function ExportRow({ organizationId, job }: { organizationId: string; job: Expor
     >
       <Box sx={{ display: "flex", alignItems: "center", gap: 1, flexWrap: "wrap" }}>
         <Typography variant="subtitle2" sx={{ flex: 1, minWidth: 0 }} data-testid="export-title">
-          {t("search.exports.title", {
+          {t(job.within === null ? "search.exports.title" : "search.exports.titleWithin", {
             resource: job.resourceName,
+            within: job.within,
             format: t(`search.exports.formats.${job.format}`),
           })}
         </Typography>

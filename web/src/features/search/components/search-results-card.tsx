@@ -9,7 +9,7 @@ import LinearProgress from "@mui/material/LinearProgress";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
 import type { SearchResponse } from "@alpvault/contracts/search";
-import { ExportButton } from "./export-button";
+import { ExportButton, type ExportPlace } from "./export-button";
 import { useDriveColumns, useMailColumns } from "./result-columns";
 import { ResultsTable } from "./results-table";
 
@@ -117,6 +117,8 @@ export function SearchResultsCard(props: {
   loading: boolean;
   /** The search's date (MM-DD-YYYY), when it had one. */
   date: string | undefined;
+  /** A browse's label or folder: Export all exports its items. */
+  place?: ExportPlace | undefined;
   selected: Set<string>;
   onSelectedChange: (selected: Set<string>) => void;
   onPage: (page: number) => void;
@@ -138,6 +140,7 @@ export function SearchResultsCard(props: {
           answer={answer}
           selected={selected}
           date={props.date}
+          place={props.place}
         />
         <Button
           variant="contained"

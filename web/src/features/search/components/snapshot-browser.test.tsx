@@ -5,16 +5,19 @@
  */
 import { screen, waitFor, within } from "@testing-library/react";
 import type { BrowseResponse } from "@alpvault/contracts/browse";
+import { EXPORT_MESSAGES } from "@alpvault/contracts/exports";
 import { SEARCH_MESSAGES } from "@alpvault/contracts/search";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { fill } from "@/testing/fill";
 import { aResource, aSharedDrive } from "@/testing/fixtures/resources";
-import { aFile, aMail, driveAnswer, mailAnswer } from "@/testing/fixtures/search";
+import { aFile, aMail, anExport, driveAnswer, mailAnswer } from "@/testing/fixtures/search";
 import { TEST_ORGANIZATION_ID } from "@/testing/fixtures/session";
 import { renderWithProviders } from "@/testing/render";
+import { expectSnackbar } from "@/testing/snackbar";
 import { SnapshotBrowser } from "./snapshot-browser";
 
 const BROWSE = "GET /organizations/:organizationId/resources/:resourceId/browse";
+const START_EXPORT = "POST /organizations/:organizationId/exports";
 
 /** What a test changes of a browse answer: anything but its items. */
 type BrowseChange = Partial<Omit<BrowseResponse, "service" | "results">>;
@@ -196,5 +199,43 @@ describe("browsing a drive", () => {
     expect(
       screen.getByText("More folders than shown: open a folder above to narrow down."),
     ).toBeInTheDocument();
+  });
+});
+
+describe("exporting what the browse shows", () => {
+  it("when a label is open, then Export all says it exports that label and asks for the label's items at the day", async () => {
+    api.answer(START_EXPORT, anExport({ state: "pending", within: "Projects" }));
+    const { user } = await openBrowser();
+    expect(screen.getByRole("button", { name: "Export all" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Projects" }));
+    await waitFor(() => expect(lastQuery().label).toEqual(["Label_1"]));
+    await user.click(await screen.findByRole("button", { name: "Export all of Projects" }));
+    await user.click(await screen.findByRole("menuitem", { name: "MBOX (one file)" }));
+    await expectSnackbar(EXPORT_MESSAGES.started, "success");
+    expect(api.lastRequest(START_EXPORT).body).toEqual({
+      resourceId: "user-ada",
+      service: "gmail",
+      format: "mbox",
+      label: "Label_1",
+    });
+  });
+
+  it("when a folder is open, then Export all says it exports that folder's files and asks for them", async () => {
+    api.answer(
+      START_EXPORT,
+      anExport({ state: "pending", service: "drive", format: "zip", within: "My Drive" }),
+    );
+    const { user } = await openBrowser();
+    await user.click(screen.getByRole("button", { name: "Drive" }));
+    await user.click(await screen.findByRole("button", { name: "My Drive" }));
+    await waitFor(() => expect(lastQuery().folder).toEqual(["My Drive"]));
+    await user.click(await screen.findByRole("button", { name: "Export all of My Drive" }));
+    await expectSnackbar(EXPORT_MESSAGES.started, "success");
+    expect(api.lastRequest(START_EXPORT).body).toEqual({
+      resourceId: "user-ada",
+      service: "drive",
+      format: "zip",
+      folder: "My Drive",
+    });
   });
 });

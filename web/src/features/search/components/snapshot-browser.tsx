@@ -22,6 +22,7 @@ import { formatDate } from "@/lib/format";
 import { isLoading } from "@/lib/query";
 import { useBrowseBackups, type BrowseQuery } from "../api/browse-backups";
 import { SearchResultsCard } from "./search-results-card";
+import type { ExportPlace } from "./export-button";
 import { ExportsCard } from "./exports-card";
 import type { RecoverSelection } from "./search-screen";
 import "../i18n/register";
@@ -266,6 +267,16 @@ export function SnapshotBrowser(props: {
       ...(place.date ? { date: place.date } : {}),
     });
   };
+  // Export all exports what the browse shows: the open label's or folder's items (the top: none).
+  const exportPlace: ExportPlace | undefined =
+    answer?.service === "gmail" && place.label !== undefined
+      ? {
+          label: place.label,
+          name: answer.labels.find((label) => label.label === place.label)?.name ?? place.label,
+        }
+      : answer?.service === "drive" && answer.folder !== ""
+        ? { folder: answer.folder, name: answer.folder.split("/").at(-1) ?? answer.folder }
+        : undefined;
   const asOf = answer?.asOf
     ? t("search.browse.asOf", {
         // The end of the day is the next day's first instant: the day is the one before it.
@@ -310,6 +321,7 @@ export function SnapshotBrowser(props: {
           answer={answer}
           loading={isLoading(browse)}
           date={place.date}
+          place={exportPlace}
           selected={selected}
           onSelectedChange={setSelected}
           onPage={(next) => {
