@@ -13,7 +13,7 @@ import { formatStorage } from "../../web/src/lib/format";
 import { backupNow, finishedRun } from "../support/backup-runs";
 import { workspaceAdmin } from "../support/workspace";
 import { countIs, screenshot, settledWidth } from "./support/browser";
-import { lastMarkTooltip } from "./support/charts";
+import { lastMarkTooltip, markValue, xTickLabels } from "./support/charts";
 import { useFreshOrganizationPage } from "./support/fresh-organization";
 import { screenshotBothThemes } from "./support/onboarding";
 import { expectSnackbarAnnounced } from "./support/snackbar";
@@ -48,6 +48,11 @@ async function apiDetail(): Promise<ResourceDetail> {
   const answer = await setup().call(`${base()}/resources/${setup().resource.resourceId}`);
   expect(answer.status).toBe(200);
   return answer.body as ResourceDetail;
+}
+
+/** `actual` within 2 % of the axis's `range` of `expected` (a mark is drawn to the pixel). */
+function expectNear(actual: number, expected: number, range: number): void {
+  expect(Math.abs(actual - expected)).toBeLessThanOrEqual(range * 0.02);
 }
 
 describe("a resource's page", () => {
@@ -90,6 +95,11 @@ describe("a resource's page", () => {
     const chart = page().getByTestId("run-history-chart");
     expect(await chart.getAttribute("data-marks")).toBe(String(runs.length));
     await countIs(chart.locator(".MuiScatterChart-marker"), runs.length);
+    // The time axis: each label says another time, and none is cut at the chart's edge.
+    const ticks = await xTickLabels(chart);
+    expect(ticks.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(ticks.map((tick) => tick.text)).size).toBe(ticks.length);
+    expect(ticks.filter((tick) => !tick.inside)).toEqual([]);
     // The partial run says what it skipped and why.
     const partial = rows.first().getByTestId("run-problems");
     await partial.locator("summary").click();
@@ -190,9 +200,10 @@ describe("the Backup Activity screen", () => {
     expect(await row.getByTestId("activity-gmail").innerText()).toBe(formatStorage(today.storage!.gmail));
     expect(await row.getByTestId("activity-drive").innerText()).toBe(formatStorage(today.storage!.drive));
     await countIs(page().getByTestId("activity-day"), 7);
-    // The success chart: a stacked bar per day and outcome with runs; the rates as the API's figures say.
+    // The success rate is plotted (a point per day with backups), and the backups by outcome as stacked bars.
     const success = page().getByTestId("activity-success");
-    expect(await success.locator(".MuiBarChart-element").count()).toBeGreaterThanOrEqual(1);
+    const outcomes = page().getByTestId("activity-outcomes");
+    expect(await outcomes.locator(".MuiBarChart-element").count()).toBeGreaterThanOrEqual(1);
     const rate = Math.round(((today.runs.ok + today.runs.partial) / 3) * 1000) / 10;
     expect(await page().getByTestId("activity-success-rates").innerText()).toContain(`: ${rate} %`);
     expect(await page().getByTestId("activity-storage").locator("svg path").count()).toBeGreaterThan(0);
@@ -207,6 +218,20 @@ describe("the Backup Activity screen", () => {
       Gmail: inStorageUnit(today.storage!.gmail),
       Drive: inStorageUnit(today.storage!.drive),
     });
+    // Each mark sits where its tooltip says (not stacked: Drive's mark at Drive's figure), read off the axis.
+    const storage = page().getByTestId("activity-storage");
+    const last = days.length - 1;
+    const storageMax = inUnit(today.storage!.gmail + today.storage!.drive, storageUnit);
+    expectNear(
+      await markValue(storage, "gmail", last),
+      inUnit(today.storage!.gmail, storageUnit),
+      storageMax,
+    );
+    expectNear(
+      await markValue(storage, "drive", last),
+      inUnit(today.storage!.drive, storageUnit),
+      storageMax,
+    );
     const dataUnit = sizeUnit(Math.max(0, ...days.map((day) => day.bytes)));
     expect(
       await lastMarkTooltip(page(), page().getByTestId("activity-backed-up"), ".MuiBarChart-element"),
@@ -214,7 +239,11 @@ describe("the Backup Activity screen", () => {
       Items: String(today.items),
       [`Data (${dataUnit.label})`]: `${inUnit(today.bytes, dataUnit)} ${dataUnit.label}`,
     });
-    expect(await lastMarkTooltip(page(), success, ".MuiBarChart-element")).toEqual({
+    expect(await lastMarkTooltip(page(), success, ".MuiLineChart-mark")).toEqual({
+      "Success rate": `${rate} %`,
+    });
+    expectNear(await markValue(success, "rate", last), rate, 100);
+    expect(await lastMarkTooltip(page(), outcomes, ".MuiBarChart-element")).toEqual({
       "Backed up": String(today.runs.ok),
       Partial: String(today.runs.partial),
       Failed: String(today.runs.failed),

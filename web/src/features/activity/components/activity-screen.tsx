@@ -10,13 +10,12 @@ import { useTheme } from "@mui/material/styles";
 import { BarChart } from "@mui/x-charts/BarChart";
 import { LineChart } from "@mui/x-charts/LineChart";
 import { successRate, type DailyActivity } from "@alpvault/contracts/activity";
-import { SERVICE_LABELS } from "@alpvault/contracts/backups";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { isLoading } from "@/lib/query";
 import { useActivity } from "../api/get-activity";
 import { ActivityTable } from "./activity-table";
-import { inUnit, outcomeColor, sizeUnit } from "./chart-format";
+import { inUnit, outcomeColor, sizeUnit, storageSeries, successRates } from "./chart-format";
 import "../i18n/register";
 
 const PERIODS = [7, 30, 90] as const;
@@ -79,15 +78,11 @@ function Charts({ days }: { days: DailyActivity[] }) {
           height={260}
           xAxis={[{ scaleType: "point", data: dates }]}
           yAxis={[{ label: storageUnit.label, min: 0 }]}
-          series={(["gmail", "drive"] as const).map((service) => ({
-            id: service,
-            label: SERVICE_LABELS[service],
-            stack: "storage",
-            area: true,
+          series={storageSeries(days, storageUnit).map((series) => ({
+            ...series,
             // A single day with a figure is a point, not a line: every day is marked.
             showMark: true,
-            color: service === "gmail" ? theme.palette.primary.main : theme.palette.success.main,
-            data: days.map((day) => (day.storage ? inUnit(day.storage[service], storageUnit) : null)),
+            color: series.id === "gmail" ? theme.palette.primary.main : theme.palette.success.main,
             valueFormatter: (value: number | null) =>
               value === null ? "—" : `${value} ${storageUnit.label}`,
           }))}
@@ -129,6 +124,34 @@ function Charts({ days }: { days: DailyActivity[] }) {
         heading={t("activity.screen.success")}
         label={t("activity.screen.successLabel")}
       >
+        <LineChart
+          height={260}
+          xAxis={[{ scaleType: "point", data: dates }]}
+          yAxis={[{ label: "%", min: 0, max: 100 }]}
+          series={[
+            {
+              id: "rate",
+              label: t("activity.screen.rateSeries"),
+              // A day without backups has no rate: no mark, and no line drawn through it.
+              data: successRates(days),
+              showMark: true,
+              color: theme.palette.success.main,
+              valueFormatter: (value: number | null) => (value === null ? "—" : `${value} %`),
+            },
+          ]}
+        />
+        <Typography variant="body2" color="text.secondary" data-testid="activity-success-rates">
+          {days
+            .filter((day) => successRate(day.runs) !== null)
+            .map((day) => `${dayLabel(day.date)}: ${successRate(day.runs)} %`)
+            .join(" · ") || t("activity.screen.noRuns")}
+        </Typography>
+      </ChartCard>
+      <ChartCard
+        id="activity-outcomes"
+        heading={t("activity.screen.outcomes")}
+        label={t("activity.screen.outcomesLabel")}
+      >
         <BarChart
           height={260}
           xAxis={band}
@@ -140,12 +163,6 @@ function Charts({ days }: { days: DailyActivity[] }) {
             data: days.map((day) => day.runs[outcome]),
           }))}
         />
-        <Typography variant="body2" color="text.secondary" data-testid="activity-success-rates">
-          {days
-            .filter((day) => successRate(day.runs) !== null)
-            .map((day) => `${dayLabel(day.date)}: ${successRate(day.runs)} %`)
-            .join(" · ") || t("activity.screen.noRuns")}
-        </Typography>
       </ChartCard>
     </>
   );
@@ -153,8 +170,8 @@ function Charts({ days }: { days: DailyActivity[] }) {
 
 /**
  * The organisation's backups over time (docs/requirements.md#backup-activity): the protected storage per
- * service, the items and data backed up per day, and each day's backups by outcome with the success rate;
- * the same figures as a table on request.
+ * service, the items and data backed up per day, each day's success rate (in percent, plotted) and its
+ * backups by outcome; the same figures as a table on request.
  */
 export function ActivityScreen({ organizationId }: { organizationId: string | null }) {
   const { t } = useTranslation();

@@ -103,6 +103,12 @@ describe("Backup Activity", () => {
     expect(screen.getByTestId("activity-success-rates")).toHaveTextContent("Nov 28: 75 %");
     expect(screen.getByRole("img", { name: "Protected storage per service, per day" })).toBeInTheDocument();
     expect(screen.getByRole("img", { name: "Items and data backed up per day" })).toBeInTheDocument();
+    expect(
+      screen.getByRole("img", { name: "Share of backups per day that ended without failing" }),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByRole("img", { name: "Backups per day that ended, by how they ended" }),
+    ).toBeInTheDocument();
   });
 
   it("when no backup ended in the period, then it says so", async () => {

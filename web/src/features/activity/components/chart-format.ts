@@ -1,5 +1,6 @@
 import type { Theme } from "@mui/material/styles";
-import type { RunOutcomeMark } from "@alpvault/contracts/activity";
+import { successRate, type DailyActivity, type RunOutcomeMark } from "@alpvault/contracts/activity";
+import { SERVICE_LABELS } from "@alpvault/contracts/backups";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -37,19 +38,6 @@ export function formatDuration(seconds: number): string {
   return `${rest} s`;
 }
 
-/** A time axis's tick labels: the time of day ("5:29 AM") over a short span, else the day ("Nov 28"). */
-export function useTickFormat(short: boolean): Intl.DateTimeFormat {
-  const { i18n } = useTranslation();
-  return useMemo(
-    () =>
-      new Intl.DateTimeFormat(
-        i18n.language,
-        short ? { hour: "numeric", minute: "2-digit" } : { month: "short", day: "numeric" },
-      ),
-    [i18n.language, short],
-  );
-}
-
 /** The unit a chart of sizes up to `largest` bytes is drawn in (binary units, as `formatStorage`). */
 export function sizeUnit(largest: number): { label: string; bytes: number } {
   const units = [
@@ -63,4 +51,109 @@ export function sizeUnit(largest: number): { label: string; bytes: number } {
 /** `bytes` in `unit`, to three decimals. */
 export function inUnit(bytes: number, unit: { bytes: number }): number {
   return Math.round((bytes / unit.bytes) * 1000) / 1000;
+}
+
+/**
+ * The protected-storage chart's series: each service at its own figure of the day, in `unit` (null before
+ * the first backup). Not stacked: a mark sits where its tooltip says, Drive's at Drive's figure (stacked,
+ * Drive's mark sat at Gmail + Drive while its tooltip said Drive's alone).
+ */
+export function storageSeries(days: readonly DailyActivity[], unit: { label: string; bytes: number }) {
+  return (["gmail", "drive"] as const).map((service) => ({
+    id: service,
+    label: SERVICE_LABELS[service],
+    data: days.map((day) => (day.storage ? inUnit(day.storage[service], unit) : null)),
+  }));
+}
+
+/** Each day's success rate in percent (`successRate`), null on a day without backups that ended. */
+export function successRates(days: readonly DailyActivity[]): (number | null)[] {
+  return days.map((day) => successRate(day.runs));
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** The steps a time axis ticks at, smallest first. */
+const TIME_STEPS = [
+  SECOND,
+  2 * SECOND,
+  5 * SECOND,
+  10 * SECOND,
+  15 * SECOND,
+  30 * SECOND,
+  MINUTE,
+  2 * MINUTE,
+  5 * MINUTE,
+  10 * MINUTE,
+  15 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  3 * HOUR,
+  6 * HOUR,
+  12 * HOUR,
+  DAY,
+  2 * DAY,
+  7 * DAY,
+  14 * DAY,
+  30 * DAY,
+  60 * DAY,
+  90 * DAY,
+  180 * DAY,
+  365 * DAY,
+];
+
+/** A time axis: its ends, its ticks and how a tick is written. */
+export interface TimeAxis {
+  min: number;
+  max: number;
+  ticks: number[];
+  format: (value: number) => string;
+}
+
+/** How a tick of `step` is written: precise enough that ticks a step apart never read the same. */
+function tickFormat(step: number, spansDays: boolean, locale: string, timeZone: string | undefined) {
+  const zone = timeZone ? { timeZone } : {};
+  if (step >= DAY) return new Intl.DateTimeFormat(locale, { month: "short", day: "numeric", ...zone });
+  const time: Intl.DateTimeFormatOptions =
+    step < MINUTE
+      ? { hour: "numeric", minute: "2-digit", second: "2-digit" }
+      : { hour: "numeric", minute: "2-digit" };
+  return new Intl.DateTimeFormat(locale, {
+    ...(spansDays ? { month: "short", day: "numeric" } : {}),
+    ...time,
+    ...zone,
+  });
+}
+
+/**
+ * The time axis of a chart of `times` (a run history): at most `maxTicks` ticks at a round step, written
+ * as precisely as the step needs (seconds under a minute, the day once the axis spans days), so no two
+ * read the same, and the axis reaching half a step beyond the first and last time, so that a tick's label
+ * is never cut at the chart's edge. `timeZone`: the zone ticks are written in (the browser's by default).
+ */
+export function timeAxis(
+  times: readonly number[],
+  locale: string,
+  timeZone?: string,
+  maxTicks = 6,
+): TimeAxis {
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  // A lone run (or runs seconds apart) is shown within two minutes around it.
+  const middle = (first + last) / 2;
+  const span = Math.max(last - first, 2 * MINUTE);
+  const step =
+    TIME_STEPS.find((candidate) => span / candidate <= maxTicks - 2) ?? (TIME_STEPS.at(-1) as number);
+  const min = Math.min(first, middle - span / 2) - step / 2;
+  const max = Math.max(last, middle + span / 2) + step / 2;
+  const ticks: number[] = [];
+  for (let tick = Math.ceil((min + step / 3) / step) * step; tick <= max - step / 3; tick += step)
+    ticks.push(tick);
+  const day = new Intl.DateTimeFormat("en-CA", { dateStyle: "short", ...(timeZone ? { timeZone } : {}) });
+  const spansDays = day.format(new Date(min)) !== day.format(new Date(max));
+  const format = tickFormat(step, spansDays, locale, timeZone);
+  return { min, max, ticks, format: (value) => format.format(new Date(value)) };
 }

@@ -16,7 +16,7 @@ import { ListCard } from "@/components/ui/list-card";
 import { formatStorage } from "@/lib/format";
 import { isLoading } from "@/lib/query";
 import { useBackupRuns } from "../api/list-backup-runs";
-import { formatDuration, outcomeColor, useDateTimeFormat, useTickFormat } from "./chart-format";
+import { formatDuration, outcomeColor, timeAxis, useDateTimeFormat } from "./chart-format";
 import "../i18n/register";
 
 const OUTCOMES: readonly RunOutcomeMark[] = ["ok", "partial", "failed", "running"];
@@ -28,13 +28,12 @@ function runTime(run: BackupRunSummary): number {
 
 /** One mark per run (x: when, y: items backed up), one series per outcome in the outcome's colour. */
 function HistoryChart({ runs, name }: { runs: BackupRunSummary[]; name: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const theme = useTheme();
   const dateTime = useDateTimeFormat();
   const marked = runs.filter((run) => !Number.isNaN(runTime(run)));
-  const times = marked.map(runTime);
-  // Ticks say the time when the runs span less than two days, else the day.
-  const tick = useTickFormat(times.length === 0 || Math.max(...times) - Math.min(...times) < 2 * 86_400_000);
+  // Round ticks, each written as precisely as their step needs (no two alike), none at the very edge.
+  const axis = marked.length > 0 ? timeAxis(marked.map(runTime), i18n.language) : null;
   const series = OUTCOMES.map((outcome) => ({
     id: outcome,
     label: t(`activity.outcomes.${outcome}`),
@@ -59,9 +58,11 @@ function HistoryChart({ runs, name }: { runs: BackupRunSummary[]; name: string }
         xAxis={[
           {
             scaleType: "time",
-            tickNumber: 6,
+            ...(axis ? { min: axis.min, max: axis.max, tickInterval: axis.ticks } : {}),
             valueFormatter: (value: Date | number, context: { location: string }) =>
-              (context.location === "tick" ? tick : dateTime).format(new Date(value)),
+              context.location === "tick" && axis
+                ? axis.format(Number(value))
+                : dateTime.format(new Date(value)),
           },
         ]}
         yAxis={[{ label: t("activity.history.items"), min: 0 }]}
