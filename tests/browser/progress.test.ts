@@ -53,6 +53,27 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** The resources table's cells `card` covers (their text), as laid out now. */
+function coveredCells(card: Locator): Promise<string[]> {
+  return card.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return Array.from(document.querySelectorAll('[data-testid="resource-row"] td'))
+      .filter((cell) => {
+        const at = cell.getBoundingClientRect();
+        return at.left < box.right && at.right > box.left && at.top < box.bottom && at.bottom > box.top;
+      })
+      .map((cell) => cell.textContent ?? "");
+  });
+}
+
+/** Whether the card's title is cut (wider than the room it shows in). */
+function titleCut(card: Locator): Promise<boolean> {
+  return card.evaluate((element) => {
+    const title = element.querySelector(".MuiTypography-subtitle2");
+    return !title || title.scrollWidth > title.clientWidth;
+  });
+}
+
 /** Starts the first backup and watches it on the resource's page while Google is slow. */
 async function watchBackup(): Promise<void> {
   await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
@@ -168,6 +189,16 @@ describe("watching work finish", () => {
     expect(await card.getByTestId("recovery-pace-limit").innerText()).toBe(
       "pace set by Gmail's import limit of 240 messages a minute per mailbox",
     );
+    // What the card says is true: the pace shown is not faster than the limit it names.
+    const pace = /^(\d+) items a minute/.exec(await card.getByTestId("recovery-pace-eta").innerText());
+    if (pace) expect(Number(pace[1])).toBeLessThanOrEqual(240);
+    // The card sits in the page: it covers no cell of the resources table, and its title shows whole.
+    expect(await coveredCells(card)).toEqual([]);
+    expect(await titleCut(card)).toBe(false);
+    // In the page above the table (floating, it stood over the table's Recover buttons and menus).
+    const cardBox = await card.boundingBox();
+    const tableBox = await page.getByRole("table").first().boundingBox();
+    expect(cardBox!.y + cardBox!.height).toBeLessThanOrEqual(tableBox!.y);
     await screenshotBothThemes(page, "progress-recovery");
     await workspaceAdmin("DELETE", `/faults/${slow}`);
     await page

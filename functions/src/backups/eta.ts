@@ -14,10 +14,13 @@ import { quotaDayOf, type PacedApi } from "../engine/google/daily-budget";
 import {
   backupDailyUnits,
   estimateEta,
+  paceShown,
   restoreDailyUnits,
   type Eta,
   type WorkLeft,
 } from "../engine/eta/estimate";
+
+export { paceShown };
 import type { RunProgress } from "../engine/runner/catalog";
 import { googleUnitsSpent } from "../system/service";
 import type { BackupRun } from "./repo";
@@ -93,7 +96,7 @@ export async function backupProgress(
   return {
     totalItems,
     totalBytes,
-    itemsPerMinute: roundRate(eta.measuredItemsPerMinute),
+    itemsPerMinute: roundRate(paceShown(eta)),
     etaSeconds: left.items === null && left.bytes === null ? null : eta.seconds,
     limit: eta.limit,
   };

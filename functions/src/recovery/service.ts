@@ -18,7 +18,8 @@ import {
 import { searchDateEnd } from "@alpvault/contracts/search";
 import { recoveryRequestSchema, type RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { enqueueRecovery, type EnqueueRecovery } from "../backups/queue";
-import { quotaOutlook, restoreEta, roundRate } from "../backups/eta";
+import { paceShown, quotaOutlook, restoreEta, roundRate } from "../backups/eta";
+import { measuredImports } from "./pace";
 import { activeBackupResources, chosenTotals, readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
 import { csvField } from "../lib/csv";
@@ -138,26 +139,19 @@ export async function getRecovery(scope: Scope, recoveryId: string, now = new Da
   if (stored.state !== "running") return toRecovery(stored);
   const { progress, position } = stored;
   const settled = progress.restored + progress.skipped + progress.failed;
+  const measured = measuredImports(progress, position.bytes, stored.startedAt, now);
   const eta = restoreEta({
     work: stored.service === "gmail" ? "gmail-restore" : "drive-restore",
     left: {
       items: Math.max(0, progress.total - settled),
       bytes: Math.max(0, progress.totalBytes - position.bytes),
     },
-    ...(stored.startedAt
-      ? {
-          measured: {
-            items: settled,
-            bytes: position.bytes,
-            seconds: (now.getTime() - Date.parse(stored.startedAt)) / 1000,
-          },
-        }
-      : {}),
+    ...(measured ? { measured } : {}),
     runs: await runsNow(scope, stored.targetResourceId, false),
     outlook: quotaOutlook(),
   });
   return toRecovery(stored, {
-    itemsPerMinute: roundRate(eta.measuredItemsPerMinute),
+    itemsPerMinute: roundRate(paceShown(eta)),
     etaSeconds: eta.seconds,
     limit: eta.limit,
   });

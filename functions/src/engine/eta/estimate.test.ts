@@ -1,5 +1,5 @@
 import { QUOTA_MODELS } from "../google/costs";
-import { backupDailyUnits, estimateEta, restoreDailyUnits, type EtaInput } from "./estimate";
+import { backupDailyUnits, estimateEta, paceShown, restoreDailyUnits, type EtaInput } from "./estimate";
 import { workCosts } from "./work-costs";
 
 const MODEL = QUOTA_MODELS["2026"];
@@ -224,4 +224,39 @@ test("when a drive's bytes alone are known and measured, then the time left is t
   expect(eta.seconds).toBe(600);
   expect(eta.measuredItemsPerMinute).toBeNull();
   expect(eta.limit).toEqual({ kind: "measured", text: "its measured pace of 500 MB a minute" });
+});
+
+test("when a recovery measured 434 items a minute under Gmail's import limit of 240 (items that needed no import), then the pace shown is the limit's, which sets the time left", () => {
+  const eta = estimateEta(
+    input({
+      work: "gmail-restore",
+      left: { items: 1_000, bytes: null },
+      measured: { items: 434, bytes: 0, seconds: 60 },
+    }),
+  );
+  expect(eta.limit.text).toBe("Gmail's import limit of 240 messages a minute per mailbox");
+  expect(eta.measuredItemsPerMinute).toBe(434);
+  // "434 items a minute · pace set by Gmail's import limit of 240 messages a minute" would contradict itself.
+  expect(paceShown(eta)).toBe(240);
+  expect(eta.seconds).toBe(250);
+});
+
+test("when the measured pace is below the limit's, or no quota applies, then the pace shown is the measured one", () => {
+  const slower = estimateEta(
+    input({
+      work: "gmail-restore",
+      left: { items: 1_000, bytes: null },
+      measured: { items: 90, bytes: 0, seconds: 60 },
+    }),
+  );
+  expect(slower.limit.kind).toBe("measured");
+  expect(paceShown(slower)).toBe(90);
+  const exported = estimateEta(
+    input({
+      work: "export",
+      left: { items: 1_000, bytes: null },
+      measured: { items: 900, bytes: 0, seconds: 60 },
+    }),
+  );
+  expect(paceShown(exported)).toBe(900);
 });

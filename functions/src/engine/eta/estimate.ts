@@ -244,6 +244,22 @@ export function estimateEta(input: EtaInput): Eta {
 }
 
 /**
+ * The pace a screen shows beside the limit that sets it: the run's measured pace, but never above the pace
+ * of a Google limit named as setting it. A run may measure faster than the limit for a while (a burst
+ * Google allowed, items that needed no call), and "434 items a minute · pace set by Gmail's import limit of
+ * 240 messages a minute" contradicts itself: the limit is what the rest will go at, and what the time left
+ * follows. Its own measured pace, or no quota at all, shows as measured.
+ */
+export function paceShown(eta: Eta): number | null {
+  const measured = eta.measuredItemsPerMinute;
+  if (measured === null) return null;
+  const quotaBinds = eta.limit.kind !== "measured" && eta.limit.kind !== "none";
+  return quotaBinds && eta.itemsPerMinute !== null && measured > eta.itemsPerMinute
+    ? eta.itemsPerMinute
+    : measured;
+}
+
+/**
  * What the project's daily budget leaves backups of an API now (`daily-budget.ts`: the pace's allowance less
  * what the project spent today), shared by `runs`; undefined where the model has no daily threshold.
  */

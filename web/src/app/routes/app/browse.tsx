@@ -37,6 +37,12 @@ export default function BrowseRoute() {
           {t("search.browse.back", { resource: resource.data?.name ?? "" })}
         </Button>
       </Box>
+      {/* Recoveries started here show their progress at the top, in the page, covering nothing. */}
+      <RecoveryFlow
+        target={recovering}
+        loadResources={loadRecoveryResources}
+        onClose={() => setRecovering(null)}
+      />
       {resource.isPending && organizationId !== null && (
         <LinearProgress aria-label={t("search.browse.title")} />
       )}
@@ -50,11 +56,6 @@ export default function BrowseRoute() {
           onRecover={setRecovering}
         />
       )}
-      <RecoveryFlow
-        target={recovering}
-        loadResources={loadRecoveryResources}
-        onClose={() => setRecovering(null)}
-      />
     </ContentLayout>
   );
 }

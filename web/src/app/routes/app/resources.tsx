@@ -59,12 +59,13 @@ export default function ResourcesRoute() {
   const [recovering, setRecovering] = useState<RecoveryTarget | null>(null);
   return (
     <ContentLayout title={t("pages.resources.title")} actions={<ResourcesActions />}>
-      <ResourcesScreen onRecoverAll={(resource) => setRecovering(recoverAllOf(resource))} />
+      {/* Recoveries started here show their progress at the top, in the page, covering nothing. */}
       <RecoveryFlow
         target={recovering}
         loadResources={loadRecoveryResources}
         onClose={() => setRecovering(null)}
       />
+      <ResourcesScreen onRecoverAll={(resource) => setRecovering(recoverAllOf(resource))} />
     </ContentLayout>
   );
 }

@@ -33,6 +33,12 @@ export default function SearchRoute() {
   const waiting = resourceId !== undefined && (lookup.isPending || isLoading(lookup));
   return (
     <ContentLayout title={t("pages.search.title")}>
+      {/* Recoveries started here show their progress at the top, in the page, covering nothing. */}
+      <RecoveryFlow
+        target={recovering}
+        loadResources={loadRecoveryResources}
+        onClose={() => setRecovering(null)}
+      />
       {waiting && organizationId !== null ? (
         <LinearProgress aria-label={t("pages.search.title")} />
       ) : (
@@ -44,11 +50,6 @@ export default function SearchRoute() {
           onRecover={setRecovering}
         />
       )}
-      <RecoveryFlow
-        target={recovering}
-        loadResources={loadRecoveryResources}
-        onClose={() => setRecovering(null)}
-      />
     </ContentLayout>
   );
 }

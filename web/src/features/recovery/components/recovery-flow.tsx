@@ -18,8 +18,9 @@ const RecoveryProgress = lazy(() =>
 
 /**
  * Recovering from a screen: the recovery modal for `target`, then, once the API has started the recovery,
- * the snackbar's "Recovery started" and the recovery's progress in the bottom right corner until the admin
- * dismisses it.
+ * the snackbar's "Recovery started" and the recovery's progress where the screen places this component (in
+ * the page, above its content: it pushes the content down rather than floating over it, so it never hides
+ * a cell or a button the admin needs) until the admin dismisses it.
  */
 export function RecoveryFlow({
   target,
@@ -60,15 +61,9 @@ export function RecoveryFlow({
       {organizationId !== null && followed.length > 0 && (
         <Box
           sx={{
-            position: "fixed",
-            right: 24,
-            bottom: 24,
-            width: 360,
-            maxWidth: "calc(100vw - 48px)",
-            display: "flex",
-            flexDirection: "column",
+            display: "grid",
             gap: 1,
-            zIndex: (theme) => theme.zIndex.snackbar,
+            gridTemplateColumns: { xs: "minmax(0, 1fr)", md: "repeat(auto-fill, minmax(360px, 1fr))" },
           }}
           data-testid="recoveries"
         >

@@ -130,7 +130,8 @@ export function RecoveryProgress({
   return (
     <Paper variant="outlined" sx={{ p: 1.5, pr: 1 }} {...common}>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1 }}>
-        <Typography variant="subtitle2" sx={{ flex: 1, minWidth: 0 }} noWrap>
+        {/* The whole title: names and addresses wrap rather than being cut. */}
+        <Typography variant="subtitle2" sx={{ flex: 1, minWidth: 0, overflowWrap: "anywhere" }}>
           {titleText}
         </Typography>
         {dismiss}
