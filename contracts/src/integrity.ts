@@ -76,12 +76,23 @@ export interface ResourceIntegrityView {
   integrity: ResourceIntegrity | null;
 }
 
+/**
+ * The organisation's daily verification: when the next is due (the first a day after set-up; the
+ * dispatcher starts it at its first run from then) and when the last one started (null: none yet). Each
+ * reads back a share of the backups, every stored object within 30 days.
+ */
+export interface DailyVerification {
+  nextAt: string;
+  lastAt: string | null;
+}
+
 /** GET /v1/organizations/{organizationId}/integrity. */
 export interface IntegrityReport {
   /** Every resource with backups (or a verification result), damaged ones first. */
   resources: ResourceIntegrityView[];
   /** The most recent runs, newest first. */
   runs: VerifyRun[];
+  dailyVerification: DailyVerification;
 }
 
 /** Body of POST /v1/organizations/{organizationId}/integrity/verify (answer 202: the run). */

@@ -82,6 +82,15 @@ beforeAll(async () => {
   afterDamage = await report();
 });
 
+test("when the organisation has had no daily verification yet, then the report says the first is due a day after set-up", async () => {
+  const { dailyVerification } = await report();
+  expect(dailyVerification.lastAt).toBeNull();
+  // Set up minutes ago: the first daily verification is a day later (the manual ones do not count).
+  const dueIn = Date.parse(dailyVerification.nextAt) - Date.now();
+  expect(dueIn).toBeGreaterThan(23 * 3600 * 1000);
+  expect(dueIn).toBeLessThanOrEqual(24 * 3600 * 1000);
+});
+
 test("when four messages' chunks are damaged four ways, then a verification finds and names each of them", () => {
   expect(firstRun.state).toBe("succeeded");
   expect(firstRun.progress.damagedItems).toBe(4);

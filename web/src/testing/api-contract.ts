@@ -19,6 +19,7 @@ import { drillRunSchema, drillRunsPageSchema, drillSettingsSchema } from "@alpva
 import { recoveryEstimateSchema } from "@alpvault/contracts/schemas/eta";
 import { exportDownloadSchema, exportJobSchema, exportListSchema } from "@alpvault/contracts/schemas/exports";
 import { healthResponseSchema } from "@alpvault/contracts/schemas/health";
+import { integrityReportSchema, verifyRunSchema } from "@alpvault/contracts/schemas/integrity";
 import {
   alertsResponseSchema,
   installationResponseSchema,
@@ -111,6 +112,8 @@ export const API_CONTRACT = {
   [`PUT ${ORGANIZATION}/drills`]: json(drillSettingsSchema),
   [`GET ${ORGANIZATION}/drills/runs`]: json(drillRunsPageSchema),
   [`POST ${ORGANIZATION}/drills/run`]: json(drillRunSchema),
+  [`GET ${ORGANIZATION}/integrity`]: json(integrityReportSchema),
+  [`POST ${ORGANIZATION}/integrity/verify`]: json(verifyRunSchema),
   [`GET ${ORGANIZATION}/policies`]: json(policiesResponseSchema),
   [`POST ${ORGANIZATION}/policies`]: json(policySchema),
   [`PATCH ${ORGANIZATION}/policies/:policyId`]: json(policySchema),

@@ -19,6 +19,7 @@ import type { Organization } from "../../organizations/service";
 import { enqueueVerify, type EnqueueVerify } from "../queue";
 import { planDay } from "../../engine/verify/plan";
 import { readVerifyResource, trackResources, verifyResources } from "./repo";
+import { dailyVerification } from "./schedule";
 import {
   lastScheduledVerify,
   publicRun,
@@ -27,7 +28,6 @@ import {
   strandedVerifyRuns,
 } from "./runs-repo";
 
-const DAY_MS = 24 * 3600 * 1000;
 /** A run no worker touched for this long (a lost task, or waiting for the GC lock) is enqueued again. */
 export const VERIFY_REDISPATCH_MS = 10 * 60_000;
 /** Runs the report lists. */
@@ -94,8 +94,12 @@ export async function verifyNow(
   return publicRun(run);
 }
 
-/** GET …/integrity: every resource with backups or a result (damaged first), and the recent runs. */
-export async function integrityReport(scope: Scope): Promise<IntegrityReport> {
+/**
+ * GET …/integrity: every resource with backups or a result (damaged first), the recent runs, and when the
+ * daily verification is next due.
+ */
+export async function integrityReport(organization: Organization): Promise<IntegrityReport> {
+  const scope = organization;
   const resources = (await verifyResources(scope)).filter(
     (resource) => resource.bytes > 0 || resource.integrity !== null,
   );
@@ -110,13 +114,21 @@ export async function integrityReport(scope: Scope): Promise<IntegrityReport> {
     const damaged = (view: ResourceIntegrityView) => (view.integrity?.state === "damaged" ? 0 : 1);
     return damaged(a) - damaged(b) || a.name.localeCompare(b.name);
   });
-  return { resources: views, runs: (await recentVerifyRuns(scope, RECENT_RUNS)).map(publicRun) };
+  const [runs, lastScheduledAt] = await Promise.all([
+    recentVerifyRuns(scope, RECENT_RUNS),
+    lastScheduledVerify(organization),
+  ]);
+  return {
+    resources: views,
+    runs: runs.map(publicRun),
+    dailyVerification: dailyVerification(lastScheduledAt, organization.createdAt),
+  };
 }
 
 /** Whether the organisation's daily verification is due (the first one a day after set-up). */
 async function verifyDue(organization: Organization, now: Date): Promise<boolean> {
-  const since = (await lastScheduledVerify(organization)) ?? organization.createdAt;
-  return Date.parse(since) <= now.getTime() - DAY_MS;
+  const { nextAt } = dailyVerification(await lastScheduledVerify(organization), organization.createdAt);
+  return Date.parse(nextAt) <= now.getTime();
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   anAnalytics,
   aResource,
   aResourceDetail,
+  anIntegrityReport,
   aSharedDrive,
   pageOf,
 } from "@/testing/fixtures/resources";
@@ -26,6 +27,8 @@ import ResourcesRoute from "./resources";
 let api: FakeApi;
 beforeEach(() => {
   api = installFakeApi();
+  // A resource's page reads when the organisation's daily integrity check is due.
+  api.answer("GET /organizations/:organizationId/integrity", anIntegrityReport());
 });
 
 describe("a resource's page", () => {

@@ -7,7 +7,7 @@ import { screen, waitFor } from "@testing-library/react";
 import { BACKUP_MESSAGES } from "@alpvault/contracts/backups";
 import type { ResourceDetail } from "@alpvault/contracts/organizations";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
-import { aResourceDetail, aRunningBackup } from "@/testing/fixtures/resources";
+import { aResourceDetail, anIntegrityReport, aRunningBackup } from "@/testing/fixtures/resources";
 import { TEST_ORGANIZATION_ID } from "@/testing/fixtures/session";
 import { renderWithProviders } from "@/testing/render";
 import { expectSnackbar } from "@/testing/snackbar";
@@ -18,6 +18,7 @@ const BACKUP = "POST /organizations/:organizationId/resources/:resourceId/backup
 let api: FakeApi;
 beforeEach(() => {
   api = installFakeApi();
+  api.answer("GET /organizations/:organizationId/integrity", anIntegrityReport());
 });
 
 async function openOverview(resource: ResourceDetail) {

@@ -12,6 +12,7 @@ import { formatDate, formatStorage } from "@/lib/format";
 import { asApiError } from "@/lib/query";
 import { useSnackbar } from "@/lib/snackbar";
 import { useBackupNow } from "../api/backup-now";
+import { IntegrityCheck } from "./integrity-check";
 import { BackupDates, DisplayName } from "./resource-cells";
 import { Status } from "./resource-status";
 import "../i18n/register";
@@ -117,9 +118,12 @@ export function ResourceOverview({
             Drive: {storage(resource.driveBackupBytes, resource.driveItems)}
           </Typography>
         </Figure>
-        <Figure label={t("resources.page.integrity")} testId="resource-integrity">
-          <IntegrityLine resource={resource} />
-        </Figure>
+        <Box>
+          <Figure label={t("resources.page.integrity")} testId="resource-integrity">
+            <IntegrityLine resource={resource} />
+          </Figure>
+          <IntegrityCheck organizationId={organizationId} resourceId={resource.resourceId} />
+        </Box>
       </Box>
       <Box sx={{ display: "flex", gap: 1, flexWrap: "wrap", mt: 2 }}>
         <Button variant="contained" onClick={backupNow} disabled={start.pending || !resource.protected}>
