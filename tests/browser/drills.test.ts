@@ -13,6 +13,7 @@ import {
   freshOrganizationPage,
   type FreshOrganizationPage,
 } from "./support/fresh-organization";
+import { screenshot } from "./support/browser";
 import { screenshotBothThemes } from "./support/onboarding";
 import { expectSnackbar } from "./support/snackbar";
 
@@ -80,9 +81,26 @@ describe("restore drills", () => {
       "0",
       expect.stringMatching(/^\d+ s$/),
       "Passed",
+      "Show items",
     ]);
     expect(await page.getByRole("list", { name: "Items that did not match or failed" }).count()).toBe(0);
     await screenshotBothThemes(page, "restore-drills-passed");
+
+    // The run opens with every item it sampled, each matched.
+    await runs()
+      .first()
+      .getByRole("button", { name: /^Show items of the drill of / })
+      .click();
+    const dialog = page.getByRole("dialog", { name: /^Drill of / });
+    await dialog.getByTestId("drill-item").first().waitFor();
+    expect(await dialog.getByTestId("drill-item").count()).toBe(SAMPLE);
+    expect(await dialog.locator('[data-testid="drill-item"]:not([data-outcome="matched"])').count()).toBe(0);
+    expect(await dialog.getByTestId("drill-run-summary").innerText()).toBe(
+      `${SAMPLE} items sampled: ${SAMPLE} matched, 0 mismatched, 0 failed, 0 skipped`,
+    );
+    await screenshot(page, "restore-drills-run");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "detached" });
     expect(fresh.errors).toEqual([]);
   });
 });

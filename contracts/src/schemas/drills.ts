@@ -4,6 +4,7 @@ import {
   type DrillCounts,
   type DrillItem,
   type DrillRun,
+  type DrillRunDetail,
   type DrillRunsPage,
   type DrillSettings,
 } from "../drills";
@@ -40,7 +41,7 @@ export const drillItemSchema: z.ZodMiniType<DrillItem> = z.object({
   reason: nullableString,
 });
 
-export const drillRunSchema: z.ZodMiniType<DrillRun> = z.object({
+const drillRunFields = {
   drillRunId: z.string(),
   state: z.enum(["pending", "running", "passed", "failed"]),
   /** Anything but a scheduled drill was started by hand. */
@@ -57,6 +58,14 @@ export const drillRunSchema: z.ZodMiniType<DrillRun> = z.object({
   resources: z.array(z.object({ ...drillCounts, resourceId: z.string(), name: z.string() })),
   problems: z.array(drillItemSchema),
   failureReason: nullableString,
+};
+
+export const drillRunSchema: z.ZodMiniType<DrillRun> = z.object(drillRunFields);
+
+/** A run with every drawn item (GET …/drills/runs/{drillRunId}). */
+export const drillRunDetailSchema: z.ZodMiniType<DrillRunDetail> = z.object({
+  ...drillRunFields,
+  items: z.array(drillItemSchema),
 });
 
 export const drillRunsPageSchema: z.ZodMiniType<DrillRunsPage> = z.object({

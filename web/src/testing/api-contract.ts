@@ -15,7 +15,12 @@ import {
   paymentSchema,
   plansResponseSchema,
 } from "@alpvault/contracts/schemas/billing";
-import { drillRunSchema, drillRunsPageSchema, drillSettingsSchema } from "@alpvault/contracts/schemas/drills";
+import {
+  drillRunDetailSchema,
+  drillRunSchema,
+  drillRunsPageSchema,
+  drillSettingsSchema,
+} from "@alpvault/contracts/schemas/drills";
 import { recoveryEstimateSchema } from "@alpvault/contracts/schemas/eta";
 import { exportDownloadSchema, exportJobSchema, exportListSchema } from "@alpvault/contracts/schemas/exports";
 import { healthResponseSchema } from "@alpvault/contracts/schemas/health";
@@ -111,6 +116,7 @@ export const API_CONTRACT = {
   [`GET ${ORGANIZATION}/drills`]: json(drillSettingsSchema),
   [`PUT ${ORGANIZATION}/drills`]: json(drillSettingsSchema),
   [`GET ${ORGANIZATION}/drills/runs`]: json(drillRunsPageSchema),
+  [`GET ${ORGANIZATION}/drills/runs/:drillRunId`]: json(drillRunDetailSchema),
   [`POST ${ORGANIZATION}/drills/run`]: json(drillRunSchema),
   [`GET ${ORGANIZATION}/integrity`]: json(integrityReportSchema),
   [`POST ${ORGANIZATION}/integrity/verify`]: json(verifyRunSchema),

@@ -13,12 +13,25 @@ import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import { Fragment } from "react";
+import Button from "@mui/material/Button";
+import { Fragment, lazy, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { DrillRun, DrillRunsPage } from "@alpvault/contracts/drills";
+import { WhenWanted } from "@/components/ui/when-wanted";
 
-/** A run's line: date, sample, matched (with its share), mismatched, duration and state. */
-function DrillRunRow({ run, dateFormat }: { run: DrillRun; dateFormat: Intl.DateTimeFormat }) {
+/** A run's items load when a run is first opened. */
+const DrillRunDialog = lazy(() => import("./drill-run-dialog"));
+
+/** A run's line: date, sample, matched (with its share), mismatched, duration and state, and its items. */
+function DrillRunRow({
+  run,
+  dateFormat,
+  onOpen,
+}: {
+  run: DrillRun;
+  dateFormat: Intl.DateTimeFormat;
+  onOpen: () => void;
+}) {
   const { t } = useTranslation();
   return (
     <TableRow data-testid="drill-run">
@@ -41,6 +54,15 @@ function DrillRunRow({ run, dateFormat }: { run: DrillRun; dateFormat: Intl.Date
           color={run.state === "passed" ? "success" : run.state === "failed" ? "error" : "default"}
         />
       </TableCell>
+      <TableCell>
+        <Button
+          size="small"
+          onClick={onOpen}
+          aria-label={t("drills.showItemsOf", { date: dateFormat.format(new Date(run.requestedAt)) })}
+        >
+          {t("drills.showItems")}
+        </Button>
+      </TableCell>
     </TableRow>
   );
 }
@@ -51,7 +73,7 @@ function DrillRunProblems({ run }: { run: DrillRun }) {
   if (run.problems.length === 0 && !run.failureReason) return null;
   return (
     <TableRow>
-      <TableCell colSpan={6} sx={{ pt: 0 }}>
+      <TableCell colSpan={7} sx={{ pt: 0 }}>
         {run.failureReason && (
           <Typography variant="body2" color="error">
             {run.failureReason}
@@ -77,14 +99,16 @@ function DrillRunProblems({ run }: { run: DrillRun }) {
   );
 }
 
-/** The drill history, one page at a time, newest first. */
+/** The drill history, one page at a time, newest first; a run opens with every item it sampled. */
 export function DrillHistory({
+  organizationId,
   history,
   loading,
   error,
   page,
   onPage,
 }: {
+  organizationId: string | null;
   history: DrillRunsPage | undefined;
   loading: boolean;
   error: Error | null;
@@ -94,6 +118,7 @@ export function DrillHistory({
   const { t, i18n } = useTranslation();
   const dateFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
   const pages = history ? Math.max(1, Math.ceil(history.total / history.pageSize)) : 1;
+  const [opened, setOpened] = useState<DrillRun | null>(null);
   return (
     <Card sx={{ p: 0 }}>
       <Typography variant="h6" component="h2" sx={{ p: 2, pb: 0 }}>
@@ -105,26 +130,38 @@ export function DrillHistory({
         <Table aria-label={t("drills.history")}>
           <TableHead>
             <TableRow>
-              {(["date", "sample", "matched", "mismatched", "duration", "state"] as const).map((column) => (
-                <TableCell key={column}>{t(`drills.columns.${column}`)}</TableCell>
-              ))}
+              {(["date", "sample", "matched", "mismatched", "duration", "state", "items"] as const).map(
+                (column) => (
+                  <TableCell key={column}>{t(`drills.columns.${column}`)}</TableCell>
+                ),
+              )}
             </TableRow>
           </TableHead>
           <TableBody>
             {history?.runs.length === 0 && (
               <TableRow>
-                <TableCell colSpan={6}>{t("drills.empty")}</TableCell>
+                <TableCell colSpan={7}>{t("drills.empty")}</TableCell>
               </TableRow>
             )}
             {history?.runs.map((run) => (
               <Fragment key={run.drillRunId}>
-                <DrillRunRow run={run} dateFormat={dateFormat} />
+                <DrillRunRow run={run} dateFormat={dateFormat} onOpen={() => setOpened(run)} />
                 <DrillRunProblems run={run} />
               </Fragment>
             ))}
           </TableBody>
         </Table>
       </TableContainer>
+      <WhenWanted wanted={opened !== null}>
+        <DrillRunDialog
+          organizationId={organizationId}
+          run={opened}
+          title={
+            opened ? t("drills.runTitle", { date: dateFormat.format(new Date(opened.requestedAt)) }) : ""
+          }
+          onClose={() => setOpened(null)}
+        />
+      </WhenWanted>
       <Box sx={{ display: "flex", alignItems: "center", justifyContent: "flex-end", gap: 1, p: 1 }}>
         <Typography variant="body2">{t("drills.page", { page, pages })}</Typography>
         <IconButton aria-label={t("drills.previous")} disabled={page <= 1} onClick={() => onPage(page - 1)}>

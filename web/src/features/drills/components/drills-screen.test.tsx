@@ -4,7 +4,13 @@
  * while a drill runs, and the errors of each call.
  */
 import { act, screen, waitFor, within } from "@testing-library/react";
-import { DRILL_MESSAGES, type DrillRun, type DrillSettings } from "@alpvault/contracts/drills";
+import {
+  DRILL_ITEM_REASONS,
+  DRILL_MESSAGES,
+  type DrillItem,
+  type DrillRun,
+  type DrillSettings,
+} from "@alpvault/contracts/drills";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { fill } from "@/testing/fill";
 import { aResource, pageOf } from "@/testing/fixtures/resources";
@@ -225,7 +231,7 @@ describe("the drill history", () => {
     const [failed, passed] = screen.getAllByTestId("drill-run");
     expect(
       Array.from((failed as HTMLElement).querySelectorAll("td")).map((cell) => cell.textContent),
-    ).toEqual(["Nov 29, 2026, 8:00 AM", "10", "7 (70 %)", "2", "12 s", "Failed"]);
+    ).toEqual(["Nov 29, 2026, 8:00 AM", "10", "7 (70 %)", "2", "12 s", "Failed", "Show items"]);
     expect(passed).toHaveTextContent("10 (100 %)");
     const problems = screen.getByRole("list", { name: "Items that did not match or failed" });
     expect(problems).toHaveTextContent(
@@ -250,5 +256,81 @@ describe("the drill history", () => {
     api.fail(RUNS, { code: 500, message: "The drill history is unavailable." });
     await renderWithProviders(<DrillsScreen />, { route: "/restore-drills" });
     expect(await screen.findByText("The drill history is unavailable.")).toBeInTheDocument();
+  });
+});
+
+describe("a drill run's items", () => {
+  const DETAIL = "GET /organizations/:organizationId/drills/runs/:drillRunId";
+  const item = (change: Partial<DrillItem>): DrillItem => ({
+    itemKey: "m1",
+    resourceId: "user-ada",
+    resourceName: "admin@alpvault-demo.test",
+    service: "gmail",
+    name: "Budget 2026",
+    outcome: "matched",
+    reason: null,
+    ...change,
+  });
+  const mismatched = item({
+    itemKey: "f7",
+    service: "drive",
+    name: "Q3.xlsx",
+    outcome: "mismatched",
+    reason: "The restored copy differs from the backup from byte 4096",
+  });
+
+  it("when a run is opened from the history, then each sampled item shows with how it compared, and why not", async () => {
+    api.answer(
+      RUNS,
+      runsOf([aRun({ counts: { sample: 3, matched: 1, mismatched: 1, failed: 0, skipped: 1 } })]),
+    );
+    api.answer(DETAIL, {
+      ...aRun({ counts: { sample: 3, matched: 1, mismatched: 1, failed: 0, skipped: 1 } }),
+      items: [
+        item({}),
+        mismatched,
+        item({
+          itemKey: "m9",
+          name: "Old note",
+          outcome: "skipped",
+          reason: DRILL_ITEM_REASONS.alreadyInSandbox,
+        }),
+      ],
+    });
+    const { user } = await openDrills();
+    const row = screen.getByTestId("drill-run");
+    await user.click(within(row).getByRole("button", { name: /^Show items of the drill of/ }));
+    const dialog = await screen.findByRole("dialog", { name: /^Drill of Nov 29, 2026/ });
+    expect(api.lastRequest(DETAIL).params.drillRunId).toBe("drill-1");
+    const items = await within(dialog).findAllByTestId("drill-item");
+    expect(
+      items.map((one) => Array.from(one.querySelectorAll("td")).map((cell) => cell.textContent)),
+    ).toEqual([
+      ["admin@alpvault-demo.test", "Gmail", "Budget 2026", "Matched", ""],
+      [
+        "admin@alpvault-demo.test",
+        "Drive",
+        "Q3.xlsx",
+        "Mismatched",
+        "The restored copy differs from the backup from byte 4096",
+      ],
+      ["admin@alpvault-demo.test", "Gmail", "Old note", "Skipped", DRILL_ITEM_REASONS.alreadyInSandbox],
+    ]);
+    expect(within(dialog).getByTestId("drill-run-summary")).toHaveTextContent(
+      "3 items sampled: 1 matched, 1 mismatched, 0 failed, 1 skipped",
+    );
+    await user.click(within(dialog).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).not.toBeInTheDocument());
+  });
+
+  it("when the run cannot be read, then its message shows in the dialog", async () => {
+    api.answer(RUNS, runsOf([aRun()]));
+    api.fail(DETAIL, { code: 404, message: DRILL_MESSAGES.runNotFound });
+    const { user } = await openDrills();
+    await user.click(
+      within(screen.getByTestId("drill-run")).getByRole("button", { name: /^Show items/ }),
+    );
+    const dialog = await screen.findByRole("dialog");
+    expect(await within(dialog).findByText(DRILL_MESSAGES.runNotFound)).toBeInTheDocument();
   });
 });

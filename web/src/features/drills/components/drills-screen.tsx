@@ -15,8 +15,8 @@ import { DrillSettingsCard } from "./drill-settings-card";
 /**
  * Restore drills: the settings (a schedule, the sandbox mailbox among the organisation's mailboxes, the
  * sample size), "Run a drill now", and the history (date, sample, matched, mismatched, duration, state),
- * with the items of a run that did not match or failed listed under it. The history refreshes while a drill
- * runs.
+ * with the items of a run that did not match or failed listed under it, and each run opening with every item
+ * it sampled and how each compared. The history refreshes while a drill runs.
  */
 export function DrillsScreen() {
   const { t } = useTranslation();
@@ -41,6 +41,7 @@ export function DrillsScreen() {
         onStarted={() => setPage(1)}
       />
       <DrillHistory
+        organizationId={organizationId}
         history={runs.data}
         loading={isLoading(runs)}
         error={runs.error}
