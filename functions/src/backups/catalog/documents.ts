@@ -186,8 +186,59 @@ export const catalogItemSchema: z.ZodMiniType<CatalogItem> = z.object({
 /** `…/items/{itemDocId}`: an item and the summary of its current version. */
 export const CATALOG_ITEM = storedKind("catalog item", catalogItemSchema);
 
+/** What search reads of an item: its own fields, its current version's capture and Drive version. */
+export interface CatalogItemSearchView extends Pick<
+  CatalogItem,
+  "itemKey" | "currentVersionId" | "deletedAtSource" | "firstSeenAt" | "lastSeenAt" | "search"
+> {
+  current?: { metadata?: Pick<ItemMetadata, "version" | "contentSkipped">; capturedAt?: string };
+}
+
+/** The fields of an item search selects (`SEARCH_VIEW_FIELDS`), as the item's schema reads them. */
+export const SEARCH_VIEW_FIELDS = [
+  "itemKey",
+  "currentVersionId",
+  "deletedAtSource",
+  "firstSeenAt",
+  "lastSeenAt",
+  "search",
+  "current.metadata.version",
+  "current.metadata.contentSkipped",
+  "current.capturedAt",
+];
+
+/** `…/items/{itemDocId}` read with only `SEARCH_VIEW_FIELDS` selected (search/repo.ts). */
+export const CATALOG_ITEM_SEARCH_VIEW = storedKind<CatalogItemSearchView>(
+  "catalog item",
+  z.object({
+    itemKey: catalogItemFields.itemKey,
+    currentVersionId: catalogItemFields.currentVersionId,
+    deletedAtSource: catalogItemFields.deletedAtSource,
+    firstSeenAt: catalogItemFields.firstSeenAt,
+    lastSeenAt: catalogItemFields.lastSeenAt,
+    search: catalogItemFields.search,
+    current: z.object({
+      metadata: z.optional(
+        z.object({
+          version: z.optional(z.string()),
+          contentSkipped: z.optional(z.literal("not-exportable")),
+        }),
+      ),
+      capturedAt: z.string(),
+    }),
+  }),
+);
+
 /** `…/items/{itemDocId}/versions/{versionDocId}`. */
 export const CATALOG_VERSION = storedKind("catalog version", catalogVersionSchema);
+
+/** `…/items/{itemDocId}` of a file, read with only its folder path selected (a browse's folders). */
+export const CATALOG_ITEM_FOLDER_VIEW = storedKind<{ search: { path: string; display?: { path: string } } }>(
+  "catalog item",
+  z.object({
+    search: z.object({ path: z.string(), display: z.optional(z.object({ path: z.string() })) }),
+  }),
+);
 
 /** A chunk index entry: sizes and data key from the run that first stored it (absent when reused). */
 export interface StoredChunkEntry {
