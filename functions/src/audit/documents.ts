@@ -22,6 +22,9 @@ export interface StoredLink extends ChainLink {
   sealed: unknown;
 }
 
+/** A field as stored, whatever it holds, or absent. */
+const stored = z.optional(z.unknown());
+
 /** `auditLogs/{entryId}` as the chain reads it: any document is a link (its fields checked by the walk). */
 export const AUDIT_LINK = storedKindWithId<StoredLink>(
   "audit entry (as sealed)",
@@ -29,15 +32,15 @@ export const AUDIT_LINK = storedKindWithId<StoredLink>(
   z.pipe(
     z.object({
       entryId: z.string(),
-      date: z.unknown(),
-      actor: z.unknown(),
-      operation: z.unknown(),
-      object: z.unknown(),
-      failureReason: z.unknown(),
-      seq: z.unknown(),
-      prevHash: z.unknown(),
-      hash: z.unknown(),
-      sealed: z.unknown(),
+      date: stored,
+      actor: stored,
+      operation: stored,
+      object: stored,
+      failureReason: stored,
+      seq: stored,
+      prevHash: stored,
+      hash: stored,
+      sealed: stored,
     }),
     z.transform(
       ({ entryId, date, actor, operation, object, failureReason, seq, prevHash, hash, sealed }) => ({
@@ -55,7 +58,7 @@ export const AUDIT_LINK = storedKindWithId<StoredLink>(
 /** The head as stored; `adoptedThrough` is set while entries written before the chain are taken in. */
 export interface StoredHead extends ChainHead {
   adopting: boolean;
-  adoptedThrough: { date: unknown; entryId: string } | null;
+  adoptedThrough: { date?: unknown; entryId: string } | null;
 }
 
 /**
@@ -68,6 +71,6 @@ export const AUDIT_HEAD = storedKind<StoredHead>(
     seq: z.number(),
     hash: z.string(),
     adopting: z._default(z.boolean(), false),
-    adoptedThrough: z.catch(z.nullable(z.object({ date: z.unknown(), entryId: z.string() })), null),
+    adoptedThrough: z.catch(z.nullable(z.object({ date: stored, entryId: z.string() })), null),
   }),
 );

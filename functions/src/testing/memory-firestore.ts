@@ -7,7 +7,8 @@
  * Transactions apply their writes when their body resolves and never conflict; a create of a document
  * that exists fails with gRPC code 6 (ALREADY_EXISTS), an update of one that does not with 5 (NOT_FOUND).
  *
- * Use it by replacing `lib/firebase.ts`: `jest.mock("../lib/firebase", () => memoryFirebase(store))`.
+ * Use it by replacing `lib/firebase.ts` (`jest.mock("../lib/firebase", () => jest.requireActual(…)
+ * .memoryFirebase())`); `memoryDatabases` then holds what the code under test wrote.
  */
 import { ordersOf, projected, selectRows, type QueryOptions, type QueryScope } from "./memory-query";
 import { clone, fieldOf, merged, nameOf, transformed, withField, type Data } from "./memory-values";
@@ -309,11 +310,14 @@ export class MemoryFirestore {
   }
 }
 
+/** The databases `memoryFirebase` answers from unless given others: the global one is `(default)`. */
+export const memoryDatabases = new Map<string, MemoryFirestore>();
+
 /**
  * `lib/firebase.ts` answering from memory: the global database and one database per region database id,
- * each created on first use (`databases.get("(default)")` is the global one).
+ * each created on first use in `databases`.
  */
-export function memoryFirebase(databases = new Map<string, MemoryFirestore>()) {
+export function memoryFirebase(databases = memoryDatabases) {
   const database = (id: string) => {
     const found = databases.get(id) ?? new MemoryFirestore();
     databases.set(id, found);

@@ -95,9 +95,18 @@ const pathOrValue = (value: unknown): unknown =>
     ? (value as { path: unknown }).path
     : value;
 
+/** A document id given for the document name stands for that document of the collection `path` is in. */
+function qualified(path: string, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((entry) => qualified(path, entry));
+  return typeof value === "string" && !value.includes("/")
+    ? `${path.slice(0, path.lastIndexOf("/"))}/${value}`
+    : value;
+}
+
 function matches(filters: Filter[], path: string, data: Data): boolean {
   return filters.every(({ field, op, value }) => {
-    const actual = field === "__name__" ? path : fieldOf(data, field);
+    if (field === "__name__") return holds(path, op, qualified(path, pathOrValue(value)));
+    const actual = fieldOf(data, field);
     return actual !== undefined && holds(actual, op, pathOrValue(value));
   });
 }
@@ -108,10 +117,7 @@ function position(orders: Order[], path: string, data: Data, cursor: unknown[]):
     const order = orders[index] as Order;
     const actual = order.field === "__name__" ? path : fieldOf(data, order.field);
     // A document id as a cursor names a document of the queried collection.
-    const wanted =
-      order.field === "__name__" && typeof value === "string" && !value.includes("/")
-        ? `${path.slice(0, path.lastIndexOf("/"))}/${value}`
-        : value;
+    const wanted = order.field === "__name__" ? qualified(path, value) : value;
     const sign = compare(actual, wanted) * (order.direction === "desc" ? -1 : 1);
     if (sign !== 0) return sign;
   }
