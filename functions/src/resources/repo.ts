@@ -12,7 +12,7 @@ import type {
 } from "@alpvault/contracts/organizations";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { bulkWrites } from "../lib/bulk-writes";
-import { decodeDocument, decodeDocuments, readableDocument, readableDocuments } from "../lib/stored";
+import { decodeDocument, readableDocument, readableDocuments } from "../lib/stored";
 import { ALERT, RESOURCE, SYNC, USAGE, type StoredResource } from "./documents";
 
 export type { Scope };
@@ -89,7 +89,8 @@ export interface DiscoveredResource {
 /**
  * Applies a sync: new resources are added unprotected, known ones get their name and state refreshed
  * (their policy and backup figures are kept), vanished mailboxes are marked deleted (their backups are
- * kept: deletion at Google is exactly what customers need us for), vanished shared drives likewise.
+ * kept: deletion at Google is exactly what customers need us for), vanished shared drives likewise. A
+ * resource document that does not decode is left as it is (logged); the others are synced.
  */
 export async function applySync(
   scope: Scope,
@@ -98,7 +99,7 @@ export async function applySync(
 ): Promise<{ added: number; removed: number; mailboxes: SyncedMailbox[] }> {
   const ref = organizationRef(scope);
   const db = ref.firestore;
-  const existing = decodeDocuments(RESOURCE, (await ref.collection("resources").get()).docs);
+  const existing = readableDocuments(RESOURCE, (await ref.collection("resources").get()).docs);
   const known = new Map(existing.map((resource) => [resource.resourceId, resource.status]));
   const discoveredAt = new Map(existing.map((resource) => [resource.resourceId, resource.discoveredAt]));
   // The active mailboxes with when each was first discovered: who is beyond the seats.
