@@ -3,8 +3,9 @@
  * organisation: `payments/{checkoutId}` and `billingCharges/{chargeId}`. Global database: the local
  * sandbox provider's `paymentCheckouts/{checkoutId}` and `paymentSubscriptions/{subscriptionId}`.
  * (`paymentEvents/{eventId}` is only ever asked whether it exists.) A field written later than the
- * document (a charge's tries, a payment's amount and actor, a checkout's cancel address and outcome)
- * reads as `repo.ts` gave it before the schemas: none, zero, or the success address.
+ * document (a charge's tries, a payment's amount and actor, a checkout's cancel address and outcome, a
+ * subscription's status and applied charges) reads as `repo.ts` gave it before the schemas: none, zero,
+ * active, or the success address.
  */
 import { z } from "zod/mini";
 import { PAYMENT_STATES, type Payment } from "@alpvault/contracts/billing";
@@ -121,6 +122,6 @@ export const SANDBOX_SUBSCRIPTION = storedKindWithId<StoredSandboxSubscription>(
     organizationId: z.string(),
     items: z.array(checkoutItemSchema),
     appliedCharges: z._default(z.array(z.string()), []),
-    status: z.enum(["active", "canceled"]),
+    status: z._default(z.enum(["active", "canceled"]), "active"),
   }),
 );

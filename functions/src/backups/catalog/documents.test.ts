@@ -9,6 +9,7 @@ import { StoredDocumentError } from "../../lib/stored";
 import { regionDb } from "../../lib/firebase";
 import { memoryDatabases as databases } from "../../testing/memory-firestore";
 import { undecodedDocuments } from "../../testing/stored-kinds";
+import { CATALOG_ITEM, CATALOG_VERSION } from "./documents";
 import type { CatalogVersion } from "../../engine/runner/catalog";
 import { chosenTotals } from "../service";
 import { nextFolderPath, readStream } from "../../search/repo";
@@ -111,6 +112,17 @@ test("when the catalog writes an item, then every document it wrote decodes, and
   expect(undecodedDocuments(databases)).toEqual([
     { database: "region-ch", path: BROKEN_PATH, kind: "catalog item", fields: ["current"] },
   ]);
+});
+
+test("when an item or a version was written before a field existed, then it still decodes without it", async () => {
+  const [item] = await itemsByKey(scope, RESOURCE, ["mail-1"]);
+  const { capturedAt: _capturedAt, ...olderCurrent } = item!.current;
+  expect(CATALOG_ITEM.decode({ ...item, current: olderCurrent }, "mail-1")).toEqual({
+    success: true,
+    value: { ...item, current: olderCurrent },
+  });
+  const { endedAt: _endedAt, ...olderVersion } = { ...mailVersion("mail-1"), endedAt: null };
+  expect(CATALOG_VERSION.decode(olderVersion, "mail-1@1")).toEqual({ success: true, value: olderVersion });
 });
 
 test("when search reads the items the catalog wrote, then each decodes as search sees it, and the broken one has none", async () => {

@@ -5,7 +5,8 @@
  * `resources/{resourceId}/backupState/mailLabels` (the mailbox's Gmail label names).
  *
  * They are what `FirestoreCatalog` (repo.ts) and `labels-repo.ts` write. Versions written before
- * `endedAt` existed lack it, items dated no later than their first backup lack `datedLater`, and Firestore
+ * `endedAt` existed lack it, items written before their current version's capture time was kept lack
+ * `current.capturedAt`, items dated no later than their first backup lack `datedLater`, and Firestore
  * leaves out what a write left undefined (every optional field below).
  */
 import { z } from "zod/mini";
@@ -160,7 +161,7 @@ export const catalogVersionSchema: z.ZodMiniType<CatalogVersion> = z.intersectio
 );
 
 const currentVersionSchema: z.ZodMiniType<CurrentVersion> = z.intersection(
-  z.object(versionSummary),
+  z.object({ ...versionSummary, capturedAt: z.optional(z.string()) }),
   chunkListSchema,
 );
 
@@ -224,7 +225,7 @@ export const CATALOG_ITEM_SEARCH_VIEW = storedKind<CatalogItemSearchView>(
           contentSkipped: z.optional(z.literal("not-exportable")),
         }),
       ),
-      capturedAt: z.string(),
+      capturedAt: z.optional(z.string()),
     }),
   }),
 );
