@@ -86,7 +86,8 @@ export const DRILL_SETTINGS = storedKind<StoredDrillSettings>(
     sandboxResourceId: setting,
     sandboxEmail: setting,
     sampleSize: z._default(z.int().check(z.positive()), DRILL_DEFAULT_SAMPLE_SIZE),
-    schedule: z._default(z.enum(DRILL_SCHEDULES), DRILL_DEFAULT_SCHEDULE),
+    /** A schedule no longer offered reads as the default one, as it always did. */
+    schedule: z._default(z.catch(z.enum(DRILL_SCHEDULES), DRILL_DEFAULT_SCHEDULE), DRILL_DEFAULT_SCHEDULE),
     nextDrillAt: setting,
     updatedAt: setting,
     updatedBy: setting,

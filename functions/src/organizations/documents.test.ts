@@ -8,6 +8,7 @@ import { globalDb } from "../lib/firebase";
 import { tenantDb } from "../lib/tenancy";
 import { memoryDatabases } from "../testing/memory-firestore";
 import { undecodedDocuments } from "../testing/stored-kinds";
+import { ORGANIZATION_ACCOUNT } from "./documents";
 import {
   INITIAL_ACCOUNT,
   claimDomain,
@@ -90,4 +91,16 @@ test("when an organisation does not decode, then a region's walk leaves it out a
     path: "organizations/org-0",
   });
   await globalDb().collection("organizations").doc("org-0").delete();
+});
+
+test("when an account names a plan no longer offered or lacks later fields, then it reads as the code always read it", () => {
+  const stored = { account: { planId: "everest", seats: 40, billingSubscriptionId: "" } };
+  expect(ORGANIZATION_ACCOUNT.decode(stored, "org-1")).toEqual({
+    success: true,
+    value: { account: { ...INITIAL_ACCOUNT, seats: 40 } },
+  });
+  expect(ORGANIZATION_ACCOUNT.decode({ account: { seats: -1 } }, "org-1")).toEqual({
+    success: false,
+    fields: ["account.seats"],
+  });
 });

@@ -6,7 +6,7 @@
  *
  * The account is written whole when the organisation is set up (`repo.ts` `ensureAccount`) and field by
  * field after (`writeAccount`); a field an account written before it existed lacks reads as a new account
- * has it, and an empty subscription id as none.
+ * has it, a plan no longer offered as the free plan, and an empty subscription id as none.
  */
 import { z } from "zod/mini";
 import { FREE_PLAN, PLANS, PLAN_IDS, type PlanId } from "@alpvault/contracts/plans";
@@ -108,7 +108,8 @@ const subscriptionIdSchema = z.pipe(
 );
 
 const accountSchema: z.ZodMiniType<Account> = z.object({
-  planId: z._default(z.enum(PLAN_IDS), INITIAL_ACCOUNT.planId),
+  /** A plan no longer offered reads as the free plan, as it always did. */
+  planId: z._default(z.catch(z.enum(PLAN_IDS), INITIAL_ACCOUNT.planId), INITIAL_ACCOUNT.planId),
   seats: z._default(whole, INITIAL_ACCOUNT.seats),
   storagePacks: z._default(whole, 0),
   autoAddStorage: z._default(z.boolean(), false),
