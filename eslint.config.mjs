@@ -8,6 +8,7 @@ import typeImportCycles from "./eslint-rules/type-import-cycles.cjs";
 import firestoreInRepos from "./eslint-rules/firestore-in-repos.cjs";
 import collectionOwners from "./eslint-rules/collection-owners.cjs";
 import noWallClockWaits from "./eslint-rules/no-wall-clock-waits.cjs";
+import decodedDocuments from "./eslint-rules/decoded-documents.cjs";
 
 /**
  * Import cycles: import-x's `no-cycle`, resolving imports as TypeScript does (the `@/` and
@@ -65,6 +66,7 @@ export default tseslint.config(
           "firestore-in-repos": firestoreInRepos,
           "collection-owners": collectionOwners,
           "no-wall-clock-waits": noWallClockWaits,
+          "decoded-documents": decodedDocuments,
         },
       },
     },
@@ -81,6 +83,12 @@ export default tseslint.config(
   {
     files: ["web/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Stored documents are decoded, never cast. Not in tests/: the suites read what they arranged, broken
+    // on purpose at times, and the Firestore conformance suite reads documents of no product kind.
+    files: ["functions/**/*.ts", "scripts/**/*.ts", "emulators/**/*.ts"],
+    rules: { "alpvault/decoded-documents": "error" },
   },
   {
     files: ["**/*.cjs"],
