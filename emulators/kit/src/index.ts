@@ -1,7 +1,8 @@
 /**
- * The kit every emulator is built with: its HTTP server, its state snapshot file and its fault rule
- * bookkeeping. Emulators import it only through this entry.
+ * The kit every emulator is built with: its HTTP server, its state snapshot file, its fault rule
+ * bookkeeping and its clock. Emulators import it only through this entry.
  */
+export { ManualClock, SYSTEM_CLOCK, type Clock } from "./clock";
 export { FaultRules, matchesOperation } from "./fault-rules";
 export { listen, type HttpServer, type ListenOptions, type RequestHandler } from "./http-server";
 export { parseJsonObjectWith, readBodyUpTo, sendJson } from "./http-body";

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SnapshotFile, listen } from "../../kit/src/index";
+import { SnapshotFile, listen, type Clock } from "../../kit/src/index";
 import { createWorkspaceEmulator } from "./api";
 import type { EmulatorSnapshot, WorkspaceEmulator } from "./emulator";
 import { generateOrganisation, type ProfileName } from "./generator/generate";
@@ -45,6 +45,8 @@ export interface WorkspaceEmulatorOptions {
   quota?: Partial<QuotaSettings>;
   /** The latency model: on by default, as Google's answers take time; `{ enabled: false }` for speed. */
   latency?: Partial<LatencySettings>;
+  /** What Google's time (latency, bandwidth, delays, quotas) runs on: the system's unless a test's. */
+  clock?: Clock;
 }
 
 export function stateFile(dataDir: string): string {
@@ -62,6 +64,7 @@ export async function startWorkspaceEmulator(
     quota: options.quota,
     latency: options.latency,
     projectId: options.projectId,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   // Large Drive uploads live on disk: beside the state with a data folder, else in a temporary folder.
   if (options.dataDir) emulator.drive.useContentDir(join(options.dataDir, "workspace", "drive-content"));
