@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SYSTEM_CLOCK, type Clock } from "../../kit/src/index";
-import { OAuthServer } from "./auth";
+import { OAuthServer, type ServiceAccountKeyPair } from "./auth";
 import { DirectoryStore, type DirectorySnapshot, type DirectoryUser } from "./directory/store";
 import { DriveStore } from "./drive/store";
 import { type DriveSnapshot } from "./drive/store-model";
@@ -52,6 +52,8 @@ export interface EmulatorOptions {
    * token expiry) keep real time.
    */
   clock?: Clock;
+  /** The service account's key pair (default: a new one; tests share one per process). */
+  keyPair?: ServiceAccountKeyPair;
 }
 
 /** The project number of the emulator's project: our Marketplace application id. */
@@ -75,7 +77,11 @@ export class WorkspaceEmulator {
   constructor(options: EmulatorOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
     const projectId = options.projectId ?? "demo-alpvault";
-    this.oauth = new OAuthServer(this.directory, { projectId, tokenUri: `${this.baseUrl}/token` });
+    this.oauth = new OAuthServer(this.directory, {
+      projectId,
+      tokenUri: `${this.baseUrl}/token`,
+      ...(options.keyPair ? { keyPair: options.keyPair } : {}),
+    });
     const clock = options.clock ?? SYSTEM_CLOCK;
     this.clock = clock;
     this.quota = new QuotaTracker(options.quota, () => clock.now(), {

@@ -7,7 +7,12 @@ import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 import type { JWT } from "google-auth-library";
 import type { Clock } from "../../../kit/src/index";
-import { DEFAULT_GRANTED_SCOPES, SCOPES } from "../auth";
+import {
+  DEFAULT_GRANTED_SCOPES,
+  SCOPES,
+  newServiceAccountKeyPair,
+  type ServiceAccountKeyPair,
+} from "../auth";
 import { emulatorJwt } from "../client";
 import type { WorkspaceEmulator } from "../emulator";
 import type { LatencySettings } from "../latency";
@@ -31,12 +36,16 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
+/** One service-account key pair for every emulator a test process starts: a new pair costs 0.1–0.3 s. */
+let sharedKeyPair: ServiceAccountKeyPair | undefined;
+
 /**
  * Starts an emulator with one customer (`example-test.test`, app installed with the default scopes), an
  * admin and a user, unless `empty` is set. Quotas are on (2026 model) unless `quota` says otherwise, and
  * answers take the latency model's time unless `latency` says `{ enabled: false }`: a test file that does
  * not test timing turns it off explicitly, and says so. A test of timing passes a `ManualClock` and moves
- * its time (`clock.run(work)`) rather than waiting for real time.
+ * its time (`clock.run(work)`) rather than waiting for real time. The emulators of one test file share
+ * one service-account key pair (each still has its own key id and tokens).
  */
 export async function startHarness(
   options: {
@@ -55,6 +64,7 @@ export async function startHarness(
     latency: options.latency,
     projectId: options.projectId,
     ...(options.clock ? { clock: options.clock } : {}),
+    keyPair: (sharedKeyPair ??= newServiceAccountKeyPair()),
   });
   const { emulator, url } = running;
   if (!options.empty) {
