@@ -8,6 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { request, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SnapshotFile } from "../../../kit/src/index";
@@ -36,6 +37,11 @@ async function range(harness: Harness, fileId: string, header: string) {
   };
 }
 
+/** Whether each of `seen` holds the same bytes as its answer (Buffer.equals: jest's deep equality goes byte by byte). */
+function sameBytes(seen: Buffer[], answers: Buffer[]): boolean[] {
+  return seen.map((bytes, index) => bytes.equals(answers[index] ?? Buffer.alloc(0)));
+}
+
 /** Reads the probes by Range, each answered 206 with its Content-Range. */
 async function readProbes(
   harness: Harness,
@@ -54,6 +60,20 @@ async function readProbes(
   return answers;
 }
 
+/**
+ * A download's answer as Node's HTTP client streams it (the emulator's streaming is what is read here;
+ * the official client's stream adapters would cost more than the emulator's work).
+ */
+async function media(harness: Harness, fileId: string, rangeHeader?: string): Promise<IncomingMessage> {
+  const { token } = await harness.jwt(TEST_USER, [SCOPES.drive]).getAccessToken();
+  const headers = { authorization: `Bearer ${token ?? ""}`, ...(rangeHeader ? { range: rangeHeader } : {}) };
+  return new Promise((resolve, reject) => {
+    request(`${harness.url}/drive/v3/files/${fileId}?alt=media`, { headers }, resolve)
+      .on("error", reject)
+      .end();
+  });
+}
+
 /** Streams bytes [from, to] of a file (the whole file without `from`): md5, length, the probes' bytes, peak RSS. */
 async function streamOf(
   harness: Harness,
@@ -67,12 +87,10 @@ async function streamOf(
   const md5 = createHash("md5");
   const sha256 = createHash("sha256");
   let position = from?.start ?? 0;
-  const headers = from ? { Range: `bytes=${from.start}-${from.end}` } : undefined;
-  const { data } = await harness
-    .drive(TEST_USER)
-    .files.get({ fileId, alt: "media" }, { responseType: "stream", ...(headers ? { headers } : {}) });
-  for await (const piece of data as unknown as AsyncIterable<Uint8Array>) {
-    const chunk = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+  const answer = await media(harness, fileId, from ? `bytes=${from.start}-${from.end}` : undefined);
+  expect(answer.statusCode).toBe(from ? 206 : 200);
+  for await (const piece of answer as AsyncIterable<Buffer>) {
+    const chunk = piece;
     md5.update(chunk);
     sha256.update(chunk);
     probes.forEach((probe, index) => {
@@ -131,10 +149,10 @@ describe("a 3 GiB file", () => {
       end: 2 * GIB + 4 * MIB,
     });
     expect(across.end).toBe(2 * GIB + 4 * MIB + 1);
-    expect(across.probes).toEqual(answers.slice(0, 2));
+    expect(sameBytes(across.probes, answers.slice(0, 2))).toEqual([true, true]);
     const tail = await streamOf(harness, hugeId, probes.slice(2), { start: HUGE - MIB, end: HUGE - 1 });
     expect(tail.end).toBe(HUGE);
-    expect(tail.probes).toEqual(answers.slice(2));
+    expect(sameBytes(tail.probes, answers.slice(2))).toEqual([true]);
     expect((await range(harness, hugeId, "bytes=-100")).body.equals(answers[2] as Buffer)).toBe(true);
   });
 
@@ -241,7 +259,7 @@ describe("a 256 MiB file read whole", () => {
     expect(whole.end).toBe(WHOLE);
     expect(whole.md5).toBe(checksums.md5Checksum);
     expect(whole.sha256).toBe(checksums.sha256Checksum);
-    expect(whole.probes).toEqual(answers);
+    expect(sameBytes(whole.probes, answers)).toEqual([true, true, true]);
     // 256 MiB passed through; the process grew by far less than that.
     expect(whole.grewBy).toBeLessThan(96 * MIB);
   });
