@@ -12,14 +12,14 @@ import { setImmediate as nextTurn, setTimeout as realDelay } from "node:timers/p
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-  /** Resolves once `ms` milliseconds have passed on this clock (at once for 0 or less). */
+  /** Resolves once `ms` milliseconds have passed on this clock (0 or less: soon, without waiting). */
   sleep(ms: number): Promise<void>;
 }
 
-/** The system's clock: real time. */
+/** The system's clock: real time (a sleep of 0 waits for the timers' next turn, as `setTimeout` does). */
 export const SYSTEM_CLOCK: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => (ms > 0 ? realDelay(ms).then(() => undefined) : Promise.resolve()),
+  sleep: (ms) => realDelay(Math.max(0, ms)).then(() => undefined),
 };
 
 interface Sleeper {
