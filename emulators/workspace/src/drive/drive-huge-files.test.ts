@@ -12,7 +12,7 @@ import { request, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SnapshotFile } from "../../../kit/src/index";
-import { SCOPES } from "../auth";
+import { SCOPES, newServiceAccountKeyPair } from "../auth";
 import { createWorkspaceEmulator } from "../api";
 import type { EmulatorSnapshot } from "../emulator";
 import { startWorkspaceEmulator, stateFile } from "../server";
@@ -165,11 +165,14 @@ describe("a 3 GiB file", () => {
   test("when the state is saved and loaded, then the file is kept as its description and reads the same, and known checksums are kept", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "alpvault-drive-state-"));
     try {
+      // A short key pair: the key is not what is tested (a 2048-bit one takes 0.1–0.5 s to make).
+      const keyPair = newServiceAccountKeyPair(1024);
       const first = await startWorkspaceEmulator({
         port: 0,
         dataDir,
         profile: "empty",
         latency: { enabled: false },
+        keyPair,
       });
       first.emulator.directory.addCustomer({ domain: "example-test.test", installed: true, scopes: [] });
       const owner = first.emulator.directory.addUser({
@@ -199,7 +202,7 @@ describe("a 3 GiB file", () => {
       // Loaded as a server start loads it (without the start's wait for checksums: the 3 GiB file's were
       // never asked for, and are computed when something first shows them).
       const saved = new SnapshotFile<EmulatorSnapshot>(stateFile(dataDir)).load();
-      const second = createWorkspaceEmulator({ baseUrl: "http://127.0.0.1:1" });
+      const second = createWorkspaceEmulator({ baseUrl: "http://127.0.0.1:1", keyPair });
       second.restore(saved as EmulatorSnapshot);
       try {
         const revision = second.drive.head(second.drive.file(id) as never);
