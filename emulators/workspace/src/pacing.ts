@@ -118,8 +118,7 @@ export function paceResponse(response: ServerResponse, pacing: ResponsePacing): 
   let declaredLength: number | undefined;
   let ending: { callback?: () => void } | undefined;
   let ended = false;
-  /** A pump is due (sleeping on the clock until its time). */
-  let timer = false;
+  let timer = false; // a pump is due: it sleeps on the clock until its time
   let streamStart: number | undefined;
   let sent = 0;
   let needDrain = false;
@@ -130,10 +129,7 @@ export function paceResponse(response: ServerResponse, pacing: ResponsePacing): 
   const schedule = (ms = 0): void => {
     if (timer || waitingForSocket || ended) return;
     timer = true;
-    void clock.sleep(ms).then(() => {
-      if (ended) return;
-      pump();
-    });
+    void clock.sleep(ms).then(() => !ended && pump());
   };
 
   const lengthForTiming = (): number => {
