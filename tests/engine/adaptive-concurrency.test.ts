@@ -9,7 +9,7 @@
 import { ManualClock, startHarness, type Harness } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { newDataKey } from "../../functions/src/engine/format/keys";
-import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { emptyCounts, meteredCaller } from "../../functions/src/engine/google/caller";
 import { quotaAwareCaller, type QuotaCallerOptions } from "../../functions/src/engine/google/quota-caller";
 import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
 import {
@@ -18,7 +18,7 @@ import {
   runBackup,
 } from "../../functions/src/engine/runner/run-backup";
 import type { GmailSource } from "../../functions/src/engine/gmail/source";
-import type { FetchedItem, ItemRef, Source } from "../../functions/src/engine/sources/source";
+import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/engine/sources/source";
 import { Mailboxes } from "../support/backup";
 
 const MESSAGES = 150;
@@ -120,5 +120,79 @@ describe("with Google's answers fast (2 ms a message)", () => {
     expect(usage.quotaWaitMs).toBeGreaterThan(60_000);
     expect(Math.max(...inFlightAtStart.slice(0, ITEM_CONCURRENCY))).toBe(ITEM_CONCURRENCY);
     expect(Math.max(...inFlightAtStart.slice(-40))).toBeLessThan(ITEM_CONCURRENCY);
+  });
+});
+
+describe("items' time on the run's clock", () => {
+  /**
+   * A mailbox whose every message waits 2 ms for quota (counted in the run's usage, as the quota caller
+   * counts it) and 98 ms for Google's answer, both on the clock: 2 % of an item's time is quota, so the run
+   * raises its items in flight. Measured in real time instead, an item would take a fraction of a
+   * millisecond and its 2 ms of counted wait would look like most of it.
+   */
+  test("when items spend 2 % of their time on the run's clock waiting for quota, then the run raises its items in flight to the most, whatever real time they take", async () => {
+    const clock = new ManualClock();
+    const usage = emptyCounts();
+    const keys = Array.from({ length: 120 }, (_, index) => `m${index}`);
+    let inFlight = 0;
+    const inFlightAtStart: number[] = [];
+    const source: Source = {
+      kind: "gmail",
+      async *listChanges(): AsyncIterable<ChangeBatch> {
+        yield {
+          changes: keys.map((itemKey) => ({ type: "upsert" as const, item: { itemKey } })),
+          nextCursor: "after",
+          fullListing: true,
+          done: true,
+        };
+      },
+      async fetch(ref: ItemRef): Promise<FetchedItem> {
+        inFlight += 1;
+        inFlightAtStart.push(inFlight);
+        await clock.sleep(2);
+        usage.quotaWaitMs += 2;
+        await clock.sleep(98);
+        inFlight -= 1;
+        const raw = Buffer.from(`Subject: ${ref.itemKey}\r\n\r\nBody of ${ref.itemKey}\r\n`);
+        return {
+          itemKey: ref.itemKey,
+          versionKey: `v-${ref.itemKey}`,
+          contentKey: `c-${ref.itemKey}`,
+          content: (async function* () {
+            yield raw;
+          })(),
+          size: raw.length,
+          metadata: { labels: [], threadId: ref.itemKey, internalDate: 0 },
+          search: {
+            kind: "mail",
+            subject: ref.itemKey,
+            fromName: "",
+            fromEmail: "",
+            to: [],
+            date: new Date(0).toISOString(),
+            labels: [],
+            size: raw.length,
+            keywords: [],
+          },
+        };
+      },
+    };
+    const catalog = new MemoryCatalog();
+    catalog.createRun({ runId: "run-1", resourceId: "clock-mailbox", cursor: null });
+    const result = await clock.run(
+      runBackup({
+        run: { runId: "run-1", resourceId: "clock-mailbox" },
+        source,
+        blobStore: new MemoryBlobStore(),
+        catalog,
+        dataKey: newDataKey(),
+        organizationId: "org-adaptive",
+        usage,
+        now: () => clock.now(),
+      }),
+    );
+    expect(result).toMatchObject({ outcome: "succeeded", progress: { items: keys.length } });
+    expect(Math.max(...inFlightAtStart.slice(0, ITEM_CONCURRENCY))).toBe(ITEM_CONCURRENCY);
+    expect(Math.max(...inFlightAtStart)).toBe(MAX_ITEM_CONCURRENCY);
   });
 });
