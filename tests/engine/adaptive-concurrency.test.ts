@@ -21,7 +21,7 @@ import type { GmailSource } from "../../functions/src/engine/gmail/source";
 import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/engine/sources/source";
 import { Mailboxes } from "../support/backup";
 
-const MESSAGES = 150;
+const MESSAGES = 100;
 
 /**
  * Each test has its own emulator and clock: the first needs slow answers (the run should then keep more in
