@@ -42,6 +42,7 @@ async function tick(): Promise<void> {
   }
 }
 
+// tick() reports each region's failure itself and never rejects.
 void tick();
 const timer = setInterval(() => void tick(), intervalSeconds * 1000);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
