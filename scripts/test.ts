@@ -184,6 +184,7 @@ async function withStack<T>(
   });
   // A part of the stack that dies fails the run, named with its cause (the tests after it would only time out).
   let death: ChildDeath | undefined;
+  // Not awaited: `died` settles only when a part dies, and never rejects.
   void stack.died.then((dead) => {
     death = dead;
     console.error(`\n── the local stack (${label}) broke ──\n${dead.message}`);
@@ -301,4 +302,5 @@ function summarise(): never {
   process.exit(results.every((result) => result.ok) && totals.failed === 0 ? 0 : 1);
 }
 
+// A failure ends the process with its error and status 1 (Node's answer to an unhandled rejection).
 void main();

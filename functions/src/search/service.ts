@@ -177,7 +177,7 @@ async function asHeldAt(
 export function heldAt(scope: Scope, resourceId: string, items: SearchableItem[], asOf: string | undefined) {
   if (!asOf) return Promise.resolve(items);
   return Promise.all(
-    items.map((item) =>
+    items.map(async (item) =>
       // The current version, captured before the date, is the one held then: nothing more to read.
       item.current?.capturedAt !== undefined && item.current.capturedAt < asOf
         ? { ...item, deletedAtSource: null, lastSeenAt: item.current.capturedAt }

@@ -111,8 +111,9 @@ export class DriveContentStore {
 
   /** Removes a deleted revision's content from disk (content in memory or generated has nothing to remove). */
   forget(revision: StoredRevision): void {
+    // Content that could not be removed only takes space: a failed removal must not end the emulator.
     if (revision.stream?.kind === "disk")
-      void rm(join(this.contentDir(), revision.stream.name), { force: true });
+      rm(join(this.contentDir(), revision.stream.name), { force: true }).catch(() => undefined);
   }
 
   /**

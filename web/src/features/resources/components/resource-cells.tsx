@@ -7,6 +7,7 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import { paths } from "@/config/paths";
 import { WorkPace } from "@/components/ui/work-pace";
+import { useNow } from "@/lib/clock";
 import { formatGigabytes, formatRelativeTime, formatStorage } from "@/lib/format";
 
 /**
@@ -73,8 +74,9 @@ function BackupProgress({ name, backup }: { name: string; backup: ActiveBackup }
 
 export function BackupDates({ resource }: { resource: Resource }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   const when = (value: string | null, fallback: string) =>
-    value ? formatRelativeTime(value, Date.now(), i18n.language) : fallback;
+    value ? formatRelativeTime(value, now, i18n.language) : fallback;
   return (
     <Box data-testid="resource-dates">
       <Typography variant="body2">
