@@ -6,10 +6,10 @@
  * its audit entry are one transaction.
  */
 import type { Transaction } from "firebase-admin/firestore";
-import { globalDb, regionDb } from "../lib/firebase";
+import { globalDb } from "../lib/firebase";
 import { organizationRef, type Scope } from "../lib/tenancy";
-import { decodeDocument, readableDocument, readableDocuments } from "../lib/stored";
-import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
+import { decodeDocument, readableDocuments } from "../lib/stored";
+import type { RegionId } from "@alpvault/contracts/regions";
 import { PLANS } from "@alpvault/contracts/plans";
 import {
   DOMAIN_CLAIM,
