@@ -1,45 +1,20 @@
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
-import { importX } from "eslint-plugin-import-x";
-import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import reactHooks from "eslint-plugin-react-hooks";
 import importBoundaries from "./eslint-rules/import-boundaries.cjs";
-import typeImportCycles from "./eslint-rules/type-import-cycles.cjs";
+import importCycleRule from "./eslint-rules/import-cycles.cjs";
 import firestoreInRepos from "./eslint-rules/firestore-in-repos.cjs";
 import collectionOwners from "./eslint-rules/collection-owners.cjs";
 import noWallClockWaits from "./eslint-rules/no-wall-clock-waits.cjs";
 import decodedDocuments from "./eslint-rules/decoded-documents.cjs";
 
 /**
- * Import cycles: import-x's `no-cycle`, resolving imports as TypeScript does (the `@/` and
- * `@alpvault/contracts/` aliases included), and `alpvault/type-import-cycles` for the cycles that close
- * through `import type`, which `no-cycle` does not follow. `CYCLE_CHECKED` lists the folders they cover.
+ * Import cycles, value and type imports alike: `alpvault/import-cycles` (eslint-rules/import-cycles.cjs)
+ * builds the repository's import graph once per run, resolving imports as TypeScript does (the `@/` and
+ * `@alpvault/contracts/` aliases included). `CYCLE_CHECKED` lists the folders it covers.
  */
-const { "import-x/resolver": _typescriptResolver, ...typescriptSettings } =
-  importX.flatConfigs.typescript.settings;
-const importCycles = (files) => ({
-  files,
-  plugins: { "import-x": importX },
-  settings: {
-    ...typescriptSettings,
-    "import-x/resolver-next": [
-      createTypeScriptImportResolver({
-        project: [
-          "functions/tsconfig.json",
-          "web/tsconfig.json",
-          "contracts/tsconfig.json",
-          "scripts/tsconfig.json",
-          "tests/tsconfig.json",
-          "emulators/*/tsconfig.json",
-        ],
-        noWarnOnMultipleProjects: true,
-      }),
-    ],
-  },
-  rules: { "import-x/no-cycle": "error", "alpvault/type-import-cycles": "error" },
-});
-
+const importCycles = (files) => ({ files, rules: { "alpvault/import-cycles": "error" } });
 /**
  * Type-aware rules (lost promises, exhaustive switches): each file is typed by the nearest tsconfig.json
  * (typescript-eslint's project service), so every file linted here belongs to one.
@@ -103,7 +78,7 @@ export default tseslint.config(
       alpvault: {
         rules: {
           "import-boundaries": importBoundaries,
-          "type-import-cycles": typeImportCycles,
+          "import-cycles": importCycleRule,
           "firestore-in-repos": firestoreInRepos,
           "collection-owners": collectionOwners,
           "no-wall-clock-waits": noWallClockWaits,

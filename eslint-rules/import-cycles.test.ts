@@ -40,20 +40,24 @@ function messagesOf(folder: string): LintedFile["messages"][] {
   );
 }
 
-test("when two files import each other, then lint fails with import-x/no-cycle on both", () => {
+test("when two files import each other, then lint fails with alpvault/import-cycles on both, naming the cycle", () => {
+  const messages = messagesOf("cycle");
   expect(linted.status).toBe(1);
-  expect(messagesOf("cycle").map((messages) => messages.map((message) => message.ruleId))).toEqual([
-    ["import-x/no-cycle"],
-    ["import-x/no-cycle"],
+  expect(messages.map((file) => file.map((message) => message.ruleId))).toEqual([
+    ["alpvault/import-cycles"],
+    ["alpvault/import-cycles"],
   ]);
+  expect(messages[0]?.[0]?.message).toContain(
+    "Import cycle: eslint-rules/fixtures/cycle/first.ts → eslint-rules/fixtures/cycle/second.ts → eslint-rules/fixtures/cycle/first.ts",
+  );
 });
 
-test("when a cycle closes through a type-only import, then lint fails with alpvault/type-import-cycles on both", () => {
+test("when a cycle closes through a type-only import, then lint fails with alpvault/import-cycles on both", () => {
   const messages = messagesOf("type-cycle");
   expect(linted.status).toBe(1);
   expect(messages.map((file) => file.map((message) => message.ruleId))).toEqual([
-    ["alpvault/type-import-cycles"],
-    ["alpvault/type-import-cycles"],
+    ["alpvault/import-cycles"],
+    ["alpvault/import-cycles"],
   ]);
   expect(messages[1]?.[0]?.message).toContain(
     "eslint-rules/fixtures/type-cycle/second.ts → eslint-rules/fixtures/type-cycle/first.ts → eslint-rules/fixtures/type-cycle/second.ts",
