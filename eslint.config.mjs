@@ -1,42 +1,58 @@
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
-import { importX } from "eslint-plugin-import-x";
-import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import reactHooks from "eslint-plugin-react-hooks";
 import importBoundaries from "./eslint-rules/import-boundaries.cjs";
-import typeImportCycles from "./eslint-rules/type-import-cycles.cjs";
+import importCycleRule from "./eslint-rules/import-cycles.cjs";
 import firestoreInRepos from "./eslint-rules/firestore-in-repos.cjs";
 import collectionOwners from "./eslint-rules/collection-owners.cjs";
 import noWallClockWaits from "./eslint-rules/no-wall-clock-waits.cjs";
+import decodedDocuments from "./eslint-rules/decoded-documents.cjs";
 
 /**
- * Import cycles: import-x's `no-cycle`, resolving imports as TypeScript does (the `@/` and
- * `@alpvault/contracts/` aliases included), and `alpvault/type-import-cycles` for the cycles that close
- * through `import type`, which `no-cycle` does not follow. `CYCLE_CHECKED` lists the folders they cover.
+ * Import cycles, value and type imports alike: `alpvault/import-cycles` (eslint-rules/import-cycles.cjs)
+ * builds the repository's import graph once per run, resolving imports as TypeScript does (the `@/` and
+ * `@alpvault/contracts/` aliases included). `CYCLE_CHECKED` lists the folders it covers.
  */
-const { "import-x/resolver": _typescriptResolver, ...typescriptSettings } =
-  importX.flatConfigs.typescript.settings;
-const importCycles = (files) => ({
-  files,
-  plugins: { "import-x": importX },
-  settings: {
-    ...typescriptSettings,
-    "import-x/resolver-next": [
-      createTypeScriptImportResolver({
-        project: [
-          "functions/tsconfig.json",
-          "web/tsconfig.json",
-          "contracts/tsconfig.json",
-          "scripts/tsconfig.json",
-          "tests/tsconfig.json",
-          "emulators/*/tsconfig.json",
-        ],
-        noWarnOnMultipleProjects: true,
-      }),
-    ],
-  },
-  rules: { "import-x/no-cycle": "error", "alpvault/type-import-cycles": "error" },
-});
+const importCycles = (files) => ({ files, rules: { "alpvault/import-cycles": "error" } });
+/**
+ * Type-aware rules (lost promises, exhaustive switches): each file is typed by the nearest tsconfig.json
+ * (typescript-eslint's project service), so every file linted here belongs to one.
+ */
+const TYPE_CHECKED = [
+  "functions/**/*.ts",
+  "scripts/**/*.ts",
+  "emulators/**/*.ts",
+  // Not eslint-rules/fixtures/: the import-cycle tests lint them in a process of their own each time.
+  "eslint-rules/*.ts",
+  "tests/**/*.ts",
+  "web/src/**/*.{ts,tsx}",
+];
+
+/**
+ * eslint-plugin-react-hooks' rules from the React Compiler's checks that hold without the compiler: a
+ * render stays pure (no `Date.now()`, no ref read or written, no global changed), components are not
+ * created while rendering, state is not set while rendering. Left off: the compiler's own concerns
+ * (`preserve-manual-memoization`, `incompatible-library`, `unsupported-syntax`, `config`, `gating`; the
+ * console is not built with the compiler) and `set-state-in-effect`, which reports the effects that copy
+ * loaded data into editable state (billing switches, drill settings, the assign-policy dialog, search and
+ * browse page tokens, the resources page reset, the storage banner's dismissals).
+ */
+const REACT_COMPILER_RULES = Object.fromEntries(
+  [
+    "static-components",
+    "use-memo",
+    "void-use-memo",
+    "immutability",
+    "globals",
+    "refs",
+    "purity",
+    "set-state-in-render",
+    "error-boundaries",
+    "component-hook-factories",
+  ].map((rule) => [`react-hooks/${rule}`, "error"]),
+);
+
 const CYCLE_CHECKED = ["functions", "contracts", "web", "scripts", "tests", "eslint-rules", "emulators"];
 
 export default tseslint.config(
@@ -51,6 +67,7 @@ export default tseslint.config(
       "patches/**",
       ".tmp/**",
       "eslint-rules/fixtures/**",
+      "**/lint-fixtures/**",
     ],
   },
   js.configs.recommended,
@@ -61,10 +78,11 @@ export default tseslint.config(
       alpvault: {
         rules: {
           "import-boundaries": importBoundaries,
-          "type-import-cycles": typeImportCycles,
+          "import-cycles": importCycleRule,
           "firestore-in-repos": firestoreInRepos,
           "collection-owners": collectionOwners,
           "no-wall-clock-waits": noWallClockWaits,
+          "decoded-documents": decodedDocuments,
         },
       },
     },
@@ -81,6 +99,39 @@ export default tseslint.config(
   {
     files: ["web/src/**/*.{ts,tsx}"],
     languageOptions: { globals: { ...globals.browser } },
+  },
+  {
+    // Stored documents are decoded, never cast. Not in tests/: the suites read what they arranged, broken
+    // on purpose at times, and the Firestore conformance suite reads documents of no product kind.
+    files: ["functions/**/*.ts", "scripts/**/*.ts", "emulators/**/*.ts"],
+    rules: { "alpvault/decoded-documents": "error" },
+  },
+  {
+    files: TYPE_CHECKED,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      // A switch over a union names every member, `default` or not: a member added later (a new Workspace
+      // service, failure reason or role) is then reported at every switch that does not handle it, instead
+      // of falling silently into a default written for the members of its day. A switch meant as "these
+      // few, and all the rest alike" is an `if`. A `default` beside every member stays allowed, for values
+      // from outside that the types do not promise.
+      "@typescript-eslint/switch-exhaustiveness-check": [
+        "error",
+        { considerDefaultExhaustiveForUnions: false },
+      ],
+    },
+  },
+  {
+    files: ["web/src/**/*.{ts,tsx}"],
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "error",
+      ...REACT_COMPILER_RULES,
+    },
   },
   {
     files: ["**/*.cjs"],

@@ -48,6 +48,8 @@ tester.run("import-boundaries", rule, {
       code: 'import { createApi } from "../http/app";',
     },
     { filename: at("functions/src/index.ts"), code: 'import { createApi } from "./http/app";' },
+    // ...and api.ts, which builds the API as deployed beside index.ts.
+    { filename: at("functions/src/api.ts"), code: 'import { createApi } from "./http/app";' },
     // Domain modules take their errors and the caller from lib/.
     {
       filename: at("functions/src/billing/service.ts"),

@@ -42,6 +42,7 @@ async function tick(): Promise<void> {
   }
 }
 
+// tick() reports each region's failure itself and never rejects.
 void tick();
 // Once: the process stays until it is stopped, as the stack watches it.
 const timer =

@@ -175,6 +175,7 @@ function startFirebase(
           `The Firebase emulators were not ready after ${READY_TIMEOUT_MS / 1000} s:\n${recent.join("")}`,
         ),
       );
+      // The start has failed already; a failure to stop ends the process with its error.
       void stopChild(child, 10_000, { group: true });
     }, READY_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {

@@ -57,10 +57,12 @@ async function main(): Promise<void> {
     console.log("Stopped.");
     process.exit(0);
   };
+  // Stopping that fails ends the process with its error and status 1, as it should.
   process.on("SIGINT", () => void stop());
   process.on("SIGTERM", () => void stop());
 
   // Half a stack helps nobody: when a part of it dies, say which and why, save what the others hold, stop.
+  // (A failure to stop ends the process with its error and status 1.)
   void stack.died.then(async (death) => {
     if (stopping) return;
     stopping = true;
@@ -73,4 +75,5 @@ async function main(): Promise<void> {
   });
 }
 
+// A failure ends the process with its error and status 1 (Node's answer to an unhandled rejection).
 void main();

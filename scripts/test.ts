@@ -39,6 +39,20 @@ interface StepResult {
   ok: boolean;
   /** How long the step took, in seconds (the summary prints it, to keep the whole run's time in view). */
   seconds?: number;
+  /** The processor time it used (user and system, its child processes included), in seconds. */
+  cpu?: number;
+}
+
+const GNU_TIME = "/usr/bin/time";
+
+/** The user and system seconds GNU time wrote to `file` (its last line), if it did. */
+function cpuSeconds(file: string | undefined): number | undefined {
+  if (!file || !existsSync(file)) return undefined;
+  const last = readFileSync(file, "utf8").trim().split("\n").pop() ?? "";
+  const [user, system] = last.split(" ").map(Number);
+  return user !== undefined && system !== undefined && Number.isFinite(user + system)
+    ? Math.round(user + system)
+    : undefined;
 }
 
 const results: StepResult[] = [];
@@ -61,7 +75,14 @@ async function run(
 ): Promise<boolean> {
   if (!options.buffered) console.log(`\n── ${name} ──`);
   const started = Date.now();
-  const child = spawn(command, args, {
+  // The step's processor time (its processes and theirs), through GNU time where the machine has it.
+  const cpuFile = existsSync(GNU_TIME)
+    ? join(mkdtempSync(join(tmpdir(), "alpvault-cpu-")), "cpu")
+    : undefined;
+  const [program, programArgs] = cpuFile
+    ? [GNU_TIME, ["-f", "%U %S", "-o", cpuFile, command, ...args]]
+    : [command, args];
+  const child = spawn(program, programArgs, {
     cwd: ROOT,
     stdio: options.buffered ? ["ignore", "pipe", "pipe"] : "inherit",
     env: { ...process.env, ...env },
@@ -75,7 +96,7 @@ async function run(
   });
   if (options.buffered) process.stdout.write(`\n── ${name} ──\n${Buffer.concat(output).toString("utf8")}`);
   const ok = status === 0;
-  results.push({ name, ok, seconds: Math.round((Date.now() - started) / 1000) });
+  results.push({ name, ok, seconds: Math.round((Date.now() - started) / 1000), cpu: cpuSeconds(cpuFile) });
   return ok;
 }
 
@@ -184,6 +205,7 @@ async function withStack<T>(
   });
   // A part of the stack that dies fails the run, named with its cause (the tests after it would only time out).
   let death: ChildDeath | undefined;
+  // Not awaited: `died` settles only when a part dies, and never rejects.
   void stack.died.then((dead) => {
     death = dead;
     console.error(`\n── the local stack (${label}) broke ──\n${dead.message}`);
@@ -286,19 +308,44 @@ async function focused(patterns: string[]): Promise<void> {
   summarise();
 }
 
+/**
+ * The processor seconds of this process's children that it waited for, less those of the steps (which ran
+ * under GNU time, whose own figures the steps report): /proc/self/stat's cutime and cstime.
+ */
+function childrenCpuSeconds(): number {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? [];
+    // After "pid (comm) ", cutime and cstime are the 14th and 15th fields (clock ticks, 100 a second).
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    const steps = results.reduce((sum, result) => sum + (result.cpu ?? 0), 0);
+    return Number.isFinite(ticks) ? Math.max(0, Math.round(ticks / 100 - steps)) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 function summarise(): never {
   console.log("\n── summary ──");
   for (const result of results) {
-    const took = result.seconds === undefined ? "" : ` (${result.seconds} s)`;
+    const cpu = result.cpu === undefined ? "" : `, ${result.cpu} s of processor time`;
+    const took = result.seconds === undefined ? "" : ` (${result.seconds} s${cpu})`;
     console.log(`  ${result.ok ? "ok  " : "FAIL"}  ${result.name}${took}`);
   }
   console.log("\n── the slowest test files ──");
   for (const { file, seconds } of [...fileTimes].sort((a, b) => b.seconds - a.seconds).slice(0, 15)) {
     console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${file}`);
   }
+  // The stack's own processes: this one (the in-process emulators) and those it waited for (firebase-tools
+  // and its function workers, the scheduler).
+  const own = process.cpuUsage();
+  console.log(
+    `Processor time of the stack: ${Math.round((own.user + own.system) / 1e6)} s in this process, ` +
+      `${childrenCpuSeconds()} s in the stack's processes it waited for (firebase-tools, scheduler)`,
+  );
   console.log(`Whole run: ${Math.round((Date.now() - runStarted) / 1000)} s`);
   console.log(`Tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(results.every((result) => result.ok) && totals.failed === 0 ? 0 : 1);
 }
 
+// A failure ends the process with its error and status 1 (Node's answer to an unhandled rejection).
 void main();

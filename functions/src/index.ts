@@ -12,7 +12,7 @@ import { setGlobalOptions } from "firebase-functions/v2";
 import { onRequest } from "firebase-functions/v2/https";
 import { onSchedule } from "firebase-functions/v2/scheduler";
 import { onTaskDispatched } from "firebase-functions/v2/tasks";
-import { REGION_IDS, regionLocation, type RegionId } from "@alpvault/contracts/regions";
+import { regionLocation, type RegionId } from "@alpvault/contracts/regions";
 import { GLOBAL_REGION, apiSecrets, withoutEmulatorCors, workerSecrets } from "./config";
 import type { Express } from "express";
 import { productApi } from "./api";

@@ -282,3 +282,17 @@ export function drillCleanupFailed(entry: {
     errorName: entry.error instanceof Error ? entry.error.name : typeof entry.error,
   });
 }
+
+/**
+ * A stored document did not decode with its kind's schema (lib/stored.ts): its kind, its path (ids only),
+ * the fields that did not (names only, never values) and what the reader did: `failed` (the read threw
+ * `StoredDocumentError`; an API request answers 500) or `skipped` (a list went on without it).
+ */
+export function storedDocumentUnreadable(entry: {
+  kind: string;
+  path: string;
+  fields: string[];
+  handling: "failed" | "skipped";
+}): void {
+  logger.error("stored document unreadable", entry);
+}

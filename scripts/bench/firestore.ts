@@ -21,8 +21,8 @@ const PAGE_SIZE = 50;
 async function incrementInTransaction(db: Firestore, path: string): Promise<void> {
   const ref = db.doc(path);
   await db.runTransaction(async (tx) => {
-    const snapshot = await tx.get(ref);
-    tx.set(ref, { value: ((snapshot.get("value") as number | undefined) ?? 0) + 1 });
+    const value: unknown = (await tx.get(ref)).get("value");
+    tx.set(ref, { value: (typeof value === "number" ? value : 0) + 1 });
   });
 }
 

@@ -22,6 +22,7 @@ import { startFirestore } from "../../emulators/firestore/src/index";
 import { startStorageEmulator } from "../../emulators/storage/src/index";
 import { readMbox } from "../../tests/support/mbox-reader";
 import { ROOT, freePort } from "../ports";
+import type { CatalogVersion } from "../../functions/src/engine/runner/catalog";
 import type { MeasuredFigure } from "./types";
 import type { ExportWorkerReport } from "./export-worker-child";
 import type { BenchResult } from "./types";
@@ -103,6 +104,8 @@ async function seed({
   const { encodeChunk } = await import("../../functions/src/engine/format/chunk-codec");
   const { contentDigest } = await import("../../functions/src/engine/format/content-digest");
   const { catalogDocId } = await import("../../functions/src/engine/runner/catalog-ids");
+  const { itemOf } = await import("../../functions/src/engine/runner/catalog-items");
+  const { mailSearchFields } = await import("../../functions/src/engine/gmail/search-fields");
   const seedStarted = performance.now();
   const expected: string[] = [];
   const writer = resource.firestore.bulkWriter({ throttling: false });
@@ -123,32 +126,26 @@ async function seed({
       pending.add(put);
       if (pending.size >= 8) await Promise.race(pending);
     }
-    const versionId = `${itemKey}@1`;
     const date = new Date(Date.UTC(2025, 0, 1) + index * 60_000).toISOString();
-    void writer.set(resource.collection("items").doc(catalogDocId(itemKey)), {
+    const version: CatalogVersion = {
+      versionId: `${itemKey}@1`,
       itemKey,
       kind: "gmail-message",
-      sourceId: itemKey,
-      currentVersionId: versionId,
-      current: {
-        versionId,
-        versionKey: "1",
-        contentKey: itemKey,
-        size: raw.length,
-        contentDigest: contentDigest(keys, raw),
-        dataKeyId,
-        metadata: { labels: [] },
-        chunks,
-      },
-      deletedAtSource: null,
-      firstSeenAt: date,
-      lastSeenAt: date,
-      search: {
-        fromEmail: `sender${index % 97}@export-bench.test`,
-        date,
-        display: { subject: `Figures ${index}` },
-      },
-    });
+      versionKey: "1",
+      contentKey: itemKey,
+      capturedAt: date,
+      runId: "run-export-bench",
+      size: raw.length,
+      storedBytes: raw.length,
+      contentDigest: contentDigest(keys, raw),
+      dataKeyId,
+      metadata: { labels: [] },
+      search: mailSearchFields(raw, raw.length, { labels: [] }),
+      formatVersion: 1,
+      chunks,
+    };
+    // The item as the catalog writes it for its first version.
+    void writer.set(resource.collection("items").doc(catalogDocId(itemKey)), itemOf(version, undefined));
     expected.push(sha(raw));
     total += raw.length;
   }
@@ -250,6 +247,7 @@ async function createJob({ scope, now }: Setting) {
       objectName: `o/${ORGANIZATION_ID}/x/${exportId}/bench.mbox`,
       itemIds: null,
       asOf: null,
+      within: null,
       requestedBy: OWNER,
     },
     now,

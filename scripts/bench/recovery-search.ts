@@ -15,6 +15,7 @@
  */
 
 import type { DocumentReference } from "firebase-admin/firestore";
+import type { CatalogItem, CatalogVersion } from "../../functions/src/engine/runner/catalog";
 import { seededRandom } from "../../emulators/workspace/src/index";
 import { ownFirestore } from "./own-firestore";
 import type { MeasuredFigure } from "./types";
@@ -83,12 +84,13 @@ const hex = (next: () => number, length: number): string =>
   Array.from({ length }, () => Math.floor(next() * 16).toString(16)).join("");
 
 interface Catalog {
-  /** Item documents to write, by document id. */
-  item(index: number): { id: string; data: Record<string, unknown> };
+  /** The item of an index and its one version, as the catalog writes them. */
+  item(index: number): { id: string; data: CatalogItem; version: CatalogVersion };
 }
 
 export async function catalog(): Promise<Catalog> {
   const { mailSearchFields } = await import("../../functions/src/engine/gmail/source");
+  const { itemOf } = await import("../../functions/src/engine/runner/catalog-items");
   // mulberry32, seeded: the same catalog on every run.
   const next = seededRandom(7_002);
   const pick = zipf(VOCABULARY, next);
@@ -113,33 +115,26 @@ export async function catalog(): Promise<Catalog> {
       const size = 2_000 + Math.floor(next() * 200_000);
       const labels = next() < 0.2 ? ["SENT"] : ["INBOX", ...(next() < 0.5 ? ["UNREAD"] : [])];
       const versionKey = hex(next, 32);
-      const versionId = `${itemKey}@${versionKey}`;
-      return {
-        id: itemKey,
-        data: {
-          itemKey,
-          kind: "gmail-message",
-          sourceId: itemKey,
-          currentVersionId: versionId,
-          current: {
-            versionId,
-            versionKey,
-            contentKey: hex(next, 64),
-            size,
-            contentDigest: hex(next, 64),
-            dataKeyId: "dk-recovery-bench",
-            metadata: { labels: labels.map((label) => ({ id: label, name: label })) },
-            chunks: [{ id: hex(next, 64), size }],
-            capturedAt,
-          },
-          deletedAtSource: null,
-          firstSeenAt: capturedAt,
-          lastSeenAt: capturedAt,
-          search: mailSearchFields(header, size, { labels }),
-          // A message dated after its first backup (never here: each is backed up after its date).
-          ...(date.toISOString() > capturedAt ? { datedLater: true } : {}),
-        },
+      const version: CatalogVersion = {
+        versionId: `${itemKey}@${versionKey}`,
+        itemKey,
+        kind: "gmail-message",
+        versionKey,
+        contentKey: hex(next, 64),
+        capturedAt,
+        runId: "run-recovery-bench",
+        size,
+        storedBytes: size,
+        contentDigest: hex(next, 64),
+        dataKeyId: "dk-recovery-bench",
+        metadata: { labels: labels.map((label) => ({ id: label, name: label })) },
+        search: mailSearchFields(header, size, { labels }),
+        formatVersion: 1,
+        chunks: [{ id: hex(next, 64), size }],
       };
+      // The item as the catalog writes it for its first version (a message dated after its first backup
+      // says so: never here, each is backed up after its date).
+      return { id: itemKey, data: itemOf(version, undefined), version };
     },
   };
 }
@@ -220,19 +215,11 @@ export async function seedItems(
   let seeded = 0;
   while (seeded < count && performance.now() - seedStarted < budgetMs) {
     for (const end = Math.min(count, seeded + 5_000); seeded < end; seeded += 1) {
-      const { id, data } = items.item(seeded);
+      const { id, data, version } = items.item(seeded);
       const item = resource.collection("items").doc(id);
       void writer.set(item, data);
       // Its version document, which a date's view reads for each result shown.
-      const current = data.current as Record<string, unknown>;
-      void writer.set(item.collection("versions").doc(String(current.versionId)), {
-        ...current,
-        itemKey: data.itemKey,
-        kind: data.kind,
-        capturedAt: data.firstSeenAt,
-        search: data.search,
-        endedAt: null,
-      });
+      void writer.set(item.collection("versions").doc(version.versionId), { ...version, endedAt: null });
     }
     await writer.flush();
   }

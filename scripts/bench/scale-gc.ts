@@ -21,6 +21,8 @@
 import { createHash } from "node:crypto";
 import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics } from "node:v8";
+import type { ChunkRef } from "../../functions/src/engine/format/chunk-codec";
+import type { CatalogVersion } from "../../functions/src/engine/runner/catalog";
 import { billed, clientReads } from "./firestore-reads";
 import { ownFirestore } from "./own-firestore";
 import { scaleItems } from "./scale-settings";
@@ -51,7 +53,12 @@ type Store = import("../../functions/src/engine/blobstore/memory-blob-store").Me
  * A version document as the catalog writes it (inline chunk list): `endedAt` null while it is current, its
  * successor's capture time once superseded.
  */
-function version(itemKey: string, versionKey: string, at: number, endedAt: number | null) {
+function version(
+  itemKey: string,
+  versionKey: string,
+  at: number,
+  endedAt: number | null,
+): CatalogVersion & { chunks: ChunkRef[] } {
   const versionId = `${itemKey}@${versionKey}`;
   return {
     versionId,
@@ -66,7 +73,17 @@ function version(itemKey: string, versionKey: string, at: number, endedAt: numbe
     contentDigest: chunkId(`digest ${versionId}`),
     dataKeyId: "dk-scale-gc",
     metadata: { labels: [{ id: "INBOX", name: "INBOX" }] },
-    search: { keywords: [], date: iso(at) },
+    search: {
+      kind: "mail",
+      subject: "",
+      fromName: "",
+      fromEmail: "",
+      to: [],
+      date: iso(at),
+      labels: ["inbox"],
+      size: 4_096,
+      keywords: [],
+    },
     formatVersion: 1,
     chunks: [{ id: chunkId(`chunk ${versionId}`), size: 4_096 }],
     endedAt: endedAt === null ? null : iso(endedAt),
@@ -75,6 +92,7 @@ function version(itemKey: string, versionKey: string, at: number, endedAt: numbe
 
 async function seed(db: Db, store: Store, versions: number): Promise<Seeded> {
   const { catalogDocId } = await import("../../functions/src/engine/runner/catalog-ids");
+  const { itemOf } = await import("../../functions/src/engine/runner/catalog-items");
   const { chunkObjectName } = await import("../../functions/src/engine/format/chunk-codec");
   const organization = db.collection("organizations").doc(ORGANIZATION_ID);
   await organization
@@ -110,38 +128,8 @@ async function seed(db: Db, store: Store, versions: number): Promise<Seeded> {
         ? [version(itemKey, "v1", NOW - 400 * DAY, NOW - 60 * DAY), current]
         : [current];
     const item = resource.collection("items").doc(catalogDocId(itemKey));
-    const {
-      chunks,
-      versionId,
-      versionKey,
-      contentKey,
-      capturedAt,
-      size,
-      contentDigest,
-      dataKeyId,
-      metadata,
-    } = current;
-    void writer.set(item, {
-      itemKey,
-      kind: "gmail-message",
-      sourceId: itemKey,
-      currentVersionId: versionId,
-      current: {
-        versionId,
-        versionKey,
-        contentKey,
-        capturedAt,
-        size,
-        contentDigest,
-        dataKeyId,
-        metadata,
-        chunks,
-      },
-      deletedAtSource: null,
-      firstSeenAt: kept[0]!.capturedAt,
-      lastSeenAt: current.capturedAt,
-      search: current.search,
-    });
+    // The item as the catalog writes it, first seen with its oldest version.
+    void writer.set(item, { ...itemOf(current, undefined), firstSeenAt: kept[0]!.capturedAt });
     for (const stored of kept) {
       void writer.set(item.collection("versions").doc(catalogDocId(stored.versionId)), stored);
       const chunk = stored.chunks[0]!;

@@ -18,7 +18,9 @@ import type {
   RunRecord,
 } from "../../functions/src/engine/runner/catalog";
 import { FirestoreCatalog } from "../../functions/src/backups/catalog/repo";
-import { decodeRun } from "../../functions/src/backups/catalog/runs-repo";
+import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY } from "../../functions/src/backups/catalog/documents";
+import { BACKUP_RUN } from "../../functions/src/backups/catalog/run-documents";
+import { decodeDocument, decodeDocuments } from "../../functions/src/lib/stored";
 import { catalogDocId } from "../../functions/src/engine/runner/catalog-ids";
 import { runBackup, type RunBackupResult } from "../../functions/src/engine/runner/run-backup";
 import { Mailboxes, chunksOf, meter, restoreVersion } from "../support/backup";
@@ -65,7 +67,7 @@ class CatalogDocuments {
   }
 
   async run(runId: string): Promise<RunRecord | undefined> {
-    return decodeRun(await this.organization.collection("backupRuns").doc(runId).get());
+    return decodeDocument(BACKUP_RUN, await this.organization.collection("backupRuns").doc(runId).get());
   }
 
   private items(resourceId: string) {
@@ -73,7 +75,7 @@ class CatalogDocuments {
   }
 
   async allItems(resourceId: string): Promise<CatalogItem[]> {
-    return (await this.items(resourceId).get()).docs.map((doc) => doc.data() as CatalogItem);
+    return decodeDocuments(CATALOG_ITEM, (await this.items(resourceId).get()).docs);
   }
 
   /** The versions of one item, or of every item of the resource. */
@@ -83,14 +85,14 @@ class CatalogDocuments {
     const versions: CatalogVersion[] = [];
     for (const key of keys) {
       const snapshot = await this.items(resourceId).doc(catalogDocId(key)).collection("versions").get();
-      versions.push(...snapshot.docs.map((doc) => doc.data() as CatalogVersion));
+      versions.push(...decodeDocuments(CATALOG_VERSION, snapshot.docs));
     }
     return versions;
   }
 
   async chunkEntry(chunkId: string): Promise<StoredChunkEntry | undefined> {
     const snapshot = await this.organization.collection("chunkRefs").doc(chunkId).get();
-    return snapshot.data() as StoredChunkEntry | undefined;
+    return decodeDocument(CHUNK_ENTRY, snapshot);
   }
 }
 

@@ -15,7 +15,9 @@ import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
 import { collectGarbage } from "../../functions/src/backups/retention/gc";
 import type { CatalogItem, CatalogVersion } from "../../functions/src/engine/runner/catalog";
 import { FirestoreCatalog } from "../../functions/src/backups/catalog/repo";
-import { decodeRun } from "../../functions/src/backups/catalog/runs-repo";
+import { CATALOG_ITEM, CATALOG_VERSION } from "../../functions/src/backups/catalog/documents";
+import { BACKUP_RUN } from "../../functions/src/backups/catalog/run-documents";
+import { decodeDocument, decodeDocuments } from "../../functions/src/lib/stored";
 import { catalogDocId } from "../../functions/src/engine/runner/catalog-ids";
 import { runBackup } from "../../functions/src/engine/runner/run-backup";
 import { DriveSource } from "../../functions/src/engine/drive/source";
@@ -104,7 +106,10 @@ async function backedUp(rule: { retentionDays: number; archiving: boolean }) {
       now: () => at,
     });
     expect(result.outcome).toBe("succeeded");
-    cursor = (await organization.collection("backupRuns").doc(runId).get()).get("cursor") as string;
+    cursor = decodeDocument(
+      BACKUP_RUN,
+      await organization.collection("backupRuns").doc(runId).get(),
+    )!.cursor!;
   };
   await backupAt("run-1", T0);
   expect(
@@ -115,19 +120,23 @@ async function backedUp(rule: { retentionDays: number; archiving: boolean }) {
   await backupAt("run-2", T0 + DAY);
 
   const items = async (): Promise<CatalogItem[]> =>
-    (await organization.collection("resources").doc(user).collection("items").get()).docs.map(
-      (doc) => doc.data() as CatalogItem,
+    decodeDocuments(
+      CATALOG_ITEM,
+      (await organization.collection("resources").doc(user).collection("items").get()).docs,
     );
   const versionsOf = async (itemKey: string): Promise<CatalogVersion[]> =>
-    (
-      await organization
-        .collection("resources")
-        .doc(user)
-        .collection("items")
-        .doc(catalogDocId(itemKey))
-        .collection("versions")
-        .get()
-    ).docs.map((doc) => doc.data() as CatalogVersion);
+    decodeDocuments(
+      CATALOG_VERSION,
+      (
+        await organization
+          .collection("resources")
+          .doc(user)
+          .collection("items")
+          .doc(catalogDocId(itemKey))
+          .collection("versions")
+          .get()
+      ).docs,
+    );
   const gc = (now: number, graceMs?: number) =>
     collectGarbage({
       scope,
@@ -273,7 +282,10 @@ describe("retention and garbage collection", () => {
     const controller = new AbortController();
     const stopping = new CountingSource(drive(), { controller, after: 2 * 1024 * 1024 });
     expect((await deliver(T0, controller.signal, stopping)).outcome).toBe("continue");
-    const partial = decodeRun(await organization.collection("backupRuns").doc("run-1").get())?.partial;
+    const partial = decodeDocument(
+      BACKUP_RUN,
+      await organization.collection("backupRuns").doc("run-1").get(),
+    )?.partial;
     expect(partial?.offset).toBeGreaterThan(0);
     expect(await blobStore.exists(partial!.manifestObject)).toBe(true);
 
@@ -288,20 +300,24 @@ describe("retention and garbage collection", () => {
     expect(await blobStore.exists(partial!.manifestObject)).toBe(true);
 
     expect((await deliver(T0 + 3 * DAY)).outcome).toBe("succeeded");
-    const item = (
-      await organization.collection("resources").doc(user).collection("items").get()
-    ).docs[0]!.data() as CatalogItem;
-    const version = (
-      await organization
-        .collection("resources")
-        .doc(user)
-        .collection("items")
-        .doc(catalogDocId(item.itemKey))
-        .collection("versions")
-        .get()
-    ).docs[0]!.data() as CatalogVersion;
-    expect(version.size).toBe(size);
-    const restored = await restoreVersion(blobStore, objects, version);
+    const [item] = decodeDocuments(
+      CATALOG_ITEM,
+      (await organization.collection("resources").doc(user).collection("items").get()).docs,
+    );
+    const [version] = decodeDocuments(
+      CATALOG_VERSION,
+      (
+        await organization
+          .collection("resources")
+          .doc(user)
+          .collection("items")
+          .doc(catalogDocId(item!.itemKey))
+          .collection("versions")
+          .get()
+      ).docs,
+    );
+    expect(version!.size).toBe(size);
+    const restored = await restoreVersion(blobStore, objects, version!);
     const download = await new drive_v3.Drive({ auth, rootUrl: `${harness.url}/`, retry: false }).files.get(
       { fileId: file.body.id, alt: "media" },
       { responseType: "arraybuffer" },

@@ -17,6 +17,7 @@ import { googleSubOf, onboarded, setAccount, withRegionDb, type ApiCaller } from
 import { SAMPLE_POLICY, validBodies } from "../support/requests";
 import type { ApiHost } from "../support/regions";
 import { stackEnv } from "../support/stack-env";
+import { EMPTY_CHECKPOINT } from "../../functions/src/export/repo";
 
 jest.setTimeout(300_000);
 
@@ -154,7 +155,7 @@ async function tenant(regionId: RegionId): Promise<Tenant> {
       problems: [],
       downloads: 0,
       lastDownloadedAt: null,
-      checkpoint: {},
+      checkpoint: EMPTY_CHECKPOINT,
       lease: null,
       deliveries: 1,
     });

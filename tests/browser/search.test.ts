@@ -17,6 +17,8 @@ import { DEMO_DOMAIN } from "../support/workspace";
 import { onboardDemoOrganization, screenshotBothThemes } from "./support/onboarding";
 import { expectSnackbar } from "./support/snackbar";
 import { withOrganizationDb } from "./support/demo-data";
+import type { CatalogItem, CatalogVersion } from "../../functions/src/engine/runner/catalog";
+import { itemOf } from "../../functions/src/engine/runner/catalog-items";
 
 jest.setTimeout(120_000);
 
@@ -40,57 +42,89 @@ const keywordsOf = (...texts: string[]) => [
   ),
 ];
 
+/** When the demo mailbox was last backed up, as far as this file's catalog says. */
+const LAST_BACKUP = "2026-04-05T12:00:00.000Z";
+
+/**
+ * An item as the catalog writes it, its current version captured at the last backup: first seen at
+ * `firstSeenAt`, deleted at the source at `deletedAtSource` (or not).
+ */
+function catalogItem(
+  version: Pick<CatalogVersion, "itemKey" | "kind" | "metadata" | "search">,
+  firstSeenAt: string,
+  deletedAtSource: string | null,
+): CatalogItem {
+  const current: CatalogVersion = {
+    ...version,
+    versionId: `${version.itemKey}@1`,
+    versionKey: "1",
+    contentKey: version.itemKey,
+    capturedAt: LAST_BACKUP,
+    runId: "run-search-browser-test",
+    size: version.search.size,
+    storedBytes: version.search.size,
+    contentDigest: "0".repeat(64),
+    dataKeyId: "0".repeat(32),
+    formatVersion: 1,
+    chunks: [],
+  };
+  return { ...itemOf(current, undefined), firstSeenAt, deletedAtSource };
+}
+
 /** 30 messages, one a day in March 2026: "Quarterly report 1" to 27, then "Team lunch 28" to 30 (the last one deleted at the source). */
 const MAILS = Array.from({ length: 30 }, (_, index) => {
   const day = index + 1;
   const subject = day <= 27 ? `Quarterly report ${day}` : `Team lunch ${day}`;
   const date = `2026-03-${String(day).padStart(2, "0")}T10:00:00.000Z`;
-  return {
-    itemKey: `${KEY_PREFIX}mail-${String(day).padStart(2, "0")}`,
-    kind: "gmail-message",
-    sourceId: `mail-${day}`,
-    deletedAtSource: day === 30 ? "2026-04-02T08:00:00.000Z" : null,
-    firstSeenAt: date,
-    lastSeenAt: "2026-04-05T12:00:00.000Z",
-    search: {
-      kind: "mail",
-      display: { subject, fromName: SENDER.name },
-      subject: subject.toLowerCase(),
-      fromName: SENDER.name.toLowerCase(),
-      fromEmail: SENDER.email,
-      to: [MAILBOX.email],
-      date,
-      labels: ["inbox"],
-      size: 4096 + day,
-      keywords: keywordsOf(subject, SENDER.name, SENDER.email, MAILBOX.name, MAILBOX.email),
+  return catalogItem(
+    {
+      itemKey: `${KEY_PREFIX}mail-${String(day).padStart(2, "0")}`,
+      kind: "gmail-message",
+      metadata: { labels: [{ id: "INBOX", name: "INBOX" }] },
+      search: {
+        kind: "mail",
+        display: { subject, fromName: SENDER.name },
+        subject: subject.toLowerCase(),
+        fromName: SENDER.name.toLowerCase(),
+        fromEmail: SENDER.email,
+        to: [MAILBOX.email],
+        date,
+        labels: ["inbox"],
+        size: 4096 + day,
+        keywords: keywordsOf(subject, SENDER.name, SENDER.email, MAILBOX.name, MAILBOX.email),
+      },
     },
-  };
+    date,
+    day === 30 ? "2026-04-02T08:00:00.000Z" : null,
+  );
 });
 
 const FILES = [
   { name: "Budget 2026.xlsx", path: "Finance/Budget 2026.xlsx", googleId: "1BudgetGoogleId", deleted: true },
   { name: "Roadmap.docx", path: "Roadmap.docx", googleId: "1RoadmapGoogleId", deleted: false },
-].map((file, index) => ({
-  itemKey: `${KEY_PREFIX}file-${index + 1}`,
-  kind: "drive-file",
-  sourceId: file.googleId,
-  deletedAtSource: file.deleted ? "2026-04-03T08:00:00.000Z" : null,
-  firstSeenAt: "2026-03-01T03:00:00.000Z",
-  lastSeenAt: "2026-04-05T12:00:00.000Z",
-  current: { metadata: { version: "7" } },
-  search: {
-    kind: "drive",
-    display: { name: file.name, path: file.path },
-    name: file.name.toLowerCase(),
-    path: file.path.toLowerCase(),
-    mimeType: "application/octet-stream",
-    createdBy: MAILBOX.email,
-    modifiedTime: "2026-03-15T09:30:00.000Z",
-    size: 2048,
-    googleId: file.googleId,
-    keywords: keywordsOf(file.name),
-  },
-}));
+].map((file, index) =>
+  catalogItem(
+    {
+      itemKey: `${KEY_PREFIX}file-${index + 1}`,
+      kind: "drive-file",
+      metadata: { name: file.name, mimeType: "application/octet-stream", path: file.path, version: "7" },
+      search: {
+        kind: "drive",
+        display: { name: file.name, path: file.path },
+        name: file.name.toLowerCase(),
+        path: file.path.toLowerCase(),
+        mimeType: "application/octet-stream",
+        createdBy: MAILBOX.email,
+        modifiedTime: "2026-03-15T09:30:00.000Z",
+        size: 2048,
+        googleId: file.googleId,
+        keywords: keywordsOf(file.name),
+      },
+    },
+    "2026-03-01T03:00:00.000Z",
+    file.deleted ? "2026-04-03T08:00:00.000Z" : null,
+  ),
+);
 
 function organizationDb<T>(
   body: (db: Firestore, organizationRef: DocumentReference) => Promise<T>,
@@ -127,10 +161,7 @@ beforeAll(async () => {
     if (!id) throw new Error(`The demo organisation has no resource ${MAILBOX.email}`);
     const batch = db.batch();
     for (const item of [...MAILS, ...FILES]) {
-      batch.set(ref.collection("resources").doc(id).collection("items").doc(item.itemKey), {
-        ...item,
-        currentVersionId: `${item.itemKey}@1`,
-      });
+      batch.set(ref.collection("resources").doc(id).collection("items").doc(item.itemKey), item);
     }
     await batch.commit();
     return id;

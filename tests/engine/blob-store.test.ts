@@ -84,8 +84,9 @@ describe("GcsBlobStore against the Cloud Storage emulator", () => {
   afterEach(() => emulator.emulator.faults.clear());
 
   test("when the store fails fewer times than the client retries, then the write succeeds once", async () => {
+    // One failure, two retries allowed (each retry waits the client's floor of a second).
     await admin(emulator, "POST", "/faults", {
-      count: 2,
+      count: 1,
       kind: "error",
       status: 503,
       operation: "storage.objects.insert",

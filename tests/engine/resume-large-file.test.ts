@@ -2,7 +2,9 @@
  * A large file backed up across task deliveries (the Workspace emulator in-process serves a file made from
  * a seed, with Range): the first delivery stops at its deadline in the file's middle and keeps what it
  * stored; the next asks Drive only for the rest (a Range request) and ends the file, which restores byte
- * for byte. Nothing is read twice.
+ * for byte. Nothing is read twice. The run's resumable threshold is lowered from its default
+ * (`RESUMABLE_ITEM_BYTES`, 64 MiB) to 4 MiB: an item above the threshold behaves the same whatever the
+ * threshold, and an 8 MiB file keeps the test to a fraction of a second.
  */
 import { createHash } from "node:crypto";
 import { drive_v3 } from "@googleapis/drive";
@@ -10,15 +12,15 @@ import { type Harness, SCOPES, startHarness } from "../../emulators/workspace/sr
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
 import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
-import { RESUMABLE_ITEM_BYTES, runBackup } from "../../functions/src/engine/runner/run-backup";
+import { runBackup } from "../../functions/src/engine/runner/run-backup";
 import { DriveSource } from "../../functions/src/engine/drive/source";
 import { ResourceSource } from "../../functions/src/engine/sources/resource-source";
 import { CountingSource, Mailboxes, meter, restoreVersion } from "../support/backup";
 
-jest.setTimeout(180_000);
-
 const ORG = "org-resume";
-const SIZE = 2 * RESUMABLE_ITEM_BYTES + 12_345;
+/** Items from this size on may stop in their middle (the run option `resumableItemBytes`). */
+const RESUMABLE_BYTES = 4 * 1024 * 1024;
+const SIZE = 2 * RESUMABLE_BYTES + 12_345;
 
 let harness: Harness;
 let mail: Mailboxes;
@@ -60,18 +62,19 @@ test("when the deadline comes in the middle of a large file, then the next deliv
       catalog,
       dataKey,
       organizationId: ORG,
+      resumableItemBytes: RESUMABLE_BYTES,
       ...(signal ? { signal } : {}),
     });
 
   const controller = new AbortController();
   const first = new CountingSource(new DriveSource(options), {
     controller,
-    after: RESUMABLE_ITEM_BYTES + 1_000_000,
+    after: RESUMABLE_BYTES + 2_000_000,
   });
   expect((await deliver(first, controller.signal)).outcome).toBe("continue");
   const stopped = catalog.run("run-1")?.partial;
   expect(stopped).toMatchObject({ itemKey: file.body.id, kind: "drive-file" });
-  expect(stopped!.offset).toBeGreaterThan(RESUMABLE_ITEM_BYTES);
+  expect(stopped!.offset).toBeGreaterThan(RESUMABLE_BYTES);
   expect(stopped!.offset).toBeLessThan(SIZE);
   expect(catalog.items(user)).toHaveLength(0);
 

@@ -10,6 +10,8 @@ import { randomBytes } from "node:crypto";
 import { findItems, type FoundPage } from "../../functions/src/search/find-items";
 import type { PageToken } from "../../functions/src/search/page-token";
 import { organizationRef } from "../../functions/src/lib/tenancy";
+import type { CatalogVersion } from "../../functions/src/engine/runner/catalog";
+import { itemOf } from "../../functions/src/engine/runner/catalog-items";
 import { firestoreOfThisFile } from "../support/own-firestore";
 
 jest.setTimeout(120_000);
@@ -36,17 +38,35 @@ async function mailbox() {
       ...(index % 2 === 1 ? ["beta"] : []),
     ];
     const date = new Date(NEWEST - index * HOUR).toISOString();
-    batch.set(items.doc(key(index)), {
+    const version: CatalogVersion = {
+      versionId: `${key(index)}@v1`,
       itemKey: key(index),
       kind: "gmail-message",
-      currentVersionId: `${key(index)}@v1`,
-      deletedAtSource: null,
-      firstSeenAt: date,
-      lastSeenAt: date,
-      datedLater: false,
-      search: { keywords, date, subject: keywords.join(" ") },
-      current: { capturedAt: date, metadata: {} },
-    });
+      versionKey: "v1",
+      contentKey: key(index),
+      capturedAt: date,
+      runId: "run-scan",
+      size: 100,
+      storedBytes: 100,
+      contentDigest: "0".repeat(64),
+      dataKeyId: "0".repeat(32),
+      metadata: {},
+      search: {
+        kind: "mail",
+        subject: keywords.join(" "),
+        fromName: "",
+        fromEmail: "",
+        to: [],
+        date,
+        labels: [],
+        size: 100,
+        keywords,
+      },
+      formatVersion: 1,
+      chunks: [],
+    };
+    // As the catalog writes an item for its first version.
+    batch.set(items.doc(key(index)), itemOf(version, undefined));
   }
   await batch.commit();
   return { scope, resourceId: "user-scan" };

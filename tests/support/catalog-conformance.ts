@@ -13,14 +13,9 @@ import {
   type CatalogVersion,
   type RunRecord,
 } from "../../functions/src/engine/runner/catalog";
+import type { StoredChunkEntry } from "../../functions/src/backups/catalog/documents";
 
-export interface StoredChunkEntry {
-  size?: number;
-  storedSize?: number;
-  dataKeyId?: string;
-  firstRunId: string;
-  lastReferencedAt: string;
-}
+export type { StoredChunkEntry };
 
 export interface CatalogUnderTest {
   catalog: Catalog;

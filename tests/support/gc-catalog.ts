@@ -11,6 +11,7 @@ export const DAY = 24 * 3600 * 1000;
 export const T0 = Date.parse("2026-09-01T10:00:00.000Z");
 export const REGION = "ch" as const;
 
+/** A mail version as the catalog writes one (its search fields whole), captured at `at`. */
 export function version(itemKey: string, versionKey: string, at: number): CatalogVersion {
   return {
     versionId: `${itemKey}@${versionKey}`,
@@ -25,10 +26,20 @@ export function version(itemKey: string, versionKey: string, at: number): Catalo
     contentDigest: "0".repeat(64),
     dataKeyId: "dk-1",
     metadata: {},
-    search: { subject: itemKey },
+    search: {
+      kind: "mail",
+      subject: itemKey,
+      fromName: "",
+      fromEmail: "",
+      to: [],
+      date: new Date(at).toISOString(),
+      labels: ["inbox"],
+      size: 10,
+      keywords: [],
+    },
     formatVersion: 1,
     chunks: [{ id: `${itemKey}-${versionKey}`.padEnd(64, "0"), size: 10 }],
-  } as unknown as CatalogVersion;
+  } as CatalogVersion;
 }
 
 /** Items of one resource, each with versions captured at these times (one write call per 100 items). */

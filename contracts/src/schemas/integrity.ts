@@ -24,22 +24,6 @@ export const resourceIntegritySchema: z.ZodMiniType<ResourceIntegrity> = z.objec
   damaged: z.array(damagedItemSchema),
 });
 
-/** A damaged item from stored or received data; undefined when malformed. */
-export function decodeDamagedItem(value: unknown): DamagedItem | undefined {
-  const result = damagedItemSchema.safeParse(value);
-  return result.success ? result.data : undefined;
-}
-
-/**
- * A resource's last verification from stored or received data: null when there is none, undefined when it
- * is malformed (the caller decides: a repository reads it as none, the web as an unexpected answer).
- */
-export function decodeResourceIntegrity(value: unknown): ResourceIntegrity | null | undefined {
-  if (value === null || value === undefined) return null;
-  const result = resourceIntegritySchema.safeParse(value);
-  return result.success ? result.data : undefined;
-}
-
 export const verifyRunSchema: z.ZodMiniType<VerifyRun> = z.object({
   runId: z.string(),
   trigger: z.enum(["schedule", "manual"]),

@@ -1,6 +1,5 @@
 import { MAX_SEATS, MAX_STORAGE_PACKS } from "../billing";
 import { decodePurchase } from "./billing";
-import { decodeResourceIntegrity } from "./integrity";
 import { isCount } from "./common";
 import { drillRunSchema } from "./drills";
 import { healthResponseSchema } from "./health";
@@ -112,21 +111,6 @@ test("when a resource answer lacks services and integrity, then it has none of e
   });
   expect(resource.services).toEqual({});
   expect(resource.integrity).toBeNull();
-});
-
-test("when stored integrity is absent, malformed or whole, then it reads as none, undefined or itself", () => {
-  const integrity = {
-    state: "damaged",
-    checkedItems: 4,
-    damagedItems: 1,
-    verifiedAt: "2026-01-01T00:00:00.000Z",
-    damaged: [{ itemKey: "m1", kind: "gmail-message", name: "Hello", refetch: "pending" }],
-  };
-  expect(decodeResourceIntegrity(undefined)).toBeNull();
-  expect(decodeResourceIntegrity(null)).toBeNull();
-  expect(decodeResourceIntegrity({ ...integrity, checkedItems: -1 })).toBeUndefined();
-  expect(decodeResourceIntegrity({ ...integrity, damaged: [{ itemKey: "m1" }] })).toBeUndefined();
-  expect(decodeResourceIntegrity(integrity)).toEqual(integrity);
 });
 
 test("when a purchase has 1 to the most seats or packs, then it reads as itself, and otherwise not at all", () => {

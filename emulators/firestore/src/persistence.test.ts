@@ -143,7 +143,9 @@ test("when the emulator stops with save and restarts from the data directory, th
         bytes: expect.anything(),
         ref: expect.anything(),
       });
-      expect(Buffer.from(after.get("bytes") as Uint8Array).toString()).toBe("alpvault");
+      const bytes: unknown = after.get("bytes");
+      expect(bytes).toBeInstanceOf(Uint8Array);
+      expect(Buffer.from(bytes instanceof Uint8Array ? bytes : []).toString()).toBe("alpvault");
       expect(after.get("ref").path).toBe("orgs/o1");
       expect(after.createTime!.isEqual(before.createTime!)).toBe(true);
       expect(after.updateTime!.isEqual(before.updateTime!)).toBe(true);

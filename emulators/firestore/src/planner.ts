@@ -110,7 +110,7 @@ function disjuncts(filter: StructuredQueryFilter | undefined, inequalities: Set<
       }
       return [{ equalities: path === NAME ? new Map() : new Map([[path, "ASCENDING"]]) }];
     }
-    default:
+    case "none":
       return [{ equalities: new Map() }];
   }
 }

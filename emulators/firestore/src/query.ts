@@ -99,6 +99,7 @@ function matchField(op: FieldOp, actual: Value, operand: Value): boolean {
         "array_value" in operand &&
         !operand.array_value.values.some((o) => "null_value" in o || valuesEqual(actual, o))
       );
+    case FieldOp.OPERATOR_UNSPECIFIED:
     default:
       throw new FirestoreError(Code.INVALID_ARGUMENT, `Unsupported filter operator ${op}.`);
   }
@@ -142,7 +143,7 @@ function compileFilter(
         throw new FirestoreError(Code.INVALID_ARGUMENT, `Unsupported unary operator ${op}.`);
       };
     }
-    default:
+    case "none":
       return () => true;
   }
 }

@@ -346,7 +346,7 @@ function applyTransform(current: Value | undefined, transform: FieldTransform, t
       const values = current && "array_value" in current ? current.array_value.values : [];
       return { array_value: { values: values.filter((v) => !remove.some((r) => valuesEqual(v, r))) } };
     }
-    default:
+    case "none":
       throw new FirestoreError(Code.INVALID_ARGUMENT, "A field transform has no operation.");
   }
 }

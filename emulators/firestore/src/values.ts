@@ -80,7 +80,7 @@ export function fromProto(value: ProtoValue): Value {
       return { array_value: { values: value.array_value.values.map(fromProto) } };
     case "map_value":
       return { map_value: { fields: fieldsFromProto(value.map_value.fields) } };
-    default:
+    case "none":
       throw new FirestoreError(Code.INVALID_ARGUMENT, "A value has no value type set.");
   }
 }

@@ -36,9 +36,11 @@ export async function listen(options: ListenOptions): Promise<HttpServer> {
   let dispatch: RequestHandler | undefined;
   const app = express();
   app.disable("x-powered-by");
+  // The dispatcher's promise is returned to Express, which answers a rejection with 500 (an unhandled
+  // rejection would end the emulator's process).
   app.use((request, response) => {
-    if (dispatch) void dispatch(request, response);
-    else response.destroy();
+    if (dispatch) return dispatch(request, response);
+    response.destroy();
   });
   const server: Server = createServer(app);
   server.keepAliveTimeout = KEEP_ALIVE_MS;

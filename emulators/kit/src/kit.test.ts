@@ -51,6 +51,22 @@ describe("listen", () => {
       await server.close();
     }
   });
+
+  it("when the dispatcher fails, then the request is answered 500 and the next one is served", async () => {
+    const server = await listen({ port: 0 });
+    let failing = true;
+    server.serve(async (_incoming, response) => {
+      if (failing) throw new Error("The dispatcher failed");
+      response.end("served");
+    });
+    try {
+      expect((await get(`${server.url}/first`)).status).toBe(500);
+      failing = false;
+      expect((await get(`${server.url}/second`)).body).toBe("served");
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("SnapshotFile", () => {

@@ -5,8 +5,8 @@
  * Google's JSON or error body.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { setTimeout as sleep } from "node:timers/promises";
-import { OAuthServer } from "./auth";
+import { SYSTEM_CLOCK, type Clock } from "../../kit/src/index";
+import { OAuthServer, type ServiceAccountKeyPair } from "./auth";
 import { DirectoryStore, type DirectorySnapshot, type DirectoryUser } from "./directory/store";
 import { DriveStore } from "./drive/store";
 import { type DriveSnapshot } from "./drive/store-model";
@@ -46,6 +46,14 @@ export interface EmulatorOptions {
   /** The latency model (on unless `enabled: false`). */
   latency?: Partial<LatencySettings>;
   faultSeed?: number;
+  /**
+   * What Google's time runs on: answers' latency and bandwidth, injected delays and the quota clock (the
+   * system's by default; a test's `ManualClock` to move time instead of waiting). Records (message dates,
+   * token expiry) keep real time.
+   */
+  clock?: Clock;
+  /** The service account's key pair (default: a new one; tests share one per process). */
+  keyPair?: ServiceAccountKeyPair;
 }
 
 /** The project number of the emulator's project: our Marketplace application id. */
@@ -62,14 +70,21 @@ export class WorkspaceEmulator {
   readonly faults: FaultInjector;
   readonly router = new Router<Principal>();
   readonly uploads: UploadSessions;
+  readonly clock: Clock;
   /** Resumable Drive upload sessions → who uploads (their bytes count toward the user's daily upload). */
   private readonly uploadOwners = new Map<string, string>();
 
   constructor(options: EmulatorOptions) {
     this.baseUrl = options.baseUrl.replace(/\/$/, "");
     const projectId = options.projectId ?? "demo-alpvault";
-    this.oauth = new OAuthServer(this.directory, { projectId, tokenUri: `${this.baseUrl}/token` });
-    this.quota = new QuotaTracker(options.quota, Date.now, {
+    this.oauth = new OAuthServer(this.directory, {
+      projectId,
+      tokenUri: `${this.baseUrl}/token`,
+      ...(options.keyPair ? { keyPair: options.keyPair } : {}),
+    });
+    const clock = options.clock ?? SYSTEM_CLOCK;
+    this.clock = clock;
+    this.quota = new QuotaTracker(options.quota, () => clock.now(), {
       defaultProject: projectId,
       projectNumbers: { [projectId]: PROJECT_NUMBER },
     });
@@ -133,9 +148,9 @@ export class WorkspaceEmulator {
       if (route.scopes) {
         const email = principal?.user?.primaryEmail;
         for (const action of this.faults.pick(methodId, email)) {
-          const started = Date.now();
+          const started = this.clock.now();
           if (await this.applyFault(action, request)) return;
-          if (action.kind === "latency" || action.kind === "hold") pacing?.delay(Date.now() - started);
+          if (action.kind === "latency" || action.kind === "hold") pacing?.delay(this.clock.now() - started);
           if (action.kind === "truncate") truncate = true;
           if (action.kind === "corrupt-upload") context.corruptUpload = true;
         }
@@ -197,6 +212,7 @@ export class WorkspaceEmulator {
     const owner = session && drive ? this.uploadOwners.get(uploadId) : undefined;
     if (timing || owner) {
       context.inbound = {
+        clock: this.clock,
         bytesPerSecond: timing?.uploadBytesPerSecond ?? Infinity,
         ...(owner ? { onBytes: (bytes: number) => this.quota.countUpload(owner, bytes) } : {}),
       };
@@ -213,7 +229,8 @@ export class WorkspaceEmulator {
       return undefined;
     }
     return paceResponse(context.response, {
-      firstByteAt: Date.now() + timing.firstByteMs,
+      clock: this.clock,
+      firstByteAt: this.clock.now() + timing.firstByteMs,
       perMiBMs: timing.perMiBMs,
       bytesPerSecond: timing.downloadBytesPerSecond,
       onBytes,
@@ -224,6 +241,7 @@ export class WorkspaceEmulator {
   /** A Drive upload's bytes count toward the user's daily upload, resumable sessions' later chunks too. */
   private countDriveUpload(context: RequestContext, email: string): void {
     context.inbound = {
+      clock: this.clock,
       bytesPerSecond: context.inbound?.bytesPerSecond ?? Infinity,
       onBytes: (bytes) => this.quota.countUpload(email, bytes),
     };
@@ -242,7 +260,7 @@ export class WorkspaceEmulator {
   private async applyFault(action: FaultAction, request: IncomingMessage): Promise<boolean> {
     switch (action.kind) {
       case "latency":
-        await sleep(action.ms);
+        await this.clock.sleep(action.ms);
         return false;
       case "error":
         throw faultError(action);

@@ -2,6 +2,7 @@
  * The Workspace emulator's public entry: what the local stack, benches and tests use. Anything else under
  * `src/` is internal (lint refuses a deep import from outside the emulator).
  */
+export { ManualClock, SYSTEM_CLOCK, type Clock } from "../../kit/src/index";
 export { DEFAULT_GRANTED_SCOPES, SCOPES, type ServiceAccountKey } from "./auth";
 export { emulatorJwt, type ServiceAccountCredentials } from "./client";
 export { MARKETPLACE_APPLICATION_ID } from "./directory/routes";

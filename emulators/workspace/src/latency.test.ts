@@ -1,11 +1,13 @@
 /**
- * The latency model: its distributions (seeded, checked statistically with generous bounds, never as a
- * speed threshold), answers that take its time through the official clients, bodies streamed at its
- * bandwidth both ways, and its switch. These tests keep the model on: timing is what they check.
+ * The latency model: its distributions (seeded, checked statistically with generous bounds), answers that
+ * take its time through the official clients, bodies streamed at its bandwidth both ways, and its switch.
+ * These tests keep the model on: timing is what they check, on the emulator's clock, which the test moves
+ * (`ManualClock`): a call takes the model's time however fast or busy the machine is.
  */
 import { randomBytes } from "node:crypto";
 import { request } from "node:http";
 import { Readable } from "node:stream";
+import { ManualClock } from "../../kit/src/index";
 import { SCOPES } from "./auth";
 import { LATENCY_MODEL, LatencyModel } from "./latency";
 import { startWorkspaceEmulator } from "./server";
@@ -87,9 +89,10 @@ describe("the model", () => {
 describe("answers through the official clients", () => {
   let harness: Harness;
   let userId: string;
+  const clock = new ManualClock();
   beforeAll(async () => {
     // The quota clock runs 1,000 times faster: latency must not follow it.
-    harness = await startHarness({ quota: { timeScale: 1000 } });
+    harness = await startHarness({ quota: { timeScale: 1000 }, clock });
     userId = harness.emulator.directory.user(TEST_USER)?.id as string;
   });
   afterAll(() => harness.stop());
@@ -106,16 +109,22 @@ describe("answers through the official clients", () => {
     await running.stop();
   });
 
-  test("when getProfile is called 40 times, then the median answer time is within a factor of 2 of the model's, whatever the quota time scale", async () => {
+  test("when getProfile is called 40 times, then each answer takes its draw of the model on the emulator's clock, whatever the quota time scale", async () => {
     const gmail = harness.gmail(TEST_USER);
-    await gmail.users.getProfile({ userId: "me" }); // the token
+    await clock.run(gmail.users.getProfile({ userId: "me" })); // the token
+    // A new seed starts the draws again: the n-th call below takes draw n.
+    expect((await harness.admin("PATCH", "/latency", { seed: 4711 })).status).toBe(200);
     const times: number[] = [];
     for (let call = 0; call < 40; call += 1) {
-      const started = performance.now();
-      await gmail.users.getProfile({ userId: "me" });
-      times.push(performance.now() - started);
+      const started = clock.now();
+      await clock.run(gmail.users.getProfile({ userId: "me" }));
+      times.push(clock.now() - started);
     }
-    const { medianMs } = harness.emulator.latency.parameters("gmail.users.getProfile");
+    const model = harness.emulator.latency;
+    // To the millisecond: the answer waits for whole milliseconds of the clock.
+    const off = times.map((time, n) => Math.abs(time - model.sample("gmail.users.getProfile", n)));
+    expect(Math.max(...off)).toBeLessThanOrEqual(1);
+    const { medianMs } = model.parameters("gmail.users.getProfile");
     expect(median(times)).toBeGreaterThan(medianMs / 2);
     expect(median(times)).toBeLessThan(medianMs * 2);
   });
@@ -128,14 +137,14 @@ describe("answers through the official clients", () => {
         "gmail.users.messages.get": { medianMs: 20, sigma: 0, perMiBMs: 0, downloadBytesPerSecond: 2 * MiB },
       },
     });
-    const { token } = await harness.jwt(TEST_USER, [SCOPES.gmailReadonly]).getAccessToken();
+    const { token } = await clock.run(harness.jwt(TEST_USER, [SCOPES.gmailReadonly]).getAccessToken());
     const url = new URL(`${harness.url}/gmail/v1/users/me/messages/${id}?format=raw`);
     const arrivals: { at: number; bytes: number }[] = [];
-    const started = performance.now();
-    const status = await new Promise<number>((resolve, reject) => {
+    const started = clock.now();
+    const reading = new Promise<number>((resolve, reject) => {
       request(url, { headers: { authorization: `Bearer ${token ?? ""}` } }, (response) => {
         response.on("data", (chunk: Buffer) =>
-          arrivals.push({ at: performance.now() - started, bytes: chunk.length }),
+          arrivals.push({ at: clock.now() - started, bytes: chunk.length }),
         );
         response.on("end", () => resolve(response.statusCode ?? 0));
         response.on("error", reject);
@@ -143,13 +152,14 @@ describe("answers through the official clients", () => {
         .on("error", reject)
         .end();
     });
-    expect(status).toBe(200);
+    expect(await clock.run(reading)).toBe(200);
     const total = arrivals.reduce((sum, arrival) => sum + arrival.bytes, 0);
     const duration = arrivals.at(-1)?.at ?? 0;
-    // About 2 MiB of JSON at 2 MiB/s: about a second, delivered piece by piece.
+    // About 2 MiB of JSON at 2 MiB/s after 20 ms: about a second, delivered piece by piece.
     expect(total).toBeGreaterThan(2 * MiB);
-    expect(duration).toBeGreaterThan(500);
-    expect(duration).toBeLessThan(4000);
+    const expected = 20 + (total / (2 * MiB)) * 1000;
+    expect(duration).toBeGreaterThan(expected * 0.9);
+    expect(duration).toBeLessThan(expected * 1.1);
     const byHalfway = arrivals
       .filter((arrival) => arrival.at <= duration / 2)
       .reduce((sum, a) => sum + a.bytes, 0);
@@ -164,17 +174,20 @@ describe("answers through the official clients", () => {
       },
     });
     const gmail = harness.gmail(TEST_USER);
-    await gmail.users.getProfile({ userId: "me" });
+    await clock.run(gmail.users.getProfile({ userId: "me" }));
     const raw = messageOf("Upload paced", MiB);
-    const started = performance.now();
-    const { data } = await gmail.users.messages.import({
-      userId: "me",
-      requestBody: { labelIds: ["INBOX"] },
-      media: { mimeType: "message/rfc822", body: Readable.from([raw]) },
-    });
+    const started = clock.now();
+    const { data } = await clock.run(
+      gmail.users.messages.import({
+        userId: "me",
+        requestBody: { labelIds: ["INBOX"] },
+        media: { mimeType: "message/rfc822", body: Readable.from([raw]) },
+      }),
+    );
     expect(data.id).toBeTruthy();
-    // About 1.4 MiB (the attachment base64-encoded) at 1 MiB/s.
-    expect(performance.now() - started).toBeGreaterThan(700);
+    // About 1.4 MiB (the attachment base64-encoded) at 1 MiB/s: what arrives ahead of it waits.
+    expect(clock.now() - started).toBeGreaterThan(1_300);
+    expect(clock.now() - started).toBeLessThan(2_000);
     await harness.admin("PATCH", "/latency", { methods: { "gmail.users.messages.import": null } });
   });
 

@@ -4,6 +4,7 @@
  * a request body read at the caller's upload bandwidth (`inboundPacer`).
  */
 import type { ServerResponse } from "node:http";
+import { SYSTEM_CLOCK, type Clock } from "../../kit/src/index";
 import { MiB } from "./latency";
 
 /** Bytes sent at once when a stream starts (about one TCP window), then the bandwidth applies. */
@@ -16,7 +17,9 @@ const HIGH_WATER_BYTES = 256 * 1024;
 const TICK_MS = 4;
 
 export interface ResponsePacing {
-  /** Real time (ms since the epoch) before which no byte of the answer is sent. */
+  /** The clock the answer's time passes on. */
+  clock: Clock;
+  /** The instant (ms since the epoch, on `clock`) before which no byte of the answer is sent. */
   firstByteAt: number;
   /** Extra time to the first byte per MiB of the answer's declared length. */
   perMiBMs: number;
@@ -115,16 +118,18 @@ export function paceResponse(response: ServerResponse, pacing: ResponsePacing): 
   let declaredLength: number | undefined;
   let ending: { callback?: () => void } | undefined;
   let ended = false;
-  let timer: NodeJS.Timeout | undefined;
+  let timer = false; // a pump is due: it sleeps on the clock until its time
   let streamStart: number | undefined;
   let sent = 0;
   let needDrain = false;
   let waitingForSocket = false;
   let firstByteAt = pacing.firstByteAt;
 
+  const { clock } = pacing;
   const schedule = (ms = 0): void => {
     if (timer || waitingForSocket || ended) return;
-    timer = setTimeout(pump, ms);
+    timer = true;
+    void clock.sleep(ms).then(() => !ended && pump());
   };
 
   const lengthForTiming = (): number => {
@@ -135,13 +140,13 @@ export function paceResponse(response: ServerResponse, pacing: ResponsePacing): 
   };
 
   function pump(): void {
-    timer = undefined;
+    timer = false;
     if (response.destroyed) {
       queue.length = 0;
       ended = true;
       return;
     }
-    const now = Date.now();
+    const now = clock.now();
     if (streamStart === undefined) {
       const at = firstByteAt + pacing.perMiBMs * (lengthForTiming() / MiB);
       if (now < at) {
@@ -213,8 +218,7 @@ export function paceResponse(response: ServerResponse, pacing: ResponsePacing): 
   });
 
   response.once("close", () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
+    timer = false;
     queue.length = 0;
     ended = true;
   });
@@ -249,6 +253,8 @@ export function countResponseBytes(response: ServerResponse, onBytes: (bytes: nu
 
 /** Paces reading a request body at `bytesPerSecond` (the caller's upload bandwidth). */
 export interface InboundPacing {
+  /** The clock the upload's time passes on (default: the system's). */
+  clock?: Clock;
   bytesPerSecond: number;
   onBytes?: (bytes: number) => void;
 }
@@ -267,13 +273,14 @@ export function inboundPacer(
     if (!pacing) return;
     pacing.onBytes?.(bytes);
     if (pacing.bytesPerSecond === Infinity) return;
-    const now = Date.now();
+    const clock = pacing.clock ?? SYSTEM_CLOCK;
+    const now = clock.now();
     start ??= now;
     received += bytes;
     const due = start + ((received - BURST_BYTES) / pacing.bytesPerSecond) * 1000;
     if (due > now + TICK_MS) {
       request.pause();
-      setTimeout(() => request.resume(), Math.ceil(due - now));
+      void clock.sleep(Math.ceil(due - now)).then(() => request.resume());
     }
   };
 }

@@ -8,8 +8,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { SnapshotFile, listen } from "../../kit/src/index";
+import { SnapshotFile, listen, type Clock } from "../../kit/src/index";
 import { createWorkspaceEmulator } from "./api";
+import type { ServiceAccountKeyPair } from "./auth";
 import type { EmulatorSnapshot, WorkspaceEmulator } from "./emulator";
 import { generateOrganisation, type ProfileName } from "./generator/generate";
 import type { LatencySettings } from "./latency";
@@ -45,6 +46,10 @@ export interface WorkspaceEmulatorOptions {
   quota?: Partial<QuotaSettings>;
   /** The latency model: on by default, as Google's answers take time; `{ enabled: false }` for speed. */
   latency?: Partial<LatencySettings>;
+  /** What Google's time (latency, bandwidth, delays, quotas) runs on: the system's unless a test's. */
+  clock?: Clock;
+  /** The service account's key pair: a new one at every start unless given (tests share one). */
+  keyPair?: ServiceAccountKeyPair;
 }
 
 export function stateFile(dataDir: string): string {
@@ -62,6 +67,8 @@ export async function startWorkspaceEmulator(
     quota: options.quota,
     latency: options.latency,
     projectId: options.projectId,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.keyPair ? { keyPair: options.keyPair } : {}),
   });
   // Large Drive uploads live on disk: beside the state with a data folder, else in a temporary folder.
   if (options.dataDir) emulator.drive.useContentDir(join(options.dataDir, "workspace", "drive-content"));

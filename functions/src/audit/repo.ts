@@ -13,20 +13,16 @@
  */
 import {
   FieldPath,
-  type DocumentData,
   type Query,
   type QueryDocumentSnapshot,
   type Transaction,
 } from "firebase-admin/firestore";
-import {
-  isAuditOperation,
-  type AuditEntry,
-  type AuditOperation,
-  type AuditPage,
-} from "@alpvault/contracts/audit";
+import type { AuditOperation, AuditPage } from "@alpvault/contracts/audit";
 import { auditSealFailed } from "../logs";
+import { decodeDocument, decodeQueried, readableDocuments } from "../lib/stored";
 import { organizationRef, tenantDb, type Scope } from "../lib/tenancy";
-import { GENESIS_HASH, sealAfter, type ChainHead, type ChainLink, type StoredFields } from "./chain";
+import { GENESIS_HASH, sealAfter, type ChainHead, type ChainLink } from "./chain";
+import { AUDIT_ENTRY, AUDIT_HEAD, AUDIT_LINK } from "./documents";
 
 export interface AuditRecord {
   operation: AuditOperation;
@@ -98,36 +94,6 @@ function headRef(scope: Scope) {
   return organizationRef(scope).collection("auditChain").doc("head");
 }
 
-/** The head as stored; `adoptedThrough` is set while entries written before the chain are taken in. */
-interface StoredHead extends ChainHead {
-  adopting: boolean;
-  adoptedThrough: { date: string; entryId: string } | null;
-}
-
-function decodeHead(data: DocumentData | undefined): StoredHead | null {
-  if (!data || typeof data.seq !== "number" || typeof data.hash !== "string") return null;
-  const through = data.adoptedThrough as { date?: unknown; entryId?: unknown } | null | undefined;
-  return {
-    seq: data.seq,
-    hash: data.hash,
-    adopting: data.adopting === true,
-    adoptedThrough:
-      typeof through?.date === "string" && typeof through.entryId === "string"
-        ? { date: through.date, entryId: through.entryId }
-        : null,
-  };
-}
-
-function storedFields(data: DocumentData): StoredFields {
-  return {
-    date: data.date,
-    actor: data.actor,
-    operation: data.operation,
-    object: data.object,
-    failureReason: data.failureReason,
-  };
-}
-
 /** Entries sealed per transaction (each is one write; a transaction takes at most 500). */
 const SEAL_BATCH = 100;
 /** Transactions per `sealAudit` call; whatever is left is sealed by the next call. */
@@ -142,7 +108,7 @@ const SEAL_ROUNDS = 50;
 async function sealBatch(scope: Scope): Promise<boolean> {
   const logs = auditLogs(scope);
   return tenantDb(scope).runTransaction(async (transaction) => {
-    const head = decodeHead((await transaction.get(headRef(scope))).data());
+    const head = decodeDocument(AUDIT_HEAD, await transaction.get(headRef(scope))) ?? null;
     const adopting = head === null || head.adopting;
     let query: Query = adopting
       ? logs.orderBy("date").orderBy(FieldPath.documentId())
@@ -152,13 +118,14 @@ async function sealBatch(scope: Scope): Promise<boolean> {
     }
     const docs = (await transaction.get(query.limit(SEAL_BATCH))).docs;
     const full = docs.length === SEAL_BATCH;
-    const unsealed = docs.filter((doc) => typeof doc.get("seq") !== "number");
+    const links = docs.map((doc) => ({ doc, link: decodeQueried(AUDIT_LINK, doc) }));
+    const unsealed = links.filter(({ link }) => typeof link.seq !== "number");
     if (!adopting && unsealed.length === 0) return false;
     const sealed = sealAfter(
       head,
-      unsealed.map((doc) => ({ entryId: doc.id, fields: storedFields(doc.data()) })),
+      unsealed.map(({ link }) => link),
     );
-    unsealed.forEach((doc, index) => {
+    unsealed.forEach(({ doc }, index) => {
       const seal = sealed.seals[index];
       if (seal)
         transaction.update(doc.ref, {
@@ -168,13 +135,13 @@ async function sealBatch(scope: Scope): Promise<boolean> {
           hash: seal.hash,
         });
     });
-    const last = docs[docs.length - 1];
+    const last = links[links.length - 1]?.link;
     const stillAdopting = adopting && full;
     transaction.set(headRef(scope), {
       seq: sealed.head?.seq ?? 0,
       hash: sealed.head?.hash ?? head?.hash ?? GENESIS_HASH,
       adopting: stillAdopting,
-      adoptedThrough: stillAdopting && last ? { date: last.get("date") as string, entryId: last.id } : null,
+      adoptedThrough: stillAdopting && last ? { date: last.fields.date, entryId: last.entryId } : null,
       updatedAt: new Date().toISOString(),
     });
     return full;
@@ -199,19 +166,14 @@ export async function sealAuditSafely(scope: Scope): Promise<void> {
 
 /** The chain's head, or null before the first seal. */
 export async function readAuditHead(scope: Scope): Promise<ChainHead | null> {
-  const head = decodeHead((await headRef(scope).get()).data());
-  return head && { seq: head.seq, hash: head.hash };
+  const head = decodeDocument(AUDIT_HEAD, await headRef(scope).get());
+  return head ? { seq: head.seq, hash: head.hash } : null;
 }
 
+/** An entry as the chain reads it (whatever it holds: the walk checks it). */
 function linkOf(doc: QueryDocumentSnapshot): ChainLink {
-  const data = doc.data();
-  return {
-    entryId: doc.id,
-    fields: storedFields(data),
-    seq: data.seq,
-    prevHash: data.prevHash,
-    hash: data.hash,
-  };
+  const { sealed: _sealed, ...link } = decodeQueried(AUDIT_LINK, doc);
+  return link;
 }
 
 /**
@@ -240,7 +202,7 @@ export async function* auditChainPages(
  */
 export async function entryBeyondHead(scope: Scope): Promise<ChainLink | undefined> {
   return tenantDb(scope).runTransaction(async (transaction) => {
-    const head = decodeHead((await transaction.get(headRef(scope))).data());
+    const head = decodeDocument(AUDIT_HEAD, await transaction.get(headRef(scope)));
     const query = auditLogs(scope)
       .where("seq", ">", head?.seq ?? 0)
       .orderBy("seq")
@@ -259,9 +221,9 @@ export async function firstUnsealedEntry(scope: Scope, writtenBefore: Date): Pro
   const logs = auditLogs(scope);
   let first: ChainLink | undefined;
   const consider = (doc: QueryDocumentSnapshot) => {
-    if (typeof doc.get("seq") === "number") return;
-    if (doc.get("sealed") === false && doc.createTime.toDate() >= writtenBefore) return;
-    const link = linkOf(doc);
+    const { sealed, ...link } = decodeQueried(AUDIT_LINK, doc);
+    if (typeof link.seq === "number") return;
+    if (sealed === false && doc.createTime.toDate() >= writtenBefore) return;
     if (!first || String(link.fields.date) < String(first.fields.date)) first = link;
   };
   const [all, sealed, marked] = await Promise.all([
@@ -282,21 +244,10 @@ export async function firstUnsealedEntry(scope: Scope, writtenBefore: Date): Pro
   }
 }
 
-function decodeEntry(id: string, data: Record<string, unknown>): AuditEntry | undefined {
-  if (typeof data.date !== "string" || !isAuditOperation(data.operation)) return undefined;
-  return {
-    entryId: id,
-    date: data.date,
-    actor: typeof data.actor === "string" ? data.actor : "",
-    operation: data.operation,
-    object: typeof data.object === "string" ? data.object : "",
-    failureReason: typeof data.failureReason === "string" ? data.failureReason : null,
-  };
-}
-
 /**
  * One page of entries, newest first, whose date lies in [from, to) — both ISO date-times. The total comes
- * from a count aggregation, so paging never reads the whole log.
+ * from a count aggregation, so paging never reads the whole log. An entry that does not decode (changed
+ * around the API: the chain's check reports it) is left out of the page, logged.
  */
 export async function listAudit(
   scope: Scope,
@@ -315,7 +266,7 @@ export async function listAudit(
   ]);
   const totalEntries = count.data().count;
   return {
-    entries: snapshot.docs.flatMap((doc) => decodeEntry(doc.id, doc.data()) ?? []),
+    entries: readableDocuments(AUDIT_ENTRY, snapshot.docs),
     page,
     pageSize,
     totalEntries,

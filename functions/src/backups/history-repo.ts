@@ -10,8 +10,12 @@
  */
 import { FieldPath, FieldValue } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
-import { decodeRun } from "./catalog/runs-repo";
+import { decodeDocument, readableDocument, readableDocuments } from "../lib/stored";
 import type { RunRecord } from "../engine/runner/catalog";
+import { BACKUP_RUN } from "./catalog/run-documents";
+import { DAILY_ACTIVITY, type StoredDay } from "./documents";
+
+export type { StoredDay };
 
 function runs(scope: Scope) {
   return organizationRef(scope).collection("backupRuns");
@@ -27,7 +31,10 @@ export interface RunsCursor {
   runId: string;
 }
 
-/** Up to `limit` runs of the resource, newest first, after `cursor`; runs never requested (none) are left out. */
+/**
+ * Up to `limit` runs of the resource, newest first, after `cursor`; runs never requested (none) are left
+ * out, and so is a run that does not decode (logged).
+ */
 export async function resourceRuns(
   scope: Scope,
   resourceId: string,
@@ -40,7 +47,7 @@ export async function resourceRuns(
     .orderBy(FieldPath.documentId(), "desc");
   if (cursor) query = query.startAfter(cursor.requestedAt, cursor.runId);
   const snapshot = await query.limit(limit).get();
-  return snapshot.docs.flatMap((doc) => decodeRun(doc) ?? []);
+  return readableDocuments(BACKUP_RUN, snapshot.docs);
 }
 
 /** What one ended run adds to its day. */
@@ -87,45 +94,16 @@ export async function recordDayStorage(
   const db = organizationRef(scope).firestore;
   await db.runTransaction(async (transaction) => {
     const ref = days(scope).doc(day);
-    const current = await transaction.get(ref);
-    const recorded = current.get("storageAt") as unknown;
-    if (typeof recorded === "string" && recorded > measuredAt) return;
+    const recorded = decodeDocument(DAILY_ACTIVITY, await transaction.get(ref))?.storageAt;
+    if (recorded !== undefined && recorded > measuredAt) return;
     transaction.set(ref, { date: day, storage, storageAt: measuredAt }, { merge: true });
   });
-}
-
-/** A day document as stored (anything malformed reads as zero or absent). */
-export interface StoredDay {
-  date: string;
-  runs: { ok: number; partial: number; failed: number };
-  items: number;
-  bytes: number;
-  storage: { gmail: number; drive: number } | null;
-}
-
-function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? value : 0;
-}
-
-function decodeDay(id: string, data: Record<string, unknown>): StoredDay {
-  const runsOf = (data.runs ?? {}) as Record<string, unknown>;
-  const storage = data.storage as Record<string, unknown> | undefined;
-  return {
-    date: id,
-    runs: { ok: count(runsOf.ok), partial: count(runsOf.partial), failed: count(runsOf.failed) },
-    items: count(data.items),
-    bytes: count(data.bytes),
-    storage:
-      storage && typeof storage === "object"
-        ? { gmail: count(storage.gmail), drive: count(storage.drive) }
-        : null,
-  };
 }
 
 /**
  * The days from `first` to `last` (YYYY-MM-DD) that have a record, oldest first, and the last day before
  * `first` that recorded storage (to carry its figure forward): one range query on the ids, one query for
- * the day before.
+ * the day before. A day that does not decode is left out (logged).
  */
 export async function readDays(
   scope: Scope,
@@ -139,7 +117,7 @@ export async function readDays(
   ]);
   const previous = before.docs[0];
   return {
-    days: range.docs.map((doc) => decodeDay(doc.id, doc.data())),
-    storageBefore: previous ? decodeDay(previous.id, previous.data()).storage : null,
+    days: readableDocuments(DAILY_ACTIVITY, range.docs),
+    storageBefore: (previous && readableDocument(DAILY_ACTIVITY, previous)?.storage) ?? null,
   };
 }

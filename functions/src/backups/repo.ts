@@ -7,37 +7,18 @@
  * A resource has at most one active run (pending or running): asking again returns that one. The
  * resource document keeps `backupCursor`, the cursor the last run ended with, which seeds the next run.
  */
-import {
-  AggregateField,
-  FieldValue,
-  type DocumentReference,
-  type DocumentSnapshot,
-} from "firebase-admin/firestore";
+import { AggregateField, FieldValue, type DocumentReference } from "firebase-admin/firestore";
 import { BACKED_UP_SERVICES, type BackupFailureReason } from "@alpvault/contracts/backups";
 import { organizationRef, type Scope, type Transaction } from "../lib/tenancy";
-import { decodeRun } from "./catalog/runs-repo";
+import { decodeDocument, decodeDocuments, decodeQueried, readableDocuments } from "../lib/stored";
 import type { RunRecord } from "../engine/runner/catalog";
-import { decodeDataKeyRecord, type DataKeyRecord } from "../engine/format/keys";
+import type { DataKeyRecord } from "../engine/format/keys";
+import { RESOURCE } from "../resources/documents";
+import { BACKUP_RUN, type BackupRun } from "./catalog/run-documents";
+import { DATA_KEY } from "./documents";
 
 export type RunTrigger = NonNullable<RunRecord["trigger"]>;
-
-/**
- * A run as the worker and the screens read it: the runner's record plus the product's fields.
- * `resumesAt`: the run waits for the project's daily Google budget; its task is enqueued for then.
- */
-export type BackupRun = RunRecord & { requestedBy?: string; resumesAt?: string };
-
-function runOf(snapshot: DocumentSnapshot): BackupRun | undefined {
-  const record = decodeRun(snapshot);
-  if (!record) return undefined;
-  const requestedBy = snapshot.get("requestedBy") as unknown;
-  const resumesAt = snapshot.get("resumesAt") as unknown;
-  return {
-    ...record,
-    ...(typeof requestedBy === "string" ? { requestedBy } : {}),
-    ...(typeof resumesAt === "string" && !Number.isNaN(Date.parse(resumesAt)) ? { resumesAt } : {}),
-  };
-}
+export type { BackupRun };
 
 function runs(scope: Scope) {
   return organizationRef(scope).collection("backupRuns");
@@ -68,13 +49,14 @@ export async function requestRun(
     );
     const existing = active.docs[0];
     if (existing) {
-      return { runId: existing.id, created: false, state: existing.get("state") as "pending" | "running" };
+      const state = decodeQueried(BACKUP_RUN, existing).state === "running" ? "running" : "pending";
+      return { runId: existing.id, created: false, state };
     }
-    const resource = await transaction.get(resourceRef(scope, resourceId));
+    const resource = decodeDocument(RESOURCE, await transaction.get(resourceRef(scope, resourceId)));
     const ref = runs(scope).doc();
     transaction.create(ref, {
       resourceId,
-      policyId: (resource.get("policyId") as string | null | undefined) ?? null,
+      policyId: resource?.policyId ?? null,
       trigger,
       state: "pending",
       requestedAt: now.toISOString(),
@@ -85,7 +67,7 @@ export async function requestRun(
 }
 
 export async function readRun(scope: Scope, runId: string): Promise<BackupRun | undefined> {
-  return runOf(await runs(scope).doc(runId).get());
+  return decodeDocument(BACKUP_RUN, await runs(scope).doc(runId).get());
 }
 
 /**
@@ -117,21 +99,19 @@ export async function readBackupResource(
   scope: Scope,
   resourceId: string,
 ): Promise<BackupResource | undefined> {
-  const snapshot = await resourceRef(scope, resourceId).get();
-  const data = snapshot.data();
-  if (!data || (data.type !== "email" && data.type !== "shared_drive")) return undefined;
-  const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
-  const status = data.status === "suspended" || data.status === "deleted" ? data.status : "active";
-  return {
-    resourceId: snapshot.id,
-    type: data.type,
-    name: text(data.name) ?? snapshot.id,
-    email: text(data.email),
-    status,
-    policyId: text(data.policyId),
-    backupCursor: text(data.backupCursor),
-    lastRunId: text((data.lastRun as { runId?: unknown } | undefined)?.runId),
-  };
+  const resource = decodeDocument(RESOURCE, await resourceRef(scope, resourceId).get());
+  return (
+    resource && {
+      resourceId: resource.resourceId,
+      type: resource.type,
+      name: resource.name,
+      email: resource.email,
+      status: resource.status,
+      policyId: resource.policyId,
+      backupCursor: resource.backupCursor,
+      lastRunId: resource.lastRun?.runId ?? null,
+    }
+  );
 }
 
 /**
@@ -143,7 +123,8 @@ export async function seedRun(scope: Scope, runId: string, cursor: string | null
   return db.runTransaction(async (transaction) => {
     const ref = runs(scope).doc(runId);
     const snapshot = await transaction.get(ref);
-    if (snapshot.get("state") !== "pending") return false;
+    if (decodeDocument(BACKUP_RUN, snapshot)?.state !== "pending") return false;
+    // The run's record reads a missing cursor as none: whether it was seeded is the field's presence.
     if (snapshot.get("cursor") === undefined) {
       transaction.update(ref, { cursor, progress: { items: 0, bytes: 0, storedBytes: 0 }, unitsUsed: 0 });
     }
@@ -164,7 +145,7 @@ export async function failIdleRun(
   const db = organizationRef(scope).firestore;
   return db.runTransaction(async (transaction) => {
     const ref = runs(scope).doc(runId);
-    const run = decodeRun(await transaction.get(ref));
+    const run = decodeDocument(BACKUP_RUN, await transaction.get(ref));
     if (!run || run.state === "succeeded" || run.state === "failed") return false;
     if (run.lease && Date.parse(run.lease.until) > now.getTime()) return false;
     transaction.update(ref, {
@@ -254,7 +235,7 @@ export async function recordRunEnd(scope: Scope, run: BackupRun): Promise<void> 
 /** The organisation's active runs (pending or running), for the screens' progress. */
 export async function activeRuns(scope: Scope): Promise<BackupRun[]> {
   const snapshot = await runs(scope).where("state", "in", ["pending", "running"]).get();
-  return snapshot.docs.flatMap((doc) => runOf(doc) ?? []);
+  return readableDocuments(BACKUP_RUN, snapshot.docs);
 }
 
 /**
@@ -285,9 +266,9 @@ export async function dueResources(
     .where("protected", "==", true)
     .where("nextBackupAt", "<=", now.toISOString())
     .get();
-  return snapshot.docs.map((doc) => ({
-    resourceId: doc.id,
-    policyId: (doc.get("policyId") as string | null | undefined) ?? null,
+  return readableDocuments(RESOURCE, snapshot.docs).map(({ resourceId, policyId }) => ({
+    resourceId,
+    policyId,
   }));
 }
 
@@ -311,7 +292,7 @@ export async function activeDataKeyRecord(
     .where("secretId", "==", secretId)
     .limit(1)
     .get();
-  return existing.empty ? undefined : decodeDataKeyRecord(existing.docs[0]!.data());
+  return decodeDocuments(DATA_KEY, existing.docs)[0];
 }
 
 /**
@@ -325,8 +306,8 @@ export async function makeActiveDataKey(
 ): Promise<DataKeyRecord> {
   return organizationRef(scope).firestore.runTransaction(async (transaction) => {
     const active = await transaction.get(dataKeys(scope).where("state", "==", "active"));
-    const winner = active.docs.find((doc) => doc.get("secretId") === record.secretId);
-    if (winner) return decodeDataKeyRecord(winner.data());
+    const winner = decodeDocuments(DATA_KEY, active.docs).find((key) => key.secretId === record.secretId);
+    if (winner) return winner;
     for (const doc of active.docs)
       transaction.update(doc.ref, { state: "retired", retiredAt: now.toISOString() });
     transaction.create(dataKeys(scope).doc(record.dataKeyId), record);
@@ -337,7 +318,7 @@ export async function makeActiveDataKey(
 /** Every data key record of the organisation (restore and verification read any of them). */
 export async function dataKeyRecords(scope: Scope): Promise<DataKeyRecord[]> {
   const snapshot = await dataKeys(scope).get();
-  return snapshot.docs.map((doc) => decodeDataKeyRecord(doc.data()));
+  return decodeDocuments(DATA_KEY, snapshot.docs);
 }
 
 /** True when some data key was wrapped under the secret (so some backup depends on it), read in `transaction`. */

@@ -10,18 +10,22 @@
  */
 import { FieldValue, type Transaction } from "firebase-admin/firestore";
 import type { CheckoutItem } from "./provider";
-import { isPaymentState, type Payment, type PaymentState } from "@alpvault/contracts/billing";
-import { decodePurchase } from "@alpvault/contracts/schemas/billing";
+import type { PaymentState } from "@alpvault/contracts/billing";
 import { globalDb } from "../lib/firebase";
 import { organizationRef, type Scope } from "../lib/tenancy";
+import { decodeDocument, readableDocuments } from "../lib/stored";
+import {
+  BILLING_CHARGE,
+  PAYMENT,
+  SANDBOX_CHECKOUT,
+  SANDBOX_SUBSCRIPTION,
+  type ChargeRecord,
+  type PaymentRecord,
+  type SandboxCheckout,
+  type SandboxSubscription,
+} from "./documents";
 
-export type { Scope };
-
-/** A payment as stored: the answer of the payments route plus who started it. */
-export interface PaymentRecord extends Payment {
-  /** The admin who started the checkout: the actor of the changes its payment causes. */
-  actor: string;
-}
+export type { ChargeRecord, PaymentRecord, SandboxCheckout, SandboxSubscription, Scope };
 
 function payments(scope: Scope) {
   return organizationRef(scope).collection("payments");
@@ -31,37 +35,13 @@ function paymentEvents(scope: Scope) {
   return organizationRef(scope).collection("paymentEvents");
 }
 
-function decodePayment(id: string, data: unknown): PaymentRecord | undefined {
-  if (typeof data !== "object" || data === null) return undefined;
-  const value = data as Record<string, unknown>;
-  const purchase = decodePurchase(value.purchase);
-  if (
-    !purchase ||
-    !isPaymentState(value.state) ||
-    typeof value.createdAt !== "string" ||
-    typeof value.updatedAt !== "string"
-  ) {
-    return undefined;
-  }
-  return {
-    checkoutId: id,
-    state: value.state,
-    purchase,
-    amountUsd: typeof value.amountUsd === "number" ? value.amountUsd : 0,
-    createdAt: value.createdAt,
-    updatedAt: value.updatedAt,
-    actor: typeof value.actor === "string" ? value.actor : "",
-  };
-}
-
 export async function createPayment(scope: Scope, payment: PaymentRecord): Promise<void> {
   const { checkoutId, ...data } = payment;
   await payments(scope).doc(checkoutId).create(data);
 }
 
 export async function readPayment(scope: Scope, checkoutId: string): Promise<PaymentRecord | undefined> {
-  const snapshot = await payments(scope).doc(checkoutId).get();
-  return snapshot.exists ? decodePayment(checkoutId, snapshot.data()) : undefined;
+  return decodeDocument(PAYMENT, await payments(scope).doc(checkoutId).get());
 }
 
 /** Whether the payment-provider event was applied already (read in `transaction`). */
@@ -80,8 +60,7 @@ export async function readPaymentIn(
   checkoutId: string | null,
 ): Promise<PaymentRecord | undefined> {
   if (!checkoutId) return undefined;
-  const snapshot = await transaction.get(payments(scope).doc(checkoutId));
-  return snapshot.exists ? decodePayment(checkoutId, snapshot.data()) : undefined;
+  return decodeDocument(PAYMENT, await transaction.get(payments(scope).doc(checkoutId)));
 }
 
 /** Records the event as applied, so a replay finds it and changes nothing. */
@@ -108,19 +87,6 @@ export function updatePaymentState(
   transaction.update(payments(scope).doc(checkoutId), { state, updatedAt: at.toISOString() });
 }
 
-/** A checkout of the local sandbox payment provider (global database; its page knows only the id). */
-export interface SandboxCheckout {
-  checkoutId: string;
-  organizationId: string;
-  items: { name: string; quantity: number; unitAmountUsd: number }[];
-  metadata: Record<string, string>;
-  successUrl: string;
-  cancelUrl: string;
-  createdAt: string;
-  /** The last outcome the tester chose; null while the checkout is open. */
-  outcome: string | null;
-}
-
 function sandboxCheckouts() {
   return globalDb().collection("paymentCheckouts");
 }
@@ -131,20 +97,7 @@ export async function saveSandboxCheckout(checkout: SandboxCheckout): Promise<vo
 }
 
 export async function readSandboxCheckout(checkoutId: string): Promise<SandboxCheckout | undefined> {
-  const snapshot = await sandboxCheckouts().doc(checkoutId).get();
-  if (!snapshot.exists) return undefined;
-  const data = snapshot.data() as Record<string, unknown>;
-  if (typeof data.organizationId !== "string" || typeof data.successUrl !== "string") return undefined;
-  return {
-    checkoutId,
-    organizationId: data.organizationId,
-    items: Array.isArray(data.items) ? (data.items as SandboxCheckout["items"]) : [],
-    metadata: (data.metadata ?? {}) as Record<string, string>,
-    successUrl: data.successUrl,
-    cancelUrl: typeof data.cancelUrl === "string" ? data.cancelUrl : data.successUrl,
-    createdAt: typeof data.createdAt === "string" ? data.createdAt : "",
-    outcome: typeof data.outcome === "string" ? data.outcome : null,
-  };
+  return decodeDocument(SANDBOX_CHECKOUT, await sandboxCheckouts().doc(checkoutId).get());
 }
 
 /**
@@ -154,20 +107,11 @@ export async function readSandboxCheckout(checkoutId: string): Promise<SandboxCh
 export async function recordSandboxOutcome(checkoutId: string, outcome: string): Promise<boolean> {
   const ref = sandboxCheckouts().doc(checkoutId);
   return globalDb().runTransaction(async (transaction) => {
-    const snapshot = await transaction.get(ref);
-    const previous: unknown = snapshot.get("outcome");
-    if (!snapshot.exists || (typeof previous === "string" && previous !== "pending")) return false;
+    const checkout = decodeDocument(SANDBOX_CHECKOUT, await transaction.get(ref));
+    if (!checkout || (checkout.outcome !== null && checkout.outcome !== "pending")) return false;
     transaction.update(ref, { outcome, outcomeAt: new Date().toISOString() });
     return true;
   });
-}
-
-/** A sandbox subscription: the checkout's lines, raised by the charges applied to it (each id once). */
-export interface SandboxSubscription {
-  subscriptionId: string;
-  organizationId: string;
-  items: CheckoutItem[];
-  appliedCharges: string[];
 }
 
 function sandboxSubscriptions() {
@@ -209,8 +153,8 @@ export class SandboxSubscriptionCanceled extends Error {
 export async function cancelSandboxSubscription(subscriptionId: string, at: Date): Promise<void> {
   const ref = sandboxSubscriptions().doc(subscriptionId);
   await globalDb().runTransaction(async (transaction) => {
-    const snapshot = await transaction.get(ref);
-    if (!snapshot.exists || snapshot.get("status") === "canceled") return;
+    const subscription = decodeDocument(SANDBOX_SUBSCRIPTION, await transaction.get(ref));
+    if (!subscription || subscription.status === "canceled") return;
     transaction.update(ref, { status: "canceled", canceledAt: at.toISOString() });
   });
 }
@@ -226,12 +170,12 @@ export async function applySandboxCharge(
 ): Promise<void> {
   const ref = sandboxSubscriptions().doc(subscriptionId);
   await globalDb().runTransaction(async (transaction) => {
-    const snapshot = await transaction.get(ref);
-    if (!snapshot.exists) throw new SandboxSubscriptionMissing(subscriptionId);
-    if (snapshot.get("status") === "canceled") throw new SandboxSubscriptionCanceled(subscriptionId);
-    const applied = (snapshot.get("appliedCharges") ?? []) as string[];
+    const subscription = decodeDocument(SANDBOX_SUBSCRIPTION, await transaction.get(ref));
+    if (!subscription) throw new SandboxSubscriptionMissing(subscriptionId);
+    if (subscription.status === "canceled") throw new SandboxSubscriptionCanceled(subscriptionId);
+    const applied = subscription.appliedCharges;
     if (applied.includes(chargeId)) return;
-    const items = ((snapshot.get("items") ?? []) as CheckoutItem[]).map((line) => ({ ...line }));
+    const items = subscription.items;
     const line = items.find(
       (candidate) => candidate.name === item.name && candidate.unitAmountUsd === item.unitAmountUsd,
     );
@@ -241,44 +185,8 @@ export async function applySandboxCharge(
   });
 }
 
-/** Units added automatically, waiting for (or sent to) the payment provider's subscription. */
-export interface ChargeRecord {
-  chargeId: string;
-  kind: "seats" | "storage";
-  item: CheckoutItem;
-  /** Superseded: a seat charge of a plan replaced before it was sent (the new plan covers the seats). */
-  state: "pending" | "sent" | "superseded";
-  createdAt: string;
-  /** Tries that failed so far, and why the last one did (the provider's error type, no customer data). */
-  attempts: number;
-  lastError: string | null;
-}
-
 function billingCharges(scope: Scope) {
   return organizationRef(scope).collection("billingCharges");
-}
-
-function decodeCharge(id: string, data: Record<string, unknown>): ChargeRecord | undefined {
-  const item = (data.item ?? {}) as Record<string, unknown>;
-  if (
-    (data.kind !== "seats" && data.kind !== "storage") ||
-    (data.state !== "pending" && data.state !== "sent" && data.state !== "superseded") ||
-    typeof data.createdAt !== "string" ||
-    typeof item.name !== "string" ||
-    typeof item.quantity !== "number" ||
-    typeof item.unitAmountUsd !== "number"
-  ) {
-    return undefined;
-  }
-  return {
-    chargeId: id,
-    kind: data.kind,
-    item: { name: item.name, quantity: item.quantity, unitAmountUsd: item.unitAmountUsd },
-    state: data.state,
-    createdAt: data.createdAt,
-    attempts: typeof data.attempts === "number" ? data.attempts : 0,
-    lastError: typeof data.lastError === "string" ? data.lastError : null,
-  };
 }
 
 /** Records a charge with the change that adds its units (same transaction). */
@@ -297,20 +205,21 @@ export function createChargeIn(
   });
 }
 
-/** The charges not sent yet, oldest first (one equality filter: no composite index). */
+/**
+ * The charges not sent yet, oldest first (one equality filter: no composite index); one that does not
+ * decode is left out (logged) and stays pending.
+ */
 export async function pendingCharges(scope: Scope): Promise<ChargeRecord[]> {
   const snapshot = await billingCharges(scope).where("state", "==", "pending").get();
-  return snapshot.docs
-    .flatMap((doc) => decodeCharge(doc.id, doc.data()) ?? [])
-    .sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.chargeId.localeCompare(b.chargeId));
+  return readableDocuments(BILLING_CHARGE, snapshot.docs).sort(
+    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.chargeId.localeCompare(b.chargeId),
+  );
 }
 
 /** The charges sent to a subscription (equality on one field: no composite index). */
 export async function sentCharges(scope: Scope, subscriptionId: string): Promise<ChargeRecord[]> {
   const snapshot = await billingCharges(scope).where("subscriptionId", "==", subscriptionId).get();
-  return snapshot.docs
-    .flatMap((doc) => decodeCharge(doc.id, doc.data()) ?? [])
-    .filter((charge) => charge.state === "sent");
+  return readableDocuments(BILLING_CHARGE, snapshot.docs).filter((charge) => charge.state === "sent");
 }
 
 export async function markChargeSuperseded(scope: Scope, chargeId: string, at: Date): Promise<void> {

@@ -4,76 +4,27 @@
  * run: state, counts, per-resource results, the position reached, a lease) and
  * `…/drillRuns/{runId}/items/{seq}` (each drawn item and its outcome, in drawing order).
  */
-import type { Transaction } from "firebase-admin/firestore";
-import {
-  DRILL_DEFAULT_SAMPLE_SIZE,
-  DRILL_DEFAULT_SCHEDULE,
-  DRILL_SCHEDULES,
-  type DrillCounts,
-  type DrillItem,
-  type DrillRun,
-  type DrillSchedule,
-  type DrillSettingsRequest,
-} from "@alpvault/contracts/drills";
+import type { DocumentSnapshot, Transaction } from "firebase-admin/firestore";
+import type { DrillCounts } from "@alpvault/contracts/drills";
 import { leaseRun } from "../lib/run-lease";
+import { decodeDocument, decodeDocuments, readableDocuments } from "../lib/stored";
 import { organizationRef, type Scope } from "../lib/tenancy";
+import {
+  DRILL_ITEM,
+  DRILL_RUN,
+  DRILL_SETTINGS,
+  SETTINGS_DEFAULTS,
+  type DrillPosition,
+  type StoredDrillItem,
+  type StoredDrillRun,
+  type StoredDrillSettings,
+} from "./documents";
 
-export interface StoredDrillSettings extends DrillSettingsRequest {
-  sandboxEmail: string | null;
-  nextDrillAt: string | null;
-  updatedAt: string | null;
-  updatedBy: string | null;
-  activeRunId: string | null;
-}
+export type { DrillPosition, StoredDrillItem, StoredDrillRun, StoredDrillSettings };
 
-/** Where a drill is: the resources it drills, the one in hand, and the drawn items of that one. */
-export interface DrillPosition {
-  resourceIndex: number;
-  /** Whether the resource in hand has had its sample drawn (its items are `itemsFrom` to `itemsTo`). */
-  sampled: boolean;
-  itemsFrom: number;
-  itemsTo: number;
-  /** The next item to check. */
-  itemIndex: number;
-  /** Whether the sandbox has been cleared of what the drill restored. */
-  cleaned: boolean;
-}
-
-export interface StoredDrillRun extends DrillRun {
-  /** The resources to drill, fixed when the run starts (null before). */
-  resourceIds: string[] | null;
-  position: DrillPosition;
-  /** The Gmail label and Drive folder of the sandbox the run restores into. */
-  restoreName: string;
-  lease: { holder: string; until: string } | null;
-}
-
-/** A drawn item as stored: the API's item, its order, and what the restore left in the sandbox. */
-export interface StoredDrillItem extends DrillItem {
-  seq: number;
-  /** Set before the restore: a resumed run looks its copy up instead of restoring twice. */
-  restoring?: boolean;
-  restoredId?: string | null;
-  /**
-   * Messages drawn with this one to stand in for it when the sandbox already holds its Message-ID (Gmail
-   * keeps one copy per mailbox, so such a message cannot be restored there); used in order, then dropped.
-   */
-  spares?: { itemKey: string; name: string }[];
-  /** The drawn message this one stands in for. */
-  standsInFor?: string;
-}
-
-const SETTINGS_DEFAULTS: StoredDrillSettings = {
-  enabled: false,
-  sandboxResourceId: null,
-  sandboxEmail: null,
-  sampleSize: DRILL_DEFAULT_SAMPLE_SIZE,
-  schedule: DRILL_DEFAULT_SCHEDULE,
-  nextDrillAt: null,
-  updatedAt: null,
-  updatedBy: null,
-  activeRunId: null,
-};
+/** The settings the document holds, or the defaults before any was saved. */
+const settingsOf = (snapshot: DocumentSnapshot): StoredDrillSettings =>
+  decodeDocument(DRILL_SETTINGS, snapshot) ?? { ...SETTINGS_DEFAULTS };
 
 export const EMPTY_COUNTS: DrillCounts = { sample: 0, matched: 0, mismatched: 0, failed: 0, skipped: 0 };
 
@@ -89,51 +40,21 @@ function items(scope: Scope, drillRunId: string) {
   return runs(scope).doc(drillRunId).collection("items");
 }
 
-const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
-
-export function decodeSettings(data: Record<string, unknown> | undefined): StoredDrillSettings {
-  if (!data) return { ...SETTINGS_DEFAULTS };
-  const sampleSize = data.sampleSize;
-  const schedule = data.schedule;
-  return {
-    enabled: data.enabled === true,
-    sandboxResourceId: text(data.sandboxResourceId),
-    sandboxEmail: text(data.sandboxEmail),
-    sampleSize:
-      typeof sampleSize === "number" && Number.isInteger(sampleSize) && sampleSize > 0
-        ? sampleSize
-        : DRILL_DEFAULT_SAMPLE_SIZE,
-    schedule: DRILL_SCHEDULES.includes(schedule as DrillSchedule)
-      ? (schedule as DrillSchedule)
-      : DRILL_DEFAULT_SCHEDULE,
-    nextDrillAt: text(data.nextDrillAt),
-    updatedAt: text(data.updatedAt),
-    updatedBy: text(data.updatedBy),
-    activeRunId: text(data.activeRunId),
-  };
-}
-
 export async function readSettings(scope: Scope): Promise<StoredDrillSettings> {
-  return decodeSettings((await settingsRef(scope).get()).data());
+  return settingsOf(await settingsRef(scope).get());
 }
 
 /** The settings as read in `transaction` (a change reads them before writing them back). */
 export async function readSettingsIn(transaction: Transaction, scope: Scope): Promise<StoredDrillSettings> {
-  return decodeSettings((await transaction.get(settingsRef(scope))).data());
+  return settingsOf(await transaction.get(settingsRef(scope)));
 }
 
 export function writeSettings(transaction: Transaction, scope: Scope, settings: StoredDrillSettings): void {
   transaction.set(settingsRef(scope), settings);
 }
 
-export function decodeRun(id: string, data: Record<string, unknown> | undefined): StoredDrillRun | undefined {
-  if (!data || typeof data.state !== "string" || typeof data.requestedAt !== "string") return undefined;
-  return { ...(data as unknown as StoredDrillRun), drillRunId: id };
-}
-
 export async function readRun(scope: Scope, drillRunId: string): Promise<StoredDrillRun | undefined> {
-  const snapshot = await runs(scope).doc(drillRunId).get();
-  return decodeRun(snapshot.id, snapshot.data());
+  return decodeDocument(DRILL_RUN, await runs(scope).doc(drillRunId).get());
 }
 
 async function activeRun(
@@ -142,8 +63,7 @@ async function activeRun(
   settings: StoredDrillSettings,
 ): Promise<StoredDrillRun | undefined> {
   if (!settings.activeRunId) return undefined;
-  const snapshot = await transaction.get(runs(scope).doc(settings.activeRunId));
-  const run = decodeRun(snapshot.id, snapshot.data());
+  const run = decodeDocument(DRILL_RUN, await transaction.get(runs(scope).doc(settings.activeRunId)));
   return run && (run.state === "pending" || run.state === "running") ? run : undefined;
 }
 
@@ -160,7 +80,7 @@ export async function createRun(
 > {
   const ref = settingsRef(scope);
   return ref.firestore.runTransaction(async (transaction) => {
-    const settings = decodeSettings((await transaction.get(ref)).data());
+    const settings = settingsOf(await transaction.get(ref));
     const active = await activeRun(transaction, scope, settings);
     if (active) return { kind: "busy" as const, run: active };
     const data = run(settings);
@@ -204,7 +124,7 @@ export async function takeRunLease(
   return leaseRun(
     runs(scope).doc(drillRunId),
     {
-      decode: (data) => decodeRun(drillRunId, data),
+      decode: (snapshot) => decodeDocument(DRILL_RUN, snapshot),
       open: (run) => run.state !== "passed" && run.state !== "failed",
       alsoWrite: (run, at) => ({ startedAt: run.startedAt ?? at }),
     },
@@ -235,7 +155,7 @@ export async function saveRunProgress(
 ): Promise<boolean> {
   const ref = runs(scope).doc(run.drillRunId);
   return ref.firestore.runTransaction(async (transaction) => {
-    const current = decodeRun(run.drillRunId, (await transaction.get(ref)).data());
+    const current = decodeDocument(DRILL_RUN, await transaction.get(ref));
     if (current?.lease?.holder !== holder || current.state !== "running") return false;
     transaction.update(ref, { ...progressOf(run), ...(releaseLease ? { lease: null } : {}) });
     return true;
@@ -252,7 +172,7 @@ export async function finishRun(
   const ref = runs(scope).doc(run.drillRunId);
   const settings = settingsRef(scope);
   await ref.firestore.runTransaction(async (transaction) => {
-    const current = decodeSettings((await transaction.get(settings)).data());
+    const current = settingsOf(await transaction.get(settings));
     const startedAt = run.startedAt ?? run.requestedAt;
     transaction.update(ref, {
       ...progressOf(run),
@@ -266,7 +186,7 @@ export async function finishRun(
   });
 }
 
-/** A page of runs, newest first, and how many there are. */
+/** A page of runs, newest first, and how many there are (a run that does not decode is left out, logged). */
 export async function listRuns(
   scope: Scope,
   page: number,
@@ -281,7 +201,7 @@ export async function listRuns(
     runs(scope).count().get(),
   ]);
   return {
-    runs: snapshot.docs.flatMap((doc) => decodeRun(doc.id, doc.data()) ?? []),
+    runs: readableDocuments(DRILL_RUN, snapshot.docs),
     total: count.data().count,
   };
 }
@@ -303,7 +223,7 @@ export async function readItem(
   drillRunId: string,
   seq: number,
 ): Promise<StoredDrillItem | undefined> {
-  return (await items(scope, drillRunId).doc(itemDocId(seq)).get()).data() as StoredDrillItem | undefined;
+  return decodeDocument(DRILL_ITEM, await items(scope, drillRunId).doc(itemDocId(seq)).get());
 }
 
 export async function updateItem(
@@ -318,5 +238,5 @@ export async function updateItem(
 /** Every item of a run, in drawing order. */
 export async function listItems(scope: Scope, drillRunId: string): Promise<StoredDrillItem[]> {
   const snapshot = await items(scope, drillRunId).orderBy("seq").get();
-  return snapshot.docs.map((doc) => doc.data() as StoredDrillItem);
+  return decodeDocuments(DRILL_ITEM, snapshot.docs);
 }

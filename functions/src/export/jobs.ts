@@ -111,8 +111,7 @@ export function toExportJob(stored: StoredExport, now = new Date()): ExportJob {
     resourceName: stored.resourceName,
     fileName: stored.fileName,
     asOf: stored.asOf,
-    // Exports asked for before a label or folder could be named hold chosen items or a whole resource.
-    within: stored.within ?? null,
+    within: stored.within,
     requestedAt: stored.requestedAt,
     requestedBy: stored.requestedBy,
     finishedAt: stored.finishedAt,

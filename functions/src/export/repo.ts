@@ -5,67 +5,24 @@
  * upload block at the checkpoint, under 256 KiB).
  */
 import { FieldPath } from "firebase-admin/firestore";
-import type { ExportFormat, ExportJob, ExportProgress, ExportService } from "@alpvault/contracts/exports";
+import type { ExportFormat, ExportProblem, ExportService } from "@alpvault/contracts/exports";
 import { catalogDocId } from "../engine/runner/catalog-ids";
 import { leaseRun } from "../lib/run-lease";
+import { decodeDocument, readableDocument, readableDocuments } from "../lib/stored";
 import { organizationRef, type Scope } from "../lib/tenancy";
+import {
+  EXPORT,
+  EXPORT_PROBLEM,
+  EXPORT_TAIL,
+  type ExportCheckpoint,
+  type StoredExport,
+  type StoredExportProgress,
+} from "./documents";
 
-/**
- * Where a running export stands, saved at each checkpoint: what of the file is in the bucket (`uploaded`
- * bytes through the resumable session `session`, plus the tail document), and where the items stand.
- */
-export interface ExportCheckpoint {
-  /** The resumable upload session's URI (the upload's bytes go there across deliveries). */
-  session: string | null;
-  /** Bytes the session holds (a multiple of 256 KiB until the last request). */
-  uploaded: number;
-  /** The length of the tail kept in `checkpoint/tail` (the file so far = uploaded + tail). */
-  tail: number;
-  /** Explicit items: how many are settled; all items: the last item key settled. */
-  index: number;
-  lastItemKey: string | null;
-  /** ZIP formats: entries written, and the central directory parts written as objects so far. */
-  entries: number;
-  directoryParts: number;
-  directoryBytes: number;
-  /** The source bytes of the items settled so far (written or left out), for the bytes left. */
-  sourceBytes: number;
-}
-
-/** What an export records of its progress (the API adds its pace and time left while it runs). */
-export type StoredExportProgress = Pick<
-  ExportProgress,
-  "total" | "exported" | "failed" | "bytes" | "totalBytes"
->;
-
-export interface StoredExport extends Omit<ExportJob, "progress"> {
-  progress: StoredExportProgress;
-  /** When a delivery first took it (its pace is measured from then). */
-  startedAt: string | null;
-  itemIds: string[] | null;
-  objectName: string;
-  checkpoint: ExportCheckpoint;
-  lease: { holder: string; until: string } | null;
-  /** How many deliveries have worked on it. */
-  deliveries: number;
-}
+export type { ExportCheckpoint, StoredExport, StoredExportProgress };
 
 function exportsOf(scope: Scope) {
   return organizationRef(scope).collection("exports");
-}
-
-function decodeExport(id: string, data: Record<string, unknown> | undefined): StoredExport | undefined {
-  if (!data || typeof data.state !== "string" || typeof data.objectName !== "string") return undefined;
-  const stored = data as unknown as StoredExport;
-  // Exports written before source bytes were counted read as none counted.
-  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
-  return {
-    ...stored,
-    exportId: id,
-    progress: { ...stored.progress, totalBytes: count(stored.progress.totalBytes) },
-    checkpoint: { ...stored.checkpoint, sourceBytes: count(stored.checkpoint?.sourceBytes) },
-    startedAt: typeof stored.startedAt === "string" ? stored.startedAt : null,
-  };
 }
 
 export function newExportId(scope: Scope): string {
@@ -132,25 +89,27 @@ export async function createExport(
 }
 
 export async function readExport(scope: Scope, exportId: string): Promise<StoredExport | undefined> {
-  const snapshot = await exportsOf(scope).doc(exportId).get();
-  return decodeExport(snapshot.id, snapshot.data());
+  return decodeDocument(EXPORT, await exportsOf(scope).doc(exportId).get());
 }
 
-/** The organisation's exports (of one resource when `resourceId` is given), newest first. */
+/**
+ * The organisation's exports (of one resource when `resourceId` is given), newest first; one that does
+ * not decode is left out (logged).
+ */
 export async function listExports(scope: Scope, limit: number, resourceId?: string): Promise<StoredExport[]> {
   const query = resourceId ? exportsOf(scope).where("resourceId", "==", resourceId) : exportsOf(scope);
   const snapshot = await query.orderBy("requestedAt", "desc").limit(limit).get();
-  return snapshot.docs.flatMap((doc) => decodeExport(doc.id, doc.data()) ?? []);
+  return readableDocuments(EXPORT, snapshot.docs);
 }
 
-/** Finished exports whose time is up (succeeded or failed, expiring before `now`). */
+/** Finished exports whose time is up (succeeded or failed, expiring before `now`; one that does not decode is left out, logged). */
 export async function expiredExports(scope: Scope, now: string, limit: number): Promise<StoredExport[]> {
   const snapshot = await exportsOf(scope)
     .where("state", "in", ["succeeded", "failed"])
     .where("expiresAt", "<", now)
     .limit(limit)
     .get();
-  return snapshot.docs.flatMap((doc) => decodeExport(doc.id, doc.data()) ?? []);
+  return readableDocuments(EXPORT, snapshot.docs);
 }
 
 /** Takes the export's lease (a pending one starts running): undefined when finished or held by another. */
@@ -164,10 +123,10 @@ export async function takeExportLease(
   return leaseRun(
     exportsOf(scope).doc(exportId),
     {
-      decode: (data) => decodeExport(exportId, data),
+      decode: (snapshot) => decodeDocument(EXPORT, snapshot),
       open: (job) => job.state === "pending" || job.state === "running",
       alsoWrite: (job, at) => ({
-        deliveries: (job.deliveries ?? 0) + 1,
+        deliveries: job.deliveries + 1,
         ...(job.startedAt ? {} : { startedAt: at }),
       }),
     },
@@ -182,9 +141,8 @@ function tailRef(scope: Scope, exportId: string) {
 }
 
 export async function readExportTail(scope: Scope, exportId: string): Promise<Buffer> {
-  const data = (await tailRef(scope, exportId).get()).data();
-  const bytes = data?.bytes as unknown;
-  return Buffer.isBuffer(bytes) ? bytes : bytes instanceof Uint8Array ? Buffer.from(bytes) : Buffer.alloc(0);
+  const bytes = decodeDocument(EXPORT_TAIL, await tailRef(scope, exportId).get())?.bytes;
+  return bytes ? Buffer.from(bytes) : Buffer.alloc(0);
 }
 
 /**
@@ -199,7 +157,7 @@ export async function saveExportCheckpoint(
 ): Promise<boolean> {
   const ref = exportsOf(scope).doc(job.exportId);
   return ref.firestore.runTransaction(async (transaction) => {
-    const current = decodeExport(job.exportId, (await transaction.get(ref)).data());
+    const current = decodeDocument(EXPORT, await transaction.get(ref));
     if (current?.lease?.holder !== holder || current.state !== "running") return false;
     transaction.update(ref, {
       checkpoint: { ...job.checkpoint, tail: tail.length },
@@ -215,7 +173,7 @@ export async function saveExportCheckpoint(
 export async function releaseExportLease(scope: Scope, exportId: string, holder: string): Promise<void> {
   const ref = exportsOf(scope).doc(exportId);
   await ref.firestore.runTransaction(async (transaction) => {
-    const current = decodeExport(exportId, (await transaction.get(ref)).data());
+    const current = decodeDocument(EXPORT, await transaction.get(ref));
     if (current?.lease?.holder === holder) transaction.update(ref, { lease: null });
   });
 }
@@ -231,7 +189,7 @@ export async function finishExport(
 ): Promise<boolean> {
   const ref = exportsOf(scope).doc(job.exportId);
   return ref.firestore.runTransaction(async (transaction) => {
-    const current = decodeExport(job.exportId, (await transaction.get(ref)).data());
+    const current = decodeDocument(EXPORT, await transaction.get(ref));
     if (!current || current.state === "succeeded" || current.state === "failed") return false;
     if (holder && current.lease?.holder !== holder) return false;
     transaction.update(ref, {
@@ -262,9 +220,9 @@ export async function recordExportDownload(
 ): Promise<StoredExport | undefined> {
   const ref = exportsOf(scope).doc(exportId);
   return ref.firestore.runTransaction(async (transaction) => {
-    const job = decodeExport(exportId, (await transaction.get(ref)).data());
+    const job = decodeDocument(EXPORT, await transaction.get(ref));
     if (!job || job.state !== "succeeded") return job;
-    const downloads = (job.downloads ?? 0) + 1;
+    const downloads = job.downloads + 1;
     transaction.update(ref, { downloads, lastDownloadedAt: now.toISOString() });
     return { ...job, downloads, lastDownloadedAt: now.toISOString() };
   });
@@ -277,30 +235,25 @@ function problemsOf(scope: Scope, exportId: string) {
 export async function writeExportProblem(
   scope: Scope,
   exportId: string,
-  problem: { itemKey: string; name: string; reason: string },
+  problem: ExportProblem,
 ): Promise<void> {
   await problemsOf(scope, exportId).doc(catalogDocId(problem.itemKey)).set(problem);
 }
 
-/** Every item left out of an export, in pages (for the report). */
+/** Every item left out of an export, in pages (for the report); one that does not decode is left out (logged). */
 export async function* exportProblems(
   scope: Scope,
   exportId: string,
   pageSize = 500,
-): AsyncGenerator<{ itemKey: string; name: string; reason: string }> {
+): AsyncGenerator<ExportProblem> {
   let after: string | undefined;
   for (;;) {
     let query = problemsOf(scope, exportId).orderBy(FieldPath.documentId()).limit(pageSize);
     if (after) query = query.startAfter(after);
     const page = await query.get();
     for (const doc of page.docs) {
-      const data = doc.data() as { itemKey?: unknown; name?: unknown; reason?: unknown };
-      if (typeof data.itemKey !== "string") continue;
-      yield {
-        itemKey: data.itemKey,
-        name: typeof data.name === "string" ? data.name : "",
-        reason: typeof data.reason === "string" ? data.reason : "",
-      };
+      const problem = readableDocument(EXPORT_PROBLEM, doc);
+      if (problem) yield problem;
     }
     if (page.size < pageSize) return;
     after = page.docs[page.docs.length - 1]!.id;

@@ -4,6 +4,7 @@ import { logger } from "firebase-functions";
 import { systemRoutes } from "../system/routes";
 import { systemService } from "../system/service";
 import { DomainError, type ErrorKind } from "../lib/errors";
+import { StoredDocumentError } from "../lib/stored";
 import { createApi } from "./app";
 import type { AppCheckVerifier, IdentityVerifier } from "./authenticate";
 
@@ -36,6 +37,9 @@ function testRoutes(): Router {
   router.get("/boom", () => {
     throw new Error("database password is hunter2");
   });
+  router.get("/stored", () => {
+    throw new StoredDocumentError("policy", "organizations/o1/policies/p1", ["retentionDays"]);
+  });
   router.get("/conflict", () => {
     throw DomainError.conflict("Another recovery for the same resource is in progress.");
   });
@@ -64,6 +68,13 @@ describe("API error handling", () => {
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({ code: 500, message: "Unexpected error occurred" });
     expect(answer.text).not.toContain("hunter2");
+  });
+
+  test("when a stored document does not decode, then 500 'Unexpected error occurred' without its path", async () => {
+    const answer = await authed(request(api()).get("/v1/stored"));
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({ code: 500, message: "Unexpected error occurred" });
+    expect(answer.text).not.toContain("organizations/o1");
   });
 
   test("when a route throws a DomainError, then its kind gives the HTTP status and the body is {code, message}", async () => {

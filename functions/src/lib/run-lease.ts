@@ -13,7 +13,8 @@ export interface RunLease {
 
 /** What a repository says about its runs for the lease. */
 export interface LeasedRuns<T> {
-  decode(data: Record<string, unknown> | undefined): T | undefined;
+  /** The run the document holds (undefined: none). */
+  decode(snapshot: DocumentSnapshot): T | undefined;
   /** Whether the run may still be worked on (not finished). */
   open(run: T): boolean;
   /** More fields to write with the lease (a start time, a delivery count). */
@@ -29,7 +30,7 @@ export async function leaseRun<T extends { lease: RunLease | null }>(
   now: string,
 ): Promise<T | undefined> {
   return ref.firestore.runTransaction(async (transaction) => {
-    const run = runs.decode((await transaction.get(ref)).data());
+    const run = runs.decode(await transaction.get(ref));
     if (!run || !runs.open(run)) return undefined;
     if (run.lease && run.lease.holder !== holder && run.lease.until > now) return undefined;
     const update = { state: "running", lease: { holder, until }, ...runs.alsoWrite?.(run, now) };

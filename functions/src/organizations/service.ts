@@ -368,4 +368,3 @@ export function readAccountIn(transaction: Transaction, scope: Scope): Promise<A
 export function writeAccountIn(transaction: Transaction, scope: Scope, account: Partial<Account>): void {
   organizations.writeAccount(transaction, scope, account);
 }
-

@@ -6,25 +6,20 @@
  */
 import type { Transaction } from "firebase-admin/firestore";
 import {
-  DATA_TYPES,
   DEFAULT_POLICY,
   DEFAULT_POLICY_ID,
-  FREQUENCIES,
   FREQUENCY_PLAN,
-  SCHEDULES,
-  WEEKDAYS,
   servicesOf,
-  type DataType,
-  type Frequency,
   type Policy,
   type PolicyInput,
-  type Schedule,
-  type Weekday,
 } from "@alpvault/contracts/policies";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { bulkWrites } from "../lib/bulk-writes";
+import { decodeDocument, decodeQueried, readableDocuments } from "../lib/stored";
+import { BACKUP_RUN } from "../backups/catalog/run-documents";
+import { POLICY, type StoredPolicy } from "./documents";
 
-export type { Scope };
+export type { Scope, StoredPolicy };
 
 /**
  * Renaming or re-timing a policy rewrites its resources' `policyName`/`nextBackupAt` in the same
@@ -32,13 +27,6 @@ export type { Scope };
  * and its audit entry commit first and the resources follow in batches right after.
  */
 export const RESOURCES_IN_TRANSACTION = 400;
-
-/** A policy as stored (the answer's derived fields are computed on read). */
-export interface StoredPolicy extends PolicyInput {
-  policyId: string;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** What the backup dispatcher needs to place a resource's next backup. */
 export type NextBackup = (policy: PolicyInput) => string | null;
@@ -53,38 +41,6 @@ function resources(scope: Scope) {
 
 function backupRuns(scope: Scope) {
   return organizationRef(scope).collection("backupRuns");
-}
-
-function oneOf<T>(allowed: readonly T[], value: unknown): value is T {
-  return (allowed as readonly unknown[]).includes(value);
-}
-
-/** Decodes a stored policy; a document without the shape we write is not a policy. */
-export function decodePolicy(id: string, data: unknown): StoredPolicy | undefined {
-  if (typeof data !== "object" || data === null) return undefined;
-  const value = data as Record<string, unknown>;
-  if (
-    typeof value.name !== "string" ||
-    !Array.isArray(value.dataTypes) ||
-    !oneOf(FREQUENCIES, value.frequency) ||
-    !oneOf(SCHEDULES, value.schedule) ||
-    typeof value.retentionDays !== "number"
-  ) {
-    return undefined;
-  }
-  const days = Array.isArray(value.days) ? value.days : [];
-  return {
-    policyId: id,
-    name: value.name,
-    dataTypes: DATA_TYPES.filter((type) => (value.dataTypes as unknown[]).includes(type)) as DataType[],
-    frequency: value.frequency as Frequency,
-    schedule: value.schedule as Schedule,
-    days: WEEKDAYS.filter((day) => days.includes(day)) as Weekday[],
-    retentionDays: value.retentionDays,
-    archiving: value.archiving === true,
-    createdAt: typeof value.createdAt === "string" ? value.createdAt : "",
-    updatedAt: typeof value.updatedAt === "string" ? value.updatedAt : "",
-  };
 }
 
 /** The answer's shape of a stored policy. */
@@ -129,10 +85,13 @@ async function resourceCount(scope: Scope, policyId: string): Promise<number> {
   return snapshot.data().count;
 }
 
-/** Every policy as stored (the backup dispatcher's timing and retention's rules read them). */
+/**
+ * Every policy as stored (the backup dispatcher's timing and retention's rules read them). A policy that
+ * does not decode is left out (logged), as if it did not exist: its resources get no scheduled backups and
+ * no retention until it is fixed.
+ */
 export async function storedPolicies(scope: Scope): Promise<StoredPolicy[]> {
-  const snapshot = await policies(scope).get();
-  return snapshot.docs.flatMap((doc) => decodePolicy(doc.id, doc.data()) ?? []);
+  return readableDocuments(POLICY, (await policies(scope).get()).docs);
 }
 
 /** Every policy with its resource count: the default policy first, then by name. */
@@ -151,8 +110,7 @@ export async function listPolicies(scope: Scope): Promise<Policy[]> {
 }
 
 export async function getPolicy(scope: Scope, policyId: string): Promise<Policy | undefined> {
-  const snapshot = await policies(scope).doc(policyId).get();
-  const stored = snapshot.exists ? decodePolicy(snapshot.id, snapshot.data()) : undefined;
+  const stored = decodeDocument(POLICY, await policies(scope).doc(policyId).get());
   return stored ? toPolicy(stored, await resourceCount(scope, policyId)) : undefined;
 }
 
@@ -162,8 +120,7 @@ export async function readPolicy(
   scope: Scope,
   policyId: string,
 ): Promise<StoredPolicy | undefined> {
-  const snapshot = await transaction.get(policies(scope).doc(policyId));
-  return snapshot.exists ? decodePolicy(snapshot.id, snapshot.data()) : undefined;
+  return decodeDocument(POLICY, await transaction.get(policies(scope).doc(policyId)));
 }
 
 /** Creates a policy in `transaction` (the service records "policy created" with it). */
@@ -287,7 +244,9 @@ export async function assignPolicy(
   const at = now.toISOString();
   const { policyId } = policy;
   const pending = await transaction.get(backupRuns(scope).where("state", "in", ["pending", "running"]));
-  const pendingByResource = new Map(pending.docs.map((doc) => [doc.get("resourceId") as unknown, doc.ref]));
+  const pendingByResource = new Map(
+    pending.docs.map((doc) => [decodeQueried(BACKUP_RUN, doc).resourceId, doc.ref]),
+  );
   const nextBackupAt = nextBackup(policy);
   const runs: { runId: string; resourceId: string }[] = [];
   for (const resourceId of resourceIds) {

@@ -12,7 +12,12 @@ export function recoveryFailureText(error: unknown, recoveryId: string): string 
       return RECOVERY_FAILURE_TEXTS.storage;
     case "database-unresponsive":
       return RECOVERY_FAILURE_TEXTS.catalog;
-    default:
+    case "encryption-error":
+    case "backup-not-completed":
+    case "email-unreadable":
+    case "storage-full":
+    case "search-service-unavailable":
+    case "unknown-error":
       return RECOVERY_FAILURE_TEXTS.unexpected(recoveryId);
   }
 }

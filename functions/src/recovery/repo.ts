@@ -5,33 +5,22 @@
  * `recoveryLocks/{targetResourceId}` (one recovery per target resource at a time).
  */
 import { FieldPath } from "firebase-admin/firestore";
-import type { Recovery, RecoveryProgress } from "@alpvault/contracts/recovery";
 import type { RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import { catalogDocId } from "../engine/runner/catalog-ids";
 import { leaseRun } from "../lib/run-lease";
+import { decodeDocument, readableDocument, readableDocuments } from "../lib/stored";
 import { organizationRef, type Scope } from "../lib/tenancy";
+import {
+  LEDGER_ENTRY,
+  RECOVERY,
+  RECOVERY_LOCK,
+  type LedgerEntry,
+  type StoredProgress,
+  type StoredRecovery,
+} from "./documents";
 
-/** What a recovery records of its progress (the API adds its pace and time left while it runs). */
-export type StoredProgress = Pick<
-  RecoveryProgress,
-  "total" | "restored" | "skipped" | "failed" | "bytes" | "totalBytes"
->;
-
-export interface StoredRecovery extends Omit<Recovery, "progress"> {
-  progress: StoredProgress;
-  permissions: boolean;
-  itemIds: string[] | null;
-  requestedBy: string;
-  /**
-   * Explicit items: how many are done; all items: the last item key done. `bytes`: the source bytes of the
-   * items settled (restored, skipped or failed), for the bytes left.
-   */
-  position: { index: number; lastItemKey: string | null; bytes: number };
-  lease: { holder: string; until: string } | null;
-  /** When a worker first took it (its pace is measured from then). */
-  startedAt: string | null;
-}
+export type { LedgerEntry, StoredProgress, StoredRecovery };
 
 function recoveries(scope: Scope) {
   return organizationRef(scope).collection("recoveries");
@@ -41,35 +30,13 @@ function lockRef(scope: Scope, targetResourceId: string) {
   return organizationRef(scope).collection("recoveryLocks").doc(targetResourceId);
 }
 
-export function decodeRecovery(
-  id: string,
-  data: Record<string, unknown> | undefined,
-): StoredRecovery | undefined {
-  if (!data || typeof data.state !== "string") return undefined;
-  const stored = data as unknown as StoredRecovery;
-  // Recoveries written before bytes were counted read as none counted.
-  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
-  return {
-    ...stored,
-    recoveryId: id,
-    progress: {
-      ...stored.progress,
-      bytes: count(stored.progress.bytes),
-      totalBytes: count(stored.progress.totalBytes),
-    },
-    position: { ...stored.position, bytes: count(stored.position?.bytes) },
-    startedAt: typeof stored.startedAt === "string" ? stored.startedAt : null,
-  };
-}
-
 export async function readRecovery(scope: Scope, recoveryId: string): Promise<StoredRecovery | undefined> {
-  const snapshot = await recoveries(scope).doc(recoveryId).get();
-  return decodeRecovery(snapshot.id, snapshot.data());
+  return decodeDocument(RECOVERY, await recoveries(scope).doc(recoveryId).get());
 }
 
 /**
  * The newest recoveries of a resource, from it or to it (two queries, `resourceId` and `targetResourceId`
- * each with `requestedAt` descending), merged newest first.
+ * each with `requestedAt` descending), merged newest first. One that does not decode is left out (logged).
  */
 export async function recoveriesOfResource(
   scope: Scope,
@@ -80,9 +47,8 @@ export async function recoveriesOfResource(
     recoveries(scope).where(field, "==", resourceId).orderBy("requestedAt", "desc").limit(limit).get();
   const [from, to] = await Promise.all([newest("resourceId"), newest("targetResourceId")]);
   const byId = new Map<string, StoredRecovery>();
-  for (const doc of [...from.docs, ...to.docs]) {
-    const recovery = decodeRecovery(doc.id, doc.data());
-    if (recovery) byId.set(doc.id, recovery);
+  for (const recovery of readableDocuments(RECOVERY, [...from.docs, ...to.docs])) {
+    byId.set(recovery.recoveryId, recovery);
   }
   return [...byId.values()]
     .sort((a, b) => b.requestedAt.localeCompare(a.requestedAt) || a.recoveryId.localeCompare(b.recoveryId))
@@ -103,11 +69,15 @@ export async function createRecovery(
 ): Promise<{ kind: "created"; recovery: StoredRecovery } | { kind: "busy" }> {
   const db = organizationRef(scope).firestore;
   return db.runTransaction(async (transaction) => {
-    const lock = await transaction.get(lockRef(scope, request.targetResourceId));
-    const holder = lock.get("recoveryId") as unknown;
-    if (typeof holder === "string") {
-      const active = await transaction.get(recoveries(scope).doc(holder));
-      const state = active.get("state") as unknown;
+    const lock = decodeDocument(
+      RECOVERY_LOCK,
+      await transaction.get(lockRef(scope, request.targetResourceId)),
+    );
+    if (lock) {
+      const state = decodeDocument(
+        RECOVERY,
+        await transaction.get(recoveries(scope).doc(lock.recoveryId)),
+      )?.state;
       if (state === "pending" || state === "running") return { kind: "busy" as const };
     }
     const ref = recoveries(scope).doc();
@@ -155,7 +125,7 @@ export async function takeRecoveryLease(
   return leaseRun(
     recoveries(scope).doc(recoveryId),
     {
-      decode: (data) => decodeRecovery(recoveryId, data),
+      decode: (snapshot) => decodeDocument(RECOVERY, snapshot),
       open: (recovery) => recovery.state !== "succeeded" && recovery.state !== "failed",
       alsoWrite: (recovery, at) => (recovery.startedAt ? {} : { startedAt: at }),
     },
@@ -165,15 +135,15 @@ export async function takeRecoveryLease(
   );
 }
 
-/** The organisation's recoveries pending or running, with their target. */
+/** The organisation's recoveries pending or running, with their target (one that does not decode is left out, logged). */
 export async function activeRecoveries(
   scope: Scope,
 ): Promise<{ recoveryId: string; targetResourceId: string; state: "pending" | "running" }[]> {
   const snapshot = await recoveries(scope).where("state", "in", ["pending", "running"]).get();
-  return snapshot.docs.map((doc) => ({
-    recoveryId: doc.id,
-    targetResourceId: String(doc.get("targetResourceId")),
-    state: doc.get("state") === "running" ? "running" : "pending",
+  return readableDocuments(RECOVERY, snapshot.docs).map((recovery) => ({
+    recoveryId: recovery.recoveryId,
+    targetResourceId: recovery.targetResourceId,
+    state: recovery.state === "running" ? "running" : "pending",
   }));
 }
 
@@ -185,7 +155,7 @@ export async function saveRecoveryProgress(
 ): Promise<boolean> {
   const ref = recoveries(scope).doc(recovery.recoveryId);
   return ref.firestore.runTransaction(async (transaction) => {
-    const current = decodeRecovery(recovery.recoveryId, (await transaction.get(ref)).data());
+    const current = decodeDocument(RECOVERY, await transaction.get(ref));
     if (current?.lease?.holder !== holder || current.state !== "running") return false;
     transaction.update(ref, {
       progress: recovery.progress,
@@ -200,7 +170,7 @@ export async function saveRecoveryProgress(
 export async function releaseRecoveryLease(scope: Scope, recoveryId: string, holder: string): Promise<void> {
   const ref = recoveries(scope).doc(recoveryId);
   await ref.firestore.runTransaction(async (transaction) => {
-    const current = decodeRecovery(recoveryId, (await transaction.get(ref)).data());
+    const current = decodeDocument(RECOVERY, await transaction.get(ref));
     if (current?.lease?.holder === holder) transaction.update(ref, { lease: null });
   });
 }
@@ -214,7 +184,7 @@ export async function finishRecovery(
 ): Promise<void> {
   const ref = recoveries(scope).doc(recovery.recoveryId);
   await ref.firestore.runTransaction(async (transaction) => {
-    const lock = await transaction.get(lockRef(scope, recovery.targetResourceId));
+    const lockSnapshot = await transaction.get(lockRef(scope, recovery.targetResourceId));
     transaction.update(ref, {
       state: outcome.state,
       failureReason: outcome.state === "failed" ? outcome.failureReason : null,
@@ -224,20 +194,9 @@ export async function finishRecovery(
       position: recovery.position,
       problems: recovery.problems ?? [],
     });
-    if (lock.get("recoveryId") === recovery.recoveryId) transaction.delete(lock.ref);
+    const lock = decodeDocument(RECOVERY_LOCK, lockSnapshot);
+    if (lock?.recoveryId === recovery.recoveryId) transaction.delete(lockSnapshot.ref);
   });
-}
-
-/**
- * One item of a recovery: "importing" before the import, "done" after it (with `reason` when the item was
- * already there and left as it was), or "skipped"/"failed" with why. The report lists them all.
- */
-export interface LedgerEntry {
-  state: "importing" | "done" | "skipped" | "failed";
-  targetId?: string;
-  reason?: string;
-  /** The message's subject or the file's name, for the report. */
-  name?: string;
 }
 
 function ledger(scope: Scope, recoveryId: string) {
@@ -251,7 +210,7 @@ export async function readLedger(
   recoveryId: string,
   itemKey: string,
 ): Promise<LedgerEntry | undefined> {
-  return (await ledger(scope, recoveryId).doc(ledgerDocId(itemKey)).get()).data() as LedgerEntry | undefined;
+  return decodeDocument(LEDGER_ENTRY, await ledger(scope, recoveryId).doc(ledgerDocId(itemKey)).get());
 }
 
 export async function writeLedger(
@@ -265,7 +224,7 @@ export async function writeLedger(
     .set({ itemKey, ...entry });
 }
 
-/** Every ledger entry of a recovery, in pages (for the report). */
+/** Every ledger entry of a recovery, in pages (for the report); one that does not decode is left out (logged). */
 export async function* ledgerEntries(
   scope: Scope,
   recoveryId: string,
@@ -277,9 +236,8 @@ export async function* ledgerEntries(
     if (after) query = query.startAfter(after);
     const page = await query.get();
     for (const doc of page.docs) {
-      const data = doc.data() as Partial<LedgerEntry> & { itemKey?: unknown };
-      if (typeof data.itemKey !== "string" || typeof data.state !== "string") continue;
-      yield { ...(data as LedgerEntry), itemKey: data.itemKey };
+      const entry = readableDocument(LEDGER_ENTRY, doc);
+      if (entry) yield entry;
     }
     if (page.size < pageSize) return;
     after = page.docs[page.docs.length - 1]!.id;

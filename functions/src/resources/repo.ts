@@ -10,93 +10,34 @@ import type {
   ResourceType,
   SyncedMailbox,
 } from "@alpvault/contracts/organizations";
-import { BACKED_UP_SERVICES, BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
-import { decodeResourceIntegrity } from "@alpvault/contracts/schemas/integrity";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { bulkWrites } from "../lib/bulk-writes";
+import { decodeDocument, readableDocument, readableDocuments } from "../lib/stored";
+import { ALERT, RESOURCE, SYNC, USAGE, type StoredResource } from "./documents";
 
 export type { Scope };
 
-const STATUSES: readonly string[] = ["active", "suspended", "deleted"];
-
-function text(value: unknown): string | null {
-  return typeof value === "string" ? value : null;
-}
-
-function count(value: unknown): number {
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
-}
-
-/** The failure reason of the resource's last run, when it failed. */
-function lastFailure(value: unknown): Resource["lastBackupFailure"] {
-  if (typeof value !== "object" || value === null) return null;
-  const run = value as Record<string, unknown>;
-  if (run.state !== "failed") return null;
-  const reason = run.failureReason;
-  return typeof reason === "string" && reason in BACKUP_FAILURE_REASONS
-    ? (reason as Resource["lastBackupFailure"])
-    : "unknown-error";
-}
-
-/** Each service's status as the last backups left it (anything malformed left out). */
-function decodeServiceStatuses(value: unknown): Resource["services"] {
-  const out: Resource["services"] = {};
-  if (typeof value !== "object" || value === null) return out;
-  for (const service of BACKED_UP_SERVICES) {
-    const raw = (value as Record<string, unknown>)[service];
-    if (typeof raw !== "object" || raw === null) continue;
-    const entry = raw as Record<string, unknown>;
-    if (entry.state !== "succeeded" && entry.state !== "failed" && entry.state !== "unavailable") continue;
-    const counts = (field: unknown): Record<string, number> => {
-      const out: Record<string, number> = {};
-      if (typeof field !== "object" || field === null) return out;
-      for (const [reason, n] of Object.entries(field as Record<string, unknown>)) {
-        if (count(n) > 0) out[reason] = count(n);
-      }
-      return out;
-    };
-    const skipped = counts(entry.skipped);
-    const reason = entry.failureReason;
-    out[service] = {
-      state: entry.state,
-      failureReason:
-        typeof reason === "string" && reason in BACKUP_FAILURE_REASONS
-          ? (reason as keyof typeof BACKUP_FAILURE_REASONS)
-          : entry.state === "failed"
-            ? "unknown-error"
-            : null,
-      detail: text(entry.detail),
-      skipped,
-      notes: counts(entry.notes),
-      at: text(entry.at) ?? "",
-    };
-  }
-  return out;
-}
-
-export function decodeResource(id: string, data: unknown): Resource | undefined {
-  if (typeof data !== "object" || data === null) return undefined;
-  const value = data as Record<string, unknown>;
-  const type = value.type;
-  if ((type !== "email" && type !== "shared_drive") || typeof value.name !== "string") return undefined;
+/** The answer's resource of a stored one (its active backup is the backups module's to add). */
+function resourceOf(stored: StoredResource): Resource {
+  const lastRun = stored.lastRun;
   return {
-    resourceId: id,
-    type: type as ResourceType,
-    name: value.name,
-    email: text(value.email),
-    status: STATUSES.includes(value.status as string) ? (value.status as Resource["status"]) : "active",
-    policyId: text(value.policyId),
-    policyName: text(value.policyName),
-    protected: value.protected === true,
-    lastBackupAt: text(value.lastBackupAt),
-    nextBackupAt: text(value.nextBackupAt),
-    mailBackupBytes: count(value.mailBackupBytes),
-    driveBackupBytes: count(value.driveBackupBytes),
+    resourceId: stored.resourceId,
+    type: stored.type,
+    name: stored.name,
+    email: stored.email,
+    status: stored.status,
+    policyId: stored.policyId,
+    policyName: stored.policyName,
+    protected: stored.protected,
+    lastBackupAt: stored.lastBackupAt,
+    nextBackupAt: stored.nextBackupAt,
+    mailBackupBytes: stored.mailBackupBytes,
+    driveBackupBytes: stored.driveBackupBytes,
     activeBackup: null,
-    lastBackupFailure: lastFailure(value.lastRun),
-    services: decodeServiceStatuses(value.services),
-    lastVerifiedAt: text(value.lastVerifiedAt),
-    integrity: decodeResourceIntegrity(value.integrity) ?? null,
+    lastBackupFailure: lastRun?.state === "failed" ? (lastRun.failureReason ?? "unknown-error") : null,
+    services: stored.services,
+    lastVerifiedAt: stored.lastVerifiedAt,
+    integrity: stored.integrity,
   };
 }
 
@@ -108,9 +49,7 @@ export async function existingResourceIds(
 ): Promise<string[]> {
   const collection = organizationRef(scope).collection("resources");
   const snapshots = await transaction.getAll(...resourceIds.map((id) => collection.doc(id)));
-  return snapshots.flatMap((snapshot) =>
-    snapshot.exists && decodeResource(snapshot.id, snapshot.data()) ? [snapshot.id] : [],
-  );
+  return snapshots.flatMap((snapshot) => (readableDocument(RESOURCE, snapshot) ? [snapshot.id] : []));
 }
 
 /** The resources whose `field` equals one of `values` (at most 30), decoded. */
@@ -120,7 +59,7 @@ export async function resourcesWhere(
   values: string[],
 ): Promise<Resource[]> {
   const snapshot = await organizationRef(scope).collection("resources").where(field, "in", values).get();
-  return snapshot.docs.flatMap((doc) => decodeResource(doc.id, doc.data()) ?? []);
+  return readableDocuments(RESOURCE, snapshot.docs).map(resourceOf);
 }
 
 /** One resource with its current item counts, or undefined when the organisation has none of that id. */
@@ -129,18 +68,13 @@ export async function readResourceDetail(
   resourceId: string,
 ): Promise<ResourceDetail | undefined> {
   const snapshot = await organizationRef(scope).collection("resources").doc(resourceId).get();
-  const resource = decodeResource(snapshot.id, snapshot.data());
-  if (!resource) return undefined;
-  return {
-    ...resource,
-    mailItems: count(snapshot.get("mailItems")),
-    driveItems: count(snapshot.get("driveItems")),
-  };
+  const stored = decodeDocument(RESOURCE, snapshot);
+  return stored && { ...resourceOf(stored), mailItems: stored.mailItems, driveItems: stored.driveItems };
 }
 
 export async function listResources(scope: Scope): Promise<Resource[]> {
   const snapshot = await organizationRef(scope).collection("resources").get();
-  return snapshot.docs.flatMap((doc) => decodeResource(doc.id, doc.data()) ?? []);
+  return readableDocuments(RESOURCE, snapshot.docs).map(resourceOf);
 }
 
 /** What a directory sync found for one resource: its identity and state, nothing backup-related. */
@@ -155,7 +89,8 @@ export interface DiscoveredResource {
 /**
  * Applies a sync: new resources are added unprotected, known ones get their name and state refreshed
  * (their policy and backup figures are kept), vanished mailboxes are marked deleted (their backups are
- * kept: deletion at Google is exactly what customers need us for), vanished shared drives likewise.
+ * kept: deletion at Google is exactly what customers need us for), vanished shared drives likewise. A
+ * resource document that does not decode is left as it is (logged); the others are synced.
  */
 export async function applySync(
   scope: Scope,
@@ -164,9 +99,9 @@ export async function applySync(
 ): Promise<{ added: number; removed: number; mailboxes: SyncedMailbox[] }> {
   const ref = organizationRef(scope);
   const db = ref.firestore;
-  const existing = await ref.collection("resources").get();
-  const known = new Map(existing.docs.map((doc) => [doc.id, doc.get("status") as unknown]));
-  const discoveredAt = new Map(existing.docs.map((doc) => [doc.id, doc.get("discoveredAt") as unknown]));
+  const existing = readableDocuments(RESOURCE, (await ref.collection("resources").get()).docs);
+  const known = new Map(existing.map((resource) => [resource.resourceId, resource.status]));
+  const discoveredAt = new Map(existing.map((resource) => [resource.resourceId, resource.discoveredAt]));
   // The active mailboxes with when each was first discovered: who is beyond the seats.
   const mailboxes: SyncedMailbox[] = discovered
     .filter((resource) => resource.type === "email" && resource.status === "active")
@@ -175,7 +110,7 @@ export async function applySync(
       return {
         resourceId: resource.resourceId,
         email: resource.email,
-        discoveredAt: typeof first === "string" ? first : at,
+        discoveredAt: first ?? at,
       };
     });
   const seen = new Set<string>();
@@ -228,12 +163,8 @@ export async function applySync(
 export async function usageCounts(
   scope: Scope,
 ): Promise<{ emails: number; files: number; lastCycleBytes: number }> {
-  const snapshot = await organizationRef(scope).collection("meta").doc("usage").get();
-  return {
-    emails: count(snapshot.get("emails")),
-    files: count(snapshot.get("files")),
-    lastCycleBytes: count(snapshot.get("lastCycleBytes")),
-  };
+  const usage = decodeDocument(USAGE, await organizationRef(scope).collection("meta").doc("usage").get());
+  return usage ?? { emails: 0, files: 0, lastCycleBytes: 0 };
 }
 
 export async function addAlert(scope: Scope, alert: Omit<Alert, "alertId">): Promise<void> {
@@ -250,39 +181,13 @@ export async function putAlert(scope: Scope, alertId: string, alert: Omit<Alert,
   await organizationRef(scope).collection("alerts").doc(alertId).set(alert);
 }
 
-function decodeAlert(id: string, data: Record<string, unknown>): Alert | undefined {
-  const kinds: readonly string[] = [
-    "resources-added",
-    "resources-removed",
-    "backup-failed",
-    "integrity-damaged",
-    "storage",
-    "billing",
-    "drill-failed",
-  ];
-  if (
-    typeof data.createdAt !== "string" ||
-    typeof data.message !== "string" ||
-    !kinds.includes(data.kind as string)
-  ) {
-    return undefined;
-  }
-  return {
-    alertId: id,
-    createdAt: data.createdAt,
-    kind: data.kind as Alert["kind"],
-    message: data.message,
-    read: data.read === true,
-  };
-}
-
 export async function listAlerts(scope: Scope, limit: number): Promise<Alert[]> {
   const snapshot = await organizationRef(scope)
     .collection("alerts")
     .orderBy("createdAt", "desc")
     .limit(limit)
     .get();
-  return snapshot.docs.flatMap((doc) => decodeAlert(doc.id, doc.data()) ?? []);
+  return readableDocuments(ALERT, snapshot.docs);
 }
 
 export async function countUnreadAlerts(scope: Scope): Promise<number> {
@@ -300,8 +205,6 @@ export async function markAllAlertsRead(scope: Scope): Promise<number> {
 }
 
 export async function lastSyncAt(scope: Scope): Promise<string | null> {
-  const value: unknown = (await organizationRef(scope).collection("meta").doc("sync").get()).get(
-    "lastSyncAt",
-  );
-  return typeof value === "string" ? value : null;
+  const sync = decodeDocument(SYNC, await organizationRef(scope).collection("meta").doc("sync").get());
+  return sync?.lastSyncAt ?? null;
 }

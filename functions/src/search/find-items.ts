@@ -66,8 +66,7 @@ export interface FoundPage {
 
 /** Whether an item matches every word and existed in the backups at `asOf`. */
 function matches(item: SearchableItem, words: string[], asOf: string | undefined): boolean {
-  const keywords = Array.isArray(item.search.keywords) ? (item.search.keywords as unknown[]) : [];
-  if (!words.every((word) => keywords.includes(word))) return false;
+  if (!words.every((word) => item.search.keywords.includes(word))) return false;
   if (asOf) {
     if (!(item.firstSeenAt < asOf)) return false;
     if (item.deletedAtSource && item.deletedAtSource < asOf) return false;
@@ -148,19 +147,19 @@ async function fill(
     let size = query.pageSize - found.length + skip + (plan.unfiltered ? 0 : 2);
     for (;;) {
       const batch = await readStream(scope, resourceId, query.kind, stream, after, Math.min(size, MAX_BATCH));
-      for (const [position, entry] of batch.entries()) {
-        if (!keep(entry.item)) continue;
+      for (const [position, { id, item }] of batch.entries()) {
+        if (!item || !keep(item)) continue;
         if (skip > 0) {
           skip -= 1;
           continue;
         }
-        found.push(entry.item);
+        found.push(item);
         if (found.length === query.pageSize) {
           const streamEnds = position === batch.length - 1 && batch.length < Math.min(size, MAX_BATCH);
           const final = streamEnds && index === plan.streams.length - 1;
           return {
             items: found,
-            next: final ? null : { stream: index, after: entry.id, word: plan.wordIndex },
+            next: final ? null : { stream: index, after: id, word: plan.wordIndex },
           };
         }
       }

@@ -9,19 +9,18 @@
  */
 import type { DocumentSnapshot, Query } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
+import { decodeQueried, readableDocument } from "../lib/stored";
+import {
+  CATALOG_ITEM_FOLDER_VIEW,
+  CATALOG_ITEM_SEARCH_VIEW,
+  SEARCH_VIEW_FIELDS,
+  type CatalogItemSearchView,
+} from "../backups/catalog/documents";
 
 export type ItemKind = "gmail-message" | "drive-file";
 
 /** The fields of an item document search reads. */
-export interface SearchableItem {
-  itemKey: string;
-  currentVersionId: string;
-  deletedAtSource: string | null;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  search: Record<string, unknown>;
-  current?: { metadata?: Record<string, unknown>; capturedAt?: string };
-}
+export type SearchableItem = CatalogItemSearchView;
 
 /** Where a stream is read from: a catalog document of it, as read. */
 export type ItemCursor = DocumentSnapshot;
@@ -42,18 +41,6 @@ export interface Stream {
   /** Items first backed up before this instant. */
   firstSeenBefore?: string;
 }
-
-const FIELDS = [
-  "itemKey",
-  "currentVersionId",
-  "deletedAtSource",
-  "firstSeenAt",
-  "lastSeenAt",
-  "search",
-  "current.metadata.version",
-  "current.metadata.contentSkipped",
-  "current.capturedAt",
-];
 
 function items(scope: Scope, resourceId: string) {
   return organizationRef(scope).collection("resources").doc(resourceId).collection("items");
@@ -84,7 +71,11 @@ export async function cursorDocument(
   return snapshot.exists ? snapshot : undefined;
 }
 
-/** Up to `limit` items of a stream after `after` (its start when undefined), with their document ids. */
+/**
+ * Up to `limit` documents of a stream after `after` (its start when undefined), with their items and ids.
+ * A document that does not decode as an item has none (logged): the caller leaves it out, and the stream
+ * still goes on after it.
+ */
 export async function readStream(
   scope: Scope,
   resourceId: string,
@@ -92,10 +83,14 @@ export async function readStream(
   stream: Stream,
   after: DocumentSnapshot | undefined,
   limit: number,
-): Promise<{ id: string; item: SearchableItem; snapshot: DocumentSnapshot }[]> {
-  const query = streamQuery(scope, resourceId, kind, stream).select(...FIELDS);
+): Promise<{ id: string; item: SearchableItem | undefined; snapshot: DocumentSnapshot }[]> {
+  const query = streamQuery(scope, resourceId, kind, stream).select(...SEARCH_VIEW_FIELDS);
   const page = await (after ? query.startAfter(after) : query).limit(limit).get();
-  return page.docs.map((doc) => ({ id: doc.id, item: doc.data() as SearchableItem, snapshot: doc }));
+  return page.docs.map((doc) => ({
+    id: doc.id,
+    item: readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc),
+    snapshot: doc,
+  }));
 }
 
 /** How many items of a stream follow `after` (all when undefined), counting at most `cap`. */
@@ -159,8 +154,6 @@ export async function nextFolderPath(
     .get();
   const doc = page.docs[0];
   if (!doc) return undefined;
-  const path = doc.get("search.path") as unknown;
-  const shown = doc.get("search.display.path") as unknown;
-  if (typeof path !== "string") return undefined;
-  return { path, shown: typeof shown === "string" ? shown : path };
+  const { search } = decodeQueried(CATALOG_ITEM_FOLDER_VIEW, doc);
+  return { path: search.path, shown: search.display?.path ?? search.path };
 }

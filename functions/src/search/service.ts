@@ -114,47 +114,38 @@ export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
   };
 }
 
-const text = (value: unknown): string => (typeof value === "string" ? value : "");
-const number = (value: unknown): number => (typeof value === "number" && Number.isFinite(value) ? value : 0);
-
-/** The texts as written when the catalog has them, else the lower-cased search fields. */
-const shown = (item: SearchableItem, field: string): string => {
-  const display = item.search.display as Record<string, unknown> | undefined;
-  return text(display?.[field]) || text(item.search[field]);
-};
-
+/** A mail item's result: its texts as written when the catalog has them, else the lower-cased search fields. */
 export function mailResult(item: SearchableItem): MailSearchResult {
-  const search = item.search;
+  const search = item.search.kind === "mail" ? item.search : undefined;
   return {
     itemId: item.itemKey,
     versionId: item.currentVersionId,
-    subject: shown(item, "subject"),
-    fromName: shown(item, "fromName"),
-    fromEmail: text(search.fromEmail),
-    to: Array.isArray(search.to)
-      ? search.to.filter((entry): entry is string => typeof entry === "string")
-      : [],
-    date: text(search.date),
-    size: number(search.size),
-    deletedAtSource: item.deletedAtSource ?? null,
+    subject: search?.display?.subject || (search?.subject ?? ""),
+    fromName: search?.display?.fromName || (search?.fromName ?? ""),
+    fromEmail: search?.fromEmail ?? "",
+    to: search?.to ?? [],
+    date: search?.date ?? "",
+    size: search?.size ?? 0,
+    deletedAtSource: item.deletedAtSource,
   };
 }
 
+/** A Drive item's result, its name and path as written when the catalog has them. */
 export function driveResult(item: SearchableItem): DriveSearchResult {
-  const search = item.search;
+  const search = item.search.kind === "drive" ? item.search : undefined;
   return {
     itemId: item.itemKey,
     versionId: item.currentVersionId,
-    name: shown(item, "name"),
-    path: shown(item, "path"),
-    mimeType: text(search.mimeType),
-    createdBy: text(search.createdBy),
-    lastModified: text(search.modifiedTime),
+    name: search?.display?.name || (search?.name ?? ""),
+    path: search?.display?.path || (search?.path ?? ""),
+    mimeType: search?.mimeType ?? "",
+    createdBy: search?.createdBy ?? "",
+    lastModified: search?.modifiedTime ?? "",
     lastBackup: item.lastSeenAt,
-    size: number(search.size),
-    googleId: text(search.googleId),
-    currentVersion: text(item.current?.metadata?.version),
-    deletedAtSource: item.deletedAtSource ?? null,
+    size: search?.size ?? 0,
+    googleId: search?.googleId ?? "",
+    currentVersion: item.current?.metadata?.version ?? "",
+    deletedAtSource: item.deletedAtSource,
     notExportable: item.current?.metadata?.contentSkipped === "not-exportable",
   };
 }
@@ -177,8 +168,8 @@ async function asHeldAt(
     currentVersionId: version.versionId,
     deletedAtSource: null,
     lastSeenAt: version.capturedAt,
-    search: version.search as unknown as Record<string, unknown>,
-    current: { metadata: version.metadata as Record<string, unknown> },
+    search: version.search,
+    current: { metadata: version.metadata },
   };
 }
 
@@ -186,7 +177,7 @@ async function asHeldAt(
 export function heldAt(scope: Scope, resourceId: string, items: SearchableItem[], asOf: string | undefined) {
   if (!asOf) return Promise.resolve(items);
   return Promise.all(
-    items.map((item) =>
+    items.map(async (item) =>
       // The current version, captured before the date, is the one held then: nothing more to read.
       item.current?.capturedAt !== undefined && item.current.capturedAt < asOf
         ? { ...item, deletedAtSource: null, lastSeenAt: item.current.capturedAt }

@@ -5,72 +5,23 @@
  * keys (`{secretId, wrappedKey, createdAt}`); here only to know whether a secret protects backups.
  */
 import type { Transaction } from "firebase-admin/firestore";
-import type { KeyCheck, KeyHealth } from "@alpvault/contracts/secrets";
 import { organizationRef, type Scope } from "../lib/tenancy";
+import { decodeDocument, readableDocuments } from "../lib/stored";
+import { SECRET, type StoredSecret } from "./documents";
 
-export type { Scope };
-
-/** A stored customer key (kind `cloud-kms`). */
-export interface StoredSecret {
-  secretId: string;
-  description: string;
-  kmsResourceName: string;
-  isDefault: boolean;
-  lastCheck: KeyCheck | null;
-  createdAt: string;
-  createdBy: string;
-  updatedAt: string;
-}
-
-const HEALTHS: readonly string[] = [
-  "ok",
-  "disabled",
-  "destroyed",
-  "not-found",
-  "permission-denied",
-  "unavailable",
-];
+export type { Scope, StoredSecret };
 
 function secrets(scope: Scope) {
   return organizationRef(scope).collection("secrets");
 }
 
-function decodeCheck(value: unknown): KeyCheck | null {
-  if (typeof value !== "object" || value === null) return null;
-  const check = value as Record<string, unknown>;
-  if (!HEALTHS.includes(check.health as string) || typeof check.checkedAt !== "string") return null;
-  return {
-    health: check.health as KeyHealth,
-    message: typeof check.message === "string" ? check.message : null,
-    checkedAt: check.checkedAt,
-  };
-}
-
-export function decodeSecret(id: string, data: unknown): StoredSecret | undefined {
-  if (typeof data !== "object" || data === null) return undefined;
-  const value = data as Record<string, unknown>;
-  if (typeof value.description !== "string" || typeof value.kmsResourceName !== "string") return undefined;
-  const text = (field: unknown) => (typeof field === "string" ? field : "");
-  return {
-    secretId: id,
-    description: value.description,
-    kmsResourceName: value.kmsResourceName,
-    isDefault: value.isDefault === true,
-    lastCheck: decodeCheck(value.lastCheck),
-    createdAt: text(value.createdAt),
-    createdBy: text(value.createdBy),
-    updatedAt: text(value.updatedAt),
-  };
-}
-
+/** The organisation's secrets (one that does not decode is left out, logged). */
 export async function listSecrets(scope: Scope): Promise<StoredSecret[]> {
-  const snapshot = await secrets(scope).get();
-  return snapshot.docs.flatMap((doc) => decodeSecret(doc.id, doc.data()) ?? []);
+  return readableDocuments(SECRET, (await secrets(scope).get()).docs);
 }
 
 export async function getSecret(scope: Scope, secretId: string): Promise<StoredSecret | undefined> {
-  const snapshot = await secrets(scope).doc(secretId).get();
-  return snapshot.exists ? decodeSecret(snapshot.id, snapshot.data()) : undefined;
+  return decodeDocument(SECRET, await secrets(scope).doc(secretId).get());
 }
 
 export async function readSecret(
@@ -78,8 +29,7 @@ export async function readSecret(
   scope: Scope,
   secretId: string,
 ): Promise<StoredSecret | undefined> {
-  const snapshot = await transaction.get(secrets(scope).doc(secretId));
-  return snapshot.exists ? decodeSecret(snapshot.id, snapshot.data()) : undefined;
+  return decodeDocument(SECRET, await transaction.get(secrets(scope).doc(secretId)));
 }
 
 /** The ids of the stored secrets marked default (at most one when written through this module). */

@@ -2,6 +2,8 @@ import { FieldValue } from "firebase-admin/firestore";
 import type { RegionId } from "@alpvault/contracts/regions";
 import type { PacedApi } from "../engine/google/daily-budget";
 import { globalDb } from "../lib/firebase";
+import { decodeDocument } from "../lib/stored";
+import { DISPATCHER_RUNS, GOOGLE_QUOTA_DAY } from "./documents";
 
 /** Reads one small document to prove the database answers; resolves false after `timeoutMs`. */
 export async function databaseAnswers(timeoutMs: number): Promise<boolean> {
@@ -38,10 +40,9 @@ export async function recordDispatcherRun(
 ): Promise<DispatcherState> {
   const ref = globalDb().collection("system").doc("dispatcher");
   return globalDb().runTransaction(async (transaction) => {
-    const snapshot = await transaction.get(ref);
-    const count = (value: unknown) => (typeof value === "number" ? value : 0);
-    const state: DispatcherState = { lastRunAt: scheduledTime, runs: count(snapshot.get("runs")) + 1 };
-    const regionRuns = count(snapshot.get(`regions.${regionId}.runs`)) + 1;
+    const recorded = decodeDocument(DISPATCHER_RUNS, await transaction.get(ref));
+    const state: DispatcherState = { lastRunAt: scheduledTime, runs: (recorded?.runs ?? 0) + 1 };
+    const regionRuns = (recorded?.regions[regionId]?.runs ?? 0) + 1;
     transaction.set(
       ref,
       { ...state, regions: { [regionId]: { lastRunAt: scheduledTime, runs: regionRuns } } },
@@ -59,8 +60,7 @@ const googleDayRef = (api: PacedApi, day: string) =>
   globalDb().collection("googleQuotaDays").doc(`${api}-${day}`);
 
 export async function googleUnitsSpent(api: PacedApi, day: string): Promise<number> {
-  const units = (await googleDayRef(api, day).get()).get("units") as unknown;
-  return typeof units === "number" ? units : 0;
+  return decodeDocument(GOOGLE_QUOTA_DAY, await googleDayRef(api, day).get())?.units ?? 0;
 }
 
 /** Adds units spent (atomically: workers add at the same time). */

@@ -4,6 +4,7 @@ import {
   formatDate,
   formatGigabytes,
   formatPrice,
+  formatPastTime,
   formatRelativeTime,
   formatStorage,
   initials,
@@ -120,6 +121,12 @@ describe("relative time", () => {
     expect(formatRelativeTime(at(-10 * second), now)).toBe("10 seconds ago");
     expect(formatRelativeTime(now.toISOString(), now)).toBe("now");
     expect(formatRelativeTime("not a date", now)).toBe("");
+  });
+
+  it("when something that happened is stamped after the screen's now (its clock ticks every 30 s), then it reads now, never in the future", () => {
+    expect(formatPastTime(at(27 * second), now)).toBe("now");
+    expect(formatPastTime(at(-2 * minute), now)).toBe("2 minutes ago");
+    expect(formatPastTime("not a date", now)).toBe("");
   });
 });
 

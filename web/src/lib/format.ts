@@ -116,6 +116,16 @@ export function formatRelativeTime(
   return new Intl.RelativeTimeFormat(locale, { numeric: "auto" }).format(value, unit);
 }
 
+/**
+ * When something that has happened (a last backup, a verification, an alert) happened, relative to `now`:
+ * never in the future. The screen's clock moves on every 30 s (`useNow`) and the server's may run ahead of
+ * the browser's, so a time just after `now` reads "now", not "in 27 seconds".
+ */
+export function formatPastTime(date: Date | string | number, now: Date | number, locale = "en"): string {
+  const at = new Date(date).getTime();
+  return formatRelativeTime(Number.isNaN(at) ? date : Math.min(at, new Date(now).getTime()), now, locale);
+}
+
 /** The random-id alphabet (docs/requirements.md#constants-and-limits): digits, letters, hyphen and underscore (64 characters). */
 export const RANDOM_ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 

@@ -19,6 +19,7 @@ import {
   useCallback,
   useContext,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -222,8 +223,12 @@ async function loadConnection(calls: SessionLoaders): Promise<Connection> {
 
 export function SessionProvider({ loaders, children }: { loaders: SessionLoaders; children: ReactNode }) {
   const [state, setState] = useState<State>(startingState);
+  // The latest loaders, without starting the connection again when they change (a ref is written after
+  // render: a layout effect runs before the effects that connect).
   const loadersRef = useRef(loaders);
-  loadersRef.current = loaders;
+  useLayoutEffect(() => {
+    loadersRef.current = loaders;
+  }, [loaders]);
   /** Each sign-in (or sign-out) starts a new generation; answers of an older one are dropped. */
   const generation = useRef(0);
 

@@ -4,6 +4,7 @@
  * emulator-only admin API (`admin-routes.ts`). Routes are registered in this order.
  */
 import type { WorkspaceEmulator } from "../emulator";
+import type { RequestContext } from "../http";
 import { registerDriveAdminApi } from "./admin-routes";
 import { callerOf, personOf, type DriveRoutes } from "./common";
 import { registerPermissionRoutes } from "./permissions";
@@ -17,6 +18,18 @@ import { registerFileListRoutes } from "./files-list";
 import { registerFileReadRoutes } from "./files-read";
 import { registerFileWriteRoutes } from "./files-write";
 import { registerRevisionRoutes } from "./revisions";
+
+/**
+ * Whether an answer waits for the checksums of generated content still being computed: a write (it may
+ * copy them), and a read whose answer may show them (no `fields`, or `fields` naming them or `*`). A
+ * download, or a read whose `fields` leave them out, is answered at once, as Google answers it.
+ */
+function waitsForChecksums(context: RequestContext): boolean {
+  if (context.method !== "GET") return true;
+  if (context.query.get("alt") === "media") return false;
+  const fields = context.query.get("fields");
+  return !fields || /Checksum|\*/.test(fields);
+}
 
 export function registerDriveApi(emulator: WorkspaceEmulator): void {
   const { drive: store, directory } = emulator;
@@ -37,12 +50,13 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
     store,
     render,
     caller: (principal) => callerOf(store, principal),
-    // Checksums of generated content are computed in the background; answers wait until they are known.
+    // Checksums of generated content are computed in the background; answers that may show or copy them
+    // wait until they are known.
     add: (spec) =>
       emulator.router.add({
         ...spec,
         handler: async (context, principal) => {
-          await store.settled();
+          if (waitsForChecksums(context)) await store.settled();
           return spec.handler(context, principal);
         },
       }),

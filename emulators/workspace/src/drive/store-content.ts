@@ -8,13 +8,24 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
-import { ContentSpool, contentStream, digestsOf, type Digests, type StreamedContent } from "./content";
+import {
+  ContentSpool,
+  DigestsStopped,
+  contentStream,
+  digestsOf,
+  type Digests,
+  type StreamedContent,
+} from "./content";
 import { hasGoogleContent } from "./google-types";
 import { type StoredFile, type StoredRevision, hash, digest } from "./store-model";
 
 export class DriveContentStore {
   /** Checksums of streamed content still being computed. */
   private readonly pending = new Set<Promise<void>>();
+  /** Revisions whose checksums are not known and not yet being computed: the next `settled()` starts them. */
+  private unstarted: StoredRevision[] = [];
+  /** Aborted when the emulator stops: checksums still being computed are given up. */
+  private stopping = new AbortController();
   private contentDirectory?: { path: string; temporary: boolean };
 
   /** Where large uploads are kept (`<data>/workspace/drive-content` on a server with a data folder). */
@@ -32,8 +43,11 @@ export class DriveContentStore {
     return this.contentDirectory.path;
   }
 
-  /** Removes a temporary content folder (the emulator stops). */
+  /** Gives up checksums still being computed and removes a temporary content folder (the emulator stops). */
   dispose(): void {
+    this.unstarted = [];
+    this.stopping.abort();
+    this.stopping = new AbortController();
     if (this.contentDirectory?.temporary)
       rmSync(this.contentDirectory.path, { recursive: true, force: true });
     this.contentDirectory = undefined;
@@ -44,18 +58,45 @@ export class DriveContentStore {
     return new ContentSpool(this.contentDir(), `upload-${randomBytes(12).toString("hex")}`);
   }
 
-  /** Resolves when every checksum of streamed content is known. */
+  /** Resolves when every checksum of streamed content is known (computing those not yet started). */
   async settled(): Promise<void> {
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
+    while (this.unstarted.length > 0 || this.pending.size > 0) {
+      const starting = this.unstarted;
+      this.unstarted = [];
+      for (const revision of starting) this.startDigests(revision);
+      await Promise.all([...this.pending]);
+    }
   }
 
-  /** Computes a streamed revision's checksums in the background (`settled()` waits for them). */
+  /**
+   * Marks a streamed revision's checksums as wanted: they are computed by streaming the content when
+   * something first needs them (`settled()`, which the server's start and every answer that may show
+   * them call), so a file of many GiB that nothing asks the checksums of costs nothing. A stop gives up
+   * those still being computed, and the revision keeps none.
+   */
   computeDigests(revision: StoredRevision): void {
+    if (revision.stream) this.unstarted.push(revision);
+  }
+
+  private startDigests(revision: StoredRevision): void {
     if (!revision.stream) return;
-    const job = digestsOf(revision.stream, this.contentDir()).then((sums) => {
-      revision.md5 = sums.md5;
-      revision.sha256 = sums.sha256;
-    });
+    const { stream } = revision;
+    const { signal } = this.stopping;
+    const job = (async () => {
+      for (;;) {
+        try {
+          const sums = await digestsOf(stream, this.contentDir(), signal);
+          revision.md5 = sums.md5;
+          revision.sha256 = sums.sha256;
+          return;
+        } catch (error) {
+          // Given up: by this emulator's stop, or (generated content shared with another emulator) by
+          // that one's, and then computed again here.
+          if (!(error instanceof DigestsStopped)) throw error;
+          if (signal.aborted) return;
+        }
+      }
+    })();
     const tracked = job.finally(() => this.pending.delete(tracked));
     this.pending.add(tracked);
   }
@@ -70,13 +111,14 @@ export class DriveContentStore {
 
   /** Removes a deleted revision's content from disk (content in memory or generated has nothing to remove). */
   forget(revision: StoredRevision): void {
+    // Content that could not be removed only takes space: a failed removal must not end the emulator.
     if (revision.stream?.kind === "disk")
-      void rm(join(this.contentDir(), revision.stream.name), { force: true });
+      rm(join(this.contentDir(), revision.stream.name), { force: true }).catch(() => undefined);
   }
 
   /**
    * A new revision of `content`: bytes in memory, or streamed content whose checksums are given (a finished
-   * upload spool) or computed in the background (`settled()` waits for them).
+   * upload spool) or computed when first needed (`computeDigests`).
    */
   newRevision(
     file: StoredFile,

@@ -91,7 +91,11 @@ function fileContent(
         content: Buffer.from(slides.join("\n\n")),
       };
     }
-    default:
+    case "pdf":
+    case "png":
+    case "jpeg":
+    case "csv":
+    case "txt":
       return makeBlob(random, kind, size, language, date);
   }
 }

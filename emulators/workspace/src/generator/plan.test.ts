@@ -39,6 +39,15 @@ for (const [email, messages] of demoMail) {
   );
 }
 const allParsed = [...parsed.values()].flat();
+/** The demo planned from another seed, once for the tests that compare seeds. */
+let seven: { plan: OrganisationPlan; mail: Map<string, PlannedMessage[]> } | undefined;
+function seedSeven(): { plan: OrganisationPlan; mail: Map<string, PlannedMessage[]> } {
+  if (!seven) {
+    const plan = planOrganisation({ profile: "demo", seed: 7 });
+    seven = { plan, mail: planMailboxes(plan) };
+  }
+  return seven;
+}
 
 describe("planOrganisation determinism", () => {
   test("when planned twice with the same seed, then the plan and every byte are identical", () => {
@@ -47,8 +56,8 @@ describe("planOrganisation determinism", () => {
   });
 
   test("when the seed differs, then mail and files differ while the documented roster stays", () => {
-    const other = planOrganisation({ profile: "demo", seed: 7 });
-    expect(digest(other, planMailboxes(other))).not.toBe(digest(demo, demoMail));
+    const { plan: other, mail: otherMail } = seedSeven();
+    expect(digest(other, otherMail)).not.toBe(digest(demo, demoMail));
     expect(other.users.map((user) => user.email)).toEqual(demo.users.map((user) => user.email));
     const first = (plan: OrganisationPlan): string =>
       sha([...planMailbox(plan, `user@${DEMO_DOMAIN}`)][0]?.raw ?? "");
@@ -254,11 +263,11 @@ describe("planned mail", () => {
   });
 
   test("when demo organisations are planned from several seeds, then each stays within 15 MB of raw mail", () => {
-    for (const seed of [undefined, 1, 2]) {
-      const plan = seed === undefined ? demo : planOrganisation({ profile: "demo", seed });
+    // The default seed's and seed 7's mail are planned once for this file; seed 1's here.
+    const seedOne = planOrganisation({ profile: "demo", seed: 1 });
+    for (const mail of [demoMail, seedSeven().mail, planMailboxes(seedOne)]) {
       let bytes = 0;
-      for (const user of plan.users)
-        for (const message of planMailbox(plan, user.email)) bytes += message.raw.length;
+      for (const messages of mail.values()) for (const message of messages) bytes += message.raw.length;
       expect(bytes).toBeLessThanOrEqual(15 * 1024 * 1024);
       expect(bytes).toBeGreaterThan(2 * 1024 * 1024);
     }
@@ -335,7 +344,9 @@ describe("planned Drive", () => {
     for (const item of revised) {
       expect(item.revisions.length).toBeLessThanOrEqual(2);
       expect(item.revisions[item.revisions.length - 1]?.modifiedTime).toBe(item.modifiedTime);
-      expect(item.revisions[0]?.content).not.toEqual(item.content);
+      // Buffer.equals: jest's deep equality goes byte by byte.
+      const first = item.revisions[0]?.content;
+      expect(first === item.content || (first && item.content && first.equals(item.content))).toBeFalsy();
     }
     const emails = new Set(demo.users.filter((user) => !user.suspended).map((user) => user.email));
     const shared = demo.driveItems.filter((item) =>

@@ -1,3 +1,4 @@
+import { ManualClock } from "../../../kit/src/index";
 import { TEST_USER, googleError, startHarness, type Harness } from "../testing/harness";
 import type { MethodStats, QuotaStats } from "../quota-models";
 import { testMessage } from "./testing-messages";
@@ -88,9 +89,12 @@ describe("Gmail's per-user limit, both forms", () => {
 
 describe("Gmail's daily threshold and the project's quota model", () => {
   let daily: Harness;
+  // The quota day passes on the emulator's clock, which the test moves.
+  let clock: ManualClock;
   const project = "alpvault-backup-2026";
   beforeEach(async () => {
-    daily = await startHarness({ projectId: project, latency: { enabled: false } });
+    clock = new ManualClock();
+    daily = await startHarness({ projectId: project, latency: { enabled: false }, clock });
   });
   afterEach(() => daily.stop());
 
@@ -116,10 +120,13 @@ describe("Gmail's daily threshold and the project's quota model", () => {
     });
     const { body } = await daily.admin<QuotaStats>("GET", "/stats");
     expect(body.projects[body.quotaDay]?.[project]?.units.gmail).toBe(100);
-    // A quota day lasts 0.864 real seconds at this time scale; the threshold resets when it ends.
-    await daily.admin("PATCH", "/quota", { timeScale: 100_000 });
+    // The threshold resets when the quota day ends (midnight Pacific time), not before.
     const day = daily.emulator.quota.quotaDay();
-    while (daily.emulator.quota.quotaDay() === day) await new Promise((resolve) => setTimeout(resolve, 50));
+    await clock.advance(60_000);
+    expect(daily.emulator.quota.quotaDay()).toBe(day);
+    expect((await googleError(gmail.users.labels.list({ userId: "me" }, { retry: false }))).status).toBe(403);
+    await clock.advance(24 * 60 * 60_000);
+    expect(daily.emulator.quota.quotaDay()).not.toBe(day);
     await expect(gmail.users.labels.list({ userId: "me" })).resolves.toMatchObject({ status: 200 });
   });
 

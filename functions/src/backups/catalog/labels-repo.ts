@@ -5,8 +5,10 @@
 import { FieldPath, type DocumentReference } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { bounded } from "../../engine/sources/search-text";
-import { renamedItemLabels, type CatalogItem } from "../../engine/runner/catalog";
+import { renamedItemLabels } from "../../engine/runner/catalog";
 import type { LabelRename } from "../../engine/sources/source";
+import { decodeDocument, decodeQueried } from "../../lib/stored";
+import { CATALOG_ITEM, MAIL_LABELS } from "./documents";
 
 function mailLabelsRef(scope: Scope, resourceId: string): DocumentReference {
   return organizationRef(scope)
@@ -25,19 +27,12 @@ export async function mailLabelNames(
   scope: Scope,
   resourceId: string,
 ): Promise<Record<string, string> | undefined> {
-  const labels: unknown = (await mailLabelsRef(scope, resourceId).get()).get("labels");
-  if (typeof labels !== "object" || labels === null) return undefined;
-  return Object.fromEntries(
-    Object.entries(labels as Record<string, unknown>).filter(
-      (entry): entry is [string, string] => typeof entry[1] === "string",
-    ),
-  );
+  return decodeDocument(MAIL_LABELS, await mailLabelsRef(scope, resourceId).get())?.labels;
 }
 
 /** When the label names were last checked against the mailbox (undefined: never). */
 export async function mailLabelsCheckedAt(scope: Scope, resourceId: string): Promise<string | undefined> {
-  const at: unknown = (await mailLabelsRef(scope, resourceId).get()).get("checkedAt");
-  return typeof at === "string" ? at : undefined;
+  return decodeDocument(MAIL_LABELS, await mailLabelsRef(scope, resourceId).get())?.checkedAt;
 }
 
 /**
@@ -68,7 +63,7 @@ export async function renameMailLabels(
       const batch = items.firestore.batch();
       let writes = 0;
       for (const doc of page.docs) {
-        const renamed = renamedItemLabels(doc.data() as CatalogItem, renames);
+        const renamed = renamedItemLabels(decodeQueried(CATALOG_ITEM, doc), renames);
         if (!renamed) continue;
         batch.update(doc.ref, {
           "current.metadata.labels": renamed.labels,

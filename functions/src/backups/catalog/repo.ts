@@ -40,6 +40,8 @@ import {
 } from "../../engine/runner/catalog";
 import type { LabelRename } from "../../engine/sources/source";
 import { catalogDocId } from "../../engine/runner/catalog-ids";
+import { decodeDocument, decodeDocuments, decodeQueried, readableDocument } from "../../lib/stored";
+import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY } from "./documents";
 import * as labels from "./labels-repo";
 import * as runs from "./runs-repo";
 
@@ -62,10 +64,13 @@ export async function itemsAfter(
 ): Promise<CatalogItem[]> {
   let query = itemsCollection(scope, resourceId).where("kind", "==", kind).orderBy("itemKey").limit(limit);
   if (after) query = query.startAfter(after);
-  return (await query.get()).docs.map((doc) => doc.data() as CatalogItem);
+  return decodeDocuments(CATALOG_ITEM, (await query.get()).docs);
 }
 
-/** The items of these keys, in their order (undefined where the catalog holds none of it). */
+/**
+ * The items of these keys, in their order (undefined where the catalog holds none of it). A document that
+ * does not decode as an item (one without a current version) holds none of it: it is left out, logged.
+ */
 export async function itemsByKey(
   scope: Scope,
   resourceId: string,
@@ -74,10 +79,7 @@ export async function itemsByKey(
   if (itemKeys.length === 0) return [];
   const items = itemsCollection(scope, resourceId);
   const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
-  // A document without a current version (none kept) holds no item.
-  return snapshots.map((snapshot) =>
-    typeof snapshot.get("current.size") === "number" ? (snapshot.data() as CatalogItem) : undefined,
-  );
+  return snapshots.map((snapshot) => readableDocument(CATALOG_ITEM, snapshot));
 }
 
 /**
@@ -98,7 +100,7 @@ export async function versionAt(
     .orderBy("capturedAt", "desc")
     .limit(1)
     .get();
-  return snapshot.docs[0]?.data() as CatalogVersion | undefined;
+  return decodeDocuments(CATALOG_VERSION, snapshot.docs)[0];
 }
 
 /**
@@ -188,8 +190,8 @@ export class FirestoreCatalog implements Catalog {
     if (keys.length === 0) return found;
     const snapshots = await this.db.getAll(...keys.map((key) => this.itemRef(resourceId, key)));
     snapshots.forEach((snapshot, index) => {
-      const data = snapshot.data();
-      if (data) found.set(keys[index] as string, data as CatalogItem);
+      const item = decodeDocument(CATALOG_ITEM, snapshot);
+      if (item) found.set(keys[index] as string, item);
     });
     return found;
   }
@@ -210,8 +212,8 @@ export class FirestoreCatalog implements Catalog {
       const snapshots = await transaction.getAll(...entries.map((ref) => this.chunkRef(ref.id)));
       entries.forEach((ref, index) => {
         const { id, ...fields } = ref;
-        const existing = (snapshots[index] as DocumentSnapshot).data();
-        const firstRunId = typeof existing?.firstRunId === "string" ? existing.firstRunId : runId;
+        const existing = decodeDocument(CHUNK_ENTRY, snapshots[index] as DocumentSnapshot);
+        const firstRunId = existing?.firstRunId ?? runId;
         transaction.set(this.chunkRef(id), { ...fields, firstRunId, lastReferencedAt: at }, { merge: true });
       });
     });
@@ -230,14 +232,13 @@ export class FirestoreCatalog implements Catalog {
         this.versionRef(resourceId, version.itemKey, version.versionId),
       );
       const snapshots = await transaction.getAll(...itemRefs, ...versionRefs);
-      const items = new Map<string, CatalogItem | undefined>();
-      itemKeys.forEach((key, index) => {
-        items.set(key, (snapshots[index] as DocumentSnapshot).data() as CatalogItem | undefined);
-      });
-      const stored = new Map<string, DocumentData>();
+      const items = new Map(
+        itemKeys.map((key, index) => [key, decodeDocument(CATALOG_ITEM, snapshots[index]!)]),
+      );
+      const stored = new Map<string, CatalogVersion>();
       versionList.forEach((version, index) => {
-        const data = (snapshots[itemKeys.length + index] as DocumentSnapshot).data();
-        if (data) stored.set(version.versionId, data);
+        const existing = decodeDocument(CATALOG_VERSION, snapshots[itemKeys.length + index]!);
+        if (existing) stored.set(version.versionId, existing);
       });
       const ends = endings(versions, new Map(itemKeys.map((key) => [key, items.get(key)?.currentVersionId])));
       // The versions the items named current until now, when not in this call: their `endedAt` moves.
@@ -246,7 +247,8 @@ export class FirestoreCatalog implements Catalog {
       const beforeSnapshots = beforeRefs.length > 0 ? await transaction.getAll(...beforeRefs) : [];
       beforeSnapshots.forEach((snapshot, index) => {
         const end = before[index] as (typeof before)[number];
-        if (snapshot.exists && snapshot.get("endedAt") !== end.endedAt) {
+        const existing = decodeDocument(CATALOG_VERSION, snapshot);
+        if (existing && existing.endedAt !== end.endedAt) {
           transaction.update(beforeRefs[index] as DocumentReference, { endedAt: end.endedAt });
         }
       });
@@ -261,15 +263,15 @@ export class FirestoreCatalog implements Catalog {
             ref,
             stripUndefined({
               ...version,
-              capturedAt: existing.capturedAt as string,
-              runId: existing.runId as string,
+              capturedAt: existing.capturedAt,
+              runId: existing.runId,
               endedAt,
             }),
           );
         } else if (existing.endedAt !== endedAt) transaction.update(ref, { endedAt });
       });
       for (const version of versions) {
-        const capturedAt = (stored.get(version.versionId)?.capturedAt as string | undefined) ?? undefined;
+        const capturedAt = stored.get(version.versionId)?.capturedAt;
         items.set(version.itemKey, itemOf(version, items.get(version.itemKey), capturedAt));
       }
       itemKeys.forEach((key, index) => {
@@ -285,11 +287,9 @@ export class FirestoreCatalog implements Catalog {
       const refs = keys.map((key) => this.itemRef(resourceId, key));
       const snapshots = await transaction.getAll(...refs);
       const marked = keys.flatMap((key, index) => {
-        const snapshot = snapshots[index] as DocumentSnapshot;
-        if (!snapshot.exists || snapshot.get("deletedAtSource") !== null) return [];
-        return [
-          { ref: refs[index] as DocumentReference, key, current: String(snapshot.get("currentVersionId")) },
-        ];
+        const item = decodeDocument(CATALOG_ITEM, snapshots[index] as DocumentSnapshot);
+        if (!item || item.deletedAtSource !== null) return [];
+        return [{ ref: refs[index] as DocumentReference, key, current: item.currentVersionId }];
       });
       if (marked.length === 0) return 0;
       await this.endCurrentVersions(
@@ -363,7 +363,7 @@ export class FirestoreCatalog implements Catalog {
       if (page.empty) return changed;
       // Each item with its current version (two writes each), in one batch.
       const currents = page.docs.map((doc) =>
-        doc.ref.collection("versions").doc(catalogDocId(String(doc.get("currentVersionId")))),
+        doc.ref.collection("versions").doc(catalogDocId(decodeQueried(CATALOG_ITEM, doc).currentVersionId)),
       );
       const versions = await this.db.getAll(...currents);
       const batch = this.db.batch();

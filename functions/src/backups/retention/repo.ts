@@ -10,8 +10,12 @@ import {
   type QueryDocumentSnapshot,
 } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
+import { decodeDocument, decodeDocuments, decodeQueried, readableDocuments } from "../../lib/stored";
 import type { ChunkList, RunRecord } from "../../engine/runner/catalog";
-import { decodeRun, gcLockRef } from "../catalog/runs-repo";
+import { RESOURCE } from "../../resources/documents";
+import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY } from "../catalog/documents";
+import { BACKUP_RUN, GC_LOCK } from "../catalog/run-documents";
+import { gcLockRef } from "../catalog/runs-repo";
 import { decidedByVersions, type ItemState } from "./prune";
 
 const LOCK_MS = 15 * 60_000;
@@ -46,8 +50,8 @@ const stored = new WeakMap<GcItem, { item: DocumentReference; versions: Document
 export async function takeLock(scope: Scope, holder: string, now: Date): Promise<boolean> {
   const ref = gcLockRef(scope);
   return ref.firestore.runTransaction(async (transaction) => {
-    const lock = (await transaction.get(ref)).data();
-    const until = typeof lock?.sweepingUntil === "string" ? lock.sweepingUntil : "";
+    const lock = decodeDocument(GC_LOCK, await transaction.get(ref));
+    const until = lock?.sweepingUntil ?? "";
     if (until > now.toISOString() && lock?.holder !== holder) return false;
     transaction.set(
       ref,
@@ -65,24 +69,23 @@ export async function releaseLock(
 ): Promise<void> {
   const ref = gcLockRef(scope);
   await ref.firestore.runTransaction(async (transaction) => {
-    const lock = (await transaction.get(ref)).data();
+    const lock = decodeDocument(GC_LOCK, await transaction.get(ref));
     if (lock?.holder !== holder) return;
     transaction.set(ref, { holder: null, sweepingUntil: null, ...fields }, { merge: true });
   });
 }
 
-/** When the organisation's last collection ended (`lastRunAt` of its GC lock), as stored. */
-export async function lastCollectionAt(scope: Scope): Promise<unknown> {
-  return (await gcLockRef(scope).get()).get("lastRunAt") as unknown;
+/** When the organisation's last collection ended (`lastRunAt` of its GC lock); undefined before the first. */
+export async function lastCollectionAt(scope: Scope): Promise<string | undefined> {
+  return decodeDocument(GC_LOCK, await gcLockRef(scope).get())?.lastRunAt;
 }
 
 /** Whether a backup run of the organisation holds a live lease. */
 export async function backupsRunning(scope: Scope, now: Date): Promise<boolean> {
   const running = await organizationRef(scope).collection("backupRuns").where("state", "==", "running").get();
-  return running.docs.some((doc) => {
-    const until = (doc.get("lease") as { until?: unknown } | null | undefined)?.until;
-    return typeof until === "string" && until > now.toISOString();
-  });
+  return decodeDocuments(BACKUP_RUN, running.docs).some(
+    (run) => (run.lease?.until ?? "") > now.toISOString(),
+  );
 }
 
 /** The runs not ended yet (pending or running), whose partial chunk lists stay live. */
@@ -91,18 +94,21 @@ export async function unfinishedRuns(scope: Scope): Promise<RunRecord[]> {
     .collection("backupRuns")
     .where("state", "in", ["pending", "running"])
     .get();
-  return runs.docs.flatMap((run) => decodeRun(run) ?? []);
+  return decodeDocuments(BACKUP_RUN, runs.docs);
 }
 
-/** Every resource of the organisation with the policy it is assigned, if any. */
+/**
+ * Every resource of the organisation with the policy it is assigned, if any. A resource that does not
+ * decode is left out (logged): no rule applies to its items, so retention keeps all of them.
+ */
 export async function resourcePolicies(
   scope: Scope,
 ): Promise<{ resourceId: string; policyId: string | undefined }[]> {
   const resources = await organizationRef(scope).collection("resources").get();
-  return resources.docs.map((resource) => {
-    const policyId = resource.get("policyId") as unknown;
-    return { resourceId: resource.id, policyId: typeof policyId === "string" ? policyId : undefined };
-  });
+  return readableDocuments(RESOURCE, resources.docs).map((resource) => ({
+    resourceId: resource.resourceId,
+    policyId: resource.policyId ?? undefined,
+  }));
 }
 
 /** One version document as the collection-group walk reads it. */
@@ -120,7 +126,7 @@ function versionDocOf(doc: QueryDocumentSnapshot): VersionDoc | undefined {
   if (!itemRef || !resourceRef || itemRef.parent.id !== "items" || resourceRef.parent.id !== "resources") {
     return undefined;
   }
-  return { ref: doc.ref, resourceId: resourceRef.id, itemRef, version: doc.data() as StoredVersion };
+  return { ref: doc.ref, resourceId: resourceRef.id, itemRef, version: decodeQueried(CATALOG_VERSION, doc) };
 }
 
 /**
@@ -163,14 +169,10 @@ function groupByItem(docs: VersionDoc[]): ItemVersions[] {
 async function statesOf(db: Firestore, groups: ItemVersions[]): Promise<(ItemState | undefined)[]> {
   if (groups.length === 0) return [];
   const items = await db.getAll(...groups.map((group) => group.itemRef));
-  return items.map((item) =>
-    item.exists
-      ? {
-          currentVersionId: String(item.get("currentVersionId")),
-          deletedAtSource: (item.get("deletedAtSource") as string | null | undefined) ?? null,
-        }
-      : undefined,
-  );
+  return items.map((snapshot) => {
+    const item = decodeDocument(CATALOG_ITEM, snapshot);
+    return item && { currentVersionId: item.currentVersionId, deletedAtSource: item.deletedAtSource };
+  });
 }
 
 /**
@@ -227,11 +229,14 @@ export async function deleteVersions(
   await batch.commit();
 }
 
-/** The `lastReferencedAt` of each chunk's index entry, as stored (undefined without an entry). */
-export async function chunksLastReferenced(scope: Scope, chunkIds: string[]): Promise<unknown[]> {
+/** The `lastReferencedAt` of each chunk's index entry (undefined without an entry). */
+export async function chunksLastReferenced(
+  scope: Scope,
+  chunkIds: string[],
+): Promise<(string | undefined)[]> {
   const chunkRefs = organizationRef(scope).collection("chunkRefs");
   const refs = await chunkRefs.firestore.getAll(...chunkIds.map((id) => chunkRefs.doc(id)));
-  return chunkIds.map((_, index) => refs[index]?.get("lastReferencedAt") as unknown);
+  return refs.map((ref) => decodeDocument(CHUNK_ENTRY, ref)?.lastReferencedAt);
 }
 
 /** Deletes the chunks' index entries, in one batch. */

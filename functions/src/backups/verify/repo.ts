@@ -5,20 +5,18 @@
  *   damaged [{itemKey, kind, name, refetch}]}`, `verifyTrackedSince` (the planner first saw it with backups).
  * - `chunkRefs/{chunkId}.verifiedAt`: when the chunk was last read and found good.
  */
-import { decodeResourceIntegrity } from "@alpvault/contracts/schemas/integrity";
 import type { DamagedItem, ResourceIntegrity } from "@alpvault/contracts/integrity";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { catalogDocId } from "../../engine/runner/catalog-ids";
 import type { StoredVersion } from "../../engine/verify/check";
 import { bulkWrites } from "../../lib/bulk-writes";
+import { decodeDocument, decodeDocuments, decodeQueried, readableDocuments } from "../../lib/stored";
+import { RESOURCE, type StoredResource } from "../../resources/documents";
+import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY } from "../catalog/documents";
 
 function resourceRef(scope: Scope, resourceId: string) {
   return organizationRef(scope).collection("resources").doc(resourceId);
 }
-
-const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
-const count = (value: unknown): number =>
-  typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
 
 /** A resource as the verification needs it. */
 export interface VerifyResource {
@@ -31,33 +29,30 @@ export interface VerifyResource {
   integrity: ResourceIntegrity | null;
 }
 
-function decodeVerifyResource(
-  id: string,
-  data: Record<string, unknown> | undefined,
-): VerifyResource | undefined {
-  if (!data || typeof data.name !== "string") return undefined;
+function verifyResourceOf(resource: StoredResource): VerifyResource {
   return {
-    resourceId: id,
-    name: data.name,
-    email: text(data.email),
-    bytes: count(data.mailBackupBytes) + count(data.driveBackupBytes),
-    lastVerifiedAt: text(data.lastVerifiedAt),
-    trackedSince: text(data.verifyTrackedSince),
-    integrity: decodeResourceIntegrity(data.integrity) ?? null,
+    resourceId: resource.resourceId,
+    name: resource.name,
+    email: resource.email,
+    bytes: resource.mailBackupBytes + resource.driveBackupBytes,
+    lastVerifiedAt: resource.lastVerifiedAt,
+    trackedSince: resource.verifyTrackedSince,
+    integrity: resource.integrity,
   };
 }
 
+/** The organisation's resources (one that does not decode is left out, logged: the others are verified). */
 export async function verifyResources(scope: Scope): Promise<VerifyResource[]> {
   const snapshot = await organizationRef(scope).collection("resources").get();
-  return snapshot.docs.flatMap((doc) => decodeVerifyResource(doc.id, doc.data()) ?? []);
+  return readableDocuments(RESOURCE, snapshot.docs).map(verifyResourceOf);
 }
 
 export async function readVerifyResource(
   scope: Scope,
   resourceId: string,
 ): Promise<VerifyResource | undefined> {
-  const snapshot = await resourceRef(scope, resourceId).get();
-  return decodeVerifyResource(snapshot.id, snapshot.data());
+  const resource = decodeDocument(RESOURCE, await resourceRef(scope, resourceId).get());
+  return resource && verifyResourceOf(resource);
 }
 
 /** Stamps `verifyTrackedSince` on resources with backups that have none (the planner's age start). */
@@ -82,16 +77,15 @@ export async function itemPage(
   const page = await query.get();
   return Promise.all(
     page.docs.map(async (doc) => {
+      const { itemKey, kind, search } = decodeQueried(CATALOG_ITEM, doc);
       const versions = await doc.ref.collection("versions").get();
-      const search = (doc.get("search") ?? {}) as { display?: { subject?: unknown; name?: unknown } };
-      const itemKey = String(doc.get("itemKey") ?? doc.id);
-      const name = search.display?.subject ?? search.display?.name;
+      const name = search.kind === "mail" ? search.display?.subject : search.display?.name;
       return {
         docId: doc.id,
         itemKey,
-        kind: doc.get("kind") === "drive-file" ? ("drive-file" as const) : ("gmail-message" as const),
-        name: typeof name === "string" && name !== "" ? name : itemKey,
-        versions: versions.docs.map((version) => version.data() as StoredVersion),
+        kind,
+        name: name || itemKey,
+        versions: decodeDocuments(CATALOG_VERSION, versions.docs),
       };
     }),
   );
@@ -108,7 +102,7 @@ export async function itemVersions(
     .doc(catalogDocId(itemKey))
     .collection("versions")
     .get();
-  return versions.docs.map((version) => version.data() as StoredVersion);
+  return decodeDocuments(CATALOG_VERSION, versions.docs);
 }
 
 /** Chunks read within the freshness window (their `verifiedAt` is at or after `since`). */
@@ -120,8 +114,8 @@ export async function freshChunks(scope: Scope, chunkIds: string[], since: strin
   for (let start = 0; start < ids.length; start += 300) {
     const snapshots = await refs.firestore.getAll(...ids.slice(start, start + 300).map((id) => refs.doc(id)));
     for (const snapshot of snapshots) {
-      const at = snapshot.get("verifiedAt") as unknown;
-      if (typeof at === "string" && at >= since) fresh.add(snapshot.id);
+      const at = decodeDocument(CHUNK_ENTRY, snapshot)?.verifiedAt;
+      if (at !== undefined && at >= since) fresh.add(snapshot.id);
     }
   }
   return fresh;
@@ -175,7 +169,7 @@ export async function updateRefetchStates(
   if (states.size === 0) return;
   const ref = resourceRef(scope, resourceId);
   await ref.firestore.runTransaction(async (transaction) => {
-    const integrity = decodeResourceIntegrity((await transaction.get(ref)).get("integrity"));
+    const integrity = decodeDocument(RESOURCE, await transaction.get(ref))?.integrity;
     if (!integrity || integrity.verifiedAt !== verifiedAt) return;
     const damaged = integrity.damaged.map((item) => ({
       ...item,
@@ -198,9 +192,10 @@ export async function refetchOutcomes(
   const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
   snapshots.forEach((snapshot, index) => {
     const key = itemKeys[index]!;
-    const healedAt = snapshot.get("current.healedAt") as unknown;
-    if (typeof healedAt === "string" && healedAt > since) out.set(key, "refetched");
-    else if (!snapshot.exists || snapshot.get("deletedAtSource") !== null) out.set(key, "gone");
+    const item = decodeDocument(CATALOG_ITEM, snapshot);
+    const healedAt = item?.current.healedAt;
+    if (healedAt !== undefined && healedAt > since) out.set(key, "refetched");
+    else if (!item || item.deletedAtSource !== null) out.set(key, "gone");
   });
   return out;
 }

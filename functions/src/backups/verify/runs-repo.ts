@@ -10,28 +10,13 @@
  * move a checkpoint back.
  */
 import { randomUUID } from "node:crypto";
-import type { DamagedItem, VerifyRun, VerifyRunState, VerifyTrigger } from "@alpvault/contracts/integrity";
+import type { VerifyRun, VerifyRunState, VerifyTrigger } from "@alpvault/contracts/integrity";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { takeRunLease, type RunLeaseAnswer } from "../../lib/run-lease";
+import { decodeDocument, readableDocuments } from "../../lib/stored";
+import { VERIFY_RUN, VERIFY_STATE, type DamageRecord, type VerifyRunRecord } from "./documents";
 
-/** A damaged item as a run keeps it until its resource is healed and recorded. */
-export interface DamageRecord {
-  itemKey: string;
-  kind: DamagedItem["kind"];
-  name: string;
-  brokenObjects: string[];
-  brokenChunks: string[];
-}
-
-export interface VerifyRunRecord extends VerifyRun {
-  requestedBy: string;
-  lease: { holder: string; until: string } | null;
-  position: { index: number; afterItem: string | null };
-  current: { checkedItems: number; damagedItems: number; damaged: DamageRecord[] };
-  /** A resource's damage is confirmed and healed under the GC lock; set while waiting for it. */
-  waitingSince: string | null;
-  updatedAt: string;
-}
+export type { DamageRecord, VerifyRunRecord };
 
 export class VerifyLeaseLostError extends Error {
   constructor(runId: string) {
@@ -40,76 +25,12 @@ export class VerifyLeaseLostError extends Error {
   }
 }
 
-const STATES: readonly VerifyRunState[] = ["pending", "running", "succeeded", "failed"];
-
 function runs(scope: Scope) {
   return organizationRef(scope).collection("verifyRuns");
 }
 
 function metaRef(scope: Scope) {
   return organizationRef(scope).collection("meta").doc("verify");
-}
-
-const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
-const count = (value: unknown): number =>
-  typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0;
-
-function decodeDamage(value: unknown): DamageRecord | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  const strings = (list: unknown): string[] =>
-    Array.isArray(list) ? list.filter((entry): entry is string => typeof entry === "string") : [];
-  if (typeof v.itemKey !== "string" || typeof v.name !== "string") return undefined;
-  if (v.kind !== "gmail-message" && v.kind !== "drive-file") return undefined;
-  return {
-    itemKey: v.itemKey,
-    kind: v.kind,
-    name: v.name,
-    brokenObjects: strings(v.brokenObjects),
-    brokenChunks: strings(v.brokenChunks),
-  };
-}
-
-function decodeVerifyRun(id: string, data: Record<string, unknown> | undefined): VerifyRunRecord | undefined {
-  if (!data) return undefined;
-  const progress = (data.progress ?? {}) as Record<string, unknown>;
-  const position = (data.position ?? {}) as Record<string, unknown>;
-  const current = (data.current ?? {}) as Record<string, unknown>;
-  const lease = data.lease as { holder?: unknown; until?: unknown } | null | undefined;
-  return {
-    runId: id,
-    trigger: data.trigger === "schedule" ? "schedule" : "manual",
-    state: STATES.includes(data.state as VerifyRunState) ? (data.state as VerifyRunState) : "pending",
-    requestedAt: text(data.requestedAt) ?? "",
-    requestedBy: text(data.requestedBy) ?? "",
-    startedAt: text(data.startedAt),
-    finishedAt: text(data.finishedAt),
-    updatedAt: text(data.updatedAt) ?? text(data.requestedAt) ?? "",
-    resourceIds: Array.isArray(data.resourceIds)
-      ? data.resourceIds.filter((entry): entry is string => typeof entry === "string")
-      : [],
-    progress: {
-      resourcesDone: count(progress.resourcesDone),
-      checkedItems: count(progress.checkedItems),
-      damagedItems: count(progress.damagedItems),
-      objectsRead: count(progress.objectsRead),
-      bytesRead: count(progress.bytesRead),
-    },
-    failureReason: text(data.failureReason),
-    lease:
-      lease && typeof lease.holder === "string" && typeof lease.until === "string"
-        ? { holder: lease.holder, until: lease.until }
-        : null,
-    position: { index: count(position.index), afterItem: text(position.afterItem) },
-    current: {
-      checkedItems: count(current.checkedItems),
-      damagedItems: count(current.damagedItems),
-      damaged: Array.isArray(current.damaged)
-        ? current.damaged.flatMap((entry) => decodeDamage(entry) ?? [])
-        : [],
-    },
-    waitingSince: text(data.waitingSince),
-  };
 }
 
 /** The run as the API shows it. */
@@ -139,15 +60,15 @@ export async function requestVerifyRun(
 ): Promise<{ run: VerifyRunRecord; created: boolean }> {
   const meta = metaRef(scope);
   return meta.firestore.runTransaction(async (transaction) => {
-    const active = text((await transaction.get(meta)).get("activeRunId"));
+    const active = decodeDocument(VERIFY_STATE, await transaction.get(meta))?.activeRunId;
     if (active) {
-      const snapshot = await transaction.get(runs(scope).doc(active));
-      const run = decodeVerifyRun(snapshot.id, snapshot.data());
+      const run = decodeDocument(VERIFY_RUN, await transaction.get(runs(scope).doc(active)));
       if (run && isActive(run.state)) return { run, created: false };
     }
     const ref = runs(scope).doc(randomUUID().replace(/-/g, ""));
     const at = request.now.toISOString();
-    const data = {
+    const run: VerifyRunRecord = {
+      runId: ref.id,
       trigger: request.trigger,
       requestedBy: request.requestedBy,
       state: "pending",
@@ -163,28 +84,28 @@ export async function requestVerifyRun(
       failureReason: null,
       waitingSince: null,
     };
+    const { runId: _runId, ...data } = run;
     transaction.create(ref, data);
     const fields: Record<string, unknown> = { activeRunId: ref.id };
     if (request.trigger === "schedule") fields.lastScheduledAt = at;
     transaction.set(meta, fields, { merge: true });
-    return { run: decodeVerifyRun(ref.id, data) as VerifyRunRecord, created: true };
+    return { run, created: true };
   });
 }
 
 /** When the last scheduled run was requested (undefined: never). */
 export async function lastScheduledVerify(scope: Scope): Promise<string | undefined> {
-  return text((await metaRef(scope).get()).get("lastScheduledAt")) ?? undefined;
+  return decodeDocument(VERIFY_STATE, await metaRef(scope).get())?.lastScheduledAt;
 }
 
 export async function readVerifyRun(scope: Scope, runId: string): Promise<VerifyRunRecord | undefined> {
-  const snapshot = await runs(scope).doc(runId).get();
-  return decodeVerifyRun(snapshot.id, snapshot.data());
+  return decodeDocument(VERIFY_RUN, await runs(scope).doc(runId).get());
 }
 
-/** The organisation's most recent runs, newest first. */
+/** The organisation's most recent runs, newest first (one that does not decode is left out, logged). */
 export async function recentVerifyRuns(scope: Scope, limit: number): Promise<VerifyRunRecord[]> {
   const snapshot = await runs(scope).orderBy("requestedAt", "desc").limit(limit).get();
-  return snapshot.docs.flatMap((doc) => decodeVerifyRun(doc.id, doc.data()) ?? []);
+  return readableDocuments(VERIFY_RUN, snapshot.docs);
 }
 
 /** Active runs nobody works on: no live lease and no change for `staleMs` (the dispatcher enqueues them). */
@@ -196,9 +117,9 @@ export async function strandedVerifyRuns(
   const snapshot = await runs(scope).where("state", "in", ["pending", "running"]).get();
   const at = now.toISOString();
   const stale = new Date(now.getTime() - staleMs).toISOString();
-  return snapshot.docs
-    .flatMap((doc) => decodeVerifyRun(doc.id, doc.data()) ?? [])
-    .filter((run) => !(run.lease && run.lease.until > at) && run.updatedAt <= stale);
+  return readableDocuments(VERIFY_RUN, snapshot.docs).filter(
+    (run) => !(run.lease && run.lease.until > at) && run.updatedAt <= stale,
+  );
 }
 
 export type VerifyLeaseAnswer = RunLeaseAnswer;
@@ -213,7 +134,7 @@ export async function takeVerifyLease(
   return takeRunLease(
     runs(scope).doc(runId),
     {
-      decode: (snapshot) => decodeVerifyRun(snapshot.id, snapshot.data()),
+      decode: (snapshot) => decodeDocument(VERIFY_RUN, snapshot),
       finished: (run) => !isActive(run.state),
       alsoWrite: (at) => ({ updatedAt: at }),
     },
@@ -234,8 +155,7 @@ export async function saveVerifyCheckpoint(
 ): Promise<void> {
   const ref = runs(scope).doc(runId);
   await ref.firestore.runTransaction(async (transaction) => {
-    const snapshot = await transaction.get(ref);
-    const run = decodeVerifyRun(snapshot.id, snapshot.data());
+    const run = decodeDocument(VERIFY_RUN, await transaction.get(ref));
     if (!run || run.lease?.holder !== holder || !isActive(run.state)) throw new VerifyLeaseLostError(runId);
     transaction.update(ref, {
       position: checkpoint.position,
@@ -261,7 +181,7 @@ export async function finishVerifyRun(
   const meta = metaRef(scope);
   await ref.firestore.runTransaction(async (transaction) => {
     const [snapshot, metaSnapshot] = await transaction.getAll(ref, meta);
-    const run = decodeVerifyRun(snapshot!.id, snapshot!.data());
+    const run = decodeDocument(VERIFY_RUN, snapshot!);
     if (!run || run.lease?.holder !== holder || !isActive(run.state)) throw new VerifyLeaseLostError(runId);
     transaction.update(ref, {
       state: outcome.state,
@@ -272,7 +192,7 @@ export async function finishVerifyRun(
       progress,
       current: { checkedItems: 0, damagedItems: 0, damaged: [] },
     });
-    if (metaSnapshot?.get("activeRunId") === runId)
+    if (decodeDocument(VERIFY_STATE, metaSnapshot!)?.activeRunId === runId)
       transaction.set(meta, { activeRunId: null }, { merge: true });
   });
 }

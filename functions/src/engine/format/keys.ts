@@ -8,6 +8,7 @@
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { inspect } from "node:util";
+import { z } from "zod/mini";
 import { EncryptionError, FormatError } from "./errors";
 
 export const DATA_KEY_BYTES = 32;
@@ -237,27 +238,20 @@ export async function rewrapDataKey(
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
+/** A data-key record as stored (docs/backup-format.md §2), checked field by field. */
+export const dataKeyRecordSchema: z.ZodMiniType<DataKeyRecord> = z.object({
+  dataKeyId: z.string().check(z.regex(DATA_KEY_ID)),
+  secretId: z.string().check(z.minLength(1)),
+  wrappedKey: z.string().check(z.regex(BASE64)),
+  createdAt: z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)))),
+  formatVersion: z.literal(DATA_KEY_FORMAT_VERSION),
+  state: z.enum(["active", "retired"]),
+});
+
 /** A data-key record read from storage, checked field by field (`FormatError` when it is not one). */
 export function decodeDataKeyRecord(value: unknown): DataKeyRecord {
-  if (typeof value !== "object" || value === null) throw new FormatError("A data key record is an object.");
-  const record = value as Record<string, unknown>;
-  const { dataKeyId, secretId, wrappedKey, createdAt, formatVersion, state } = record;
-  if (typeof dataKeyId !== "string" || !DATA_KEY_ID.test(dataKeyId)) {
-    throw new FormatError("A data key record has an invalid dataKeyId.");
-  }
-  if (typeof secretId !== "string" || secretId.length === 0) {
-    throw new FormatError("A data key record has an invalid secretId.");
-  }
-  if (typeof wrappedKey !== "string" || !BASE64.test(wrappedKey)) {
-    throw new FormatError("A data key record has an invalid wrappedKey.");
-  }
-  if (typeof createdAt !== "string" || Number.isNaN(Date.parse(createdAt))) {
-    throw new FormatError("A data key record has an invalid createdAt.");
-  }
-  if (formatVersion !== DATA_KEY_FORMAT_VERSION) {
-    throw new FormatError("A data key record has an unsupported formatVersion.");
-  }
-  if (state !== "active" && state !== "retired")
-    throw new FormatError("A data key record has an invalid state.");
-  return { dataKeyId, secretId, wrappedKey, createdAt, formatVersion, state };
+  const result = dataKeyRecordSchema.safeParse(value);
+  if (result.success) return result.data;
+  const field = result.error.issues[0]?.path.join(".") || "shape";
+  throw new FormatError(`A data key record has an invalid ${field}.`);
 }

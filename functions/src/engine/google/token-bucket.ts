@@ -66,6 +66,7 @@ export class TokenBucket {
     if (this.waiters.length === 0 && this.tryTake(units)) return Promise.resolve();
     return new Promise((resolve) => {
       this.waiters.push({ units, resolve });
+      // Not awaited: serve() answers the waiters, and only waits on the clock, which never fails.
       void this.serve();
     });
   }

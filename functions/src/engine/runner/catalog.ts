@@ -91,21 +91,13 @@ export type CatalogVersion = {
 
 /**
  * What the item document keeps of its current version: enough to skip it or to reuse its chunk list, and
- * its capture time (a view as of an earlier date needs another version only when it is later).
+ * its capture time (a view as of an earlier date needs another version only when it is later; items
+ * written before the capture time was kept lack it, and such a view reads their version).
  */
 export type CurrentVersion = Pick<
   CatalogVersion,
-  | "versionId"
-  | "versionKey"
-  | "contentKey"
-  | "capturedAt"
-  | "size"
-  | "contentDigest"
-  | "dataKeyId"
-  | "metadata"
-  | "healedAt"
-> &
-  ChunkList;
+  "versionId" | "versionKey" | "contentKey" | "size" | "contentDigest" | "dataKeyId" | "metadata" | "healedAt"
+> & { capturedAt?: string } & ChunkList;
 
 /** An item document (`…/resources/{resourceId}/items/{itemKey}`). */
 export interface CatalogItem {

@@ -55,7 +55,10 @@ export class AdaptiveConcurrency {
     return this.current;
   }
 
-  /** One item finished after `ms` of wall time (its Google calls, their quota waits, its storage). */
+  /**
+   * One item finished after `ms` on the run's clock (its Google calls, their quota waits, its storage):
+   * the clock the quota waits are counted on.
+   */
   itemDone(ms: number): void {
     const usage = this.options.usage;
     if (!usage) return;

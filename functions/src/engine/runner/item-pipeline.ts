@@ -128,7 +128,7 @@ export class ItemPipeline {
             break;
           }
           const change = batch.changes[next++] as Change;
-          const startedAt = performance.now();
+          const startedAt = run.now();
           active += 1;
           this.apply(change, items)
             .catch((error: unknown) => {
@@ -137,7 +137,7 @@ export class ItemPipeline {
             })
             .finally(() => {
               active -= 1;
-              concurrency.itemDone(performance.now() - startedAt);
+              concurrency.itemDone(run.now() - startedAt);
               launch();
             });
         }

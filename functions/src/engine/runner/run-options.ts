@@ -32,7 +32,11 @@ export interface RunBackupOptions {
   signal?: AbortSignal;
   /** Stop (checkpoint, answer "continue") once this says so (e.g. the delivery spent its daily share). */
   stopWhen?: () => boolean;
-  /** Clock (ms since the epoch). */
+  /**
+   * Clock (ms since the epoch): leases, deadlines, dates, and the time items take for the adaptive
+   * concurrency (give it the quota caller's clock, so that items' times and their quota waits are measured
+   * on one clock; a test's fake clock makes the run's pace independent of the machine's speed).
+   */
   now?: () => number;
   /** The run's Google usage (`meteredCaller(…).usage` of the source's caller): `unitsUsed` on the run. */
   usage?: CallCounts;

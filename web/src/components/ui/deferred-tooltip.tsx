@@ -29,14 +29,12 @@ export function DeferredTooltip({
 }) {
   const [Tooltip, setTooltip] = useState<TooltipComponent | undefined>(() => loadedTooltip);
   const [open, setOpen] = useState(false);
-  const refocus = useRef(false);
+  // Whether the tooltip's code was asked for by a focus (not a hover): the child then takes the focus back.
+  const [refocus, setRefocus] = useState(false);
   const child = useRef<HTMLElement | null>(null);
   useEffect(() => {
-    if (Tooltip && refocus.current) {
-      refocus.current = false;
-      child.current?.focus();
-    }
-  }, [Tooltip]);
+    if (Tooltip && refocus) child.current?.focus();
+  }, [Tooltip, refocus]);
   if (Tooltip) {
     return (
       <Tooltip
@@ -50,16 +48,20 @@ export function DeferredTooltip({
       </Tooltip>
     );
   }
-  const activate = (focused: boolean) => () => {
-    refocus.current = focused;
+  const activate = (focused: boolean) => {
+    setRefocus(focused);
     setOpen(true);
-    void loadTooltip().then((loaded) => setTooltip(() => loaded));
+    // Code that does not load leaves the child as it is, without its tooltip.
+    loadTooltip().then(
+      (loaded) => setTooltip(() => loaded),
+      (error: unknown) => console.warn("The tooltip could not be loaded", error),
+    );
   };
   // Left before the code arrived: it opens closed.
   const leave = () => setOpen(false);
   return cloneElement(children, {
-    onMouseEnter: activate(false),
-    onFocus: activate(true),
+    onMouseEnter: () => activate(false),
+    onFocus: () => activate(true),
     onMouseLeave: leave,
     onBlur: leave,
   });

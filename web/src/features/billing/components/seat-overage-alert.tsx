@@ -4,6 +4,7 @@ import Button from "@mui/material/Button";
 import type { SubscriptionDetails } from "@alpvault/contracts/organizations";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
+import { useNow } from "@/lib/clock";
 import { formatDate } from "@/lib/format";
 import "../i18n/register";
 
@@ -24,9 +25,10 @@ export function SeatOverageAlert({
   onAddSeats(seats: number): void;
 }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   const overage = subscription?.seatOverage;
   if (!subscription || !overage) return null;
-  const stopped = Date.parse(overage.stopsAt) <= Date.now();
+  const stopped = Date.parse(overage.stopsAt) <= now;
   const listed = overage.mailboxes.map((mailbox) => mailbox.email ?? mailbox.resourceId);
   const more = overage.over - listed.length;
   return (

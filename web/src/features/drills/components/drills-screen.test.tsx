@@ -327,9 +327,7 @@ describe("a drill run's items", () => {
     api.answer(RUNS, runsOf([aRun()]));
     api.fail(DETAIL, { code: 404, message: DRILL_MESSAGES.runNotFound });
     const { user } = await openDrills();
-    await user.click(
-      within(screen.getByTestId("drill-run")).getByRole("button", { name: /^Show items/ }),
-    );
+    await user.click(within(screen.getByTestId("drill-run")).getByRole("button", { name: /^Show items/ }));
     const dialog = await screen.findByRole("dialog");
     expect(await within(dialog).findByText(DRILL_MESSAGES.runNotFound)).toBeInTheDocument();
   });

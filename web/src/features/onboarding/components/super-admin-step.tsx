@@ -24,7 +24,8 @@ export function SuperAdminStep() {
         variant="contained"
         size="large"
         startIcon={<SwitchAccount />}
-        onClick={() => navigate(withAppParameter(paths.onboarding.superAdminLogin.getHref(), search))}
+        // navigate() settles once the route has loaded and never rejects (a route's errors show in its error element).
+        onClick={() => void navigate(withAppParameter(paths.onboarding.superAdminLogin.getHref(), search))}
       >
         {t("onboarding.step2.changeAccount")}
       </Button>

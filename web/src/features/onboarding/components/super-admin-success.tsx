@@ -21,7 +21,8 @@ export function SuperAdminSuccess() {
       <Button
         variant="contained"
         size="large"
-        onClick={() => navigate(withAppParameter(paths.onboarding.step3.getHref(), search))}
+        // navigate() settles once the route has loaded and never rejects (a route's errors show in its error element).
+        onClick={() => void navigate(withAppParameter(paths.onboarding.step3.getHref(), search))}
       >
         {t("onboarding.superAdminSuccess.continue")}
       </Button>

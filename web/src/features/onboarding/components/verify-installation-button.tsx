@@ -31,7 +31,7 @@ export function VerifyInstallationButton({ variant = "contained" }: { variant?: 
       console.warn("Refreshing the session failed", caught);
     }
     const errorPage = paths.onboarding.appInstallError.path;
-    if (pathname !== errorPage) navigate(withAppParameter(errorPage, search));
+    if (pathname !== errorPage) await navigate(withAppParameter(errorPage, search));
   };
 
   return (

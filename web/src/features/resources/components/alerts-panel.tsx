@@ -10,7 +10,8 @@ import ListItemText from "@mui/material/ListItemText";
 import Typography from "@mui/material/Typography";
 import type { AlertsResponse } from "@alpvault/contracts/organizations";
 import { useTranslation } from "react-i18next";
-import { formatRelativeTime } from "@/lib/format";
+import { useNow } from "@/lib/clock";
+import { formatPastTime } from "@/lib/format";
 
 /** The alerts panel (docs/requirements.md#screens-and-navigation): latest alerts, the unread count and Mark All as Read. */
 export function AlertsPanel({
@@ -23,6 +24,7 @@ export function AlertsPanel({
   onMarkAllRead: () => void;
 }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   const unread = alerts?.unread ?? 0;
   return (
     <Card variant="outlined" data-testid="alerts-panel">
@@ -59,7 +61,7 @@ export function AlertsPanel({
               <ListItem key={alert.alertId} disableGutters data-testid="alert-item" data-read={alert.read}>
                 <ListItemText
                   primary={alert.message}
-                  secondary={formatRelativeTime(alert.createdAt, Date.now(), i18n.language)}
+                  secondary={formatPastTime(alert.createdAt, now, i18n.language)}
                   slotProps={{ primary: { sx: { fontWeight: alert.read ? 400 : 600 } } }}
                 />
               </ListItem>

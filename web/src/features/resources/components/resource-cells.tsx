@@ -7,7 +7,8 @@ import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
 import { paths } from "@/config/paths";
 import { WorkPace } from "@/components/ui/work-pace";
-import { formatGigabytes, formatRelativeTime, formatStorage } from "@/lib/format";
+import { useNow } from "@/lib/clock";
+import { formatGigabytes, formatPastTime, formatRelativeTime, formatStorage } from "@/lib/format";
 
 /**
  * docs/requirements.md#data-the-console-shows: the display name is the name plus the email or a 'shared
@@ -73,12 +74,17 @@ function BackupProgress({ name, backup }: { name: string; backup: ActiveBackup }
 
 export function BackupDates({ resource }: { resource: Resource }) {
   const { t, i18n } = useTranslation();
+  const now = useNow();
   const when = (value: string | null, fallback: string) =>
-    value ? formatRelativeTime(value, Date.now(), i18n.language) : fallback;
+    value ? formatRelativeTime(value, now, i18n.language) : fallback;
+  const happened = (value: string | null, fallback: string) =>
+    value ? formatPastTime(value, now, i18n.language) : fallback;
   return (
     <Box data-testid="resource-dates">
       <Typography variant="body2">
-        {t("resources.table.lastBackup", { when: when(resource.lastBackupAt, t("resources.table.never")) })}
+        {t("resources.table.lastBackup", {
+          when: happened(resource.lastBackupAt, t("resources.table.never")),
+        })}
       </Typography>
       {resource.activeBackup ? (
         <BackupProgress name={resource.name} backup={resource.activeBackup} />
@@ -91,7 +97,7 @@ export function BackupDates({ resource }: { resource: Resource }) {
       )}
       <Typography variant="caption" color="text.secondary" component="div" data-testid="last-verified">
         {t("resources.table.lastVerified", {
-          when: when(resource.lastVerifiedAt, t("resources.table.neverVerified")),
+          when: happened(resource.lastVerifiedAt, t("resources.table.neverVerified")),
         })}
       </Typography>
     </Box>

@@ -208,6 +208,20 @@ function BrowseToolbar(props: {
   );
 }
 
+/** Export all exports what the browse shows: the open label's or folder's items (the top: none). */
+function exportPlaceOf(
+  answer: BrowseResponse | undefined,
+  label: string | undefined,
+): ExportPlace | undefined {
+  if (answer?.service === "gmail" && label !== undefined) {
+    return { label, name: answer.labels.find((entry) => entry.label === label)?.name ?? label };
+  }
+  if (answer?.service === "drive" && answer.folder !== "") {
+    return { folder: answer.folder, name: answer.folder.split("/").at(-1) ?? answer.folder };
+  }
+  return undefined;
+}
+
 /**
  * Point-in-time browse of one resource (docs/requirements.md#backup-activity): a day (or now), the
  * service, then the mailbox by label or the drive folder by folder, each page of items as the backups held
@@ -267,16 +281,7 @@ export function SnapshotBrowser(props: {
       ...(place.date ? { date: place.date } : {}),
     });
   };
-  // Export all exports what the browse shows: the open label's or folder's items (the top: none).
-  const exportPlace: ExportPlace | undefined =
-    answer?.service === "gmail" && place.label !== undefined
-      ? {
-          label: place.label,
-          name: answer.labels.find((label) => label.label === place.label)?.name ?? place.label,
-        }
-      : answer?.service === "drive" && answer.folder !== ""
-        ? { folder: answer.folder, name: answer.folder.split("/").at(-1) ?? answer.folder }
-        : undefined;
+  const exportPlace = exportPlaceOf(answer, place.label);
   const asOf = answer?.asOf
     ? t("search.browse.asOf", {
         // The end of the day is the next day's first instant: the day is the one before it.

@@ -18,14 +18,16 @@ export function DebugPanel({ user, children }: { user: User; children?: ReactNod
   const { t } = useTranslation();
   const { show: setMessage } = useSnackbar();
 
-  const copy = (read: () => Promise<string>, done: string) => async () => {
-    try {
-      await navigator.clipboard.writeText(await read());
-      setMessage({ text: done, isError: false });
-    } catch (error) {
-      console.warn("Token could not be copied", error);
-      setMessage({ text: t("debug.copyFailed"), isError: true });
-    }
+  const copy = (read: () => Promise<string>, done: string) => () => {
+    read()
+      .then((token) => navigator.clipboard.writeText(token))
+      .then(
+        () => setMessage({ text: done, isError: false }),
+        (error: unknown) => {
+          console.warn("Token could not be copied", error);
+          setMessage({ text: t("debug.copyFailed"), isError: true });
+        },
+      );
   };
 
   return (

@@ -31,7 +31,8 @@ export default function ProfileMenuList({
   const { currentPlan } = useSession();
   const go = (href: string) => () => {
     onClose();
-    navigate(href);
+    // navigate() settles once the route has loaded and never rejects (a route's errors show in its error element).
+    void navigate(href);
   };
   return (
     <Popover

@@ -1,11 +1,12 @@
 /**
- * Import cycles that close through `import type` (import-x's `no-cycle` follows value imports only).
+ * No import cycles, type imports included.
  *
  * The rule builds the graph of the repository's own files from every import of every kind (value and type
  * imports and exports, `import("…")` types and calls, `require`), resolving each one as TypeScript does
  * with the nearest tsconfig.json (its `paths` aliases included), and finds its strongly connected
- * components. A file on a cycle of that graph that is not also on a cycle of static value imports alone
- * (which `import-x/no-cycle` reports) is reported here, with the cycle it is on.
+ * components. A file on a cycle of static value imports is reported as on an import cycle; a file on a
+ * cycle that closes only through type imports, `import("…")` or `require`, as on a cycle through type
+ * imports; each with the cycle it is on.
  *
  * Each file is read and parsed once per lint run (keyed by its modification time, so an editor's long
  * running ESLint sees edits).
@@ -156,15 +157,19 @@ function onCycle(file, follow) {
   return edgesOf(file).some((edge) => follow(edge) && edge.file === file) ? component : undefined;
 }
 
-/** The shortest way from `file` back to itself inside its component, as repository-relative paths. */
-function cyclePath(file, component) {
+/**
+ * The shortest way from `file` back to itself inside its component along the edges `follow` keeps, as
+ * repository-relative paths.
+ */
+function cyclePath(file, component, follow) {
   const members = new Set(component);
   const previous = new Map();
   const queue = [file];
   while (queue.length > 0) {
     const current = queue.shift();
-    for (const { file: target } of edgesOf(current)) {
-      if (!members.has(target)) continue;
+    for (const edge of edgesOf(current)) {
+      const target = edge.file;
+      if (!follow(edge) || !members.has(target)) continue;
       if (target === file) {
         const steps = [current];
         while (steps[0] !== file) steps.unshift(previous.get(steps[0]));
@@ -179,13 +184,15 @@ function cyclePath(file, component) {
   return path.relative(ROOT, file);
 }
 
-/** The cycle through type imports `file` is on, or undefined. */
-function typeCycle(file) {
+/** The import cycle `file` is on (`values`: one of static value imports alone), or undefined. */
+function importCycle(file) {
   const resolved = path.resolve(file);
   const any = onCycle(resolved, () => true);
   if (!any) return undefined;
-  if (onCycle(resolved, (edge) => edge.value)) return undefined; // import-x/no-cycle reports it
-  return cyclePath(resolved, any);
+  const values = onCycle(resolved, (edge) => edge.value);
+  return values
+    ? { values: true, cycle: cyclePath(resolved, values, (edge) => edge.value) }
+    : { values: false, cycle: cyclePath(resolved, any, () => true) };
 }
 
 module.exports = {
@@ -194,16 +201,23 @@ module.exports = {
     docs: { description: "no import cycle, type imports included" },
     schema: [],
     messages: {
-      cycle: "Import cycle through type imports: {{cycle}}. Move the shared types to the lower module.",
+      cycle: "Import cycle: {{cycle}}. Let one module depend on the other, not both on each other.",
+      typeCycle: "Import cycle through type imports: {{cycle}}. Move the shared types to the lower module.",
     },
   },
   create(context) {
     return {
       Program(node) {
-        const cycle = typeCycle(context.filename);
-        if (cycle) context.report({ node, messageId: "cycle", data: { cycle } });
+        const found = importCycle(context.filename);
+        if (found) {
+          context.report({
+            node,
+            messageId: found.values ? "cycle" : "typeCycle",
+            data: { cycle: found.cycle },
+          });
+        }
       },
     };
   },
-  typeCycle,
+  importCycle,
 };
