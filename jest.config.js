@@ -104,7 +104,11 @@ module.exports = {
       displayName: "browser",
       roots: ["<rootDir>/tests"],
       testMatch: ["<rootDir>/tests/browser/**/*.test.ts"],
-      setupFilesAfterEnv: [...IN_PROCESS, "<rootDir>/tests/browser/support/setup.ts"],
+      setupFilesAfterEnv: [
+        ...IN_PROCESS,
+        "<rootDir>/tests/browser/support/setup.ts",
+        "<rootDir>/tests/browser/support/network-setup.ts",
+      ],
     },
     {
       // A few browser journeys through the whole deployed shape (Hosting, the Functions emulator, Cloud
@@ -113,6 +117,7 @@ module.exports = {
       displayName: "journeys",
       roots: ["<rootDir>/tests"],
       testMatch: ["<rootDir>/tests/journeys/**/*.test.ts"],
+      setupFilesAfterEnv: [...common.setupFilesAfterEnv, "<rootDir>/tests/browser/support/network-setup.ts"],
     },
     {
       // Tests that change what the whole deployment shares (the daily Google budget's ledger) or read the

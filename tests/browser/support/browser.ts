@@ -1,20 +1,12 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { servedUrl } from "../../support/regions";
 import { expectNoViolations, seriousViolations } from "./axe";
-import {
-  chromium,
-  type Browser,
-  type BrowserContext,
-  type Locator,
-  type Page,
-  type Route,
-} from "playwright-core";
+import { startBrowserNetwork, type BrowserNetwork } from "./network";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 
 /** Where the app under test is served (Firebase Hosting of the local stack by default). */
 export const WEB_URL = (process.env.ALPVAULT_WEB_URL ?? "http://127.0.0.1:5000").replace(/\/+$/, "");
 export const SCREENSHOT_DIR = path.resolve(__dirname, "../../artifacts/screenshots");
-export const GAPI_SCRIPT_URL = "https://apis.google.com/js/api.js";
 
 const CHROMIUM_ARGS = [
   "--headless",
@@ -29,22 +21,56 @@ const CHROMIUM_ARGS = [
 
 const gapiStandIn = readFileSync(path.join(__dirname, "gapi-stand-in.js"), "utf8");
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+/** This file's browser network (one proxy for every browser the file launches), closed after its tests. */
+let network: Promise<BrowserNetwork> | undefined;
+
+function browserNetwork(): Promise<BrowserNetwork> {
+  network ??= startBrowserNetwork(gapiStandIn);
+  return network;
 }
 
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+/** Closes this file's browser network, if it started one (the browser set-up files call it after the tests). */
+export async function closeBrowserNetwork(): Promise<void> {
+  const started = network;
+  network = undefined;
+  await (await started)?.close();
 }
 
-/** Requests that left the machine (blocked); a test can assert on them. */
+/** Chromium, its every request through this file's browser network (network.ts). */
+export async function launchBrowser(): Promise<Browser> {
+  const { proxyServer } = await browserNetwork();
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      ...CHROMIUM_ARGS,
+      `--proxy-server=${proxyServer}`,
+      // Loopback too: the stack and the API served here are on 127.0.0.1.
+      "--proxy-bypass-list=<-loopback>",
+      // The gapi stand-in's certificate is a test certificate for apis.google.com.
+      "--ignore-certificate-errors",
+    ],
+  });
+}
+
+/** The context's pages' requests that would have left the machine (the proxy refuses them); a test can assert on them. */
 export interface NetworkLog {
   blocked: string[];
 }
 
+const GAPI_SCRIPT_URL = "https://apis.google.com/js/api.js";
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/;
+
+/** Whether the page asked for something beyond the machine (Chromium's own service traffic is not the page's). */
+function leavesTheMachine(address: string): boolean {
+  const url = new URL(address);
+  if (url.protocol === "data:" || url.protocol === "blob:" || LOOPBACK.test(url.hostname)) return false;
+  return `${url.origin}${url.pathname}` !== GAPI_SCRIPT_URL;
+}
+
 /**
- * A fresh context whose outbound network is blocked: loopback requests pass, the Google API loader is
- * answered with the gapi stand-in, everything else is aborted and recorded.
+ * A fresh context of a browser of `launchBrowser`: outbound network refused and recorded, the Google API
+ * loader answered with the gapi stand-in, the API answered by the product run in the test's process when
+ * the file runs it there.
  */
 export async function newContext(
   browser: Browser,
@@ -56,31 +82,10 @@ export async function newContext(
     permissions: options.permissions,
   });
   const network: NetworkLog = { blocked: [] };
-  await context.route("**/*", (route: Route) => {
-    const url = new URL(route.request().url());
-    const served = url.pathname.startsWith("/v1/") ? servedUrl(url.href) : url.href;
-    // The product run in the test's own process answers the API's calls (its background work included).
-    if (served !== url.href) return forward(route, served);
-    if (url.protocol === "data:" || url.protocol === "blob:" || isLoopback(url.hostname))
-      return route.continue();
-    if (`${url.origin}${url.pathname}` === GAPI_SCRIPT_URL) {
-      return route.fulfill({ status: 200, contentType: "text/javascript; charset=utf-8", body: gapiStandIn });
-    }
-    network.blocked.push(url.href);
-    return route.abort("internetdisconnected");
+  context.on("request", (request) => {
+    if (leavesTheMachine(request.url())) network.blocked.push(request.url());
   });
   return { context, network };
-}
-
-/** Answers a request with what `target` answers (redirects left to the page, as the browser would see them). */
-async function forward(route: Route, target: string): Promise<void> {
-  try {
-    const response = await route.fetch({ url: target, maxRedirects: 0 });
-    await route.fulfill({ response });
-  } catch {
-    // The page or the test ended while the answer was on its way: nothing waits for it any more.
-    await route.abort("connectionreset").catch(() => undefined);
-  }
 }
 
 /**

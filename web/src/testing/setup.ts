@@ -6,11 +6,16 @@
  * program, it also gives every test file there jest's and Testing Library's matcher types.
  */
 import "@testing-library/jest-dom";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import i18n from "i18next";
 import { installDownloads } from "./downloads";
 import { fakeFirebase } from "./fake-firebase-sdk";
 import { installedFakeApi, uninstallFakeApi } from "./fake-api";
+
+// How long findBy… and waitFor wait for what the test expects before failing: a hang bound, not a speed
+// check. npm test runs these tests beside lint and typecheck on the same cores, where Testing Library's 1 s
+// default fails a screen that is merely slow to get a core.
+configure({ asyncUtilTimeout: 30_000 });
 
 beforeEach(() => {
   window.localStorage.clear();
