@@ -80,10 +80,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Fails with one clear message naming every busy port, instead of letting a service hang or crash. */
-export async function assertPortsFree(): Promise<void> {
+/**
+ * Fails with one clear message naming every busy port of `ports` (the stack's), instead of letting a
+ * service hang or crash.
+ */
+export async function assertPortsFree(ports: Partial<Record<Service, number>> = PORTS): Promise<void> {
   const busy: string[] = [];
-  for (const [service, port] of Object.entries(PORTS) as [Service, number][]) {
+  for (const [service, port] of Object.entries(ports) as [Service, number][]) {
     if (!(await portIsFree(port))) busy.push(`  ${port}  ${SERVICE_NAMES[service]}`);
   }
   if (busy.length > 0) {

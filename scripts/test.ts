@@ -1,17 +1,17 @@
 /**
- * `npm test`: everything, in one command, offline.
- *   1. side by side: build functions and web; lint (ESLint, type-aware, with our rules; Prettier; sizes);
- *      typecheck every package; the unit tests and the web's component tests (jsdom)
- *   2. start one throw-away local stack (seeded from emulator-data/; its scheduler runs the dispatchers
- *      once, at the start) and run the Firestore conformance, API (the product served by the test's own
- *      process, its background work run when the test says so), end-to-end (through Hosting, the Functions
- *      emulator and Cloud Tasks), browser (the web from Hosting, its API answered by the test's own process)
- *      and browser-journey (the whole deployed shape) suites against it, in two groups side by side: the
- *      files that use the demo organisation, and those that make organisations of their own; then the
- *      tests that run alone (tests/exclusive)
- *   3. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does)
- *   4. once that stack has stopped too, the tests of npm start itself (tests/start/), which start and break
- *      their own stack
+ * `npm test`: everything, in one command, offline. Side by side from the start: lint (ESLint, type-aware,
+ * with our rules; Prettier; sizes), typecheck of every package, the unit tests and the web's component
+ * tests (jsdom); and, after the builds of functions and web, one after another:
+ *   1. the tests of npm start itself (tests/start/), which start and break a stack of their own;
+ *   2. one throw-away local stack (seeded from emulator-data/; its scheduler runs the dispatchers once, at
+ *      the start) with the Firestore conformance, API (the product served by the test's own process, its
+ *      background work run when the test says so), end-to-end (through Hosting, the Functions emulator and
+ *      Cloud Tasks), browser (the web from Hosting, its API answered by the test's own process) and
+ *      browser-journey (the whole deployed shape) suites against it, in two groups: the files that use the
+ *      demo organisation, one after another from the start, and, once lint, typecheck and the unit tests
+ *      have left the cores, those that make organisations of their own, three at a time; then the tests
+ *      that run alone (tests/exclusive);
+ *   3. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does).
  * Ends with each step's time, the 15 slowest test files, and one line "Tests: N passed, N failed, N
  * skipped" over every jest run.
  *
@@ -226,23 +226,32 @@ async function main(): Promise<void> {
   const focus = process.argv.slice(2);
   if (focus.length > 0) return focused(focus);
 
-  // Each is one process (the tests two workers): side by side, they keep the machine's two cores busy.
-  // The builds go one after the other (the web's build is the larger); the stack needs them.
-  const [built] = await Promise.all([
-    (async () =>
-      (await run(
-        "build functions",
-        "npm",
-        ["run", "--silent", "build", "-w", "functions"],
-        {},
-        { buffered: true },
-      )) && run("build web", "npm", ["run", "--silent", "build", "-w", "web"], {}, { buffered: true }))(),
+  // Lint, typecheck and the unit and component tests keep the two cores busy from the start (each one
+  // process, the tests two workers); the stack's tests wait on the stack more than they use a core, so they
+  // run beside them as soon as the builds allow (see stackTests).
+  const checks = Promise.all([
     run("lint", "npm", ["run", "--silent", "lint"], {}, { buffered: true }),
     run("typecheck", "npm", ["run", "--silent", "typecheck"], {}, { buffered: true }),
     jest("unit and component tests", ["unit", "web"], {}, ["--maxWorkers=2"], { buffered: true }),
   ]);
-  if (!built) summarise();
+  // The builds one after the other (the web's is the larger); the stacks need them.
+  const built =
+    (await run("build functions", "npm", ["run", "--silent", "build", "-w", "functions"])) &&
+    (await run("build web", "npm", ["run", "--silent", "build", "-w", "web"]));
+  if (built) await stackTests(checks);
+  await checks;
+  summarise();
+}
 
+/**
+ * What needs the builds: first the tests of npm start itself (they start and break a stack of their own on
+ * the stack's ports, so before ours starts), then one throw-away stack for the stack's suites, stopped,
+ * started again and checked. The files on the demo organisation start at once, one after another (they
+ * share it); the others, each on organisations of its own, start three at a time once `checks` (lint,
+ * typecheck, unit tests) have ended and left the cores to them.
+ */
+async function stackTests(checks: Promise<unknown>): Promise<void> {
+  await jest("npm start when a part of the stack dies", ["start"]);
   // The stack runs on a copy of the seed, so tests never change emulator-data/.
   const dataDir = mkdtempSync(join(tmpdir(), "alpvault-data-"));
   cpSync(resolve(ROOT, "emulator-data"), dataDir, { recursive: true });
@@ -250,14 +259,18 @@ async function main(): Promise<void> {
   try {
     await withStack(dataDir, "first", async (stack) => {
       const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
-      // Two groups side by side: the files that use the demo organisation (one after another, as they
-      // share it) and all the others, each on organisations of its own, two files at a time (they wait on
-      // the stack more than they use a core; a file removes only the Workspace faults it added).
       const { demo, own } = stackTestGroups();
+      const onDemo = jest("tests on the demo organisation", STACK_PROJECTS, env, [
+        "--runTestsByPath",
+        ...demo,
+      ]);
+      await checks;
       await Promise.all([
-        jest("tests on the demo organisation", STACK_PROJECTS, env, ["--runTestsByPath", ...demo]),
+        onDemo,
+        // A file removes only the Workspace faults it added, so files on their own organisations share
+        // the stack freely.
         jest("conformance, API and browser tests on their own organisations", STACK_PROJECTS, env, [
-          "--maxWorkers=2",
+          "--maxWorkers=3",
           "--runTestsByPath",
           ...own,
         ]),
@@ -274,8 +287,6 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  await jest("npm start when a part of the stack dies", ["start"]);
-
   summarise();
 }
 

@@ -2,8 +2,8 @@
  * `npm start` when the Functions emulator dies under it: it must say which part died and how, stop the rest
  * of the stack with a save, leave no process or port behind, and exit with status 1, instead of running on
  * half a stack. This starts scripts/start.ts itself, as `npm start` does, on a copy of emulator-data/ and
- * with the existing builds, so it needs the stack's ports free: the test runner runs it after its own
- * stacks have stopped.
+ * with the existing builds, so it needs the stack's ports free: npm test runs it before its own
+ * stack starts.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import {
