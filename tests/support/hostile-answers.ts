@@ -301,6 +301,13 @@ export function pastBreaks(known: Known): Record<string, PastBreak> {
       status: 413,
       message: BODY_MESSAGES.tooLarge,
     },
+    "a recovery field named like an object's method (valueOf)": {
+      method: "POST",
+      url: () => `${org()}/recoveries`,
+      body: () => recovery('"valueOf":""'),
+      status: 400,
+      message: "valueOf is not a field of this request.",
+    },
     "a form instead of JSON": {
       method: "POST",
       url: () => `${org()}/policies`,

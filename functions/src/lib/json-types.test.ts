@@ -35,3 +35,21 @@ test("when a recovery's folder name or date is an object or a list, then the rec
   expect(typeMismatch(recoveryRequestSchema, { date: ["01-01-2026"] })).toBe("date must be text.");
   expect(typeMismatch(recoveryRequestSchema, { resourceId: 7 })).toBe("resourceId must be text.");
 });
+
+test.each(["valueOf", "toString", "constructor", "hasOwnProperty"])(
+  "when a request body holds a field named %s that the schema lacks, then the check names it instead of yup failing",
+  (name) => {
+    const body = JSON.parse(`{"${name}": ""}`) as unknown;
+    // What yup does with it unchecked: takes Object.prototype's method for the field's schema.
+    expect(() => recoveryRequestSchema.validateSync(body)).toThrow(TypeError);
+    expect(typeMismatch(recoveryRequestSchema, body)).toBe(`${name} is not a field of this request.`);
+  },
+);
+
+test("when such a field is inside a nested object, then its path is named", () => {
+  const schema = yup.object({ place: yup.object({ label: yup.string() }) });
+  expect(typeMismatch(schema, { place: { toString: "x" } })).toBe(
+    "place.toString is not a field of this request.",
+  );
+  expect(typeMismatch(schema, { place: { label: "x" }, other: "kept" })).toBeUndefined();
+});

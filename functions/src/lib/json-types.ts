@@ -1,7 +1,8 @@
 /**
  * Type checks of request bodies before any rule or cast: yup casts on the way to its rules (a list becomes
  * its text, a number a string), so a schema alone does not tell a string from something that prints as one.
- * `typeMismatch` walks a yup schema's fields and list items and names the first value of another JSON type.
+ * `typeMismatch` walks a yup schema's fields and list items and names the first value of another JSON type
+ * (or a field the schema lacks that is named like an object's own method, which yup cannot check).
  */
 import type { AnySchema, ArraySchema, ObjectSchema } from "yup";
 
@@ -30,6 +31,12 @@ export function typeMismatch(schema: AnySchema, value: unknown, path = ""): stri
   if (jsonType(value) !== schema.type) return `${path || "The request body"} must be ${expected}.`;
   if (schema.type === "object") {
     const fields = (schema as ObjectSchema<Record<string, unknown>>).fields as Record<string, AnySchema>;
+    // A field named like an object's own method (valueOf, toString, constructor…) that the schema does not
+    // have: yup would take the method for the field's schema and fail with a TypeError (a 500).
+    for (const name of Object.keys(value as object)) {
+      if (!Object.hasOwn(fields, name) && name in Object.prototype)
+        return `${path ? `${path}.${name}` : name} is not a field of this request.`;
+    }
     for (const [name, field] of Object.entries(fields)) {
       const problem = typeMismatch(
         field,
