@@ -110,11 +110,15 @@ export function backupTaskEnded(entry: {
   logger.info("backup task ended", entry);
 }
 
-/** A backup delivery waits for the project's daily Google budget to allow it a share. */
+/**
+ * A backup delivery waits for the project's daily Google budget to allow it a share, or (`googleDailyLimit`)
+ * for the quota day to turn after Google answered that an API's daily limit is reached.
+ */
 export function backupPacedByDailyBudget(entry: {
   organizationId: string;
   runId: string;
   resumesAt: string;
+  googleDailyLimit?: string;
 }): void {
   logger.info("backup paced by the daily Google budget", entry);
 }

@@ -1,12 +1,15 @@
 /**
  * The project's daily Google budget: when the ledger says the quota day is spent,
  * a backup's delivery starts nothing and records when the run goes on; the dispatcher leaves the run alone
- * until then instead of taking it for stranded, and delivers it once that time has passed.
+ * until then instead of taking it for stranded, and delivers it once that time has passed. When Google
+ * itself answers that its daily limit is reached, the run is paced the same way (not failed), and the
+ * ledger counts the day as spent so other deliveries wait without asking Google.
  *
  * The ledger is the deployment's (every organisation's backups read it), so this file runs alone, after the
  * other stack tests (the `exclusive` project).
  */
-import { quotaDayOf } from "../../functions/src/engine/google/daily-budget";
+import { QUOTA_MODELS } from "../../functions/src/engine/google/costs";
+import { dailyBudget, quotaDayOf } from "../../functions/src/engine/google/daily-budget";
 import {
   assignDefaultPolicy,
   finishedRun,
@@ -19,6 +22,7 @@ import {
 } from "../support/backup-runs";
 import { dispatch, drainTasks } from "../support/background";
 import { withRegionDb } from "../support/organizations";
+import { FaultsOfThisFile } from "../support/workspace";
 
 jest.setTimeout(180_000);
 
@@ -100,5 +104,38 @@ describe("a backup while the project's daily Google budget is spent", () => {
     expect(items.filter((item) => item.kind === "gmail-message")).toHaveLength(4);
     expect(items.filter((item) => item.kind === "drive-file")).toHaveLength(1);
     expect(await runsOf(setup.organization, setup.resource.resourceId)).toHaveLength(1);
+  });
+});
+
+describe("a backup when Google answers that the project's daily Gmail limit is reached", () => {
+  const faults = new FaultsOfThisFile();
+  let setup: Awaited<ReturnType<typeof organizationWithData>>;
+
+  beforeAll(async () => {
+    await setLedger(undefined);
+    setup = await organizationWithData(3);
+    // Google's answer once the project's threshold is spent (Gmail's "Resolve errors": dailyLimitExceeded).
+    await faults.add({
+      method: "gmail.users.messages.get",
+      user: setup.workspace.user,
+      action: { kind: "error", status: 403, reason: "dailyLimitExceeded", message: "Daily Limit Exceeded" },
+    });
+    await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
+  });
+
+  afterAll(async () => {
+    await faults.removeAll();
+    await setLedger(undefined);
+  });
+
+  test("when its delivery meets it, then the run is not failed, goes on at the quota day's end, and the ledger counts Gmail's day as spent", async () => {
+    const run = await pacedRun(setup);
+    expect(run.state === "pending" || run.state === "running").toBe(true);
+    expect(Date.parse(run.resumesAt as string)).toBe(quotaDayOf(Date.parse(run.pacedAt as string)).endsAt);
+    const day = quotaDayOf(Date.parse(run.pacedAt as string)).day;
+    const ledger = await withRegionDb("(default)", async (db) =>
+      (await db.collection("googleQuotaDays").doc(`gmail-${day}`).get()).data(),
+    );
+    expect(ledger?.units).toBeGreaterThanOrEqual(dailyBudget(QUOTA_MODELS["2026"], "gmail") as number);
   });
 });

@@ -4,6 +4,7 @@
  * spent once it is done (every worker counts).
  */
 import * as logs from "../logs";
+import type { GoogleApi } from "../engine/google/caller";
 import type { QuotaModel } from "../engine/google/costs";
 import { dailyBudget, deliveryShare, quotaDayOf, type PacedApi } from "../engine/google/daily-budget";
 
@@ -53,5 +54,29 @@ export async function addDailySpend(
     await budget
       ?.add(api, day, unitsOf(api))
       .catch((error: unknown) => logs.dailyBudgetNotRecorded({ organizationId, error }));
+  }
+}
+
+/**
+ * Google answered that an API's daily limit is reached (403 `dailyLimitExceeded`: spent by calls the
+ * ledger does not see, restores or another client of the project): the ledger counts that quota day as
+ * spent, so every other delivery waits for the next day instead of asking Google again. A failure is only
+ * logged (those deliveries then meet Google's answer themselves).
+ */
+export async function markDaySpent(
+  budget: DailyBudgetDeps | undefined,
+  api: GoogleApi | undefined,
+  instant: number,
+  organizationId: string,
+): Promise<void> {
+  if (!budget || (api !== "gmail" && api !== "drive")) return;
+  const total = dailyBudget(budget.model, api);
+  if (total === undefined) return;
+  const day = quotaDayOf(instant).day;
+  try {
+    const spent = await budget.spent(api, day);
+    if (spent < total) await budget.add(api, day, total - spent);
+  } catch (error) {
+    logs.dailyBudgetNotRecorded({ organizationId, error });
   }
 }

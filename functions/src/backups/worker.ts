@@ -39,7 +39,7 @@ import {
   type RunBackupResult,
 } from "../engine/runner/run-backup";
 import { ResourceSource } from "../engine/sources/resource-source";
-import { addDailySpend, dailyShares, type DailyBudgetDeps } from "./daily-pacing";
+import { addDailySpend, dailyShares, markDaySpent, type DailyBudgetDeps } from "./daily-pacing";
 import { recordEnd } from "./run-end";
 import { startPendingRun, type RetryItem } from "./run-start";
 import { resourceStreams, streamsOf, type StreamFactory } from "./streams";
@@ -116,10 +116,56 @@ async function runUntilDeadline(
  * once that time has passed (a wait of hours is not a task's delay: the local Cloud Tasks emulator
  * delivers delayed tasks at once, and the dispatcher's next tick is soon enough after a paced start).
  */
-async function resumeWhenPaced(scope: Scope, runId: string, at: number, now: Date): Promise<void> {
+async function resumeWhenPaced(
+  scope: Scope,
+  runId: string,
+  at: number,
+  now: Date,
+  googleDailyLimit?: string,
+): Promise<void> {
   const resumesAt = new Date(at).toISOString();
   await setRunResumesAt(scope, runId, { resumesAt, pacedAt: now.toISOString() });
-  logs.backupPacedByDailyBudget({ organizationId: scope.organizationId, runId, resumesAt });
+  logs.backupPacedByDailyBudget({
+    organizationId: scope.organizationId,
+    runId,
+    resumesAt,
+    ...(googleDailyLimit ? { googleDailyLimit } : {}),
+  });
+}
+
+/**
+ * When a delivery that did not finish its run goes on: at the quota day's end when Google's daily limit
+ * was reached (the ledger then counts that API's day as spent), when the pace allows the next share after
+ * a delivery that spent its own, else at once.
+ */
+async function goOn(
+  result: Extract<RunBackupResult, { outcome: "continue" }>,
+  context: {
+    deps: WorkerDeps;
+    scope: Scope;
+    task: BackupTask;
+    pacedApis: PacedApi[];
+    overShare: () => boolean;
+    now: () => number;
+  },
+): Promise<void> {
+  const { deps, scope, task, now } = context;
+  if (result.resumesAt !== undefined) {
+    await markDaySpent(deps.dailyBudget, result.dailyLimit, now(), scope.organizationId);
+    await resumeWhenPaced(
+      scope,
+      task.runId,
+      result.resumesAt,
+      new Date(now()),
+      result.dailyLimit ?? "unknown",
+    );
+    return;
+  }
+  const next = context.overShare()
+    ? await dailyShares(deps.dailyBudget, context.pacedApis, now())
+    : { units: {} };
+  if (next.waitUntil !== undefined) await resumeWhenPaced(scope, task.runId, next.waitUntil, new Date(now()));
+  else await deps.enqueue(scope.regionId, task);
 }
 
 export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Promise<WorkerOutcome> {
@@ -162,13 +208,12 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   const kinds = streamsOf(resource, policy?.dataTypes ?? []);
   if (kinds.length === 0) return failBeforeStart("backup-not-completed");
 
-  const resumeLater = (at: number) => resumeWhenPaced(scope, task.runId, at, new Date(now()));
   // The project's daily budget: this delivery's share, or a later start when the pace leaves none.
   const pacedApis = kinds.filter((kind): kind is PacedApi => kind === "gmail" || kind === "drive");
   const startedAt = now();
   const shares = await dailyShares(deps.dailyBudget, pacedApis, startedAt);
   if (shares.waitUntil !== undefined) {
-    await resumeLater(shares.waitUntil);
+    await resumeWhenPaced(scope, task.runId, shares.waitUntil, new Date(now()));
     return "continued";
   }
 
@@ -223,10 +268,7 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
     ...(result.outcome !== "skipped" ? { items: result.progress.items, unitsUsed: result.unitsUsed } : {}),
   });
   if (result.outcome === "continue") {
-    // A delivery that spent its share goes on when the pace allows the next one.
-    const next = overShare() ? await dailyShares(deps.dailyBudget, pacedApis, now()) : { units: {} };
-    if (next.waitUntil !== undefined) await resumeLater(next.waitUntil);
-    else await deps.enqueue(scope.regionId, task);
+    await goOn(result, { deps, scope, task, pacedApis, overShare, now });
     return outcome;
   }
   if (outcome === "lease-held") throw new RunLeasedError(task.runId);

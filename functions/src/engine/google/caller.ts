@@ -9,7 +9,8 @@
  * unit costs: `costs.ts` (a Drive download is `drive.files.download`, not `drive.files.get`).
  */
 
-export type GoogleApi = "gmail" | "drive" | "directory";
+export const GOOGLE_APIS = ["gmail", "drive", "directory"] as const;
+export type GoogleApi = (typeof GOOGLE_APIS)[number];
 
 /** Figures of calls through a caller (per method, per user, or one run's `meter`). */
 export interface CallCounts {

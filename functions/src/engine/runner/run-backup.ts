@@ -22,7 +22,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { deriveKeys } from "../format/keys";
-import type { ChangeBatch, Source } from "../sources/source";
+import type { ChangeBatch, Source, SourceKind } from "../sources/source";
 import { LeaseLostError } from "./catalog";
 import { kindOfStream, upsertKeys } from "./batch-work";
 import { ChunkWriter } from "./chunk-writer";
@@ -30,7 +30,15 @@ import { AdaptiveConcurrency } from "./concurrency";
 import { ItemContent } from "./item-content";
 import { ItemPipeline } from "./item-pipeline";
 import { RunContext } from "./run-context";
-import { StopRequested, detailOf, failureReasonOf, streamFailure, type StreamFailure } from "./run-errors";
+import { quotaDayOf } from "../google/daily-budget";
+import {
+  StopRequested,
+  dailyLimitOf,
+  detailOf,
+  failureReasonOf,
+  streamFailure,
+  type StreamFailure,
+} from "./run-errors";
 import {
   ITEM_CONCURRENCY,
   MAX_ITEM_CONCURRENCY,
@@ -118,6 +126,14 @@ async function recordBatch(run: RunContext, batch: ChangeBatch, complete: boolea
   await run.checkpoint(errors);
 }
 
+/**
+ * The failure of one stream that `error` is, or undefined: anything else ends the run, Google's daily limit
+ * among them (it is the project's, so the other streams would meet it too: see `endRun`).
+ */
+function failureOfStream(run: RunContext, error: unknown, stream: SourceKind | undefined) {
+  return dailyLimitOf(error) ? undefined : streamFailure(run.source, error, stream);
+}
+
 /** Walks the source's batches from the cursor until the last one (or a stop, or a fatal error). */
 async function runBatches(run: RunContext, pipeline: ItemPipeline): Promise<void> {
   const { source } = run;
@@ -130,7 +146,7 @@ async function runBatches(run: RunContext, pipeline: ItemPipeline): Promise<void
       if (next.done) break;
       batch = next.value;
     } catch (error) {
-      const failure = streamFailure(source, error, undefined);
+      const failure = failureOfStream(run, error, undefined);
       if (!failure) throw error;
       if (await endStream(run, failure)) break;
       batches = source.listChanges(run.cursor)[Symbol.asyncIterator]();
@@ -143,7 +159,7 @@ async function runBatches(run: RunContext, pipeline: ItemPipeline): Promise<void
     try {
       complete = await pipeline.applyBatch(batch);
     } catch (error) {
-      const failure = streamFailure(source, error, batch.stream);
+      const failure = failureOfStream(run, error, batch.stream);
       if (!failure) throw error;
       await batches.return?.(undefined);
       if (await endStream(run, failure)) break;
@@ -201,7 +217,10 @@ async function failRun(run: RunContext, error: unknown): Promise<RunBackupResult
   return { outcome: "failed", failureReason, ...run.summary() };
 }
 
-/** How a run that threw ends: skipped (lease lost), "continue" (asked to stop) or failed. */
+/**
+ * How a run that threw ends: skipped (lease lost), "continue" (asked to stop, aborted, or Google's daily
+ * limit reached: then with the quota day's end as when it may go on) or failed.
+ */
 async function endRun(run: RunContext, thrown: unknown): Promise<RunBackupResult> {
   let error = thrown;
   if (error instanceof LeaseLostError) return { outcome: "skipped", why: "lease-lost" };
@@ -211,13 +230,19 @@ async function endRun(run: RunContext, thrown: unknown): Promise<RunBackupResult
     return { outcome: "continue", ...run.summary() };
   }
   const { signal } = run.options;
-  if (signal?.aborted && error === signal.reason) {
-    // Aborted inside a Google call (the caller gives up between attempts): what the batch finished is
-    // recorded, the cursor stays where it was, and the batch is repeated by the next attempt.
+  const dailyLimit = dailyLimitOf(error);
+  if ((signal?.aborted && error === signal.reason) || dailyLimit) {
+    // Aborted inside a Google call (the caller gives up between attempts), or Google's daily limit
+    // reached: what the batch finished is recorded, the cursor stays where it was, and the batch is
+    // repeated by the next attempt (after the quota day's end, for the daily limit).
     try {
       await run.checkpoint(await run.recordWork());
       await run.catalog.releaseLease(run.runId, run.holder).catch(() => undefined);
-      return { outcome: "continue", ...run.summary() };
+      const paused = dailyLimit && {
+        resumesAt: quotaDayOf(run.now()).endsAt,
+        ...(dailyLimit.api ? { dailyLimit: dailyLimit.api } : {}),
+      };
+      return { outcome: "continue", ...run.summary(), ...paused };
     } catch (recordError) {
       if (recordError instanceof LeaseLostError) return { outcome: "skipped", why: "lease-lost" };
       error = recordError;

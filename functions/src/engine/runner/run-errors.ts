@@ -6,6 +6,7 @@ import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import { BlobStoreError } from "../blobstore/blob-store";
 import { EncryptionError, EncryptionKeyError, FormatError } from "../format/errors";
 import { GoogleCallError, classifyGoogleError, failureScope } from "../google/errors";
+import { GOOGLE_APIS, type GoogleApi } from "../google/caller";
 import { googleStatus } from "../sources/google-errors";
 import {
   ContentMismatchError,
@@ -75,6 +76,23 @@ export function streamFailure(
   if (cause instanceof NoAccessError) return { stream: kind, cause, unavailable: false };
   if (!isGoogleError(cause)) return undefined;
   return { stream: kind, cause, unavailable: failureScope(cause, false) === "unavailable" };
+}
+
+/**
+ * Google's daily threshold of an API is spent for the project: every call answers 403
+ * `dailyLimitExceeded` until the quota day ends (midnight Pacific time; Gmail's and Drive's "Resolve
+ * errors" pages). Not a failure of the resource: the run stops at its last stored item and goes on once
+ * the day has turned, as it does when our own daily budget is spent. Which API (from the call's method),
+ * when the error says; undefined when the error is not that.
+ */
+export function dailyLimitOf(error: unknown): { api?: GoogleApi } | undefined {
+  const cause = error instanceof StreamError ? error.cause : error;
+  if (!isGoogleError(cause) || classifyGoogleError(cause).googleReason !== "dailyLimitExceeded") {
+    return undefined;
+  }
+  const prefix = cause instanceof GoogleCallError ? cause.method.split(".")[0] : undefined;
+  const api = GOOGLE_APIS.find((candidate) => candidate === prefix);
+  return api ? { api } : {};
 }
 
 export class StopRequested extends Error {

@@ -2,7 +2,7 @@
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import type { BlobStore } from "../blobstore/blob-store";
 import type { DataKey } from "../format/keys";
-import type { CallCounts } from "../google/caller";
+import type { CallCounts, GoogleApi } from "../google/caller";
 import type { Source } from "../sources/source";
 import type { Catalog, RunProgress, ServiceOutcomes } from "./catalog";
 
@@ -69,5 +69,14 @@ export type RunBackupResult =
       /** Another worker holds the lease, the run is over, or there is no such run. */
       why: "leased" | "finished" | "missing" | "lease-lost";
     }
-  | ({ outcome: "continue" | "succeeded" } & RunSummary)
+  | ({
+      outcome: "continue";
+      /**
+       * Google's daily limit was reached (403 `dailyLimitExceeded`): the run may go on from this instant
+       * (the quota day's end, ms), not at once; and the API whose limit it was, when the error named it.
+       */
+      resumesAt?: number;
+      dailyLimit?: GoogleApi;
+    } & RunSummary)
+  | ({ outcome: "succeeded" } & RunSummary)
   | ({ outcome: "failed"; failureReason: BackupFailureReason } & RunSummary);
