@@ -42,6 +42,9 @@ export const RECOVERY_ITEM_REASONS = {
   notBackedUp: "Not in the backups at the recovery's date",
   alreadyThere: "Already in the target: left as it is",
   googleRefused: (reason: string) => `Google refused the item (${reason})`,
+  /** A restored file some of whose sharing Google refused to re-apply: each, with Google's reason. */
+  sharingNotReapplied: (refused: readonly { to: string; role: string; reason: string }[]) =>
+    `Restored; sharing not re-applied: ${refused.map((share) => `${share.to} as ${share.role} (${share.reason})`).join("; ")}`,
   stopped: "The recovery stopped before this item",
 } as const;
 

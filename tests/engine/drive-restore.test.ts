@@ -81,3 +81,33 @@ test("when a shortcut is restored, then a shortcut to the same target is created
     shortcutDetails: { targetId: target.body.id, targetMimeType: "text/plain" },
   });
 });
+
+test("when Google refuses some of a file's sharing, then the others are re-applied and each refusal is reported with to whom, as what and Google's reason", async () => {
+  const { drive, restorer, parent } = await setUp();
+  const colleague = await mail.newUser("colleague");
+  const id = await restorer.create({ name: "shared.txt", mimeType: "text/plain" }, Buffer.from("x"), parent);
+  // Google's answer once the user reached a sharing limit (Drive's "Resolve errors": sharingRateLimitExceeded).
+  const fault = await harness.admin("POST", "/faults", {
+    method: "drive.permissions.create",
+    sequence: [
+      "ok",
+      { kind: "error", status: 403, reason: "sharingRateLimitExceeded", message: "Rate limit exceeded." },
+    ],
+  });
+  expect(fault.status).toBe(200);
+  const outcome = await restorer.share(id, [
+    { id: "p1", type: "user", role: "writer", emailAddress: colleague },
+    { id: "p2", type: "anyone", role: "reader" },
+    { id: "p3", type: "user", role: "reader", emailAddress: "inherited@example-test.test", inherited: true },
+  ]);
+  expect(outcome).toEqual({
+    applied: 1,
+    refused: [{ to: "anyone", role: "reader", reason: "sharingRateLimitExceeded" }],
+  });
+  const { data } = await drive.permissions.list({
+    fileId: id,
+    fields: "permissions(type,role,emailAddress)",
+  });
+  expect(data.permissions).toContainEqual({ type: "user", role: "writer", emailAddress: colleague });
+  expect(data.permissions?.some((permission) => permission.type === "anyone")).toBe(false);
+});

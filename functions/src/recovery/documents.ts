@@ -79,6 +79,8 @@ export interface LedgerEntry {
   reason?: string;
   /** The message's subject or the file's name, for the report. */
   name?: string;
+  /** A restored file's sharing that Google refused to re-apply: to whom, as what, and Google's reason. */
+  unshared?: { to: string; role: string; reason: string }[];
 }
 
 /** `recoveries/{id}/ledger/{itemDocId}`: the entry and the item it is of. */
@@ -90,6 +92,7 @@ export const LEDGER_ENTRY = storedKind<LedgerEntry & { itemKey: string }>(
     targetId: z.optional(z.string()),
     reason: z.optional(z.string()),
     name: z.optional(z.string()),
+    unshared: z.optional(z.array(z.object({ to: z.string(), role: z.string(), reason: z.string() }))),
   }),
 );
 

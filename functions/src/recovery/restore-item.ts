@@ -6,7 +6,12 @@
 import { RECOVERY_ITEM_REASONS, type RecoveryProblem } from "@alpvault/contracts/recovery";
 import { heldItem, mailLabelNames } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
-import { restoredName, RESUMABLE_UPLOAD_BYTES, type DriveRestorer } from "../engine/drive/restorer";
+import {
+  restoredName,
+  RESUMABLE_UPLOAD_BYTES,
+  type DriveRestorer,
+  type SharingOutcome,
+} from "../engine/drive/restorer";
 import type { DerivedKeys } from "../engine/format/keys";
 import { classifyGoogleError, GoogleCallError } from "../engine/google/errors";
 import { messageIdOf, type GmailRestorer } from "../engine/gmail/restorer";
@@ -51,6 +56,12 @@ export function itemFailureReason(error: unknown): string | undefined {
 
 /** What became of one item. */
 type ItemOutcome = { outcome: "restored" } | { outcome: "skipped" | "failed"; reason: string };
+
+/** The ledger's "done" of a restored file, with the sharing Google refused to re-apply, if any. */
+function doneSharing(targetId: string, sharing: SharingOutcome | undefined): LedgerEntry {
+  const refused = sharing?.refused ?? [];
+  return { state: "done", targetId, ...(refused.length > 0 ? { unshared: refused } : {}) };
+}
 
 /** The name a report shows for an item: the message's subject or the file's name. */
 function itemName(item: CatalogItem | undefined): string {
@@ -103,8 +114,10 @@ async function restoreFile(
     } else {
       await driveRestorer.overwrite(item.sourceId, metadata, await content());
     }
-    if (recovery.permissions) await driveRestorer.share(item.sourceId, metadata.permissions);
-    await record(restore, itemKey, { state: "done", targetId: item.sourceId });
+    const sharing = recovery.permissions
+      ? await driveRestorer.share(item.sourceId, metadata.permissions)
+      : undefined;
+    await record(restore, itemKey, doneSharing(item.sourceId, sharing));
     return { outcome: "restored" };
   }
   const parent =
@@ -121,8 +134,9 @@ async function restoreFile(
         ? driveRestorer.uploadResumable(metadata, chunks(), item.current.size, { parent })
         : driveRestorer.create(metadata, await content(), parent);
     })());
-  if (recovery.permissions && !existing) await driveRestorer.share(targetId, metadata.permissions);
-  await record(restore, itemKey, { state: "done", targetId });
+  const sharing =
+    recovery.permissions && !existing ? await driveRestorer.share(targetId, metadata.permissions) : undefined;
+  await record(restore, itemKey, doneSharing(targetId, sharing));
   return { outcome: "restored" };
 }
 

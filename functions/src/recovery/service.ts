@@ -10,6 +10,7 @@ import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
 import type { RecoveryEstimate } from "@alpvault/contracts/eta";
 import {
   RECOVERY_FAILURE_TEXTS,
+  RECOVERY_ITEM_REASONS,
   RECOVERY_MESSAGES,
   type Recovery,
   type RecoveryList,
@@ -200,7 +201,8 @@ export async function recoveryTargets(scope: Scope): Promise<string[]> {
 export const REPORT_HEADER = "item,name,outcome,reason";
 
 /**
- * The recovery's report: one CSV line per item it settled (restored, skipped or failed, and why), read
+ * The recovery's report: one CSV line per item it settled (restored, skipped or failed, and why; a restored
+ * file names the sharing Google refused to re-apply), read
  * page by page from its ledger. An item still being restored shows as "in progress".
  */
 export async function recoveryReport(scope: Scope, recoveryId: string): Promise<AsyncIterable<string>> {
@@ -217,7 +219,9 @@ export async function recoveryReport(scope: Scope, recoveryId: string): Promise<
           : entry.state === "importing"
             ? "in progress"
             : entry.state;
-      const fields = [entry.itemKey, entry.name ?? "", outcome, entry.reason ?? ""];
+      const reason =
+        entry.reason ?? (entry.unshared ? RECOVERY_ITEM_REASONS.sharingNotReapplied(entry.unshared) : "");
+      const fields = [entry.itemKey, entry.name ?? "", outcome, reason];
       yield `${fields.map(csvField).join(",")}\r\n`;
     }
   })();

@@ -14,7 +14,7 @@
  *   owner's file nor into its owner's folders, whatever the method (Drive cannot give a file to an owner
  *   outside the organisation, and the copy must not be in the hands of the one who could delete it).
  * - Sharing, when asked: the version's direct permissions (not inherited ones, not the owner) re-applied
- *   without notification emails; a permission Google refuses is skipped. An external owner's "owner"
+ *   without notification emails; a permission Google refuses is reported on the file. An external owner's "owner"
  *   permission is not one of them: the copy is shared with the others the file was shared with.
  * Every call goes through the quota-aware caller; uploads (POST) are retried only when Google did not
  * execute them. `find` looks a file up by name in a folder, for a recovery resumed after a crash.
@@ -22,6 +22,8 @@
 import { Readable } from "node:stream";
 import type { drive_v3 } from "@googleapis/drive";
 import type { GoogleCaller } from "../google/caller";
+import { classifyGoogleError, GoogleCallError } from "../google/errors";
+import { googleStatus } from "../sources/google-errors";
 import type { DrivePermission, ItemMetadata } from "../sources/source";
 import { SharedByKey } from "../../lib/parallel";
 
@@ -66,6 +68,13 @@ export function restoredName(metadata: ItemMetadata): string {
   if (!native || convertible(native)) return name;
   const extension = EXPORT_EXTENSIONS[native.exportMimeType] ?? "";
   return extension && !name.toLowerCase().endsWith(extension) ? `${name}${extension}` : name;
+}
+
+/** What re-applying a file's sharing did: the permissions Google took, and each it refused with why. */
+export interface SharingOutcome {
+  applied: number;
+  /** `to`: the address, the domain, or "anyone". */
+  refused: { to: string; role: string; reason: string }[];
 }
 
 /** Where files go: a user's My Drive, or a shared drive as one of its members who may add files. */
@@ -335,9 +344,14 @@ export class DriveRestorer {
     return fileId;
   }
 
-  /** Re-applies the direct permissions (no notification emails); returns how many Google took. */
-  async share(fileId: string, permissions: readonly DrivePermission[] | undefined): Promise<number> {
-    let applied = 0;
+  /**
+   * Re-applies the direct permissions (no notification emails): how many Google took, and each it refused
+   * with Google's reason (a sharing limit reached, an outside domain the organisation's policy refuses, a
+   * user who left). A refusal is not the file's loss: the file stays restored and the refusal is reported
+   * on it. Anything but Google's answer (the recovery stopped) is thrown.
+   */
+  async share(fileId: string, permissions: readonly DrivePermission[] | undefined): Promise<SharingOutcome> {
+    const outcome: SharingOutcome = { applied: 0, refused: [] };
     for (const permission of permissions ?? []) {
       if (permission.inherited || permission.role === "owner") continue;
       try {
@@ -357,11 +371,17 @@ export class DriveRestorer {
             },
           }),
         );
-        applied += 1;
-      } catch {
-        // A permission Google no longer accepts (a user who left, a domain policy) is not the file's loss.
+        outcome.applied += 1;
+      } catch (error) {
+        if (!(error instanceof GoogleCallError) && googleStatus(error) === undefined) throw error;
+        const { googleReason, status } = classifyGoogleError(error);
+        outcome.refused.push({
+          to: permission.emailAddress ?? permission.domain ?? permission.type,
+          role: permission.role,
+          reason: googleReason ?? (status ? `http-${status}` : "no answer"),
+        });
       }
     }
-    return applied;
+    return outcome;
   }
 }
