@@ -8,6 +8,7 @@ import firestoreInRepos from "./eslint-rules/firestore-in-repos.cjs";
 import collectionOwners from "./eslint-rules/collection-owners.cjs";
 import noWallClockWaits from "./eslint-rules/no-wall-clock-waits.cjs";
 import decodedDocuments from "./eslint-rules/decoded-documents.cjs";
+import noServiceBranches from "./eslint-rules/no-service-branches.cjs";
 
 /**
  * Import cycles, value and type imports alike: `alpvault/import-cycles` (eslint-rules/import-cycles.cjs)
@@ -83,6 +84,7 @@ export default tseslint.config(
           "collection-owners": collectionOwners,
           "no-wall-clock-waits": noWallClockWaits,
           "decoded-documents": decodedDocuments,
+          "no-service-branches": noServiceBranches,
         },
       },
     },
@@ -105,6 +107,13 @@ export default tseslint.config(
     // on purpose at times, and the Firestore conformance suite reads documents of no product kind.
     files: ["functions/**/*.ts", "scripts/**/*.ts", "emulators/**/*.ts"],
     rules: { "alpvault/decoded-documents": "error" },
+  },
+  {
+    // Services are plug-ins: no comparison with a service's name outside its folder and the registry
+    // (eslint-rules/no-service-branches.cjs; the branches from before the registry are counted in its
+    // baseline, which only shrinks).
+    files: ["functions/src/**/*.ts", "web/src/**/*.{ts,tsx}", "contracts/src/**/*.ts"],
+    rules: { "alpvault/no-service-branches": "error" },
   },
   {
     files: TYPE_CHECKED,

@@ -6,7 +6,13 @@
 import * as logs from "../logs";
 import type { GoogleApi } from "../engine/google/caller";
 import type { QuotaModel } from "../engine/google/costs";
-import { dailyBudget, deliveryShare, quotaDayOf, type PacedApi } from "../engine/google/daily-budget";
+import {
+  dailyBudget,
+  deliveryShare,
+  isPacedApi,
+  quotaDayOf,
+  type PacedApi,
+} from "../engine/google/daily-budget";
 
 export interface DailyBudgetDeps {
   model: QuotaModel;
@@ -69,7 +75,7 @@ export async function markDaySpent(
   instant: number,
   organizationId: string,
 ): Promise<void> {
-  if (!budget || (api !== "gmail" && api !== "drive")) return;
+  if (!budget || !isPacedApi(api)) return;
   const total = dailyBudget(budget.model, api);
   if (total === undefined) return;
   const day = quotaDayOf(instant).day;

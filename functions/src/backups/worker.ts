@@ -27,7 +27,7 @@ import type { BlobStore } from "../engine/blobstore/blob-store";
 import { activeDataKey, type KeyWrappers } from "./data-keys";
 import type { GoogleCaller } from "../engine/google/caller";
 import { meteredCaller } from "../engine/google/caller";
-import type { PacedApi } from "../engine/google/daily-budget";
+import { isPacedApi, type PacedApi } from "../engine/google/daily-budget";
 import type { EnqueueBackup } from "./queue";
 import { failIdleRun, readBackupResource, readRun, setRunResumesAt } from "./repo";
 import type { BackupTask } from "./schema";
@@ -209,7 +209,7 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   if (kinds.length === 0) return failBeforeStart("backup-not-completed");
 
   // The project's daily budget: this delivery's share, or a later start when the pace leaves none.
-  const pacedApis = kinds.filter((kind): kind is PacedApi => kind === "gmail" || kind === "drive");
+  const pacedApis = kinds.filter(isPacedApi);
   const startedAt = now();
   const shares = await dailyShares(deps.dailyBudget, pacedApis, startedAt);
   if (shares.waitUntil !== undefined) {

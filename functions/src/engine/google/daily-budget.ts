@@ -23,6 +23,12 @@ import { QUOTA_MODELS, type QuotaModel } from "./costs";
 /** How far ahead of an even spread the pace lets the project spend: one hour of the day's budget. */
 /** The APIs with a daily threshold the budget paces (the ledger `googleQuotaDays/{api}-{day}` counts them). */
 export type PacedApi = Extract<GoogleApi, "gmail" | "drive">;
+export const PACED_APIS: readonly PacedApi[] = ["gmail", "drive"];
+
+/** Whether an API (or a stream of a resource named after its API) has a daily threshold the budget paces. */
+export function isPacedApi(api: string | undefined): api is PacedApi {
+  return PACED_APIS.some((paced) => paced === api);
+}
 
 export const PACE_LEAD_MS = 60 * 60_000;
 /** The share of Google's daily threshold backups may spend. */
