@@ -18,6 +18,7 @@ import {
 } from "@alpvault/contracts/activity";
 import { BACKED_UP_SERVICES, BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { isId } from "@alpvault/contracts/ids";
+import { serviceOfItemKind } from "@alpvault/contracts/services";
 import { DomainError } from "../lib/errors";
 import { optionalTextParam, wholeNumberParam } from "../lib/query-params";
 import type { Scope } from "../lib/tenancy";
@@ -94,7 +95,7 @@ export function runSummary(run: RunRecord): BackupRunSummary {
     skippedItems: skippedItems(run),
     problems: run.itemErrors.slice(0, MAX_RUN_PROBLEMS).map((error) => ({
       itemKey: String(error.itemKey),
-      service: error.kind === "gmail-message" ? "gmail" : error.kind === "drive-file" ? "drive" : null,
+      service: serviceOfItemKind(error.kind) ?? null,
       reason: String(error.reason),
     })),
   };

@@ -7,6 +7,7 @@
  */
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
+import { serviceOfItemKind } from "@alpvault/contracts/services";
 import { appendAudit } from "../audit/service";
 import { backupsAllowed } from "../billing/graceful";
 import type { Scope } from "../lib/tenancy";
@@ -60,13 +61,12 @@ async function refusal(
 /** The damaged items of the resource's last verification that wait to be fetched again. */
 async function itemsToRefetch(scope: Scope, resourceId: string): Promise<RetryItem[]> {
   const integrity = (await readVerifyResource(scope, resourceId))?.integrity;
-  return (integrity?.damaged ?? [])
-    .filter((item) => item.refetch === "pending")
-    .map((item) => ({
-      kind: item.kind === "gmail-message" ? ("gmail" as const) : ("drive" as const),
-      itemKey: item.itemKey,
-      refetch: true as const,
-    }));
+  return (integrity?.damaged ?? []).flatMap((item) => {
+    const kind = serviceOfItemKind(item.kind);
+    return item.refetch === "pending" && kind
+      ? [{ kind, itemKey: item.itemKey, refetch: true as const }]
+      : [];
+  });
 }
 
 /**
@@ -75,16 +75,10 @@ async function itemsToRefetch(scope: Scope, resourceId: string): Promise<RetryIt
  */
 async function retryItems(scope: Scope, resource: BackupResource): Promise<RetryItem[]> {
   const previous = resource.lastRunId ? await readRun(scope, resource.lastRunId) : undefined;
-  const retry: RetryItem[] = (previous?.itemErrors ?? []).flatMap((error) =>
-    error.kind
-      ? [
-          {
-            kind: error.kind === "gmail-message" ? ("gmail" as const) : ("drive" as const),
-            itemKey: error.itemKey,
-          },
-        ]
-      : [],
-  );
+  const retry: RetryItem[] = (previous?.itemErrors ?? []).flatMap((error) => {
+    const kind = serviceOfItemKind(error.kind);
+    return kind ? [{ kind, itemKey: error.itemKey }] : [];
+  });
   retry.push(...(await itemsToRefetch(scope, resource.resourceId)));
   return retry;
 }

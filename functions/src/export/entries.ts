@@ -4,6 +4,7 @@
  * damaged or missing is left out and named in the job's problems and report.
  */
 import { EXPORT_ITEM_REASONS, type ExportProblem } from "@alpvault/contracts/exports";
+import { itemKindOf } from "@alpvault/contracts/services";
 import { heldItem } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
 import type { DerivedKeys } from "../engine/format/keys";
@@ -55,7 +56,7 @@ function emlPath(item: CatalogItem): string {
 
 /** The item kind the export is of. */
 export function exportKind(job: StoredExport): ItemKind {
-  return job.service === "gmail" ? "gmail-message" : "drive-file";
+  return itemKindOf(job.service);
 }
 
 async function leaveOut(file: ExportFile, item: CatalogItem | undefined, itemKey: string, reason: string) {

@@ -9,10 +9,13 @@
  * fetch, so the engine names them by what they do:
  * - `drive.files.get` with `alt=media` is `drive.files.download` (200 units), metadata is `drive.files.get`;
  * - `files.export` is `drive.files.export`, a download through `exportLinks` is `drive.files.exportLink`;
- * - `revisions.get` with `alt=media` is `drive.revisions.download`.
+ * - `revisions.get` with `alt=media` is `drive.revisions.download`;
+ * - `files.download` (the long-running operation a Google Vid downloads through) is `drive.files.download`
+ *   too, its polls `drive.operations.get` (a read) and the GET of its `downloadUri`
+ *   `drive.files.downloadUri` (a download, like an export link).
  * `driveGetMethod()` picks the right id.
  */
-import type { GoogleApi } from "./caller";
+import { GOOGLE_APIS, type GoogleApi } from "./caller";
 
 export const UNIT_COSTS: Readonly<Record<string, number>> = {
   // Gmail
@@ -38,6 +41,8 @@ export const UNIT_COSTS: Readonly<Record<string, number>> = {
   "drive.files.download": 200,
   "drive.files.export": 200,
   "drive.files.exportLink": 200,
+  "drive.files.downloadUri": 200,
+  "drive.operations.get": 5,
   "drive.files.list": 100,
   "drive.files.create": 50,
   "drive.files.update": 50,
@@ -67,7 +72,7 @@ export function unitCost(method: string, api: GoogleApi = apiOfMethod(method)): 
 
 export function apiOfMethod(method: string): GoogleApi {
   const prefix = method.split(".")[0];
-  return prefix === "gmail" || prefix === "drive" ? prefix : "directory";
+  return GOOGLE_APIS.find((api) => api === prefix) ?? "directory";
 }
 
 /** The method id of a Drive `files.get` or `revisions.get` call, by whether it downloads content. */

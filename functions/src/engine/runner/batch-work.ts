@@ -1,4 +1,5 @@
 /** What one batch of a run has stored and still has to record, and the small helpers around it. */
+import { itemKindOf, serviceOfSearchKind } from "@alpvault/contracts/services";
 import type { ChangeBatch, SearchFields, Source, SourceKind } from "../sources/source";
 import type { CatalogVersion, ChunkRecord, ItemError, ItemKind, PartialItem } from "./catalog";
 
@@ -16,20 +17,17 @@ export class BatchWork {
 }
 
 /** The service a version belongs to. */
-export const serviceOfSearch = (search: SearchFields): SourceKind =>
-  search.kind === "mail" ? "gmail" : "drive";
+export const serviceOfSearch = (search: SearchFields): SourceKind => serviceOfSearchKind(search.kind);
 
 /** The catalog kind of a stream's items. */
-export const kindOfStream = (kind: Source["kind"]): ItemKind =>
-  kind === "gmail" ? "gmail-message" : "drive-file";
+export const kindOfStream = (kind: Source["kind"]): ItemKind => itemKindOf(kind);
 
 /** The keys of a batch's upserts (the items a listing saw). */
 export const upsertKeys = (batch: ChangeBatch): string[] =>
   batch.changes.flatMap((change) => (change.type === "upsert" ? [change.item.itemKey] : []));
 
 /** The catalog kind of a version, from its search fields (one run may carry mail and files). */
-export const kindOf = (search: SearchFields): ItemKind =>
-  search.kind === "mail" ? "gmail-message" : "drive-file";
+export const kindOf = (search: SearchFields): ItemKind => itemKindOf(serviceOfSearchKind(search.kind));
 
 export function slices<T>(values: T[], size: number): T[][] {
   const out: T[][] = [];

@@ -14,6 +14,7 @@
  * Item keys of different streams do not collide (Gmail message ids are 16 hex digits, Drive file ids are
  * longer and not hex-only), and the catalog keeps each item's kind.
  */
+import { isServiceId } from "@alpvault/contracts/services";
 import { FormatError } from "../format/errors";
 import {
   StreamError,
@@ -48,7 +49,7 @@ export function parseResourceCursor(cursor: string | null): ResourceCursor {
     value.v !== RESOURCE_CURSOR_VERSION ||
     typeof value.cursors !== "object" ||
     value.cursors === null ||
-    (value.at !== null && value.at !== "gmail" && value.at !== "drive")
+    (value.at !== null && !isServiceId(value.at))
   ) {
     throw new FormatError("The resource cursor is not a version 1 cursor.");
   }

@@ -1,0 +1,46 @@
+/**
+ * The Workspace services Alpvault protects, as one registry: what the rest of the product asks of a service
+ * by its id, instead of comparing service names (lint: alpvault/no-service-branches). A service's id names
+ * its stream of a resource and its Google API; its items have one catalog kind and one kind of search
+ * fields. Adding a service is an entry here and its folder (`functions/src/engine/<service>/`).
+ */
+
+export const SERVICE_IDS = ["gmail", "drive"] as const;
+export type ServiceId = (typeof SERVICE_IDS)[number];
+
+export const ITEM_KINDS = ["gmail-message", "drive-file"] as const;
+/** The catalog kind of a service's items. */
+export type ServiceItemKind = (typeof ITEM_KINDS)[number];
+
+/** The kind of search fields a service's items carry (`search.kind` of a catalog item). */
+export type SearchFieldsKind = "mail" | "drive";
+
+export interface ServiceFacts {
+  id: ServiceId;
+  itemKind: ServiceItemKind;
+  searchKind: SearchFieldsKind;
+}
+
+export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
+  gmail: { id: "gmail", itemKind: "gmail-message", searchKind: "mail" },
+  drive: { id: "drive", itemKind: "drive-file", searchKind: "drive" },
+};
+
+export function isServiceId(value: unknown): value is ServiceId {
+  return SERVICE_IDS.some((id) => id === value);
+}
+
+/** The catalog kind of a service's items. */
+export function itemKindOf(service: ServiceId): ServiceItemKind {
+  return SERVICES[service].itemKind;
+}
+
+/** The service whose items are of a catalog kind, if it is one. */
+export function serviceOfItemKind(kind: string | undefined): ServiceId | undefined {
+  return SERVICE_IDS.find((id) => SERVICES[id].itemKind === kind);
+}
+
+/** The service whose items carry search fields of a kind. */
+export function serviceOfSearchKind(kind: SearchFieldsKind): ServiceId {
+  return SERVICE_IDS.find((id) => SERVICES[id].searchKind === kind) ?? SERVICE_IDS[0];
+}
