@@ -52,6 +52,9 @@ export const DRIVE_2026_COSTS: Record<string, number> = {
   "drive.files.download": 200,
   "drive.files.export": 200,
   "drive.files.exportLink": 200,
+  // files.download (a long-running operation) and its downloadUri cost a download, operations.get a read.
+  "drive.files.downloadUri": 200,
+  "drive.operations.get": 5,
   "drive.files.list": 100,
   "drive.changes.list": 100,
   "drive.changes.getStartPageToken": 5,

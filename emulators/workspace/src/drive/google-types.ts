@@ -1,8 +1,10 @@
 /**
  * Drive's own item types beyond Docs, Sheets and Slides, with what Google lets a client do with each:
- * Drawings export to PDF, SVG, PNG and JPEG; Apps Script projects to their JSON; Forms, Sites, My Maps and
- * Jamboards have no export at all (no `exportLinks`, `files.export` refuses them); shortcuts point at another
- * item and have no content of their own. None of them can be downloaded with `alt=media`.
+ * Drawings export to PDF, SVG, PNG and JPEG; Apps Script projects to their JSON; Google Vids download as
+ * MP4, only through `files.download` (a long-running operation, see `operations.ts`: no `exportLinks`,
+ * `files.export` refuses them); Forms, Sites, My Maps and Jamboards have no export at all (no
+ * `exportLinks`, `files.export` refuses them); shortcuts point at another item and have no content of
+ * their own. None of them can be downloaded with `alt=media`.
  */
 import { deflateSync } from "node:zlib";
 import { EXPORT_FORMATS, exportDocument, isDocsEditorsType, PDF } from "./office";
@@ -16,7 +18,13 @@ export const GOOGLE_SITE = "application/vnd.google-apps.site";
 export const GOOGLE_MAP = "application/vnd.google-apps.map";
 export const GOOGLE_JAM = "application/vnd.google-apps.jam";
 export const GOOGLE_SHORTCUT = "application/vnd.google-apps.shortcut";
+export const GOOGLE_VID = "application/vnd.google-apps.vid";
 export const SCRIPT_JSON = "application/vnd.google-apps.script+json";
+/**
+ * The MP4 format of a Google Vid, as the MIME column of "Export MIME types for Google Workspace documents"
+ * (https://developers.google.com/workspace/drive/api/guides/ref-export-formats) reads: `application/mp4`.
+ */
+export const VID_MP4 = "application/mp4";
 
 const GOOGLE_PREFIX = "application/vnd.google-apps.";
 
@@ -153,4 +161,111 @@ export function exportGoogleFile(
   if (mimeType === "image/svg+xml") return drawingSvg(text);
   if (mimeType === "image/png") return whitePng(64, 48);
   return whiteJpeg();
+}
+
+/**
+ * The formats `files.download` offers a Google type, the first its default: a Vid's MP4 ("Download and
+ * export files": `files.download` "is the only way to download Google Vids files"), and the export formats
+ * of the types that export. Types absent here (Forms, Sites, My Maps, Jamboards) cannot be downloaded.
+ */
+export function downloadFormatsOf(mimeType: string): string[] | undefined {
+  return mimeType === GOOGLE_VID ? [VID_MP4] : ALL_EXPORT_FORMATS[mimeType];
+}
+
+/** An ISO BMFF box: 32-bit size, four-character type, body. */
+function box(type: string, ...body: Buffer[]): Buffer {
+  const content = Buffer.concat(body);
+  const header = Buffer.alloc(8);
+  header.writeUInt32BE(content.length + 8, 0);
+  header.write(type, 4, "latin1");
+  return Buffer.concat([header, content]);
+}
+
+/** A full box: a box whose body starts with version and flags. */
+function fullBox(type: string, version: number, flags: number, ...body: Buffer[]): Buffer {
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(((version & 0xff) << 24) | (flags & 0xffffff), 0);
+  return box(type, head, ...body);
+}
+
+function words(...values: number[]): Buffer {
+  const out = Buffer.alloc(values.length * 4);
+  values.forEach((value, index) => out.writeUInt32BE(value >>> 0, index * 4));
+  return out;
+}
+
+/** The identity matrix of `mvhd` and `tkhd` (16.16 and 2.30 fixed point). */
+const MATRIX = words(0x10000, 0, 0, 0, 0x10000, 0, 0, 0, 0x40000000);
+
+/**
+ * A Vid as MP4: a small but valid ISO BMFF file (ISO/IEC 14496-12) with `ftyp`, a `moov` holding one
+ * empty video track of 3 s (mvhd, trak/tkhd, mdia/mdhd, hdlr `vide`, minf with vmhd, dinf and an empty
+ * sample table) and the stored text as the movie's `udta` comment, so each Vid's bytes are its own.
+ */
+export function vidMp4(text: string): Buffer {
+  const timescale = 1000;
+  const duration = 3000;
+  const ftyp = box("ftyp", Buffer.from("isom", "latin1"), words(512), Buffer.from("isomiso2mp41", "latin1"));
+  const mvhd = fullBox(
+    "mvhd",
+    0,
+    0,
+    words(0, 0, timescale, duration, 0x10000),
+    Buffer.from([1, 0]),
+    Buffer.alloc(10),
+    MATRIX,
+    Buffer.alloc(24),
+    words(2),
+  );
+  const tkhd = fullBox(
+    "tkhd",
+    0,
+    3,
+    words(0, 0, 1, 0, duration),
+    Buffer.alloc(8),
+    Buffer.alloc(8),
+    MATRIX,
+    words(1280 << 16, 720 << 16),
+  );
+  const mdhd = fullBox("mdhd", 0, 0, words(0, 0, timescale, duration), Buffer.from([0x55, 0xc4, 0, 0]));
+  const hdlr = fullBox(
+    "hdlr",
+    0,
+    0,
+    words(0),
+    Buffer.from("vide", "latin1"),
+    words(0, 0, 0),
+    Buffer.from("VideoHandler\0", "latin1"),
+  );
+  const dinf = box("dinf", fullBox("dref", 0, 0, words(1), fullBox("url ", 0, 1)));
+  const stbl = box(
+    "stbl",
+    fullBox("stsd", 0, 0, words(0)),
+    fullBox("stts", 0, 0, words(0)),
+    fullBox("stsc", 0, 0, words(0)),
+    fullBox("stsz", 0, 0, words(0, 0)),
+    fullBox("stco", 0, 0, words(0)),
+  );
+  const minf = box("minf", fullBox("vmhd", 0, 1, Buffer.alloc(8)), dinf, stbl);
+  const trak = box("trak", tkhd, box("mdia", mdhd, hdlr, minf));
+  const udta = box("udta", box("\u00a9cmt", Buffer.from(text, "utf8")));
+  return Buffer.concat([ftyp, box("moov", mvhd, trak, udta)]);
+}
+
+/**
+ * What `files.download` gives for a Google-type file's text in `mimeType` (its default format when
+ * null), or undefined when Google offers no such download.
+ */
+export function downloadGoogleFile(
+  fileId: string,
+  fileMimeType: string,
+  text: string,
+  mimeType: string | null,
+): { bytes: Buffer; mimeType: string } | undefined {
+  const formats = downloadFormatsOf(fileMimeType) ?? [];
+  const format = mimeType ?? formats[0];
+  if (!format || !formats.includes(format)) return undefined;
+  if (fileMimeType === GOOGLE_VID) return { bytes: vidMp4(text), mimeType: format };
+  const bytes = exportGoogleFile(fileId, fileMimeType, text, format);
+  return bytes ? { bytes, mimeType: format } : undefined;
 }

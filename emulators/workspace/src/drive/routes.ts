@@ -1,7 +1,8 @@
 /**
  * Drive v3 on Google's paths for the official client, one file per resource: files (`files-list.ts`,
- * `files-read.ts`, `files-write.ts`), changes, shared drives, permissions, revisions and about, plus the
- * emulator-only admin API (`admin-routes.ts`). Routes are registered in this order.
+ * `files-read.ts`, `files-write.ts`), download operations (`operations.ts`), changes, shared drives,
+ * permissions, revisions and about, plus the emulator-only admin API (`admin-routes.ts`). Routes are
+ * registered in this order.
  */
 import type { WorkspaceEmulator } from "../emulator";
 import type { RequestContext } from "../http";
@@ -17,6 +18,7 @@ import { driveFiles } from "./file-access";
 import { registerFileListRoutes } from "./files-list";
 import { registerFileReadRoutes } from "./files-read";
 import { registerFileWriteRoutes } from "./files-write";
+import { registerOperationRoutes } from "./operations";
 import { registerRevisionRoutes } from "./revisions";
 
 /**
@@ -65,6 +67,7 @@ export function registerDriveApi(emulator: WorkspaceEmulator): void {
   registerFileListRoutes(files);
   registerFileReadRoutes(files);
   registerFileWriteRoutes(files);
+  registerOperationRoutes(files);
   registerChangeRoutes(routes);
   registerSharedDriveRoutes(routes);
   registerPermissionRoutes(routes);

@@ -30,9 +30,11 @@ export type DriveCall = <T>(method: string, send: () => Promise<T>) => Promise<T
 
 export const GOOGLE_FOLDER = "application/vnd.google-apps.folder";
 export const GOOGLE_SHORTCUT = "application/vnd.google-apps.shortcut";
+/** A Google Vid: downloaded as MP4 through `files.download` only (no `exportLinks`). */
+export const GOOGLE_VID = "application/vnd.google-apps.vid";
 const GOOGLE_PREFIX = "application/vnd.google-apps.";
 
-/** The office format each Google type is exported to. */
+/** The office format each Google type is exported to (a Vid: MP4, through `files.download`). */
 export const EXPORT_TYPES: Record<string, string> = {
   "application/vnd.google-apps.document":
     "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
@@ -42,6 +44,7 @@ export const EXPORT_TYPES: Record<string, string> = {
     "application/vnd.openxmlformats-officedocument.presentationml.presentation",
   "application/vnd.google-apps.drawing": "application/pdf",
   "application/vnd.google-apps.script": "application/vnd.google-apps.script+json",
+  [GOOGLE_VID]: "video/mp4",
 };
 export const FILE_FIELDS = [
   "id",

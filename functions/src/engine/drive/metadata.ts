@@ -13,7 +13,7 @@ import {
   type DriveSearchFields,
   type ItemMetadata,
 } from "../sources/source";
-import { EXPORT_TYPES, GOOGLE_SHORTCUT, isGoogleType, type DriveCall } from "./drive-files";
+import { EXPORT_TYPES, GOOGLE_SHORTCUT, GOOGLE_VID, isGoogleType, type DriveCall } from "./drive-files";
 
 const PERMISSION_FIELDS =
   "nextPageToken,permissions(id,type,role,emailAddress,domain,displayName,allowFileDiscovery,permissionDetails)";
@@ -66,8 +66,12 @@ export async function permissionsOf(
   return out;
 }
 
-/** The format a Google file is exported to: its office format, else PDF, else the first Drive offers. */
+/**
+ * The format a Google file is exported to: its office format, else PDF, else the first Drive offers; a
+ * Vid's MP4 (it has no export links: `files.download` serves it).
+ */
 export function exportMimeTypeOf(file: drive_v3.Schema$File): string | undefined {
+  if (file.mimeType === GOOGLE_VID) return EXPORT_TYPES[GOOGLE_VID];
   const links = file.exportLinks ?? {};
   const wanted = EXPORT_TYPES[file.mimeType ?? "application/octet-stream"];
   return wanted && links[wanted]
@@ -120,7 +124,8 @@ export function fileMetadataOf(file: drive_v3.Schema$File, details: FileDetails)
   const mimeType = file.mimeType ?? "application/octet-stream";
   const { path, permissions, exportMimeType, externalOwner } = details;
   const native = nativeOf(file, details);
-  // A Google file Google offers no export of (Form, Site, My Map, Jamboard): its details, no content.
+  // A Google file Google offers no export of (Form, Site, My Map, Jamboard): its details, no content. A
+  // Vid is kept as its MP4, with the native info that tells restore it cannot be recreated as a Vid.
   const notExportable = isGoogleType(mimeType) && !exportMimeType && mimeType !== GOOGLE_SHORTCUT;
   return {
     name: file.name ?? "",

@@ -43,9 +43,14 @@ const IMPORTS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-/** The file extension of an export restored as a file of its own (a Drawing as PDF, a script as JSON). */
+/**
+ * The file extension of an export restored as a file of its own (a Drawing as PDF, a script as JSON, a
+ * Vid as MP4: Drive cannot recreate a Vid from an upload).
+ */
 const EXPORT_EXTENSIONS: Readonly<Record<string, string>> = {
   "application/pdf": ".pdf",
+  "video/mp4": ".mp4",
+  "application/mp4": ".mp4",
   "application/vnd.google-apps.script+json": ".json",
   "image/svg+xml": ".svg",
   "image/png": ".png",

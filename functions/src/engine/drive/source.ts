@@ -17,7 +17,10 @@
  *   stream from `files.get alt=media`, checked against the listed md5 and size (`ContentMismatchError`
  *   when the file changed after it was listed: fetch it again without the hint); Google Docs/Sheets/Slides/Drawings stream from their
  *   `exportLinks` (docx/xlsx/pptx/pdf: no 10 MB `files.export` limit), an authorised GET with the user's
- *   token; the version keeps the native metadata needed to recreate the Google file on restore. Google files
+ *   token; Google Vids as MP4 through `files.download`, a long-running operation polled with
+ *   `operations.get` on the source's clock (`clock`, the system's by default), then its `downloadUri`
+ *   with the same token; the version keeps the native metadata needed to recreate the Google file on
+ *   restore (a Vid cannot be: it is restored as an `.mp4` file). Google files
  *   Google offers no export of (Forms, Sites, My Maps, Jamboards) keep their metadata only, marked
  *   `contentSkipped: "not-exportable"`; a shortcut keeps its target (`shortcut`), it has no content.
  * - Keys: `versionKey` is Drive's `version` (it grows with every change, permissions included);
@@ -32,8 +35,8 @@
  *   kinds.
  *
  * Method ids given to the caller are Google's, except that a `files.get alt=media` is named
- * `drive.files.download` and an export-link GET `drive.files.exportLink` (they cost a download, see
- * `../google/costs.ts`).
+ * `drive.files.download`, an export-link GET `drive.files.exportLink` and the GET of a download
+ * operation's URI `drive.files.downloadUri` (they cost a download, see `../google/costs.ts`).
  *
  * Its parts: `drive-files.ts` (fields, keys, Google types), `paths.ts` (folder paths), `metadata.ts`
  * (permissions, version metadata, search fields), `content.ts` (download and export links),
@@ -44,6 +47,7 @@
  */
 import type { drive_v3 } from "@googleapis/drive";
 import type { GoogleCaller } from "../google/caller";
+import { SYSTEM_CLOCK, type Clock } from "../google/token-bucket";
 import { googleStatus } from "../sources/google-errors";
 import { listChanges, type ServiceListing } from "../sources/listing";
 import {
@@ -54,10 +58,11 @@ import {
   type ItemRef,
   type Source,
 } from "../sources/source";
-import { download, exportLink } from "./content";
+import { download, exportLink, operationDownload } from "./content";
 import {
   FILE_FIELDS,
   GOOGLE_FOLDER,
+  GOOGLE_VID,
   domainOf,
   invalidPageToken,
   isFile,
@@ -89,6 +94,8 @@ export interface DriveSourceOptions {
   signal?: AbortSignal;
   /** Page size of files.list and changes.list (1000 unless a test asks for less). */
   pageSize?: number;
+  /** What waits between polls of a download operation run on (the system's clock unless a test's). */
+  clock?: Clock;
 }
 
 /** What a page of changes holds: its changed files and the bytes Drive lists for them (Google files: none). */
@@ -114,6 +121,7 @@ export class DriveSource implements Source {
   private readonly caller: GoogleCaller;
   private readonly accessToken: () => Promise<string>;
   private readonly pageSize: number;
+  private readonly clock: Clock;
   private readonly signal?: AbortSignal;
   private readonly user: string;
   /** Folder paths, from the folders seen this run. */
@@ -130,6 +138,7 @@ export class DriveSource implements Source {
     this.accessToken = options.accessToken;
     this.signal = options.signal;
     this.pageSize = options.pageSize ?? DRIVE_LIST_PAGE_SIZE;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
     this.user = options.resource.kind === "user" ? options.resource.email : options.resource.actAs;
     this.domains = new Set(
       options.resource.kind === "user"
@@ -337,6 +346,10 @@ export class DriveSource implements Source {
     file: drive_v3.Schema$File,
     exportMimeType: string | undefined,
   ): AsyncIterable<Buffer> {
+    if (file.mimeType === GOOGLE_VID) {
+      const { drive, call, accessToken, clock } = this;
+      return { [Symbol.asyncIterator]: () => operationDownload(drive, call, accessToken, clock, fileId) };
+    }
     const link = exportMimeType ? file.exportLinks?.[exportMimeType] : undefined;
     if (!isGoogleType(file.mimeType ?? "application/octet-stream")) {
       return { [Symbol.asyncIterator]: () => download(this.drive, this.call, fileId) };

@@ -10,6 +10,7 @@ import { GOOGLE_APIS, type GoogleApi } from "../google/caller";
 import { googleStatus } from "../sources/google-errors";
 import {
   ContentMismatchError,
+  ItemNotReadError,
   NoAccessError,
   StreamError,
   type Source,
@@ -49,6 +50,7 @@ export function failureReasonOf(error: unknown): BackupFailureReason {
  */
 export function itemErrorReason(error: unknown): string | undefined {
   if (error instanceof ContentMismatchError) return "content-mismatch";
+  if (error instanceof ItemNotReadError) return error.reason;
   if (!isGoogleError(error) || failureScope(error, true) !== "item") return undefined;
   const classified = classifyGoogleError(error);
   return classified.googleReason ?? `http-${classified.status}`;

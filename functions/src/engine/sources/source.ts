@@ -170,6 +170,11 @@ export interface ItemMetadata {
   /** Gmail's internal date (ms since the epoch). */
   internalDate?: number;
   historyId?: string;
+  /**
+   * Gmail has no raw form of the message (an old Hangouts/Talk chat, label `CHAT`): its RFC 822 bytes were
+   * rebuilt from the `format=full` payload (its headers, parts and decoded bodies), not Google's own.
+   */
+  rebuilt?: "from-full-format";
   // Drive
   name?: string;
   mimeType?: string;
@@ -287,6 +292,21 @@ export class ContentMismatchError extends Error {
   constructor(readonly itemKey: string) {
     super(`The content of ${itemKey} does not match its metadata`);
     this.name = "ContentMismatchError";
+  }
+}
+
+/**
+ * The source could not read the item this time for a reason of its own, not an answer of Google's about
+ * it (a download operation that failed or did not finish): the engine records it on the item with
+ * `reason`, the run goes on, and the next run fetches the item again.
+ */
+export class ItemNotReadError extends Error {
+  constructor(
+    readonly itemKey: string,
+    readonly reason: string,
+  ) {
+    super(`Item ${itemKey} could not be read (${reason})`);
+    this.name = "ItemNotReadError";
   }
 }
 
