@@ -19,11 +19,25 @@ export interface ServiceFacts {
   id: ServiceId;
   itemKind: ServiceItemKind;
   searchKind: SearchFieldsKind;
+  /** How search lists the service's items: by which catalog field, in which direction. */
+  searchOrder: { field: string; direction: "asc" | "desc" };
 }
 
 export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
-  gmail: { id: "gmail", itemKind: "gmail-message", searchKind: "mail" },
-  drive: { id: "drive", itemKind: "drive-file", searchKind: "drive" },
+  // Mail newest first, by the message's date.
+  gmail: {
+    id: "gmail",
+    itemKind: "gmail-message",
+    searchKind: "mail",
+    searchOrder: { field: "search.date", direction: "desc" },
+  },
+  // Files by name.
+  drive: {
+    id: "drive",
+    itemKind: "drive-file",
+    searchKind: "drive",
+    searchOrder: { field: "search.name", direction: "asc" },
+  },
 };
 
 export function isServiceId(value: unknown): value is ServiceId {
@@ -38,6 +52,11 @@ export function itemKindOf(service: ServiceId): ServiceItemKind {
 /** The service whose items are of a catalog kind, if it is one. */
 export function serviceOfItemKind(kind: string | undefined): ServiceId | undefined {
   return SERVICE_IDS.find((id) => SERVICES[id].itemKind === kind);
+}
+
+/** What the registry says of the service whose items are of a catalog kind. */
+export function factsOfItemKind(kind: ServiceItemKind): ServiceFacts {
+  return SERVICES[serviceOfItemKind(kind) ?? SERVICE_IDS[0]];
 }
 
 /** The service whose items carry search fields of a kind. */

@@ -7,6 +7,7 @@
  * previous page ended on), never by offset, and totals come from count aggregations stopped at a cap, so a
  * page costs about its size in reads whatever the catalog's size.
  */
+import { factsOfItemKind } from "@alpvault/contracts/services";
 import type { DocumentSnapshot, Query } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeQueried, readableDocument } from "../lib/stored";
@@ -46,9 +47,6 @@ function items(scope: Scope, resourceId: string) {
   return organizationRef(scope).collection("resources").doc(resourceId).collection("items");
 }
 
-const orderField = (kind: ItemKind) => (kind === "gmail-message" ? "search.date" : "search.name");
-const orderDirection = (kind: ItemKind) => (kind === "gmail-message" ? "desc" : "asc");
-
 function streamQuery(scope: Scope, resourceId: string, kind: ItemKind, stream: Stream): Query {
   let query: Query = items(scope, resourceId).where("kind", "==", kind);
   if (stream.datedLater) query = query.where("datedLater", "==", true);
@@ -58,7 +56,8 @@ function streamQuery(scope: Scope, resourceId: string, kind: ItemKind, stream: S
   if (stream.dateFrom) query = query.where("search.date", ">=", stream.dateFrom);
   if (stream.dateBefore) query = query.where("search.date", "<", stream.dateBefore);
   if (stream.firstSeenBefore) query = query.where("firstSeenAt", "<", stream.firstSeenBefore);
-  return query.orderBy(orderField(kind), orderDirection(kind));
+  const { field, direction } = factsOfItemKind(kind).searchOrder;
+  return query.orderBy(field, direction);
 }
 
 /** The catalog document a page token names, or undefined when it is gone. */
