@@ -127,6 +127,8 @@ const SKIP_REASON_TEXTS: Record<string, string> = {
   exportSizeLimitExceeded: "Too large for Google to export",
   insufficientFilePermissions: "The account backing up may not read them",
   "content-mismatch": "They changed while being backed up; they are tried again next time",
+  "no-message-content":
+    "Gmail returned them without any content (no message and no parts); they are tried again next time",
   notFound: "They vanished while being backed up",
   badRequest: "Google refused to return them",
 };

@@ -1,7 +1,7 @@
 /**
  * The Gmail part of the emulator-only admin API: state changes for tests under
- * `/emulator/v1/users/:user/gmail/...` (no token): add, delete or relabel a message, create or change a
- * label, expire history, set the history retention window.
+ * `/emulator/v1/users/:user/gmail/...` (no token): add (a chat too), delete or relabel a message, create
+ * or change a label, expire history, set the history retention window.
  */
 import { ADMIN_PREFIX, pathUser } from "../admin";
 import type { WorkspaceEmulator } from "../emulator";
@@ -21,17 +21,23 @@ export function registerGmailAdmin(emulator: WorkspaceEmulator): void {
     return value * 1000;
   };
 
-  // {raw: base64(url) or the message text, encoding?: "base64" | "plain", labelIds?, internalDate? (ms)}
+  // {raw: base64(url) or the message text, encoding?: "base64" | "plain", labelIds?, internalDate? (ms),
+  // chat?}. `chat: true` makes it an old Hangouts/Talk chat: the system label CHAT is added (its other
+  // labels default to none), and Gmail then has no raw form of it (see messages.ts).
   add("POST", "/users/:user/gmail/messages", async (context) => {
     const user = pathUser(emulator, context);
     const body = await context.json();
     if (typeof body.raw !== "string" || body.raw === "") throw badRequest("raw is required");
+    if (body.chat !== undefined && typeof body.chat !== "boolean") throw badRequest("chat must be a boolean");
     const plain =
       body.encoding === "plain" || (body.encoding !== "base64" && !/^[A-Za-z0-9+/_=\r\n-]+$/.test(body.raw));
     const raw = plain ? Buffer.from(body.raw, "utf8") : Buffer.from(body.raw, "base64");
     const internalDate = typeof body.internalDate === "number" ? body.internalDate : undefined;
+    const chat = body.chat === true;
+    const labelIds =
+      body.labelIds === undefined ? (chat ? [] : ["INBOX", "UNREAD"]) : stringList(body.labelIds, "labelIds");
     const { message } = store.addMessage(user.id, raw, {
-      labelIds: body.labelIds === undefined ? ["INBOX", "UNREAD"] : stringList(body.labelIds, "labelIds"),
+      labelIds: chat ? [...labelIds, "CHAT"] : labelIds,
       internalDate,
     });
     return { ...withLabels(message), historyId: String(message.historyId) };

@@ -1,6 +1,12 @@
 /**
  * Gmail v1 reading messages: `messages.list` (labels, `q`, paging), `messages.get` in its four formats
  * (`raw` written directly when it can be) and `messages.attachments.get`.
+ *
+ * Old Hangouts/Talk chats (messages with the system label `CHAT`) have no RFC 822 form at Google:
+ * `format=raw` answers them without `raw` (id, threadId, labelIds, snippet, sizeEstimate, historyId and
+ * internalDate only), while `full` and `metadata` give their payload as for any message. Google's
+ * [Format](https://developers.google.com/workspace/gmail/api/reference/rest/v1/Format) page does not say
+ * so; Gmail answers the official clients this way (GAM-team/got-your-back#84 reports it too).
  */
 import {
   RESPONDED,
@@ -34,6 +40,11 @@ function attachmentIdOf(message: StoredMessage, part: MimePart): string {
 
 type Format = "minimal" | "full" | "raw" | "metadata";
 
+/** Whether Gmail has the message's RFC 822 form: not for an old Hangouts/Talk chat (label `CHAT`). */
+export function hasRawForm(message: StoredMessage): boolean {
+  return !message.labelIds.has("CHAT");
+}
+
 /** A message as messages.get answers it, in Gmail's field order. */
 export function messageJson(
   store: GmailStore,
@@ -46,7 +57,7 @@ export function messageJson(
   if (format === "full") json.payload = payloadJson(message.mime, (part) => attachmentIdOf(message, part));
   if (format === "metadata") json.payload = metadataPayloadJson(message.mime, metadataHeaders);
   json.sizeEstimate = message.raw.length;
-  if (format === "raw") json.raw = store.rawBase64url(message);
+  if (format === "raw" && hasRawForm(message)) json.raw = store.rawBase64url(message);
   json.historyId = String(message.historyId);
   json.internalDate = String(message.internalDate);
   return json;
@@ -119,7 +130,8 @@ export function registerMessageReadRoutes({ emulator, store, route }: GmailRoute
       throw forbidden(`Metadata scope doesn't allow format ${format.toUpperCase()}`);
     }
     const message = store.message(user.id, context.params.id ?? "");
-    if (format === "raw" && !context.query.has("fields") && emulator.faults.list().length === 0) {
+    const direct = !context.query.has("fields") && emulator.faults.list().length === 0;
+    if (format === "raw" && hasRawForm(message) && direct) {
       return sendRaw(context, store, message);
     }
     return messageJson(store, message, format, listParam(context, "metadataHeaders"));

@@ -69,6 +69,7 @@ export const itemMetadataSchema: z.ZodMiniType<ItemMetadata> = z.object({
   threadId: z.optional(z.string()),
   internalDate: z.optional(z.number()),
   historyId: z.optional(z.string()),
+  rebuilt: z.optional(z.literal("from-full-format")),
   name: z.optional(z.string()),
   mimeType: z.optional(z.string()),
   path: z.optional(z.string()),

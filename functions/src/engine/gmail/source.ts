@@ -10,6 +10,11 @@
  *   full listing marked `resynced`.
  * - Fetch: `messages.get format=raw` (base64url → the RFC 822 bytes) with the labels (ids and names,
  *   names from `labels.list`, cached for the run) and the mail search fields parsed from the header block.
+ *   Gmail has no raw form of old Hangouts/Talk chats (label `CHAT`): their `format=raw` answer has no
+ *   `raw`. Such a message is fetched again with `format=full` and its RFC 822 bytes are rebuilt from the
+ *   payload (`rebuild.ts`; attachments Gmail serves apart through `messages.attachments.get`), every call
+ *   through the same caller; the version says `rebuilt: "from-full-format"`. One with no payload either is
+ *   the item's error (`no-message-content`), never a 0-byte message.
  * - Label renames: Gmail keeps a renamed label's id and records no history for it, and the message's
  *   historyId does not move, so neither listing can see one. With `labelNames` (the resource's label
  *   names in the catalog), a run reads `labels.list` (1 unit, the run's label cache) and compares the user
@@ -26,7 +31,8 @@
  *   as much quota as fetching it again) and would still leave older versions with the old name.
  *
  * Its parts: `history.ts` (history pages collapsed to changes), `labels.ts` (label names and the rename
- * check), `search-fields.ts` (mail search fields), `raw.ts` and `mail-headers.ts` (the raw message).
+ * check), `search-fields.ts` (mail search fields), `raw.ts` and `mail-headers.ts` (the raw message),
+ * `rebuild.ts` (a message without a raw form, rebuilt from its payload).
  *
  * Cursors: a historyId (decimal digits) for incremental runs; during a full listing a JSON object
  * `{"gmail":"full","historyId":…,"pageToken":…}` that resumes it.
@@ -47,6 +53,7 @@ import {
 import { historyPages } from "./history";
 import { MailLabels, type GmailCall, type LabelNameStore } from "./labels";
 import { mailSearchFields } from "./search-fields";
+import { REBUILT_FROM_FULL, rebuildMessage } from "./rebuild";
 
 export { LABEL_CHECK_MS } from "./labels";
 export { mailSearchFields } from "./search-fields";
@@ -204,6 +211,12 @@ export class GmailSource implements Source {
       if (googleStatus(error) === 404) throw new ItemGoneError(item.itemKey);
       throw error;
     }
+    // No raw form (an old chat): the bytes are rebuilt from the full payload, never kept as 0 bytes.
+    const rebuilt = size === 0;
+    if (rebuilt) {
+      ({ message, raw: parts } = await this.rebuildFromFull(item.itemKey));
+      size = parts.reduce((total, part) => total + part.length, 0);
+    }
     const labels = await this.labels.resolveLabels(message.labelIds ?? []);
     const internalDate = message.internalDate ? Number(message.internalDate) : undefined;
     const historyId = message.historyId ?? "";
@@ -221,8 +234,30 @@ export class GmailSource implements Source {
         ...(message.threadId ? { threadId: message.threadId } : {}),
         ...(internalDate !== undefined ? { internalDate } : {}),
         historyId,
+        ...(rebuilt ? { rebuilt: REBUILT_FROM_FULL } : {}),
       },
       search: mailSearchFields(parts, size, { labels: labels.map((label) => label.name), internalDate }),
     };
+  }
+
+  /** The message as `format=full` has it, its RFC 822 bytes rebuilt from the payload (`rebuild.ts`). */
+  private async rebuildFromFull(id: string): Promise<{ message: gmail_v1.Schema$Message; raw: Buffer[] }> {
+    try {
+      const message = (
+        await this.call("gmail.users.messages.get", () =>
+          this.gmail.users.messages.get({ userId: "me", id, format: "full" }),
+        )
+      ).data;
+      const raw = await rebuildMessage(id, message.payload, async (attachmentId) => {
+        const { data } = await this.call("gmail.users.messages.attachments.get", () =>
+          this.gmail.users.messages.attachments.get({ userId: "me", messageId: id, id: attachmentId }),
+        );
+        return Buffer.from(data.data ?? "", "base64url");
+      });
+      return { message, raw: [raw] };
+    } catch (error) {
+      if (googleStatus(error) === 404) throw new ItemGoneError(id);
+      throw error;
+    }
   }
 }
