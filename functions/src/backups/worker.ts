@@ -1,35 +1,38 @@
 /**
  * The backup worker: one `runBackup` task delivery runs (a stretch of) one backup run of one resource.
  *
- * 1. The run decides: a finished run is only recorded again (idempotent), so a duplicate or late delivery
- *    changes nothing. A missing organisation, run or resource drops the task.
- * 2. A pending run is checked before it starts: backups stopped after a graceful period, a resource that
- *    is gone or suspended at Google, no policy, or storage over the plan's maximum end it failed with its
+ * Three named steps:
+ * 1. `prepare` — the run decides: a finished run is only recorded again (idempotent), so a duplicate or
+ *    late delivery changes nothing; a missing organisation, run or resource drops the task. A pending run
+ *    is checked before it starts: backups stopped after a graceful period, a resource that is gone or
+ *    suspended at Google, no policy, or storage over the plan's maximum end it failed with its
  *    docs/requirements.md#errors-and-messages reason. Otherwise it gets its resource's last cursor and
- *    "backup started" is audited (`run-start.ts`).
- * 3. The organisation's active data key (made under the default secret when there is none), the region's
- *    bucket, the resource's streams (Gmail and/or Drive per its policy; a shared drive is Drive only) with
- *    delegated clients (`streams.ts`), and `runBackup` with the function's deadline, within the delivery's
- *    share of the daily Google budget (`daily-pacing.ts`).
- * 4. "continue" re-enqueues the run; an ended run records the resource's status and totals, "backup
- *    finished/failed" in the audit log, and an alert on failure (`run-end.ts`). A run whose lease another
- *    worker holds throws, so Cloud Tasks delivers it again later (by then it is finished, or its holder's
- *    lease expired and this worker takes over).
+ *    "backup started" is audited (`run-start.ts`). Then the resource's streams per its policy (Gmail
+ *    and/or Drive; a shared drive is Drive only), the delivery's share of the daily Google budget (none
+ *    left: the run goes on later, `daily-pacing.ts`) and the organisation's active data key (made under the
+ *    default secret when there is none).
+ * 2. `runPrepared` — the streams with delegated clients (`streams.ts`), the region's bucket, and
+ *    `runBackup` with the function's deadline, within the delivery's share.
+ * 3. `settle` — "continue" re-enqueues the run, or paces it (a spent share, Google's daily limit); an ended
+ *    run records the resource's status and totals, "backup finished/failed" in the audit log, and an alert
+ *    on failure (`run-end.ts`). A run whose lease another worker holds throws, so Cloud Tasks delivers it
+ *    again later (by then it is finished, or its holder's lease expired and this worker takes over).
  */
 import { randomUUID } from "node:crypto";
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
-import { organizationServedIn } from "../organizations/service";
+import { organizationServedIn, type Organization } from "../organizations/service";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { backupPolicy } from "../policies/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
+import type { DataKey } from "../engine/format/keys";
 import { activeDataKey, type KeyWrappers } from "./data-keys";
 import type { GoogleCaller } from "../engine/google/caller";
 import { meteredCaller } from "../engine/google/caller";
 import { isPacedApi, type PacedApi } from "../engine/google/daily-budget";
 import type { EnqueueBackup } from "./queue";
-import { failIdleRun, readBackupResource, readRun, setRunResumesAt } from "./repo";
+import { failIdleRun, readBackupResource, readRun, setRunResumesAt, type BackupResource } from "./repo";
 import type { BackupTask } from "./schema";
 import { FirestoreCatalog } from "./catalog/repo";
 import {
@@ -168,75 +171,126 @@ async function goOn(
   else await deps.enqueue(scope.regionId, task);
 }
 
-export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Promise<WorkerOutcome> {
+/** What a delivery runs the backup with, once `prepare` decided that it runs it. */
+interface PreparedRun {
+  task: BackupTask;
+  scope: Scope;
+  organization: Organization;
+  resource: BackupResource;
+  /** The resource's streams this run backs up (its policy's data types). */
+  kinds: ("gmail" | "drive")[];
+  /** The streams' APIs with a daily threshold, and this delivery's share of each. */
+  pacedApis: PacedApi[];
+  shares: Partial<Record<PacedApi, number>>;
+  /** Items the last run could not back up, or whose objects were found damaged: fetched again first. */
+  retry: RetryItem[];
+  dataKey: DataKey;
+  startedAt: number;
+}
+
+/** How a delivery ends a run: records the end of a run that is over, or fails it before it starts. */
+class RunEnding {
+  constructor(
+    private readonly scope: Scope,
+    private readonly runId: string,
+    private readonly resource: BackupResource | undefined,
+    private readonly now: () => number,
+  ) {}
+
+  /** Records the run's end (status, totals, audit, alert) when it is over. */
+  async finish(): Promise<WorkerOutcome> {
+    const ended = await readRun(this.scope, this.runId);
+    if (!ended || (ended.state !== "succeeded" && ended.state !== "failed")) return "recorded";
+    await recordEnd(this.scope, ended, this.resource);
+    return ended.state;
+  }
+
+  /** Fails a run that has not started with its reason, and records its end. */
+  async failBeforeStart(reason: BackupFailureReason): Promise<WorkerOutcome> {
+    await failIdleRun(this.scope, this.runId, reason, new Date(this.now()));
+    return this.finish();
+  }
+}
+
+type Preparation =
+  | { kind: "ended"; outcome: WorkerOutcome }
+  /** Another delivery started the run meanwhile: decide again on its new state. */
+  | { kind: "again" }
+  | { kind: "run"; prepared: PreparedRun; ending: RunEnding };
+
+/**
+ * 1. Prepare: whether this delivery backs up at all (the run's state, the checks before a pending run
+ *    starts, the resource's streams, the day's Google budget, the organisation's data key), and with what.
+ */
+async function prepare(task: BackupTask, deps: WorkerDeps): Promise<Preparation> {
   const now = deps.now ?? Date.now;
+  const ended = (outcome: WorkerOutcome): Preparation => ({ kind: "ended", outcome });
   const organization = await organizationServedIn(task.organizationId, deps.servingRegion);
-  if (!organization) return "dropped";
+  if (!organization) return ended("dropped");
   const scope: Scope = { organizationId: organization.organizationId, regionId: organization.regionId };
   const run = await readRun(scope, task.runId);
-  if (!run || run.resourceId !== task.resourceId) return "dropped";
+  if (!run || run.resourceId !== task.resourceId) return ended("dropped");
   const resource = await readBackupResource(scope, run.resourceId);
-
-  const finish = async (): Promise<WorkerOutcome> => {
-    const ended = await readRun(scope, task.runId);
-    if (!ended || (ended.state !== "succeeded" && ended.state !== "failed")) return "recorded";
-    await recordEnd(scope, ended, resource);
-    return ended.state;
-  };
-  const failBeforeStart = async (reason: BackupFailureReason): Promise<WorkerOutcome> => {
-    await failIdleRun(scope, task.runId, reason, new Date(now()));
-    return finish();
-  };
-
+  const ending = new RunEnding(scope, task.runId, resource, now);
   if (run.state === "succeeded" || run.state === "failed") {
-    await finish();
-    return "recorded";
+    await ending.finish();
+    return ended("recorded");
   }
-  if (!resource) return failBeforeStart("unknown-error");
+  if (!resource) return ended(await ending.failBeforeStart("unknown-error"));
   const policy = resource.policyId
     ? await backupPolicy(scope, resource.policyId, new Date(now()))
     : undefined;
-
   let retry: RetryItem[] = [];
   if (run.state === "pending") {
     const start = await startPendingRun(scope, organization, resource, Boolean(policy), task.runId, now);
-    if (start.kind === "refused") return failBeforeStart(start.reason);
-    // Another delivery started it meanwhile: decide again on its new state.
-    if (start.kind === "taken-over") return executeBackupTask(task, deps);
+    if (start.kind === "refused") return ended(await ending.failBeforeStart(start.reason));
+    if (start.kind === "taken-over") return { kind: "again" };
     retry = start.retry;
   }
   const kinds = streamsOf(resource, policy?.dataTypes ?? []);
-  if (kinds.length === 0) return failBeforeStart("backup-not-completed");
-
+  if (kinds.length === 0) return ended(await ending.failBeforeStart("backup-not-completed"));
   // The project's daily budget: this delivery's share, or a later start when the pace leaves none.
   const pacedApis = kinds.filter(isPacedApi);
   const startedAt = now();
   const shares = await dailyShares(deps.dailyBudget, pacedApis, startedAt);
   if (shares.waitUntil !== undefined) {
     await resumeWhenPaced(scope, task.runId, shares.waitUntil, new Date(now()));
-    return "continued";
+    return ended("continued");
   }
-
-  const abort = new AbortController();
-  const deadline = now() + deps.budgetMs;
-  const metered = meteredCaller(deps.caller);
-  const overShare = (): boolean =>
-    pacedApis.some((api) => {
-      const share = shares.units[api];
-      return share !== undefined && metered.usageOf(api).units >= share;
-    });
-  let dataKey;
+  let dataKey: DataKey;
   try {
     dataKey = await activeDataKey(scope, deps.wrappers, new Date(now()));
   } catch (error) {
-    return failBeforeStart(failureReasonOf(error));
+    return ended(await ending.failBeforeStart(failureReasonOf(error)));
   }
+  const prepared = { task, scope, organization, resource, kinds, pacedApis, retry, dataKey, startedAt };
+  return { kind: "run", prepared: { ...prepared, shares: shares.units }, ending };
+}
+
+/**
+ * 2. Run: the resource's streams with delegated clients, and the engine until the function's deadline or
+ *    the delivery's share of the day's budget is spent. Answers the engine's result and whether the share
+ *    was spent.
+ */
+async function runPrepared(
+  prepared: PreparedRun,
+  deps: WorkerDeps,
+): Promise<{ result: RunBackupResult; overShare: () => boolean }> {
+  const { task, scope, resource, pacedApis, shares } = prepared;
+  const now = deps.now ?? Date.now;
+  const abort = new AbortController();
+  const metered = meteredCaller(deps.caller);
+  const overShare = (): boolean =>
+    pacedApis.some((api) => {
+      const share = shares[api];
+      return share !== undefined && metered.usageOf(api).units >= share;
+    });
   const catalog = new FirestoreCatalog(scope);
   const streams = await resourceStreams(
     deps.streams,
-    organization,
+    prepared.organization,
     resource,
-    kinds,
+    prepared.kinds,
     metered,
     abort.signal,
     catalog,
@@ -244,13 +298,13 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
   const result = await runUntilDeadline(
     {
       run: { runId: task.runId, resourceId: resource.resourceId },
-      source: new ResourceSource(streams, retry),
+      source: new ResourceSource(streams, prepared.retry),
       blobStore: deps.blobStore(scope.regionId),
       catalog,
-      dataKey,
+      dataKey: prepared.dataKey,
       organizationId: scope.organizationId,
       holder: randomUUID(),
-      deadline,
+      deadline: now() + deps.budgetMs,
       signal: abort.signal,
       now,
       usage: metered.usage,
@@ -258,8 +312,23 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
     },
     abort,
     metered,
-    { budget: deps.dailyBudget, apis: pacedApis, startedAt },
+    { budget: deps.dailyBudget, apis: pacedApis, startedAt: prepared.startedAt },
   );
+  return { result, overShare };
+}
+
+/**
+ * 3. Settle: a run that goes on is enqueued again or paced (`goOn`); one another worker holds throws for a
+ *    later delivery; one that ended records its end.
+ */
+async function settle(
+  prepared: PreparedRun,
+  ending: RunEnding,
+  ran: { result: RunBackupResult; overShare: () => boolean },
+  deps: WorkerDeps,
+): Promise<WorkerOutcome> {
+  const { result } = ran;
+  const { scope, task, pacedApis } = prepared;
   const outcome = outcomeOf(result);
   logs.backupTaskEnded({
     organizationId: scope.organizationId,
@@ -268,7 +337,8 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
     ...(result.outcome !== "skipped" ? { items: result.progress.items, unitsUsed: result.unitsUsed } : {}),
   });
   if (result.outcome === "continue") {
-    await goOn(result, { deps, scope, task, pacedApis, overShare, now });
+    const now = deps.now ?? Date.now;
+    await goOn(result, { deps, scope, task, pacedApis, overShare: ran.overShare, now });
     return outcome;
   }
   if (outcome === "lease-held") throw new RunLeasedError(task.runId);
@@ -277,7 +347,18 @@ export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Pro
     result.outcome === "failed" ||
     (result.outcome === "skipped" && result.why === "finished")
   ) {
-    await finish();
+    await ending.finish();
   }
   return outcome;
+}
+
+/** One delivery of a backup run: prepare, run, settle (see the file's comment). */
+export async function executeBackupTask(task: BackupTask, deps: WorkerDeps): Promise<WorkerOutcome> {
+  for (;;) {
+    const preparation = await prepare(task, deps);
+    if (preparation.kind === "again") continue;
+    if (preparation.kind === "ended") return preparation.outcome;
+    const { prepared, ending } = preparation;
+    return settle(prepared, ending, await runPrepared(prepared, deps), deps);
+  }
 }
