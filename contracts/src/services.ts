@@ -5,6 +5,8 @@
  * fields. Adding a service is an entry here and its folder (`functions/src/engine/<service>/`).
  */
 
+import type { WorkKind } from "./eta";
+
 export const SERVICE_IDS = ["gmail", "drive"] as const;
 export type ServiceId = (typeof SERVICE_IDS)[number];
 
@@ -21,6 +23,12 @@ export interface ServiceFacts {
   searchKind: SearchFieldsKind;
   /** How search lists the service's items: by which catalog field, in which direction. */
   searchOrder: { field: string; direction: "asc" | "desc" };
+  /** Its items live in a user's mailbox: a resource without an address (a shared drive) has none. */
+  needsMailbox: boolean;
+  /** The work kinds the time-left estimate knows the service's backups and restores by. */
+  work: { backup: Extract<WorkKind, `${string}-backup`>; restore: Extract<WorkKind, `${string}-restore`> };
+  /** The word an export's file name carries for the service ("ada@example.com-mail-2026-12-01.mbox"). */
+  exportWord: string;
 }
 
 export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
@@ -30,6 +38,9 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemKind: "gmail-message",
     searchKind: "mail",
     searchOrder: { field: "search.date", direction: "desc" },
+    needsMailbox: true,
+    work: { backup: "gmail-backup", restore: "gmail-restore" },
+    exportWord: "mail",
   },
   // Files by name.
   drive: {
@@ -37,6 +48,9 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemKind: "drive-file",
     searchKind: "drive",
     searchOrder: { field: "search.name", direction: "asc" },
+    needsMailbox: false,
+    work: { backup: "drive-backup", restore: "drive-restore" },
+    exportWord: "drive",
   },
 };
 
@@ -57,6 +71,11 @@ export function serviceOfItemKind(kind: string | undefined): ServiceId | undefin
 /** What the registry says of the service whose items are of a catalog kind. */
 export function factsOfItemKind(kind: ServiceItemKind): ServiceFacts {
   return SERVICES[serviceOfItemKind(kind) ?? SERVICE_IDS[0]];
+}
+
+/** The service whose restores (or backups) the time-left estimate knows by a work kind, if any. */
+export function serviceOfWork(work: WorkKind): ServiceId | undefined {
+  return SERVICE_IDS.find((id) => SERVICES[id].work.backup === work || SERVICES[id].work.restore === work);
 }
 
 /** The service whose items carry search fields of a kind. */

@@ -6,6 +6,7 @@
  * organisation's runs are not seen; the queues' concurrency keeps the deployment's backups within the
  * project's per-minute limit, see `backupRunSlots`).
  */
+import { serviceOfWork, SERVICES } from "@alpvault/contracts/services";
 import type { ActiveBackup } from "@alpvault/contracts/backups";
 import type { WorkKind } from "@alpvault/contracts/eta";
 import { loadQuotaConfig } from "../config";
@@ -81,7 +82,7 @@ export async function backupProgress(
     bytes: totalBytes === null ? null : totalBytes - progress.bytes,
   };
   const eta = estimateEta({
-    work: api === "gmail" ? "gmail-backup" : "drive-backup",
+    work: SERVICES[api].work.backup,
     left,
     model: outlook.model,
     projectUnitsPerMinute: outlook.projectUnitsPerMinute,
@@ -114,7 +115,7 @@ export function restoreEta(input: {
   outlook: QuotaOutlook;
 }): Eta {
   const { work, outlook, runs } = input;
-  const api = work === "gmail-restore" ? "gmail" : "drive";
+  const api = serviceOfWork(work) ?? "drive";
   return estimateEta({
     work,
     left: input.left,

@@ -3,6 +3,7 @@
  * its report, a short-lived download link (audited), and the deletion of exports a week after they
  * finished.
  */
+import { itemKindOf, SERVICES } from "@alpvault/contracts/services";
 import { ValidationError } from "yup";
 import {
   EXPORT_FORMATS,
@@ -167,12 +168,14 @@ export async function startExport(
   const format = (request.format ?? EXPORT_FORMATS[service][0]) as ExportFormat;
   const resource = await readBackupResource(scope, request.resourceId);
   if (!resource) throw DomainError.notFound(EXPORT_MESSAGES.resourceNotFound);
-  if (service === "gmail" && !resource.email) throw DomainError.invalid(EXPORT_MESSAGES.nothingToExport);
+  if (SERVICES[service].needsMailbox && !resource.email) {
+    throw DomainError.invalid(EXPORT_MESSAGES.nothingToExport);
+  }
   const asOf = request.date ? (searchDateEnd(request.date) ?? null) : null;
   const { itemIds, within } = await chosenItems(scope, request, service, asOf);
   const totals = await chosenTotals(scope, {
     resourceId: request.resourceId,
-    kind: service === "gmail" ? "gmail-message" : "drive-file",
+    kind: itemKindOf(service),
     itemIds,
     asOf,
   });
@@ -180,7 +183,7 @@ export async function startExport(
   const resourceName = resource.email ?? resource.name;
   const base = resourceName.replace(/[^A-Za-z0-9@._-]/g, "_");
   const day = now.toISOString().slice(0, 10);
-  const fileName = `${base}-${service === "gmail" ? "mail" : "drive"}-${day}.${EXTENSIONS[format]}`;
+  const fileName = `${base}-${SERVICES[service].exportWord}-${day}.${EXTENSIONS[format]}`;
   const stored = await createExport(
     scope,
     {

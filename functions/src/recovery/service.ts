@@ -5,6 +5,7 @@
  * task enqueued; should the enqueue fail, the answer says so and the recovery is marked failed, so the
  * target is not left locked.
  */
+import { itemKindOf, SERVICES } from "@alpvault/contracts/services";
 import { ValidationError } from "yup";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
 import type { RecoveryEstimate } from "@alpvault/contracts/eta";
@@ -94,12 +95,12 @@ async function plan(scope: Scope, body: unknown) {
     readBackupResource(scope, targetResourceId),
   ]);
   if (!source || !target) throw DomainError.notFound(RECOVERY_MESSAGES.resourceNotFound);
-  if (request.service === "gmail" && !target.email)
+  if (SERVICES[request.service].needsMailbox && !target.email)
     throw DomainError.invalid(RECOVERY_MESSAGES.targetRequired);
   const asOf = request.date ? (searchDateEnd(request.date) ?? null) : null;
   const totals = await chosenTotals(scope, {
     resourceId: request.resourceId,
-    kind: request.service === "gmail" ? "gmail-message" : "drive-file",
+    kind: itemKindOf(request.service),
     itemIds: request.itemIds ?? null,
     asOf,
   });
@@ -142,7 +143,7 @@ export async function getRecovery(scope: Scope, recoveryId: string, now = new Da
   const settled = progress.restored + progress.skipped + progress.failed;
   const measured = measuredImports(progress, position.bytes, stored.startedAt, now);
   const eta = restoreEta({
-    work: stored.service === "gmail" ? "gmail-restore" : "drive-restore",
+    work: SERVICES[stored.service].work.restore,
     left: {
       items: Math.max(0, progress.total - settled),
       bytes: Math.max(0, progress.totalBytes - position.bytes),
@@ -183,7 +184,7 @@ export async function estimateRecovery(scope: Scope, body: unknown): Promise<Rec
   // Files Google offered no export of are kept without content: a recovery skips them.
   const left = { items: totals.items - totals.contentless, bytes: totals.bytes };
   const eta = restoreEta({
-    work: request.service === "gmail" ? "gmail-restore" : "drive-restore",
+    work: SERVICES[request.service].work.restore,
     left,
     runs: await runsNow(scope, targetResourceId, true),
     outlook: quotaOutlook(),

@@ -8,6 +8,7 @@
  * message up by its Message-ID before importing, so nothing is restored twice. Near its deadline the worker
  * saves the position and re-enqueues itself; at the end it records the outcome, audited, and frees the target.
  */
+import { itemKindOf, SERVICES } from "@alpvault/contracts/services";
 import type { drive_v3 } from "@googleapis/drive";
 import type { gmail_v1 } from "@googleapis/gmail";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
@@ -91,7 +92,7 @@ export async function executeRecovery(
     });
     return outcome.state;
   };
-  if (!source || !target || (recovery.service === "gmail" && !target.email)) {
+  if (!source || !target || (SERVICES[recovery.service].needsMailbox && !target.email)) {
     return end({ state: "failed", failureReason: "The recovery's resources cannot receive this data" });
   }
   let driveTarget: DriveTarget;
@@ -115,7 +116,7 @@ export async function executeRecovery(
   const restore: RecoveryRestore = {
     scope,
     recovery,
-    kind: recovery.service === "gmail" ? "gmail-message" : "drive-file",
+    kind: itemKindOf(recovery.service),
     restorer: new GmailRestorer(deps.gmail(target.email ?? ""), target.email ?? "", deps.caller),
     driveRestorer: new DriveRestorer(deps.drive(driveUser), driveTarget, deps.caller, deps.upload(driveUser)),
     keys: dataKeyResolver(scope, deps.wrappers),
