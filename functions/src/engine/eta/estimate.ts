@@ -82,6 +82,36 @@ const ITEM_NAMES: Record<WorkKind, string> = {
   export: "items",
 };
 
+/** The kinds and texts of each API's per-user, per-project and daily limits. */
+const LIMITS_OF_API: Record<
+  WorkCosts["api"],
+  {
+    user: EtaLimitKind;
+    userText: (work: WorkKind, perItemMinute: number, runs: number) => string;
+    project: EtaLimitKind;
+    projectText: (unitsPerMinute: number, runs: number) => string;
+    daily: EtaLimitKind;
+    dailyText: (unitsPerDay: number, runs: number) => string;
+  }
+> = {
+  gmail: {
+    user: "gmail-user",
+    userText: ETA_LIMIT_TEXTS.gmailUser,
+    project: "gmail-project",
+    projectText: ETA_LIMIT_TEXTS.gmailProject,
+    daily: "gmail-daily",
+    dailyText: ETA_LIMIT_TEXTS.gmailDaily,
+  },
+  drive: {
+    user: "drive-user",
+    userText: (_work, perItemMinute, runs) => ETA_LIMIT_TEXTS.driveUser(perItemMinute, runs),
+    project: "drive-project",
+    projectText: ETA_LIMIT_TEXTS.driveProject,
+    daily: "drive-daily",
+    dailyText: ETA_LIMIT_TEXTS.driveDaily,
+  },
+};
+
 /** Google's per-minute limits on the work's API: the user's and the project's, each shared. */
 function minuteBounds(input: EtaInput, costs: WorkCosts, units: number | undefined): Bound[] {
   const { api } = costs;
@@ -90,21 +120,16 @@ function minuteBounds(input: EtaInput, costs: WorkCosts, units: number | undefin
   const projectRuns = runsOf(input.runs.project);
   const project = input.projectUnitsPerMinute?.[api] ?? limits.perProjectPerMinute;
   const perItemMinute = limits.perUserPerMinute / costs.perItem;
+  const names = LIMITS_OF_API[api];
   const user: Bound = {
-    kind: api === "gmail" ? "gmail-user" : "drive-user",
-    text:
-      api === "gmail"
-        ? ETA_LIMIT_TEXTS.gmailUser(input.work, perItemMinute, userRuns)
-        : ETA_LIMIT_TEXTS.driveUser(perItemMinute, userRuns),
+    kind: names.user,
+    text: names.userText(input.work, perItemMinute, userRuns),
     unitsPerMinute: limits.perUserPerMinute / userRuns,
     seconds: null,
   };
   const shared: Bound = {
-    kind: api === "gmail" ? "gmail-project" : "drive-project",
-    text:
-      api === "gmail"
-        ? ETA_LIMIT_TEXTS.gmailProject(project, projectRuns)
-        : ETA_LIMIT_TEXTS.driveProject(project, projectRuns),
+    kind: names.project,
+    text: names.projectText(project, projectRuns),
     unitsPerMinute: project / projectRuns,
     seconds: null,
   };
@@ -128,11 +153,8 @@ function dailyBounds(input: EtaInput, costs: WorkCosts, units: number | undefine
   const { dailyUnits, work, left } = input;
   if (dailyUnits) {
     bounds.push({
-      kind: costs.api === "gmail" ? "gmail-daily" : "drive-daily",
-      text: (costs.api === "gmail" ? ETA_LIMIT_TEXTS.gmailDaily : ETA_LIMIT_TEXTS.driveDaily)(
-        dailyUnits.perDay,
-        runsOf(dailyUnits.runs),
-      ),
+      kind: LIMITS_OF_API[costs.api].daily,
+      text: LIMITS_OF_API[costs.api].dailyText(dailyUnits.perDay, runsOf(dailyUnits.runs)),
       seconds: dailySeconds(units, dailyUnits),
     });
   }
