@@ -19,6 +19,8 @@ export type SearchFieldsKind = "mail" | "drive";
 
 export interface ServiceFacts {
   id: ServiceId;
+  /** Its name as the product writes it ("Gmail of ada@example.com" in the audit log). */
+  name: string;
   itemKind: ServiceItemKind;
   searchKind: SearchFieldsKind;
   /** How search lists the service's items: by which catalog field, in which direction. */
@@ -35,6 +37,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
   // Mail newest first, by the message's date.
   gmail: {
     id: "gmail",
+    name: "Gmail",
     itemKind: "gmail-message",
     searchKind: "mail",
     searchOrder: { field: "search.date", direction: "desc" },
@@ -45,6 +48,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
   // Files by name.
   drive: {
     id: "drive",
+    name: "Drive",
     itemKind: "drive-file",
     searchKind: "drive",
     searchOrder: { field: "search.name", direction: "asc" },

@@ -6,6 +6,7 @@
  * version of that time was (a renamed or changed file shows its name, size and version then; the keyword is
  * matched against the current name). Every search is audited ("Backup item searched"), without its keyword.
  */
+import { itemKindOf, SERVICES } from "@alpvault/contracts/services";
 import { ValidationError } from "yup";
 import {
   MAX_SEARCH_PAGE_SIZE,
@@ -206,7 +207,7 @@ export async function searchBackups(
   const query = parseSearchQuery(rawQuery);
   const resource = await findResourceByNameOrEmail(scope, query.resource);
   if (!resource) throw DomainError.notFound(SEARCH_MESSAGES.resourceNotFound);
-  const kind: ItemKind = query.service === "gmail" ? "gmail-message" : "drive-file";
+  const kind: ItemKind = itemKindOf(query.service);
   const digest = searchDigest([query.service, resource.resourceId, query.keywordWords, query.asOf ?? null]);
   const token = tokenOf(query, digest);
   const found = await findItems(scope, resource.resourceId, {
@@ -236,7 +237,7 @@ export function auditSearch(
   return appendAudit(scope, {
     operation: "backup-item.searched",
     actor,
-    object: `${service === "gmail" ? "Gmail" : "Drive"} of ${resource.email ?? resource.name}`,
+    object: `${SERVICES[service].name} of ${resource.email ?? resource.name}`,
     date: now,
   });
 }
