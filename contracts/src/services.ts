@@ -27,6 +27,8 @@ export interface ServiceFacts {
   searchOrder: { field: string; direction: "asc" | "desc" };
   /** Its items live in a user's mailbox: a resource without an address (a shared drive) has none. */
   needsMailbox: boolean;
+  /** Its items carry sharing that a recovery can re-apply (the recovery's "restore sharing" choice). */
+  restoresSharing: boolean;
   /** The work kinds the time-left estimate knows the service's backups and restores by. */
   work: { backup: Extract<WorkKind, `${string}-backup`>; restore: Extract<WorkKind, `${string}-restore`> };
   /** The word an export's file name carries for the service ("ada@example.com-mail-2026-12-01.mbox"). */
@@ -42,6 +44,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     searchKind: "mail",
     searchOrder: { field: "search.date", direction: "desc" },
     needsMailbox: true,
+    restoresSharing: false,
     work: { backup: "gmail-backup", restore: "gmail-restore" },
     exportWord: "mail",
   },
@@ -53,6 +56,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     searchKind: "drive",
     searchOrder: { field: "search.name", direction: "asc" },
     needsMailbox: false,
+    restoresSharing: true,
     work: { backup: "drive-backup", restore: "drive-restore" },
     exportWord: "drive",
   },

@@ -1,4 +1,5 @@
 import Alert from "@mui/material/Alert";
+import { SERVICES } from "@alpvault/contracts/services";
 import AlertTitle from "@mui/material/AlertTitle";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -75,7 +76,7 @@ function RecoveryForm({
           {values.method === "folder" && <FolderNameField state={state} />}
         </FieldChoices>
 
-        {values.service === "drive" && (
+        {SERVICES[values.service].restoresSharing && (
           <FormControlLabel
             control={
               <Checkbox

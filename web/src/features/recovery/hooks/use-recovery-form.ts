@@ -1,4 +1,5 @@
 import { useFormik } from "formik";
+import { SERVICES } from "@alpvault/contracts/services";
 import { useState } from "react";
 import type { Resource } from "@alpvault/contracts/organizations";
 import type { Recovery, RecoveryService } from "@alpvault/contracts/recovery";
@@ -58,14 +59,15 @@ export function requestOf(values: RecoveryFormValues): RecoveryRequest {
     ...(values.location === "other" ? { targetResourceId: values.targetResourceId } : {}),
     method: values.method,
     ...(values.method === "folder" ? { folderName: values.folderName.trim() } : {}),
-    permissions: values.service === "drive" && values.permissions,
+    permissions: SERVICES[values.service].restoresSharing && values.permissions,
     ...(values.date ? { date: values.date } : {}),
   };
 }
 
 /** Another resource able to receive the service's data: mail goes to a mailbox. */
 const canReceive = (resource: Resource, values: RecoveryFormValues) =>
-  resource.resourceId !== values.resourceId && (values.service === "drive" || resource.email !== null);
+  resource.resourceId !== values.resourceId &&
+  (!SERVICES[values.service].needsMailbox || resource.email !== null);
 
 export const resourceLabel = (resource: Resource) =>
   resource.email ? `${resource.name} (${resource.email})` : resource.name;
@@ -112,7 +114,9 @@ export function useRecoveryForm(
     void form.setFieldValue("service", service);
     // A shared drive cannot receive mail: a target chosen for Drive goes when Gmail is chosen.
     const kept = (choices.data ?? []).find((resource) => resource.resourceId === values.targetResourceId);
-    if (service === "gmail" && kept && kept.email === null) void form.setFieldValue("targetResourceId", "");
+    if (SERVICES[service].needsMailbox && kept && kept.email === null) {
+      void form.setFieldValue("targetResourceId", "");
+    }
   };
 
   return {

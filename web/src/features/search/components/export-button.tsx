@@ -65,19 +65,22 @@ export function ExportButton({
       show({ text: asApiError(error).message, isError: true });
     }
   };
+  // A service with several export formats offers them in a menu; one with a single format exports in it.
+  const formats: readonly ExportFormat[] = answer ? EXPORT_FORMATS[answer.service] : [];
+  const choosesFormat = formats.length > 1;
   const onExport = (event: MouseEvent<HTMLElement>) => {
-    if (answer?.service === "gmail") setFormatMenu(event.currentTarget);
-    else void exportItems("zip");
+    if (choosesFormat) setFormatMenu(event.currentTarget);
+    else if (formats[0]) void exportItems(formats[0]);
   };
   return (
     <>
       <Button
         variant="outlined"
         startIcon={<DownloadOutlined />}
-        endIcon={answer?.service === "gmail" ? <ArrowDropDown /> : undefined}
+        endIcon={choosesFormat ? <ArrowDropDown /> : undefined}
         disabled={!answer || answer.total === 0 || startExport.pending}
         onClick={onExport}
-        aria-haspopup={answer?.service === "gmail" ? "menu" : undefined}
+        aria-haspopup={choosesFormat ? "menu" : undefined}
         aria-controls={formatMenu ? "export-format-menu" : undefined}
       >
         {selected.size > 0
@@ -92,7 +95,7 @@ export function ExportButton({
         open={formatMenu !== null}
         onClose={() => setFormatMenu(null)}
       >
-        {EXPORT_FORMATS.gmail.map((format) => (
+        {formats.map((format) => (
           <MenuItem key={format} onClick={() => void exportItems(format)}>
             {t(`search.exportAs.${format}`)}
           </MenuItem>
