@@ -1,14 +1,17 @@
 /**
  * The Workspace emulator with the APIs it serves: the emulator-only admin API, Directory and licensing,
- * Gmail, Drive and the upload sessions, registered in this order (the order requests are matched in).
+ * Gmail, Drive, Calendar, People and the upload sessions, registered in this order (the order requests are
+ * matched in).
  * The routes depend on the emulator's state; the state knows nothing of its routes.
  */
 import { registerAdminApi } from "./admin";
+import { registerCalendarApi } from "./calendar/routes";
 import { MARKETPLACE_APPLICATION_ID, registerDirectoryApi } from "./directory/routes";
 import { registerDriveApi } from "./drive/routes";
 import { WorkspaceEmulator, type EmulatorOptions } from "./emulator";
 import { registerGmailApi } from "./gmail/routes";
 import { registerMarketplacePages } from "./marketplace";
+import { registerPeopleApi } from "./people/routes";
 import { registerUploadSessions } from "./uploads";
 
 export function createWorkspaceEmulator(options: EmulatorOptions): WorkspaceEmulator {
@@ -18,6 +21,8 @@ export function createWorkspaceEmulator(options: EmulatorOptions): WorkspaceEmul
   registerDirectoryApi(emulator);
   registerGmailApi(emulator);
   registerDriveApi(emulator);
+  registerCalendarApi(emulator);
+  registerPeopleApi(emulator);
   registerUploadSessions(emulator.router, emulator.uploads);
   return emulator;
 }

@@ -18,9 +18,22 @@ export const SCOPES = {
   driveReadonly: "https://www.googleapis.com/auth/drive.readonly",
   driveFile: "https://www.googleapis.com/auth/drive.file",
   driveMetadataReadonly: "https://www.googleapis.com/auth/drive.metadata.readonly",
+  calendar: "https://www.googleapis.com/auth/calendar",
+  calendarReadonly: "https://www.googleapis.com/auth/calendar.readonly",
+  calendarEvents: "https://www.googleapis.com/auth/calendar.events",
+  calendarEventsReadonly: "https://www.googleapis.com/auth/calendar.events.readonly",
+  calendarCalendarList: "https://www.googleapis.com/auth/calendar.calendarlist",
+  calendarCalendarListReadonly: "https://www.googleapis.com/auth/calendar.calendarlist.readonly",
+  calendarCalendars: "https://www.googleapis.com/auth/calendar.calendars",
+  calendarCalendarsReadonly: "https://www.googleapis.com/auth/calendar.calendars.readonly",
+  calendarAcls: "https://www.googleapis.com/auth/calendar.acls",
+  calendarAclsReadonly: "https://www.googleapis.com/auth/calendar.acls.readonly",
   directoryUser: "https://www.googleapis.com/auth/admin.directory.user",
   directoryUserReadonly: "https://www.googleapis.com/auth/admin.directory.user.readonly",
   marketplaceLicense: "https://www.googleapis.com/auth/appsmarketplace.license",
+  contacts: "https://www.googleapis.com/auth/contacts",
+  contactsReadonly: "https://www.googleapis.com/auth/contacts.readonly",
+  contactsOtherReadonly: "https://www.googleapis.com/auth/contacts.other.readonly",
 } as const;
 
 /** What an Alpvault installation grants by default: read and restore Gmail and Drive, read the directory. */

@@ -7,12 +7,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SYSTEM_CLOCK, type Clock } from "../../kit/src/index";
 import { OAuthServer, type ServiceAccountKeyPair } from "./auth";
+import { CalendarStore } from "./calendar/store";
+import { type CalendarSnapshot } from "./calendar/store-model";
 import { DirectoryStore, type DirectorySnapshot, type DirectoryUser } from "./directory/store";
 import { DriveStore } from "./drive/store";
 import { type DriveSnapshot } from "./drive/store-model";
 import { FaultInjector, faultError, type FaultAction } from "./faults";
 import { GmailStore } from "./gmail/store";
 import { type GmailSnapshot } from "./gmail/store-model";
+import { type PeopleSnapshot } from "./people/model";
+import { PeopleStore } from "./people/store";
 import {
   GoogleApiError,
   RESPONDED,
@@ -35,6 +39,10 @@ export interface EmulatorSnapshot {
   directory: DirectorySnapshot;
   gmail: GmailSnapshot;
   drive: DriveSnapshot;
+  /** Absent in state saved before Calendar was served. */
+  calendar?: CalendarSnapshot;
+  /** Absent in state saved before the People API was served. */
+  people?: PeopleSnapshot;
 }
 
 export interface EmulatorOptions {
@@ -64,6 +72,9 @@ export class WorkspaceEmulator {
   readonly directory = new DirectoryStore();
   readonly gmail = new GmailStore();
   readonly drive = new DriveStore();
+  readonly calendar = new CalendarStore();
+  /** Contacts run on the emulator's clock (sync propagation delay, sync token lifetime). */
+  readonly people = new PeopleStore(() => this.clock.now());
   readonly oauth: OAuthServer;
   readonly quota: QuotaTracker;
   readonly latency: LatencyModel;
@@ -84,6 +95,7 @@ export class WorkspaceEmulator {
     });
     const clock = options.clock ?? SYSTEM_CLOCK;
     this.clock = clock;
+    this.calendar.now = () => clock.now();
     this.quota = new QuotaTracker(options.quota, () => clock.now(), {
       defaultProject: projectId,
       projectNumbers: { [projectId]: PROJECT_NUMBER },
@@ -99,6 +111,8 @@ export class WorkspaceEmulator {
       directory: this.directory.snapshot(),
       gmail: this.gmail.snapshot(),
       drive: this.drive.snapshot(),
+      calendar: this.calendar.snapshot(),
+      people: this.people.snapshot(),
     };
   }
 
@@ -108,6 +122,8 @@ export class WorkspaceEmulator {
     this.directory.restore(snapshot.directory);
     this.gmail.restore(snapshot.gmail);
     this.drive.restore(snapshot.drive);
+    this.calendar.restore(snapshot.calendar);
+    this.people.restore(snapshot.people);
     this.oauth.revoke(() => true);
   }
 
@@ -116,6 +132,8 @@ export class WorkspaceEmulator {
     this.directory.deleteUser(user);
     this.gmail.dropUser(user.id);
     this.drive.dropUser(user.id);
+    this.calendar.dropUser(user.id);
+    this.people.dropUser(user.id);
     this.oauth.revoke((info) => info.userId === user.id);
   }
 
@@ -175,11 +193,12 @@ export class WorkspaceEmulator {
         response.destroy();
         return;
       }
+      const render = route.renderError ?? ((known: GoogleApiError) => known);
       if (error instanceof GoogleApiError) {
-        sendGoogleError(response, error);
+        sendGoogleError(response, render(error));
       } else {
         console.error(`Workspace emulator: ${route.id} failed`, error);
-        sendGoogleError(response, new GoogleApiError(500, "Backend Error", "backendError"));
+        sendGoogleError(response, render(new GoogleApiError(500, "Backend Error", "backendError")));
       }
     } finally {
       if (release) {

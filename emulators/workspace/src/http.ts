@@ -206,6 +206,8 @@ export interface RouteSpec<P = unknown> {
   scopes?: readonly string[];
   /** The method id quotas charge when it depends on the request (`files.get?alt=media` is a download). */
   quotaId?: (context: RequestContext) => string;
+  /** Renders this call's errors (the dispatcher's too: token, scope, quota, faults) in its API's shape. */
+  renderError?: (error: GoogleApiError) => GoogleApiError;
   handler: Handler<P>;
 }
 

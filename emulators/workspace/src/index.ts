@@ -4,6 +4,11 @@
  */
 export { ManualClock, SYSTEM_CLOCK, type Clock } from "../../kit/src/index";
 export { DEFAULT_GRANTED_SCOPES, SCOPES, type ServiceAccountKey } from "./auth";
+export {
+  addAwkwardCalendar,
+  type AwkwardCalendarOptions,
+  type AwkwardCalendarResult,
+} from "./calendar/generator";
 export { emulatorJwt, type ServiceAccountCredentials } from "./client";
 export { MARKETPLACE_APPLICATION_ID } from "./directory/routes";
 export { numericId } from "./directory/store";
@@ -18,6 +23,7 @@ export {
   type PlanOptions,
 } from "./generator/generate";
 export { testMessage } from "./gmail/testing-messages";
+export { addAwkwardPeople, type AwkwardPeopleOptions } from "./people/awkward";
 export { QuotaTracker } from "./quota";
 export {
   DRIVE_UPLOAD_BYTES_PER_USER_PER_DAY,

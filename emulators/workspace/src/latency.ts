@@ -108,6 +108,38 @@ export const LATENCY_MODEL: Readonly<Record<string, Partial<MethodLatency>>> = {
   "drive.files.delete": base(250),
   "drive.permissions.create": base(300),
   "drive.upload.session": base(200, 0.5),
+
+  // People API (contacts): our estimates, as for the others; batch and sync calls take longer.
+  "people.*": { medianMs: 120, sigma: 0.5, downloadBytesPerSecond: 8 * MiB, uploadBytesPerSecond: 8 * MiB },
+  "people.people.get": base(90),
+  "people.people.getBatchGet": base(140),
+  "people.people.connections.list": base(250, 0.6),
+  "people.otherContacts.list": base(220, 0.6),
+  "people.contactGroups.list": base(110),
+  "people.contactGroups.get": base(100),
+  "people.people.createContact": base(300),
+  "people.people.batchCreateContacts": base(900, 0.6),
+  "people.people.deleteContact": base(250),
+  "people.people.updateContactPhoto": base(450, 0.5, { perMiBMs: 100 }),
+  "people.contactGroups.create": base(250),
+  "people.contactGroups.members.modify": base(300),
+
+  // Calendar v3: our estimates, as for the others; listing events (recurring series expanded) is slowest.
+  "calendar.*": { medianMs: 110, sigma: 0.5, downloadBytesPerSecond: 8 * MiB, uploadBytesPerSecond: 8 * MiB },
+  "calendar.calendarList.list": base(120),
+  "calendar.calendarList.get": base(80),
+  "calendar.calendars.get": base(80),
+  "calendar.calendars.insert": base(400),
+  "calendar.calendars.delete": base(350),
+  "calendar.acl.list": base(110),
+  "calendar.acl.insert": base(300),
+  "calendar.acl.delete": base(250),
+  "calendar.events.list": base(200, 0.6),
+  "calendar.events.get": base(90),
+  "calendar.events.instances": base(220, 0.6),
+  "calendar.events.insert": base(300),
+  "calendar.events.import": base(320),
+  "calendar.events.delete": base(250),
 };
 
 const DEFAULT_SETTINGS: LatencySettings = { enabled: true, scale: 1, seed: 20_261_101, methods: {} };

@@ -4,7 +4,7 @@
  * used up.
  */
 import { GoogleApiError } from "./http";
-import { type ApiName, type QuotaStats } from "./quota-models";
+import { type ApiName, PEOPLE_WRITE_METHODS, type QuotaStats } from "./quota-models";
 
 /** A token bucket on the quota clock. */
 export class Bucket {
@@ -40,6 +40,8 @@ export class Bucket {
 export function apiOf(methodId: string): ApiName {
   const prefix = methodId.split(".")[0];
   if (prefix === "gmail" || prefix === "drive" || prefix === "marketplace") return prefix;
+  if (prefix === "people") return PEOPLE_WRITE_METHODS.has(methodId) ? "peopleWrites" : "people";
+  if (prefix === "calendar") return "calendar";
   return "directory";
 }
 

@@ -3,7 +3,8 @@
  * project, and the daily thresholds, as the 2026 model (projects created since May 2026) and the legacy
  * one have them; plus the shapes of the quota settings and statistics.
  */
-export type ApiName = "gmail" | "drive" | "directory" | "marketplace";
+export type ApiName =
+  "gmail" | "drive" | "directory" | "marketplace" | "people" | "peopleWrites" | "calendar";
 export type QuotaModelName = "2026" | "legacy";
 export const QUOTA_MODEL_NAMES: readonly QuotaModelName[] = ["2026", "legacy"];
 
@@ -104,6 +105,46 @@ export const MARKETPLACE_QUOTA: ApiQuota = {
   concurrentPerUser: 10,
   daily: {},
 };
+/**
+ * Calendar's per-minute limits, one request one unit, as the Calendar "Manage quotas" page
+ * (https://developers.google.com/workspace/calendar/api/guides/quota) lists them: 10,000 requests a minute
+ * per project, 600 per user per project (a sliding window). The page's daily billing threshold is not
+ * modelled.
+ */
+export const CALENDAR_QUOTA: ApiQuota = {
+  perUserPerMinute: 600,
+  perProjectPerMinute: 10_000,
+  costs: {},
+  defaultCost: 1,
+  concurrentPerUser: 10,
+  daily: {},
+};
+
+/**
+ * The People API's per-minute limits, the same in both models, per quota metric: contact and profile reads
+ * (`people`) and contact writes (`peopleWrites`), one request one unit, as the Cloud console lists them
+ * ("Critical read requests (Contact and Profile Reads)", "Critical write requests (Contact Creates and
+ * Updates)"). Google's People API pages publish no figure; 90 a minute per user is what developers report
+ * (see docs/workspace-emulator.md, "People API").
+ */
+export const PEOPLE_READ_QUOTA: ApiQuota = {
+  perUserPerMinute: 90,
+  perProjectPerMinute: 90_000,
+  costs: {},
+  defaultCost: 1,
+  concurrentPerUser: 10,
+  daily: {},
+};
+export const PEOPLE_WRITE_QUOTA: ApiQuota = { ...PEOPLE_READ_QUOTA };
+/** People API methods charged to the write metric; every other `people.*` method is a read. */
+export const PEOPLE_WRITE_METHODS: ReadonlySet<string> = new Set([
+  "people.people.createContact",
+  "people.people.batchCreateContacts",
+  "people.people.deleteContact",
+  "people.people.updateContactPhoto",
+  "people.contactGroups.create",
+  "people.contactGroups.members.modify",
+]);
 
 export const QUOTA_MODELS: Record<QuotaModelName, Record<ApiName, ApiQuota>> = {
   "2026": {
@@ -128,6 +169,9 @@ export const QUOTA_MODELS: Record<QuotaModelName, Record<ApiName, ApiQuota>> = {
     },
     directory: DIRECTORY_QUOTA,
     marketplace: MARKETPLACE_QUOTA,
+    people: PEOPLE_READ_QUOTA,
+    peopleWrites: PEOPLE_WRITE_QUOTA,
+    calendar: CALENDAR_QUOTA,
   },
   legacy: {
     gmail: {
@@ -148,6 +192,9 @@ export const QUOTA_MODELS: Record<QuotaModelName, Record<ApiName, ApiQuota>> = {
     },
     directory: DIRECTORY_QUOTA,
     marketplace: MARKETPLACE_QUOTA,
+    people: PEOPLE_READ_QUOTA,
+    peopleWrites: PEOPLE_WRITE_QUOTA,
+    calendar: CALENDAR_QUOTA,
   },
 };
 
