@@ -22,7 +22,8 @@ export function imageType(bytes: Buffer): string | undefined {
   return undefined;
 }
 
-export function registerPeopleRoutes(routes: PeopleRoutes): void {
+/** What the People routes share: the route helper, the store, how a contact is shown, the group check. */
+function peopleParts(routes: PeopleRoutes) {
   const { emulator, route } = routes;
   const store = emulator.people;
   const render = (contact: StoredContact, mask: Set<string>) =>
@@ -37,7 +38,12 @@ export function registerPeopleRoutes(routes: PeopleRoutes): void {
       }
     }
   };
+  return { route, store, render, checkGroups };
+}
 
+/** `people.get` and `people.getBatchGet`. */
+function registerPeopleReadRoutes(routes: PeopleRoutes): void {
+  const { route, store, render } = peopleParts(routes);
   route(
     "GET",
     "/v1/people/:person",
@@ -82,7 +88,11 @@ export function registerPeopleRoutes(routes: PeopleRoutes): void {
       };
     },
   );
+}
 
+/** `people.createContact`, `batchCreateContacts`, `deleteContact` and `updateContactPhoto`. */
+function registerPeopleWriteRoutes(routes: PeopleRoutes): void {
+  const { route, store, render, checkGroups } = peopleParts(routes);
   route(
     "POST",
     "/v1/people:createContact",
@@ -172,4 +182,9 @@ export function registerPeopleRoutes(routes: PeopleRoutes): void {
       return mask ? { person: render(contact, mask) } : {};
     },
   );
+}
+
+export function registerPeopleRoutes(routes: PeopleRoutes): void {
+  registerPeopleReadRoutes(routes);
+  registerPeopleWriteRoutes(routes);
 }
