@@ -1,16 +1,16 @@
 /**
  * `npm test`: everything, in one command, offline. Side by side from the start: lint (ESLint, type-aware,
  * with our rules; Prettier; sizes), typecheck of every package, the unit tests and the web's component
- * tests (jsdom); and, after the builds of functions and web, one after another:
+ * tests (jsdom), at the lowest processor priority; and, after the builds of functions and web, one after
+ * another:
  *   1. the tests of npm start itself (tests/start/), which start and break a stack of their own;
  *   2. one throw-away local stack (seeded from emulator-data/; its scheduler runs the dispatchers once, at
  *      the start) with the Firestore conformance, API (the product served by the test's own process, its
  *      background work run when the test says so), end-to-end (through Hosting, the Functions emulator and
  *      Cloud Tasks), browser (the web from Hosting, its API answered by the test's own process) and
  *      browser-journey (the whole deployed shape) suites against it, in two groups: the files that use the
- *      demo organisation, one after another from the start, and, once lint, typecheck and the unit tests
- *      have left the cores, those that make organisations of their own, three at a time; then the tests
- *      that run alone (tests/exclusive);
+ *      demo organisation, one after another, and beside them those that make organisations of their own,
+ *      three at a time; then the tests that run alone (tests/exclusive);
  *   3. stop it saving state, start it again, and check the state came back (what Ctrl-C on npm start does).
  * Ends with each step's time, the 15 slowest test files, and one line "Tests: N passed, N failed, N
  * skipped" over every jest run.
@@ -44,6 +44,7 @@ interface StepResult {
 }
 
 const GNU_TIME = "/usr/bin/time";
+const NICE = "nice";
 
 /** The user and system seconds GNU time wrote to `file` (its last line), if it did. */
 function cpuSeconds(file: string | undefined): number | undefined {
@@ -71,17 +72,19 @@ async function run(
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv = {},
-  options: { buffered?: boolean } = {},
+  options: { buffered?: boolean; background?: boolean } = {},
 ): Promise<boolean> {
   if (!options.buffered) console.log(`\n── ${name} ──`);
+  // Background work yields the processor to every other process (its children inherit the priority).
+  const [niced, nicedArgs] = options.background ? [NICE, ["-n", "19", command, ...args]] : [command, args];
   const started = Date.now();
   // The step's processor time (its processes and theirs), through GNU time where the machine has it.
   const cpuFile = existsSync(GNU_TIME)
     ? join(mkdtempSync(join(tmpdir(), "alpvault-cpu-")), "cpu")
     : undefined;
   const [program, programArgs] = cpuFile
-    ? [GNU_TIME, ["-f", "%U %S", "-o", cpuFile, command, ...args]]
-    : [command, args];
+    ? [GNU_TIME, ["-f", "%U %S", "-o", cpuFile, niced, ...nicedArgs]]
+    : [niced, nicedArgs];
   const child = spawn(program, programArgs, {
     cwd: ROOT,
     stdio: options.buffered ? ["ignore", "pipe", "pipe"] : "inherit",
@@ -105,7 +108,7 @@ async function jest(
   projects: string[],
   env: NodeJS.ProcessEnv = {},
   patterns: string[] = [],
-  options: { buffered?: boolean } = {},
+  options: { buffered?: boolean; background?: boolean } = {},
 ): Promise<boolean> {
   const report = join(mkdtempSync(join(tmpdir(), "alpvault-jest-")), "report.json");
   const ok = await run(
@@ -226,19 +229,21 @@ async function main(): Promise<void> {
   const focus = process.argv.slice(2);
   if (focus.length > 0) return focused(focus);
 
-  // Lint, typecheck and the unit and component tests keep the two cores busy from the start (each one
-  // process, the tests two workers); the stack's tests wait on the stack more than they use a core, so they
-  // run beside them as soon as the builds allow (see stackTests).
+  // Lint, typecheck and the unit and component tests run from the start at the lowest priority (each one
+  // process, the tests two workers): they take the processor time the stack's suites leave. Those suites
+  // wait on the stack and the browser more than they use a core, and a chain of them is the run's longest
+  // path, so nothing may slow them (see stackTests).
+  const background = { buffered: true, background: true };
   const checks = Promise.all([
-    run("lint", "npm", ["run", "--silent", "lint"], {}, { buffered: true }),
-    run("typecheck", "npm", ["run", "--silent", "typecheck"], {}, { buffered: true }),
-    jest("unit and component tests", ["unit", "web"], {}, ["--maxWorkers=2"], { buffered: true }),
+    run("lint", "npm", ["run", "--silent", "lint"], {}, background),
+    run("typecheck", "npm", ["run", "--silent", "typecheck"], {}, background),
+    jest("unit and component tests", ["unit", "web"], {}, ["--maxWorkers=2"], background),
   ]);
   // The builds one after the other (the web's is the larger); the stacks need them.
   const built =
     (await run("build functions", "npm", ["run", "--silent", "build", "-w", "functions"])) &&
     (await run("build web", "npm", ["run", "--silent", "build", "-w", "web"]));
-  if (built) await stackTests(checks);
+  if (built) await stackTests();
   await checks;
   summarise();
 }
@@ -247,10 +252,9 @@ async function main(): Promise<void> {
  * What needs the builds: first the tests of npm start itself (they start and break a stack of their own on
  * the stack's ports, so before ours starts), then one throw-away stack for the stack's suites, stopped,
  * started again and checked. The files on the demo organisation start at once, one after another (they
- * share it); the others, each on organisations of its own, start three at a time once `checks` (lint,
- * typecheck, unit tests) have ended and left the cores to them.
+ * share it); the others, each on organisations of its own, beside them, three at a time.
  */
-async function stackTests(checks: Promise<unknown>): Promise<void> {
+async function stackTests(): Promise<void> {
   await jest("npm start when a part of the stack dies", ["start"]);
   // The stack runs on a copy of the seed, so tests never change emulator-data/.
   const dataDir = mkdtempSync(join(tmpdir(), "alpvault-data-"));
@@ -260,13 +264,8 @@ async function stackTests(checks: Promise<unknown>): Promise<void> {
     await withStack(dataDir, "first", async (stack) => {
       const env = { ...stack.env, ALPVAULT_WEB_URL: stack.webUrl };
       const { demo, own } = stackTestGroups();
-      const onDemo = jest("tests on the demo organisation", STACK_PROJECTS, env, [
-        "--runTestsByPath",
-        ...demo,
-      ]);
-      await checks;
       await Promise.all([
-        onDemo,
+        jest("tests on the demo organisation", STACK_PROJECTS, env, ["--runTestsByPath", ...demo]),
         // A file removes only the Workspace faults it added, so files on their own organisations share
         // the stack freely.
         jest("conformance, API and browser tests on their own organisations", STACK_PROJECTS, env, [
