@@ -286,7 +286,6 @@ async function stackTests(): Promise<void> {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  summarise();
 }
 
 /** Only the given stack-backed test files, against a fresh stack (see the header). */
