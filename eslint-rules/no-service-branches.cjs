@@ -24,7 +24,8 @@ const SERVICE_WORDS = new Set([
   "contacts",
   "gmail-message",
   "drive-file",
-  "calendar-event",
+  "calendar-entry",
+  "contacts-entry",
   "contact",
 ]);
 const SERVICES = ["gmail", "drive", "calendar", "contacts"];

@@ -73,9 +73,10 @@ export interface DailyActivity {
   /**
    * Protected storage per service at the end of the day (backed-up bytes of every resource, as the
    * resources' figures say): the last figure recorded that day, or the one before it carried forward;
-   * null before the first backup.
+   * null before the first backup. Gmail's and Drive's only: the resources count their bytes per service as
+   * mail and Drive bytes (Calendar and Contacts are counted with them once they are backed up on a schedule).
    */
-  storage: Record<BackedUpService, number> | null;
+  storage: Record<Extract<BackedUpService, "gmail" | "drive">, number> | null;
 }
 
 /** GET /v1/organizations/{id}/activity?days=N: the last N days (today included), oldest first. */

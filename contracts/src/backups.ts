@@ -1,5 +1,6 @@
 /** Backup runs as the API and the screens see them (docs/requirements.md#errors-and-messages failure reasons). */
 import type { EtaLimit } from "./eta";
+import { SERVICE_IDS, serviceNames, type ServiceId } from "./services";
 
 /** docs/requirements.md#errors-and-messages: why a backup failed (one per failed run). */
 export const BACKUP_FAILURE_REASONS = {
@@ -89,8 +90,9 @@ export const BACKUP_MESSAGES = {
 } as const;
 
 /** The services a resource is backed up from today (a mailbox: Gmail and its My Drive; a shared drive: Drive). */
-export const BACKED_UP_SERVICES = ["gmail", "drive"] as const;
-export type BackedUpService = (typeof BACKED_UP_SERVICES)[number];
+/** The services a backup run backs up: every service of the registry. */
+export const BACKED_UP_SERVICES = SERVICE_IDS;
+export type BackedUpService = ServiceId;
 
 /**
  * One service of a resource as its last backup left it: each service succeeds or fails on its own, and
@@ -113,7 +115,7 @@ export interface ServiceStatus {
   at: string;
 }
 
-export const SERVICE_LABELS: Record<BackedUpService, string> = { gmail: "Gmail", drive: "Drive" };
+export const SERVICE_LABELS: Readonly<Record<BackedUpService, string>> = serviceNames();
 
 /** What a skip reason means, for people (Google's reasons we know; the others are named as they are). */
 const SKIP_REASON_TEXTS: Record<string, string> = {

@@ -19,6 +19,10 @@ export const ETA_LIMIT_KINDS = [
   "drive-daily",
   "drive-egress",
   "drive-upload",
+  "calendar-user",
+  "calendar-project",
+  "contacts-user",
+  "contacts-project",
   "measured",
   "none",
 ] as const;
@@ -54,7 +58,16 @@ export interface RecoveryEstimate {
 }
 
 /** What a run does, as its pace is limited: the Google calls it makes per item and byte differ. */
-export type WorkKind = "gmail-backup" | "drive-backup" | "gmail-restore" | "drive-restore" | "export";
+export type WorkKind =
+  | "gmail-backup"
+  | "drive-backup"
+  | "calendar-backup"
+  | "contacts-backup"
+  | "gmail-restore"
+  | "drive-restore"
+  | "calendar-restore"
+  | "contacts-restore"
+  | "export";
 
 const numberText = (value: number): string => Math.round(value).toLocaleString("en-US");
 
@@ -95,6 +108,14 @@ export const ETA_LIMIT_TEXTS = {
     `the project's daily Drive budget of ${numberText(unitsPerDay)} quota units${sharedBy(runs)}`,
   driveEgress: (bytesPerDay: number, runs: number) =>
     `Drive's download limit of ${byteLimitText(bytesPerDay)} a day for the project${sharedBy(runs)}`,
+  calendarUser: (requestsPerMinute: number, runs: number) =>
+    `Calendar's limit of ${numberText(requestsPerMinute)} requests a minute per user${sharedBy(runs)}`,
+  calendarProject: (requestsPerMinute: number, runs: number) =>
+    `the project's Calendar limit of ${numberText(requestsPerMinute)} requests a minute${sharedBy(runs)}`,
+  contactsUser: (requestsPerMinute: number, runs: number) =>
+    `the People API's limit of ${numberText(requestsPerMinute)} requests a minute per user${sharedBy(runs)}`,
+  contactsProject: (requestsPerMinute: number, runs: number) =>
+    `the project's People API limit of ${numberText(requestsPerMinute)} requests a minute${sharedBy(runs)}`,
   driveUpload: (bytesPerDay: number) =>
     `Drive's upload limit of ${byteLimitText(bytesPerDay)} a day per user`,
   measured: (

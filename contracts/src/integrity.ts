@@ -6,6 +6,8 @@
  * Google by the resource's next backup.
  */
 
+import type { ServiceItemKind } from "./services";
+
 /** What a damaged item's next backup does about it. */
 export type RefetchState =
   /** The next backup of the resource fetches it again from Google. */
@@ -19,7 +21,7 @@ export type RefetchState =
 export interface DamagedItem {
   /** The catalog's item key (Gmail message id, Drive file id). */
   itemKey: string;
-  kind: "gmail-message" | "drive-file";
+  kind: ServiceItemKind;
   /** The message's subject or the file's name (as backed up), or the item key when the catalog has none. */
   name: string;
   refetch: RefetchState;

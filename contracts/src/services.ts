@@ -6,16 +6,17 @@
  */
 
 import type { WorkKind } from "./eta";
+import type { DataType } from "./policies";
 
-export const SERVICE_IDS = ["gmail", "drive"] as const;
+export const SERVICE_IDS = ["gmail", "drive", "calendar", "contacts"] as const;
 export type ServiceId = (typeof SERVICE_IDS)[number];
 
-export const ITEM_KINDS = ["gmail-message", "drive-file"] as const;
+export const ITEM_KINDS = ["gmail-message", "drive-file", "calendar-entry", "contacts-entry"] as const;
 /** The catalog kind of a service's items. */
 export type ServiceItemKind = (typeof ITEM_KINDS)[number];
 
 /** The kind of search fields a service's items carry (`search.kind` of a catalog item). */
-export type SearchFieldsKind = "mail" | "drive";
+export type SearchFieldsKind = "mail" | "drive" | "calendar" | "contact";
 
 export interface ServiceFacts {
   id: ServiceId;
@@ -25,10 +26,14 @@ export interface ServiceFacts {
   searchKind: SearchFieldsKind;
   /** How search lists the service's items: by which catalog field, in which direction. */
   searchOrder: { field: string; direction: "asc" | "desc" };
+  /** The policy's data type that backs the service up. */
+  dataType: DataType;
   /** Its items live in a user's mailbox: a resource without an address (a shared drive) has none. */
   needsMailbox: boolean;
   /** Its items carry sharing that a recovery can re-apply (the recovery's "restore sharing" choice). */
   restoresSharing: boolean;
+  /** The Google API its calls go to (its quotas): the caller's and the quota model's name for it. */
+  googleApi: "gmail" | "drive" | "calendar" | "people";
   /** The work kinds the time-left estimate knows the service's backups and restores by. */
   work: { backup: Extract<WorkKind, `${string}-backup`>; restore: Extract<WorkKind, `${string}-restore`> };
   /** The word an export's file name carries for the service ("ada@example.com-mail-2026-12-01.mbox"). */
@@ -39,31 +44,73 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
   // Mail newest first, by the message's date.
   gmail: {
     id: "gmail",
+    dataType: "emails",
     name: "Gmail",
     itemKind: "gmail-message",
     searchKind: "mail",
     searchOrder: { field: "search.date", direction: "desc" },
     needsMailbox: true,
     restoresSharing: false,
+    googleApi: "gmail",
     work: { backup: "gmail-backup", restore: "gmail-restore" },
     exportWord: "mail",
   },
   // Files by name.
   drive: {
     id: "drive",
+    dataType: "drive",
     name: "Drive",
     itemKind: "drive-file",
     searchKind: "drive",
     searchOrder: { field: "search.name", direction: "asc" },
     needsMailbox: false,
     restoresSharing: true,
+    googleApi: "drive",
     work: { backup: "drive-backup", restore: "drive-restore" },
     exportWord: "drive",
+  },
+  // A user's calendars (their settings and sharing) and their events, newest start first.
+  calendar: {
+    id: "calendar",
+    dataType: "calendars",
+    name: "Calendar",
+    itemKind: "calendar-entry",
+    searchKind: "calendar",
+    searchOrder: { field: "search.start", direction: "desc" },
+    needsMailbox: true,
+    restoresSharing: false,
+    googleApi: "calendar",
+    work: { backup: "calendar-backup", restore: "calendar-restore" },
+    exportWord: "calendar",
+  },
+  // A user's contacts, contact groups and other contacts, by name.
+  contacts: {
+    id: "contacts",
+    dataType: "contacts",
+    name: "Contacts",
+    itemKind: "contacts-entry",
+    searchKind: "contact",
+    searchOrder: { field: "search.name", direction: "asc" },
+    needsMailbox: true,
+    restoresSharing: false,
+    googleApi: "people",
+    work: { backup: "contacts-backup", restore: "contacts-restore" },
+    exportWord: "contacts",
   },
 };
 
 export function isServiceId(value: unknown): value is ServiceId {
   return SERVICE_IDS.some((id) => id === value);
+}
+
+/**
+ * The services a policy's data types back up for a resource, in the order a run backs them up: a resource
+ * without a mailbox (a shared drive) has only the services that need none.
+ */
+export function servicesBackedUp(dataTypes: readonly DataType[], hasMailbox: boolean): ServiceId[] {
+  return SERVICE_IDS.filter(
+    (id) => dataTypes.includes(SERVICES[id].dataType) && (hasMailbox || !SERVICES[id].needsMailbox),
+  );
 }
 
 /** The catalog kind of a service's items. */
@@ -89,4 +136,11 @@ export function serviceOfWork(work: WorkKind): ServiceId | undefined {
 /** The service whose items carry search fields of a kind. */
 export function serviceOfSearchKind(kind: SearchFieldsKind): ServiceId {
   return SERVICE_IDS.find((id) => SERVICES[id].searchKind === kind) ?? SERVICE_IDS[0];
+}
+
+/** Each service's name as the product writes it, by id. */
+export function serviceNames(): Record<ServiceId, string> {
+  const names = {} as Record<ServiceId, string>;
+  for (const id of SERVICE_IDS) names[id] = SERVICES[id].name;
+  return names;
 }

@@ -11,7 +11,7 @@ import type { ActiveBackup } from "@alpvault/contracts/backups";
 import type { WorkKind } from "@alpvault/contracts/eta";
 import { loadQuotaConfig } from "../config";
 import { QUOTA_MODELS, type QuotaModel } from "../engine/google/costs";
-import { quotaDayOf, type PacedApi } from "../engine/google/daily-budget";
+import { isPacedApi, quotaDayOf, type PacedApi } from "../engine/google/daily-budget";
 import {
   backupDailyUnits,
   estimateEta,
@@ -75,14 +75,14 @@ export async function backupProgress(
   if (run.state !== "running" || !expected) {
     return { totalItems, totalBytes, itemsPerMinute: null, etaSeconds: null, limit: null };
   }
-  const api = expected.stream;
-  const spent = await outlook.spent(api);
+  const api = SERVICES[expected.stream].googleApi;
+  const spent = isPacedApi(api) ? await outlook.spent(api) : 0;
   const left: WorkLeft = {
     items: totalItems === null ? null : totalItems - progress.items,
     bytes: totalBytes === null ? null : totalBytes - progress.bytes,
   };
   const eta = estimateEta({
-    work: SERVICES[api].work.backup,
+    work: SERVICES[expected.stream].work.backup,
     left,
     model: outlook.model,
     projectUnitsPerMinute: outlook.projectUnitsPerMinute,
@@ -108,21 +108,23 @@ export async function backupProgress(
  * the runs sharing the limits; restores spend the part of Google's daily threshold backups leave them.
  */
 export function restoreEta(input: {
-  work: Extract<WorkKind, "gmail-restore" | "drive-restore" | "export">;
+  work: Extract<WorkKind, `${string}-restore` | "export">;
   left: WorkLeft;
   measured?: { items: number; bytes: number; seconds: number };
   runs: RunsNow & { restores: number };
   outlook: QuotaOutlook;
 }): Eta {
   const { work, outlook, runs } = input;
-  const api = serviceOfWork(work) ?? "drive";
+  const service = serviceOfWork(work);
   return estimateEta({
     work,
     left: input.left,
     model: outlook.model,
     projectUnitsPerMinute: outlook.projectUnitsPerMinute,
     runs,
-    ...(work === "export" ? {} : { dailyUnits: restoreDailyUnits(outlook.model, api, runs.restores) }),
+    ...(service === undefined
+      ? {}
+      : { dailyUnits: restoreDailyUnits(outlook.model, SERVICES[service].googleApi, runs.restores) }),
     ...(input.measured ? { measured: input.measured } : {}),
   });
 }

@@ -16,6 +16,7 @@ import type { DataKeyRecord } from "../engine/format/keys";
 import { RESOURCE } from "../resources/documents";
 import { BACKUP_RUN, type BackupRun } from "./catalog/run-documents";
 import { DATA_KEY } from "./documents";
+import type { ServiceItemKind } from "@alpvault/contracts/services";
 
 export type RunTrigger = NonNullable<RunRecord["trigger"]>;
 export type { BackupRun };
@@ -162,7 +163,7 @@ export async function failIdleRun(
 async function itemTotals(
   scope: Scope,
   resourceId: string,
-  kind: "gmail-message" | "drive-file",
+  kind: ServiceItemKind,
 ): Promise<{ bytes: number; count: number }> {
   const snapshot = await resourceRef(scope, resourceId)
     .collection("items")

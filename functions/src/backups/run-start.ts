@@ -7,7 +7,7 @@
  */
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
-import { serviceOfItemKind } from "@alpvault/contracts/services";
+import { serviceOfItemKind, type ServiceId } from "@alpvault/contracts/services";
 import { appendAudit } from "../audit/service";
 import { backupsAllowed } from "../billing/graceful";
 import type { Scope } from "../lib/tenancy";
@@ -20,7 +20,7 @@ import { readVerifyResource } from "./verify/repo";
 
 /** An item a run fetches again before its listing (`refetch`: its stored objects were found damaged). */
 export interface RetryItem {
-  kind: "gmail" | "drive";
+  kind: ServiceId;
   itemKey: string;
   refetch?: boolean;
 }

@@ -46,6 +46,7 @@ import { addDailySpend, dailyShares, markDaySpent, type DailyBudgetDeps } from "
 import { recordEnd } from "./run-end";
 import { startPendingRun, type RetryItem } from "./run-start";
 import { resourceStreams, streamsOf, type StreamFactory } from "./streams";
+import type { ServiceId } from "@alpvault/contracts/services";
 
 export interface WorkerDeps {
   /** The process's quota-aware caller (one per process: its buckets are the process's share). */
@@ -178,7 +179,7 @@ interface PreparedRun {
   organization: Organization;
   resource: BackupResource;
   /** The resource's streams this run backs up (its policy's data types). */
-  kinds: ("gmail" | "drive")[];
+  kinds: ServiceId[];
   /** The streams' APIs with a daily threshold, and this delivery's share of each. */
   pacedApis: PacedApi[];
   shares: Partial<Record<PacedApi, number>>;
@@ -286,15 +287,13 @@ async function runPrepared(
       return share !== undefined && metered.usageOf(api).units >= share;
     });
   const catalog = new FirestoreCatalog(scope);
-  const streams = await resourceStreams(
-    deps.streams,
-    prepared.organization,
+  const streams = await resourceStreams(deps.streams, prepared.kinds, {
+    organization: prepared.organization,
     resource,
-    prepared.kinds,
-    metered,
-    abort.signal,
-    catalog,
-  );
+    caller: metered,
+    signal: abort.signal,
+    labelNames: catalog,
+  });
   const result = await runUntilDeadline(
     {
       run: { runId: task.runId, resourceId: resource.resourceId },

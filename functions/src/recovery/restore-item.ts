@@ -4,6 +4,7 @@
  * cannot be restored is recorded with why.
  */
 import { RECOVERY_ITEM_REASONS, type RecoveryProblem } from "@alpvault/contracts/recovery";
+import type { ServiceItemKind } from "@alpvault/contracts/services";
 import { heldItem, mailLabelNames } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
 import {
@@ -28,7 +29,7 @@ const MAX_LISTED_PROBLEMS = 20;
 export interface RecoveryRestore {
   scope: Scope;
   recovery: StoredRecovery;
-  kind: "gmail-message" | "drive-file";
+  kind: ServiceItemKind;
   restorer: GmailRestorer;
   driveRestorer: DriveRestorer;
   keys: (dataKeyId: string) => Promise<DerivedKeys>;

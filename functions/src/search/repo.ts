@@ -7,7 +7,7 @@
  * previous page ended on), never by offset, and totals come from count aggregations stopped at a cap, so a
  * page costs about its size in reads whatever the catalog's size.
  */
-import { factsOfItemKind } from "@alpvault/contracts/services";
+import { factsOfItemKind, type ServiceItemKind } from "@alpvault/contracts/services";
 import type { DocumentSnapshot, Query } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeQueried, readableDocument } from "../lib/stored";
@@ -18,7 +18,7 @@ import {
   type CatalogItemSearchView,
 } from "../backups/catalog/documents";
 
-export type ItemKind = "gmail-message" | "drive-file";
+export type ItemKind = ServiceItemKind;
 
 /** The fields of an item document search reads. */
 export type SearchableItem = CatalogItemSearchView;

@@ -12,7 +12,10 @@
 import { z } from "zod/mini";
 import type { ChunkRef } from "../../engine/format/chunk-codec";
 import type { CatalogItem, CatalogVersion, ChunkList, CurrentVersion } from "../../engine/runner/catalog";
+import { ITEM_KINDS } from "@alpvault/contracts/services";
 import type {
+  CalendarSearchFields,
+  ContactSearchFields,
   DriveNativeInfo,
   DrivePermission,
   DriveSearchFields,
@@ -37,7 +40,7 @@ export const textRecord = z.custom<Record<string, string>>(
 
 const texts = z.array(z.string());
 
-export const itemKindSchema = z.enum(["gmail-message", "drive-file"]);
+export const itemKindSchema = z.enum(ITEM_KINDS);
 
 const mailLabelSchema: z.ZodMiniType<MailLabel> = z.object({ id: z.string(), name: z.string() });
 
@@ -95,6 +98,13 @@ export const itemMetadataSchema: z.ZodMiniType<ItemMetadata> = z.object({
   ),
   contentSkipped: z.optional(z.literal("not-exportable")),
   externalOwner: z.optional(z.string()),
+  calendarEntry: z.optional(z.enum(["calendar", "event"])),
+  calendarId: z.optional(z.string()),
+  eventId: z.optional(z.string()),
+  iCalUID: z.optional(z.string()),
+  recurringEventId: z.optional(z.string()),
+  contactEntry: z.optional(z.enum(["contact", "group", "other-contact"])),
+  resourceName: z.optional(z.string()),
 });
 
 const mailSearchSchema: z.ZodMiniType<MailSearchFields> = z.object({
@@ -123,8 +133,37 @@ const driveSearchSchema: z.ZodMiniType<DriveSearchFields> = z.object({
   keywords: texts,
 });
 
-/** Search fields (docs/backup-format.md §6), of a mail or of a file. */
-export const searchFieldsSchema: z.ZodMiniType<SearchFields> = z.union([mailSearchSchema, driveSearchSchema]);
+const calendarSearchSchema: z.ZodMiniType<CalendarSearchFields> = z.object({
+  kind: z.literal("calendar"),
+  display: z.optional(z.object({ summary: z.string(), calendar: z.string() })),
+  entry: z.enum(["calendar", "event"]),
+  summary: z.string(),
+  organizer: z.string(),
+  attendees: texts,
+  start: z.string(),
+  end: z.string(),
+  calendarId: z.string(),
+  keywords: texts,
+});
+
+const contactSearchSchema: z.ZodMiniType<ContactSearchFields> = z.object({
+  kind: z.literal("contact"),
+  display: z.optional(z.object({ name: z.string(), email: z.string() })),
+  entry: z.enum(["contact", "group", "other-contact"]),
+  name: z.string(),
+  emails: texts,
+  phones: texts,
+  groups: texts,
+  keywords: texts,
+});
+
+/** Search fields (docs/backup-format.md §6), of a mail, a file, a calendar entry or a contact. */
+export const searchFieldsSchema: z.ZodMiniType<SearchFields> = z.union([
+  mailSearchSchema,
+  driveSearchSchema,
+  calendarSearchSchema,
+  contactSearchSchema,
+]);
 
 const chunkRefSchema: z.ZodMiniType<ChunkRef> = z.object({ id: z.string(), size: z.number() });
 

@@ -13,6 +13,7 @@ import { bulkWrites } from "../../lib/bulk-writes";
 import { decodeDocument, decodeDocuments, decodeQueried, readableDocuments } from "../../lib/stored";
 import { RESOURCE, type StoredResource } from "../../resources/documents";
 import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY } from "../catalog/documents";
+import { itemTitle } from "../../engine/services";
 
 function resourceRef(scope: Scope, resourceId: string) {
   return organizationRef(scope).collection("resources").doc(resourceId);
@@ -79,7 +80,7 @@ export async function itemPage(
     page.docs.map(async (doc) => {
       const { itemKey, kind, search } = decodeQueried(CATALOG_ITEM, doc);
       const versions = await doc.ref.collection("versions").get();
-      const name = search.kind === "mail" ? search.display?.subject : search.display?.name;
+      const name = itemTitle(search);
       return {
         docId: doc.id,
         itemKey,

@@ -79,6 +79,10 @@ const ITEM_NAMES: Record<WorkKind, string> = {
   "gmail-restore": "messages",
   "drive-backup": "files",
   "drive-restore": "files",
+  "calendar-backup": "events",
+  "calendar-restore": "events",
+  "contacts-backup": "contacts",
+  "contacts-restore": "contacts",
   export: "items",
 };
 
@@ -87,11 +91,12 @@ const LIMITS_OF_API: Record<
   WorkCosts["api"],
   {
     user: EtaLimitKind;
-    userText: (work: WorkKind, perItemMinute: number, runs: number) => string;
+    /** `perItemMinute`: items a minute at the user's limit; `unitsPerMinute`: the limit itself. */
+    userText: (work: WorkKind, perItemMinute: number, runs: number, unitsPerMinute: number) => string;
     project: EtaLimitKind;
     projectText: (unitsPerMinute: number, runs: number) => string;
-    daily: EtaLimitKind;
-    dailyText: (unitsPerDay: number, runs: number) => string;
+    /** Absent where Google has no daily threshold on the API. */
+    daily?: { kind: EtaLimitKind; text: (unitsPerDay: number, runs: number) => string };
   }
 > = {
   gmail: {
@@ -99,16 +104,28 @@ const LIMITS_OF_API: Record<
     userText: ETA_LIMIT_TEXTS.gmailUser,
     project: "gmail-project",
     projectText: ETA_LIMIT_TEXTS.gmailProject,
-    daily: "gmail-daily",
-    dailyText: ETA_LIMIT_TEXTS.gmailDaily,
+    daily: { kind: "gmail-daily", text: ETA_LIMIT_TEXTS.gmailDaily },
   },
   drive: {
     user: "drive-user",
     userText: (_work, perItemMinute, runs) => ETA_LIMIT_TEXTS.driveUser(perItemMinute, runs),
     project: "drive-project",
     projectText: ETA_LIMIT_TEXTS.driveProject,
-    daily: "drive-daily",
-    dailyText: ETA_LIMIT_TEXTS.driveDaily,
+    daily: { kind: "drive-daily", text: ETA_LIMIT_TEXTS.driveDaily },
+  },
+  calendar: {
+    user: "calendar-user",
+    userText: (_work, _perItemMinute, runs, unitsPerMinute) =>
+      ETA_LIMIT_TEXTS.calendarUser(unitsPerMinute, runs),
+    project: "calendar-project",
+    projectText: ETA_LIMIT_TEXTS.calendarProject,
+  },
+  people: {
+    user: "contacts-user",
+    userText: (_work, _perItemMinute, runs, unitsPerMinute) =>
+      ETA_LIMIT_TEXTS.contactsUser(unitsPerMinute, runs),
+    project: "contacts-project",
+    projectText: ETA_LIMIT_TEXTS.contactsProject,
   },
 };
 
@@ -123,7 +140,7 @@ function minuteBounds(input: EtaInput, costs: WorkCosts, units: number | undefin
   const names = LIMITS_OF_API[api];
   const user: Bound = {
     kind: names.user,
-    text: names.userText(input.work, perItemMinute, userRuns),
+    text: names.userText(input.work, perItemMinute, userRuns, limits.perUserPerMinute),
     unitsPerMinute: limits.perUserPerMinute / userRuns,
     seconds: null,
   };
@@ -151,10 +168,11 @@ function dailySeconds(amount: number | undefined, share: DailyShare): number | n
 function dailyBounds(input: EtaInput, costs: WorkCosts, units: number | undefined): Bound[] {
   const bounds: Bound[] = [];
   const { dailyUnits, work, left } = input;
-  if (dailyUnits) {
+  const daily = LIMITS_OF_API[costs.api].daily;
+  if (dailyUnits && daily) {
     bounds.push({
-      kind: LIMITS_OF_API[costs.api].daily,
-      text: LIMITS_OF_API[costs.api].dailyText(dailyUnits.perDay, runsOf(dailyUnits.runs)),
+      kind: daily.kind,
+      text: daily.text(dailyUnits.perDay, runsOf(dailyUnits.runs)),
       seconds: dailySeconds(units, dailyUnits),
     });
   }
@@ -287,7 +305,7 @@ export function paceShown(eta: Eta): number | null {
  */
 export function backupDailyUnits(
   model: QuotaModel,
-  api: Extract<GoogleApi, "gmail" | "drive">,
+  api: GoogleApi,
   spentToday: number,
   instant: number,
   runs: number,
@@ -302,11 +320,7 @@ export function backupDailyUnits(
  * What the daily threshold keeps for restores (the part backups may not spend, `BUDGET_FRACTION`), shared
  * by `runs` restores; undefined where the model has no daily threshold.
  */
-export function restoreDailyUnits(
-  model: QuotaModel,
-  api: Extract<GoogleApi, "gmail" | "drive">,
-  runs: number,
-): DailyShare | undefined {
+export function restoreDailyUnits(model: QuotaModel, api: GoogleApi, runs: number): DailyShare | undefined {
   const threshold = model.dailyUnits[api];
   if (threshold === undefined) return undefined;
   const reserve = threshold - (dailyBudget(model, api) ?? 0);

@@ -11,6 +11,12 @@
  * - Drive restore (`drive/restorer.ts`): one `files.create` per file, and one more per resumable piece of
  *   `UPLOAD_PIECE_BYTES` (counted per byte: a small file is slightly over-counted). Sharing again
  *   (`permissions.create`) is left out.
+ * - Calendar backup (`calendar/source.ts`): one `events.list` per page of `CALENDAR_EVENTS_PAGE_SIZE` (the
+ *   calendar list and each calendar's ACL are a few requests per run, left out); restore: one
+ *   `events.import` per event.
+ * - Contacts backup (`contacts/source.ts`): one `connections.list` per page of
+ *   `PEOPLE_CONNECTIONS_PAGE_SIZE`; restore: one `batchCreateContacts` per `PEOPLE_BATCH_CREATE_SIZE`
+ *   contacts (photos, one call each, are left out).
  * - Export: no Google call at all.
  */
 import type { WorkKind } from "@alpvault/contracts/eta";
@@ -19,9 +25,11 @@ import { modelCost, type QuotaModel } from "../google/costs";
 import { UPLOAD_PIECE_BYTES } from "../drive/restorer";
 import { DRIVE_LIST_PAGE_SIZE } from "../drive/source";
 import { GMAIL_LIST_PAGE_SIZE } from "../gmail/source";
+import { CALENDAR_EVENTS_PAGE_SIZE } from "../calendar/limits";
+import { PEOPLE_BATCH_CREATE_SIZE, PEOPLE_CONNECTIONS_PAGE_SIZE } from "../contacts/limits";
 
 export interface WorkCosts {
-  api: Extract<GoogleApi, "gmail" | "drive">;
+  api: Exclude<GoogleApi, "directory">;
   /** Quota units per item and per byte. */
   perItem: number;
   perByte: number;
@@ -53,6 +61,26 @@ export function workCosts(model: QuotaModel, work: WorkKind): WorkCosts | undefi
         api: "drive",
         perItem: cost("drive.files.create"),
         perByte: cost("drive.files.create") / UPLOAD_PIECE_BYTES,
+      };
+    case "calendar-backup":
+      return {
+        api: "calendar",
+        perItem: cost("calendar.events.list") / CALENDAR_EVENTS_PAGE_SIZE,
+        perByte: 0,
+      };
+    case "calendar-restore":
+      return { api: "calendar", perItem: cost("calendar.events.import"), perByte: 0 };
+    case "contacts-backup":
+      return {
+        api: "people",
+        perItem: cost("people.people.connections.list") / PEOPLE_CONNECTIONS_PAGE_SIZE,
+        perByte: 0,
+      };
+    case "contacts-restore":
+      return {
+        api: "people",
+        perItem: cost("people.people.batchCreateContacts") / PEOPLE_BATCH_CREATE_SIZE,
+        perByte: 0,
       };
     case "export":
       return undefined;

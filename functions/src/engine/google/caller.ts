@@ -9,7 +9,7 @@
  * unit costs: `costs.ts` (a Drive download is `drive.files.download`, not `drive.files.get`).
  */
 
-export const GOOGLE_APIS = ["gmail", "drive", "directory"] as const;
+export const GOOGLE_APIS = ["gmail", "drive", "directory", "calendar", "people"] as const;
 export type GoogleApi = (typeof GOOGLE_APIS)[number];
 
 /** Figures of calls through a caller (per method, per user, or one run's `meter`). */

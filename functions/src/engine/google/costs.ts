@@ -58,13 +58,36 @@ export const UNIT_COSTS: Readonly<Record<string, number>> = {
   "drive.revisions.get": 5,
   "drive.revisions.download": 200,
   "drive.about.get": 5,
+  // Calendar and People: one request, one unit (their quotas count requests).
+  "calendar.calendarList.list": 1,
+  "calendar.calendars.get": 1,
+  "calendar.calendars.insert": 1,
+  "calendar.acl.list": 1,
+  "calendar.acl.insert": 1,
+  "calendar.events.list": 1,
+  "calendar.events.get": 1,
+  "calendar.events.import": 1,
+  "people.people.connections.list": 1,
+  "people.people.get": 1,
+  "people.people.batchCreateContacts": 1,
+  "people.people.updateContactPhoto": 1,
+  "people.contactGroups.list": 1,
+  "people.contactGroups.create": 1,
+  "people.contactGroups.members.modify": 1,
+  "people.otherContacts.list": 1,
   // Directory: one call, one unit.
   "directory.users.list": 1,
   "directory.users.get": 1,
 };
 
 /** What a method missing from `UNIT_COSTS` costs. */
-export const DEFAULT_UNIT_COST: Readonly<Record<GoogleApi, number>> = { gmail: 5, drive: 5, directory: 1 };
+export const DEFAULT_UNIT_COST: Readonly<Record<GoogleApi, number>> = {
+  gmail: 5,
+  drive: 5,
+  directory: 1,
+  calendar: 1,
+  people: 1,
+};
 
 export function unitCost(method: string, api: GoogleApi = apiOfMethod(method)): number {
   return UNIT_COSTS[method] ?? DEFAULT_UNIT_COST[api];
@@ -99,12 +122,18 @@ export interface QuotaLimits {
  * limit" and "Per project rate limit" of Gmail usage limits
  * (https://developers.google.com/workspace/gmail/api/reference/quota); Drive: "Queries per minute per user"
  * and "per project" of Drive usage limits (https://developers.google.com/workspace/drive/api/guides/limits);
- * Directory: Admin SDK Directory API limits (https://developers.google.com/workspace/admin/directory/v1/limits).
+ * Directory: Admin SDK Directory API limits (https://developers.google.com/workspace/admin/directory/v1/limits);
+ * Calendar: "Manage quotas" (https://developers.google.com/workspace/calendar/api/guides/quota), 600 requests
+ * a minute per user and 10,000 per project; People: the Cloud console's "Critical read requests" and
+ * "Critical write requests" metrics, 90 a minute per user (Google's People pages publish no figure; the
+ * engine counts reads and writes against one budget, the stricter reading).
  */
 export const GOOGLE_QUOTA_LIMITS: Readonly<Record<GoogleApi, QuotaLimits>> = {
   gmail: { perUserPerMinute: 6_000, perProjectPerMinute: 1_200_000, concurrentPerUser: 10 },
   drive: { perUserPerMinute: 325_000, perProjectPerMinute: 1_000_000, concurrentPerUser: 10 },
   directory: { perUserPerMinute: 2_400, perProjectPerMinute: 150_000, concurrentPerUser: 10 },
+  calendar: { perUserPerMinute: 600, perProjectPerMinute: 10_000, concurrentPerUser: 10 },
+  people: { perUserPerMinute: 90, perProjectPerMinute: 90_000, concurrentPerUser: 10 },
 };
 
 /**
@@ -164,6 +193,8 @@ export const QUOTA_MODELS: Readonly<Record<QuotaModelName, QuotaModel>> = {
       gmail: { perUserPerMinute: 15_000, perProjectPerMinute: 1_200_000, concurrentPerUser: 10 },
       drive: { perUserPerMinute: 12_000, perProjectPerMinute: 12_000, concurrentPerUser: 10 },
       directory: GOOGLE_QUOTA_LIMITS.directory,
+      calendar: GOOGLE_QUOTA_LIMITS.calendar,
+      people: GOOGLE_QUOTA_LIMITS.people,
     },
     costs: {
       "gmail.users.messages.get": 5,

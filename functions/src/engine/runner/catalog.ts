@@ -35,6 +35,7 @@ import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import type { ChunkRef } from "../format/chunk-codec";
 import { bounded } from "../sources/search-text";
 import type { ItemMetadata, LabelRename, MailLabel, SearchFields } from "../sources/source";
+import type { ServiceId, ServiceItemKind } from "@alpvault/contracts/services";
 
 /**
  * Per call, at most this many versions: three writes each at most (the version, its item, the version it
@@ -46,7 +47,7 @@ export const MAX_CHUNK_REFS_PER_CALL = 450;
 /** A run keeps at most this many item errors; `itemErrorCount` counts them all. */
 export const MAX_ITEM_ERRORS = 100;
 
-export type ItemKind = "gmail-message" | "drive-file";
+export type ItemKind = ServiceItemKind;
 
 /** `<itemKey>@<versionKey>` (docs/backup-format.md §5): deterministic, so writes repeat safely. */
 export function versionIdOf(itemKey: string, versionKey: string): string {
@@ -161,7 +162,7 @@ export interface ItemError {
 export type RunState = "pending" | "running" | "succeeded" | "failed";
 
 /** A service of a resource (a stream of its source): a mailbox has Gmail and Drive. */
-export type ServiceKind = "gmail" | "drive";
+export type ServiceKind = ServiceId;
 
 /**
  * How one service's part of a run went. Each service of a resource succeeds or fails on its own: a failed

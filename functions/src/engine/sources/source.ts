@@ -1,6 +1,6 @@
 /**
  * What the backup engine backs up from: a source lists what changed in one resource since a cursor and
- * fetches one item's content and metadata. Gmail and Drive implement it (Chat, Calendar, Contacts and
+ * fetches one item's content and metadata. Gmail, Drive, Calendar and Contacts implement it (Chat and
  * Directory later); the engine only depends on this interface.
  *
  * The contract, for every source:
@@ -19,7 +19,10 @@
  * - Every call to Google goes through the source's `GoogleCaller`; the source never retries by itself.
  */
 
-export type SourceKind = "gmail" | "drive";
+/** A source is one service's stream of a resource (the services registry, contracts/src/services.ts). */
+export type SourceKind = ServiceId;
+
+import type { ServiceId } from "@alpvault/contracts/services";
 
 /**
  * A reference to an item that changed, as the listing saw it. `versionKey` and `contentKey` are set when
@@ -208,6 +211,19 @@ export interface ItemMetadata {
    * user (it cannot be given back to its owner).
    */
   externalOwner?: string;
+  // Calendar
+  /** What a Calendar item is: a calendar (its settings, list entry and sharing) or one of its events. */
+  calendarEntry?: "calendar" | "event";
+  calendarId?: string;
+  eventId?: string;
+  iCalUID?: string;
+  /** A changed or cancelled instance of a recurring series: the series' event id. */
+  recurringEventId?: string;
+  // Contacts
+  /** What a Contacts item is: a contact, a contact group, or an "other contact" (saved from mail). */
+  contactEntry?: "contact" | "group" | "other-contact";
+  /** The People API's resource name (`people/c123`, `contactGroups/abc`, `otherContacts/c456`). */
+  resourceName?: string;
 }
 
 /**
@@ -242,7 +258,38 @@ export interface DriveSearchFields {
   keywords: string[];
 }
 
-export type SearchFields = MailSearchFields | DriveSearchFields;
+/** A calendar or an event; for a calendar, `summary` is its name and the times are empty. */
+export interface CalendarSearchFields {
+  kind: "calendar";
+  display?: { summary: string; calendar: string };
+  entry: "calendar" | "event";
+  summary: string;
+  /** The organiser's address (lower-cased). */
+  organizer: string;
+  /** The attendees' addresses (lower-cased, bounded). */
+  attendees: string[];
+  /** ISO 8601: a date for an all-day event, else a date-time; "" for a calendar. */
+  start: string;
+  end: string;
+  calendarId: string;
+  keywords: string[];
+}
+
+/** A contact, a contact group (its name in `name`) or an other contact. */
+export interface ContactSearchFields {
+  kind: "contact";
+  display?: { name: string; email: string };
+  entry: "contact" | "group" | "other-contact";
+  name: string;
+  /** Addresses and phone numbers, lower-cased (phones also as digits only), bounded. */
+  emails: string[];
+  phones: string[];
+  /** The names of the contact groups it belongs to. */
+  groups: string[];
+  keywords: string[];
+}
+
+export type SearchFields = MailSearchFields | DriveSearchFields | CalendarSearchFields | ContactSearchFields;
 
 export interface FetchedItem {
   itemKey: string;
