@@ -17,9 +17,20 @@ import noServiceBranches from "./eslint-rules/no-service-branches.cjs";
  */
 const importCycles = (files) => ({ files, rules: { "alpvault/import-cycles": "error" } });
 /**
- * Type-aware rules (lost promises, exhaustive switches): each file is typed by the nearest tsconfig.json
- * (typescript-eslint's project service), so every file linted here belongs to one.
+ * Type-aware rules (lost promises, exhaustive switches): each file is typed by the first of `TYPE_PROGRAMS`
+ * that includes it, so every file linted here belongs to one. The packages that share compiler options are
+ * one program each (the server side: functions, contracts, the emulators, the lint rules; the suites: tests
+ * and scripts), as `npm run typecheck` checks them, instead of a program per package that would type the
+ * contracts and Node's types once for each. The rule tests' fixtures come first: their small programs are
+ * all a rule test builds.
  */
+const TYPE_PROGRAMS = [
+  "./functions/lint-fixtures/tsconfig.json",
+  "./web/src/lint-fixtures/tsconfig.json",
+  "./tsconfig.server.json",
+  "./tsconfig.suites.json",
+  "./web/tsconfig.json",
+];
 const TYPE_CHECKED = [
   "functions/**/*.ts",
   "scripts/**/*.ts",
@@ -117,7 +128,7 @@ export default tseslint.config(
   },
   {
     files: TYPE_CHECKED,
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { project: TYPE_PROGRAMS, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/no-misused-promises": "error",

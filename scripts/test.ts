@@ -1,7 +1,7 @@
 /**
  * `npm test`: everything, in one command, offline. Side by side from the start: lint (ESLint, type-aware,
- * with our rules; Prettier; sizes), typecheck of every package, the unit tests and the web's component
- * tests (jsdom), at the lowest processor priority; and, after the builds of functions and web, one after
+ * with our rules; Prettier; sizes) and typecheck of every package at the lowest processor priority, the
+ * unit tests and the web's component tests (jsdom); and, after the builds of functions and web, one after
  * another:
  *   1. the tests of npm start itself (tests/start/), which start and break a stack of their own;
  *   2. one throw-away local stack (seeded from emulator-data/; its scheduler runs the dispatchers once, at
@@ -229,15 +229,16 @@ async function main(): Promise<void> {
   const focus = process.argv.slice(2);
   if (focus.length > 0) return focused(focus);
 
-  // Lint, typecheck and the unit and component tests run from the start at the lowest priority (each one
-  // process, the tests two workers): they take the processor time the stack's suites leave. Those suites
-  // wait on the stack and the browser more than they use a core, and a chain of them is the run's longest
-  // path, so nothing may slow them (see stackTests).
+  // Lint and typecheck run from the start at the lowest priority (one process each): they take the
+  // processor time the tests leave. The stack's suites wait on the stack and the browser more than they use
+  // a core, and a chain of them is the run's longest path, so nothing may slow them (see stackTests). The
+  // unit and component tests (two workers) run at the normal priority: each test has a hang bound, which
+  // starved tests would pass.
   const background = { buffered: true, background: true };
   const checks = Promise.all([
     run("lint", "npm", ["run", "--silent", "lint"], {}, background),
     run("typecheck", "npm", ["run", "--silent", "typecheck"], {}, background),
-    jest("unit and component tests", ["unit", "web"], {}, ["--maxWorkers=2"], background),
+    jest("unit and component tests", ["unit", "web"], {}, ["--maxWorkers=2"], { buffered: true }),
   ]);
   // The builds one after the other (the web's is the larger); the stacks need them.
   const built =
