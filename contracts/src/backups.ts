@@ -1,6 +1,6 @@
 /** Backup runs as the API and the screens see them (docs/requirements.md#errors-and-messages failure reasons). */
 import type { EtaLimit } from "./eta";
-import { SERVICE_IDS, serviceNames, type ServiceId } from "./services";
+import { SERVICE_IDS, SERVICES, serviceNames, type ServiceId } from "./services";
 
 /** docs/requirements.md#errors-and-messages: why a backup failed (one per failed run). */
 export const BACKUP_FAILURE_REASONS = {
@@ -161,6 +161,6 @@ export function serviceNoteDetail(note: string): string {
 
 /** Why a service is unavailable, for people. */
 export function unavailableText(service: BackedUpService, detail: string | null): string {
-  if (service === "gmail" && detail === "failedPrecondition") return "Gmail is not enabled for this user";
-  return `${SERVICE_LABELS[service]} is not available for this resource`;
+  const known = detail === null ? undefined : SERVICES[service].unavailableTexts[detail];
+  return known ?? `${SERVICE_LABELS[service]} is not available for this resource`;
 }

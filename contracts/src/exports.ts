@@ -7,6 +7,11 @@ import * as yup from "yup";
 import type { WorkPace } from "./eta";
 import { isId } from "./ids";
 import { SEARCH_MESSAGES, testSearchDate } from "./search";
+import { isServiceId, SERVICES, type ServiceFacts } from "./services";
+
+/** What a browse of the named service is organised by (undefined for a value that names no service). */
+const browsedBy = (service: unknown): ServiceFacts["browseBy"] | undefined =>
+  isServiceId(service) ? SERVICES[service].browseBy : undefined;
 
 export const EXPORT_MESSAGES = {
   started: "Export started",
@@ -87,7 +92,7 @@ export const exportRequestSchema = yup
         EXPORT_MESSAGES.invalid,
         (value, context) =>
           value === undefined ||
-          (context.parent.service === "gmail" &&
+          (browsedBy(context.parent.service) === "label" &&
             context.parent.itemIds === undefined &&
             context.parent.folder === undefined &&
             value.trim() !== ""),
@@ -100,7 +105,7 @@ export const exportRequestSchema = yup
         EXPORT_MESSAGES.invalid,
         (value, context) =>
           value === undefined ||
-          (context.parent.service === "drive" &&
+          (browsedBy(context.parent.service) === "folder" &&
             context.parent.itemIds === undefined &&
             value.trim() !== "" &&
             value.length <= 1_000),

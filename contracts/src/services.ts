@@ -38,6 +38,17 @@ export interface ServiceFacts {
   work: { backup: Extract<WorkKind, `${string}-backup`>; restore: Extract<WorkKind, `${string}-restore`> };
   /** The word an export's file name carries for the service ("ada@example.com-mail-2026-12-01.mbox"). */
   exportWord: string;
+  /** What a browse of its items is organised by: Gmail's labels, Drive's folders, calendars, contact groups. */
+  browseBy: "label" | "folder" | "calendar" | "group";
+  /** Items may be kept without their content (a Drive file Google offers no export of). */
+  itemsMayLackContent: boolean;
+  /**
+   * An item's own date may be later than its first backup (a message's Date header): "held at a date"
+   * then also reads the items dated later than they were first seen (the catalog's `datedLater`).
+   */
+  datedByContent: boolean;
+  /** Why the service is unavailable for a user, by Google's reason, for people (others: the general text). */
+  unavailableTexts: Readonly<Record<string, string>>;
 }
 
 export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
@@ -54,6 +65,10 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     googleApi: "gmail",
     work: { backup: "gmail-backup", restore: "gmail-restore" },
     exportWord: "mail",
+    browseBy: "label",
+    itemsMayLackContent: false,
+    datedByContent: true,
+    unavailableTexts: { failedPrecondition: "Gmail is not enabled for this user" },
   },
   // Files by name.
   drive: {
@@ -68,6 +83,10 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     googleApi: "drive",
     work: { backup: "drive-backup", restore: "drive-restore" },
     exportWord: "drive",
+    browseBy: "folder",
+    itemsMayLackContent: true,
+    datedByContent: false,
+    unavailableTexts: {},
   },
   // A user's calendars (their settings and sharing) and their events, newest start first.
   calendar: {
@@ -82,6 +101,10 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     googleApi: "calendar",
     work: { backup: "calendar-backup", restore: "calendar-restore" },
     exportWord: "calendar",
+    browseBy: "calendar",
+    itemsMayLackContent: false,
+    datedByContent: false,
+    unavailableTexts: {},
   },
   // A user's contacts, contact groups and other contacts, by name.
   contacts: {
@@ -96,6 +119,10 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     googleApi: "people",
     work: { backup: "contacts-backup", restore: "contacts-restore" },
     exportWord: "contacts",
+    browseBy: "group",
+    itemsMayLackContent: false,
+    datedByContent: false,
+    unavailableTexts: {},
   },
 };
 

@@ -14,6 +14,7 @@
  *   what was found (possibly none) whose token goes on from the last item read, never a scan of the whole
  *   stream in one request.
  */
+import { factsOfItemKind } from "@alpvault/contracts/services";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import {
@@ -109,7 +110,8 @@ async function planOf(scope: Scope, resourceId: string, query: ItemsQuery): Prom
   };
   const totals = query.words.length > 1 ? "found" : asOf ? "held" : "counted";
   if (!asOf) return { streams: [narrowed], unfiltered: query.words.length <= 1, totals, wordIndex };
-  if (kind === "drive-file") return { streams: [narrowed], unfiltered: false, totals, wordIndex };
+  if (!factsOfItemKind(kind).datedByContent)
+    return { streams: [narrowed], unfiltered: false, totals, wordIndex };
   return {
     streams: [
       { ...narrowed, datedLater: true, dateFrom: asOf },

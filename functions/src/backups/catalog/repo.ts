@@ -14,6 +14,7 @@
  * database's global settings are not changed). Readers for recovery and export: pages of items, items by
  * key, an item at a date, and a whole resource's totals by aggregation (`heldTotals`).
  */
+import { factsOfItemKind } from "@alpvault/contracts/services";
 import {
   AggregateField,
   type DocumentData,
@@ -150,7 +151,7 @@ export async function heldTotals(
 ): Promise<HeldTotals> {
   const all = itemsCollection(scope, resourceId).where("kind", "==", kind);
   const skipped = (query: Query) =>
-    kind === "drive-file"
+    factsOfItemKind(kind).itemsMayLackContent
       ? query.where("current.metadata.contentSkipped", "==", "not-exportable")
       : undefined;
   if (!asOf) return totalsOf(all, skipped(all));
