@@ -9,39 +9,23 @@
  * saves the position and re-enqueues itself; at the end it records the outcome, audited, and frees the target.
  */
 import { itemKindOf, SERVICES } from "@alpvault/contracts/services";
-import type { drive_v3 } from "@googleapis/drive";
-import type { gmail_v1 } from "@googleapis/gmail";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
-import { RECOVERY_MESSAGES } from "@alpvault/contracts/recovery";
 import { appendAudit } from "../audit/service";
-import { dataKeyResolver, type KeyWrappers } from "../backups/data-keys";
-import type { EnqueueRecovery, RecoveryTask } from "../backups/queue";
+import { dataKeyResolver } from "../backups/data-keys";
+import type { RecoveryTask } from "../backups/queue";
 import { itemsAfter, itemsByKey, readBackupResource } from "../backups/service";
-import type { BlobStore } from "../engine/blobstore/blob-store";
-import { DriveRestorer, type DriveTarget, type UploadAccess } from "../engine/drive/restorer";
-import { findDriveMember } from "../engine/drive/source";
-import { GmailRestorer } from "../engine/gmail/restorer";
-import type { GoogleCaller } from "../engine/google/caller";
 import type { CatalogItem } from "../engine/runner/catalog";
 import { inParallel } from "../lib/parallel";
-import { openStretch, type Stretch, type StretchDeps } from "../lib/stretch";
+import { openStretch, type Stretch } from "../lib/stretch";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/service";
 import { recoveryFailureText } from "./failure-text";
 import { finishRecovery, releaseRecoveryLease, saveRecoveryProgress, takeRecoveryLease } from "./repo";
 import { settleItem, type RecoveryRestore } from "./restore-item";
+import { ITEM_RESTORERS, type RecoveryDeps } from "./restorers";
 
-export interface RecoveryDeps extends StretchDeps<RecoveryTask> {
-  caller: GoogleCaller;
-  gmail(user: string): gmail_v1.Gmail;
-  drive(user: string): drive_v3.Drive;
-  /** Drive's upload endpoint as `user` (resumable uploads of large files). */
-  upload(user: string): UploadAccess;
-  blobStore(regionId: Scope["regionId"]): BlobStore;
-  wrappers: KeyWrappers;
-  enqueue: EnqueueRecovery;
-}
+export type { RecoveryDeps };
 
 const PAGE = 50;
 /** Items restored at once. */
@@ -95,30 +79,14 @@ export async function executeRecovery(
   if (!source || !target || (SERVICES[recovery.service].needsMailbox && !target.email)) {
     return end({ state: "failed", failureReason: "The recovery's resources cannot receive this data" });
   }
-  let driveTarget: DriveTarget;
-  if (target.type === "email") {
-    driveTarget = { kind: "user", email: target.email ?? "" };
-  } else {
-    // Files go into a shared drive as one of its members who may add files: the admin may not be one.
-    const driveId = target.resourceId.replace(/^drive-/, "");
-    const actAs = await findDriveMember({
-      drive: deps.drive(organization.adminEmail),
-      caller: deps.caller,
-      admin: organization.adminEmail,
-      driveId,
-      domain: organization.domain,
-      minimum: "writer",
-    });
-    if (!actAs) return end({ state: "failed", failureReason: RECOVERY_MESSAGES.noDriveWriter });
-    driveTarget = { kind: "shared-drive", driveId, actAs };
-  }
-  const driveUser = driveTarget.kind === "user" ? driveTarget.email : driveTarget.actAs;
+  // Only the recovery's own service: its item restorer for the target, or why the target cannot take it.
+  const items = await ITEM_RESTORERS[recovery.service]({ deps, organization, target });
+  if ("failed" in items) return end({ state: "failed", failureReason: items.failed });
   const restore: RecoveryRestore = {
     scope,
     recovery,
     kind: itemKindOf(recovery.service),
-    restorer: new GmailRestorer(deps.gmail(target.email ?? ""), target.email ?? "", deps.caller),
-    driveRestorer: new DriveRestorer(deps.drive(driveUser), driveTarget, deps.caller, deps.upload(driveUser)),
+    items,
     keys: dataKeyResolver(scope, deps.wrappers),
     blobStore: deps.blobStore(scope.regionId),
     problems: (recovery.problems ??= []),
@@ -144,10 +112,12 @@ export async function executeRecovery(
   return end({ state: "succeeded" });
 }
 
-/** A failed recovery leaves no empty label behind (best effort: a failure to tidy up is only logged). */
+/**
+ * A failed recovery leaves nothing it created empty behind (Gmail's labels; best effort: a failure to tidy
+ * up is only logged).
+ */
 async function removeEmptyLabels(restore: RecoveryRestore): Promise<void> {
-  if (restore.kind !== "gmail-message") return;
-  await restore.restorer.removeEmptyCreatedLabels().catch((error: unknown) =>
+  await restore.items.tidyAfterFailure?.().catch((error: unknown) =>
     logs.recoveryFailed({
       organizationId: restore.scope.organizationId,
       recoveryId: restore.recovery.recoveryId,

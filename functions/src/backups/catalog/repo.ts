@@ -8,7 +8,6 @@
  *
  * Document ids come from `catalogDocId` (engine/runner/catalog-ids.ts); the documents keep the original
  * `itemKey` / `versionId`.
- *
  * `recordChunks` is one transaction (`getAll`, then `set`) rather than a blind batch, so an entry keeps the
  * `firstRunId` of the run that first recorded it. Undefined fields are left out of every write (the
  * database's global settings are not changed). Readers for recovery and export: pages of items, items by

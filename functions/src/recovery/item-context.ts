@@ -1,0 +1,64 @@
+/**
+ * What restoring one item of a recovery works with, whatever its service: the recovery, where the item's
+ * stored objects are and the keys that open them, the ledger, and the service's `ItemRestorer`, built for
+ * the recovery's target by the service's entry in `restorers.ts`. The generic walk (`restore-item.ts`)
+ * holds each item at the recovery's date, counts what was done, and asks the item restorer for the rest.
+ */
+import type { RecoveryProblem } from "@alpvault/contracts/recovery";
+import type { ServiceItemKind } from "@alpvault/contracts/services";
+import type { BlobStore } from "../engine/blobstore/blob-store";
+import type { DerivedKeys } from "../engine/format/keys";
+import type { CatalogItem } from "../engine/runner/catalog";
+import type { Scope } from "../lib/tenancy";
+import { writeLedger, type LedgerEntry, type StoredRecovery } from "./repo";
+
+/** What became of one item. */
+export type ItemOutcome = { outcome: "restored" } | { outcome: "skipped" | "failed"; reason: string };
+
+/** A service's part of a recovery: how one of its items is put back into the target. */
+export interface ItemRestorer {
+  /**
+   * Restores one item held at the recovery's date (`importing`: a delivery that stopped left it
+   * "importing" in the ledger, so it may be in the target already). Writes the ledger's "importing"
+   * before it writes to Google and "done" with the new id after; a refusal of Google's about this item
+   * only is thrown (the walk records it as the item's failure).
+   */
+  restore(
+    restore: RecoveryRestore,
+    itemKey: string,
+    item: CatalogItem,
+    importing: boolean,
+  ): Promise<ItemOutcome>;
+  /** After a failed recovery: what it created and left empty is removed (best effort). */
+  tidyAfterFailure?(): Promise<void>;
+}
+
+/** What one delivery of a recovery restores with. */
+export interface RecoveryRestore {
+  scope: Scope;
+  recovery: StoredRecovery;
+  kind: ServiceItemKind;
+  items: ItemRestorer;
+  keys: (dataKeyId: string) => Promise<DerivedKeys>;
+  blobStore: BlobStore;
+  /** The first items not restored, with why (the progress card names them; the report lists all). */
+  problems: RecoveryProblem[];
+  /** Each settled item's name (subject or file name), kept in its ledger entry for the report. */
+  names: Map<string, string>;
+}
+
+/** Writes an item's ledger entry, with the name the report shows for it. */
+export function record(restore: RecoveryRestore, itemKey: string, entry: LedgerEntry): Promise<void> {
+  return writeLedger(restore.scope, restore.recovery.recoveryId, itemKey, {
+    ...entry,
+    name: restore.names.get(itemKey) ?? "",
+  });
+}
+
+/** Where an item's current version's objects are, and the keys that open them. */
+export async function objectsOf(
+  restore: RecoveryRestore,
+  item: CatalogItem,
+): Promise<{ organizationId: string; keys: DerivedKeys }> {
+  return { organizationId: restore.scope.organizationId, keys: await restore.keys(item.current.dataKeyId) };
+}

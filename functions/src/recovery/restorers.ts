@@ -1,0 +1,70 @@
+/**
+ * Each service's part of a recovery, built for the recovery's target (`ItemRestorer`, item-context.ts):
+ * Gmail imports into the target's mailbox; Drive writes into the target's My Drive, or into a shared drive
+ * as one of its members who may add files (the admin may not be one). A target the service cannot write
+ * to answers the failure the recovery ends with. Only the recovery's own service is built.
+ */
+import type { drive_v3 } from "@googleapis/drive";
+import type { gmail_v1 } from "@googleapis/gmail";
+import { RECOVERY_MESSAGES, type RecoveryService } from "@alpvault/contracts/recovery";
+import type { KeyWrappers } from "../backups/data-keys";
+import type { EnqueueRecovery, RecoveryTask } from "../backups/queue";
+import type { readBackupResource } from "../backups/service";
+import type { BlobStore } from "../engine/blobstore/blob-store";
+import { DriveRestorer, type DriveTarget, type UploadAccess } from "../engine/drive/restorer";
+import { findDriveMember } from "../engine/drive/source";
+import { GmailRestorer } from "../engine/gmail/restorer";
+import type { GoogleCaller } from "../engine/google/caller";
+import type { StretchDeps } from "../lib/stretch";
+import type { Scope } from "../lib/tenancy";
+import type { Organization } from "../organizations/service";
+import { DriveItems } from "./drive-items";
+import { GmailItems } from "./gmail-items";
+import type { ItemRestorer } from "./item-context";
+
+export interface RecoveryDeps extends StretchDeps<RecoveryTask> {
+  caller: GoogleCaller;
+  gmail(user: string): gmail_v1.Gmail;
+  drive(user: string): drive_v3.Drive;
+  /** Drive's upload endpoint as `user` (resumable uploads of large files). */
+  upload(user: string): UploadAccess;
+  blobStore(regionId: Scope["regionId"]): BlobStore;
+  wrappers: KeyWrappers;
+  enqueue: EnqueueRecovery;
+}
+
+/** What a service's restorer is built for: the recovery's target resource, in its organisation. */
+export interface RestoreTarget {
+  deps: RecoveryDeps;
+  organization: Organization;
+  target: NonNullable<Awaited<ReturnType<typeof readBackupResource>>>;
+}
+
+type RestorerFactory = (target: RestoreTarget) => Promise<ItemRestorer | { failed: string }>;
+
+export const ITEM_RESTORERS: Readonly<Record<RecoveryService, RestorerFactory>> = {
+  gmail: async ({ deps, target }) => {
+    const user = target.email ?? "";
+    return new GmailItems(new GmailRestorer(deps.gmail(user), user, deps.caller));
+  },
+  drive: async ({ deps, organization, target }) => {
+    let driveTarget: DriveTarget;
+    if (target.type === "email") {
+      driveTarget = { kind: "user", email: target.email ?? "" };
+    } else {
+      const driveId = target.resourceId.replace(/^drive-/, "");
+      const actAs = await findDriveMember({
+        drive: deps.drive(organization.adminEmail),
+        caller: deps.caller,
+        admin: organization.adminEmail,
+        driveId,
+        domain: organization.domain,
+        minimum: "writer",
+      });
+      if (!actAs) return { failed: RECOVERY_MESSAGES.noDriveWriter };
+      driveTarget = { kind: "shared-drive", driveId, actAs };
+    }
+    const user = driveTarget.kind === "user" ? driveTarget.email : driveTarget.actAs;
+    return new DriveItems(new DriveRestorer(deps.drive(user), driveTarget, deps.caller, deps.upload(user)));
+  },
+};
