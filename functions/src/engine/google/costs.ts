@@ -72,6 +72,7 @@ export const UNIT_COSTS: Readonly<Record<string, number>> = {
   "people.people.batchCreateContacts": 1,
   "people.people.updateContactPhoto": 1,
   "people.contactGroups.list": 1,
+  "people.contactGroups.get": 1,
   "people.contactGroups.create": 1,
   "people.contactGroups.members.modify": 1,
   "people.otherContacts.list": 1,
