@@ -2,11 +2,15 @@
  * Each service's stream builder for the backup worker (`streams.ts`): the service's source with a client
  * delegated to the user it reads as, without the client's own retries (the quota-aware caller retries).
  */
+import { calendar_v3 } from "@googleapis/calendar";
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
+import { people_v1 } from "@googleapis/people";
 import type { WorkspaceConfig } from "../config";
 import { delegatedJwt } from "../workspace/gateway";
 import { googleClientOptions } from "../engine/google/client-options";
+import { CalendarSource } from "../engine/calendar/source";
+import { ContactsSource } from "../engine/contacts/source";
 import { DriveSource, findDriveMember, type DriveResource } from "../engine/drive/source";
 import { GmailSource } from "../engine/gmail/source";
 import { NoAccessError, type Source } from "../engine/sources/source";
@@ -14,6 +18,13 @@ import type { StreamContext, StreamFactory } from "./streams";
 
 const GMAIL_SCOPES = ["https://www.googleapis.com/auth/gmail.readonly"];
 const DRIVE_SCOPES = ["https://www.googleapis.com/auth/drive"];
+/** Read-only: a backup reads the user's calendars (list, settings, sharing, events) and changes nothing. */
+const CALENDAR_SCOPES = ["https://www.googleapis.com/auth/calendar.readonly"];
+/** Read-only: the user's contacts and groups, and their "other contacts". */
+const CONTACTS_SCOPES = [
+  "https://www.googleapis.com/auth/contacts.readonly",
+  "https://www.googleapis.com/auth/contacts.other.readonly",
+];
 
 export function streamBuilders(workspace: WorkspaceConfig, root: { rootUrl?: string }): StreamFactory {
   const driveSource = (resource: DriveResource, context: StreamContext): Source => {
@@ -27,9 +38,7 @@ export function streamBuilders(workspace: WorkspaceConfig, root: { rootUrl?: str
       accessToken: async () => (await auth.getAccessToken()).token ?? "",
     });
   };
-  /** Not backed up on a schedule yet: a policy cannot choose the service, so no run asks for it. */
-  const notYet = (name: string) => () =>
-    Promise.reject(new Error(`${name} is not backed up on a schedule yet`));
+  const user = (context: StreamContext): string => context.resource.email ?? "";
   return {
     gmail: async ({ resource, caller, signal, labelNames }) => {
       const user = resource.email ?? "";
@@ -66,7 +75,25 @@ export function streamBuilders(workspace: WorkspaceConfig, root: { rootUrl?: str
       if (!actAs) throw new NoAccessError("no-drive-member");
       return driveSource({ kind: "shared-drive", driveId, actAs }, context);
     },
-    calendar: notYet("Calendar"),
-    contacts: notYet("Contacts"),
+    // Calendar and Contacts: built as Gmail is, for the resource's user. A policy cannot choose them yet
+    // (contracts/src/policies.ts), so no scheduled run asks for them.
+    calendar: async (context) =>
+      new CalendarSource({
+        calendar: new calendar_v3.Calendar(
+          googleClientOptions({ auth: delegatedJwt(workspace, user(context), CALENDAR_SCOPES), ...root }),
+        ),
+        user: user(context),
+        caller: context.caller,
+        signal: context.signal,
+      }),
+    contacts: async (context) =>
+      new ContactsSource({
+        people: new people_v1.People(
+          googleClientOptions({ auth: delegatedJwt(workspace, user(context), CONTACTS_SCOPES), ...root }),
+        ),
+        user: user(context),
+        caller: context.caller,
+        signal: context.signal,
+      }),
   };
 }
