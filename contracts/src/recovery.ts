@@ -35,6 +35,13 @@ export const RECOVERY_FAILURE_TEXTS = {
     `Something unexpected stopped the recovery. Start it again; if it fails again, contact support with the recovery's id (${recoveryId}).`,
 } as const;
 
+/** A permission Google refused to re-apply on a restored item: to whom, as what, and Google's reason. */
+export interface RefusedShare {
+  to: string;
+  role: string;
+  reason: string;
+}
+
 /** Why an item of a recovery was skipped or failed (the progress card and the report show it). */
 export const RECOVERY_ITEM_REASONS = {
   integrity: "integrity check failed",
@@ -43,7 +50,7 @@ export const RECOVERY_ITEM_REASONS = {
   alreadyThere: "Already in the target: left as it is",
   googleRefused: (reason: string) => `Google refused the item (${reason})`,
   /** A restored file some of whose sharing Google refused to re-apply: each, with Google's reason. */
-  sharingNotReapplied: (refused: readonly { to: string; role: string; reason: string }[]) =>
+  sharingNotReapplied: (refused: readonly RefusedShare[]) =>
     `Restored; sharing not re-applied: ${refused.map((share) => `${share.to} as ${share.role} (${share.reason})`).join("; ")}`,
   stopped: "The recovery stopped before this item",
 } as const;

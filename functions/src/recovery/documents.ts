@@ -8,7 +8,7 @@
 import { z } from "zod/mini";
 import { RECOVERY_SERVICES } from "@alpvault/contracts/recovery";
 import { recoveryProblemSchema } from "@alpvault/contracts/schemas/recovery";
-import type { Recovery, RecoveryProgress } from "@alpvault/contracts/recovery";
+import type { Recovery, RecoveryProgress, RefusedShare } from "@alpvault/contracts/recovery";
 import { storedKind, storedKindWithId } from "../lib/stored";
 
 /** What a recovery records of its progress (the API adds its pace and time left while it runs). */
@@ -80,7 +80,7 @@ export interface LedgerEntry {
   /** The message's subject or the file's name, for the report. */
   name?: string;
   /** A restored file's sharing that Google refused to re-apply: to whom, as what, and Google's reason. */
-  unshared?: { to: string; role: string; reason: string }[];
+  unshared?: RefusedShare[];
 }
 
 /** `recoveries/{id}/ledger/{itemDocId}`: the entry and the item it is of. */

@@ -19,10 +19,11 @@
  * Every call goes through the quota-aware caller; uploads (POST) are retried only when Google did not
  * execute them. `find` looks a file up by name in a folder, for a recovery resumed after a crash.
  */
+import type { RefusedShare } from "@alpvault/contracts/recovery";
 import { Readable } from "node:stream";
 import type { drive_v3 } from "@googleapis/drive";
 import type { GoogleCaller } from "../google/caller";
-import { classifyGoogleError, GoogleCallError } from "../google/errors";
+import { answerOf, classifyGoogleError, GoogleCallError } from "../google/errors";
 import { googleStatus } from "../sources/google-errors";
 import type { DrivePermission, ItemMetadata } from "../sources/source";
 import { SharedByKey } from "../../lib/parallel";
@@ -79,7 +80,7 @@ export function restoredName(metadata: ItemMetadata): string {
 export interface SharingOutcome {
   applied: number;
   /** `to`: the address, the domain, or "anyone". */
-  refused: { to: string; role: string; reason: string }[];
+  refused: RefusedShare[];
 }
 
 /** Where files go: a user's My Drive, or a shared drive as one of its members who may add files. */
@@ -379,11 +380,10 @@ export class DriveRestorer {
         outcome.applied += 1;
       } catch (error) {
         if (!(error instanceof GoogleCallError) && googleStatus(error) === undefined) throw error;
-        const { googleReason, status } = classifyGoogleError(error);
         outcome.refused.push({
           to: permission.emailAddress ?? permission.domain ?? permission.type,
           role: permission.role,
-          reason: googleReason ?? (status ? `http-${status}` : "no answer"),
+          reason: answerOf(classifyGoogleError(error)) ?? "no answer",
         });
       }
     }

@@ -30,6 +30,11 @@ export interface GoogleErrorClass {
   perUserLimit?: boolean;
 }
 
+/** How a product text names Google's answer: Google's reason, else the HTTP status ("http-404"); none without an answer. */
+export function answerOf(classified: Pick<GoogleErrorClass, "googleReason" | "status">): string | undefined {
+  return classified.googleReason ?? (classified.status ? `http-${classified.status}` : undefined);
+}
+
 /** 403 reasons that mean "slow down", not "forbidden". */
 export const RATE_LIMIT_REASONS: ReadonlySet<string> = new Set([
   "rateLimitExceeded",

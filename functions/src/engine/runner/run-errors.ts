@@ -5,7 +5,7 @@
 import type { BackupFailureReason } from "@alpvault/contracts/backups";
 import { BlobStoreError } from "../blobstore/blob-store";
 import { EncryptionError, EncryptionKeyError, FormatError } from "../format/errors";
-import { GoogleCallError, classifyGoogleError, failureScope } from "../google/errors";
+import { GoogleCallError, answerOf, classifyGoogleError, failureScope } from "../google/errors";
 import { GOOGLE_APIS, type GoogleApi } from "../google/caller";
 import { googleStatus } from "../sources/google-errors";
 import {
@@ -26,8 +26,7 @@ function isGoogleError(error: unknown): boolean {
 /** What a service's failure says, for the screen: Google's reason, the HTTP status, or ours. */
 export function detailOf(error: unknown): string | undefined {
   if (error instanceof NoAccessError) return error.detail;
-  const classified = classifyGoogleError(error);
-  return classified.googleReason ?? (classified.status ? `http-${classified.status}` : undefined);
+  return answerOf(classifyGoogleError(error));
 }
 
 /** The run's failure reason for a fatal error (docs/requirements.md#errors-and-messages). */
@@ -53,7 +52,7 @@ export function itemErrorReason(error: unknown): string | undefined {
   if (error instanceof ItemNotReadError) return error.reason;
   if (!isGoogleError(error) || failureScope(error, true) !== "item") return undefined;
   const classified = classifyGoogleError(error);
-  return classified.googleReason ?? `http-${classified.status}`;
+  return answerOf(classified) ?? `http-${classified.status}`;
 }
 
 /** A Google failure that ends one service's part of the run: which stream, and whether it is unavailable. */
