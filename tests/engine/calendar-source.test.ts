@@ -8,14 +8,8 @@ import type { GoogleCaller, GoogleRequest } from "../../functions/src/engine/goo
 import { calendarItemKey, eventItemKey } from "../../functions/src/engine/calendar/entries";
 import type { CalendarSource } from "../../functions/src/engine/calendar/source";
 import type { CalendarSearchFields, ChangeBatch, ItemRef } from "../../functions/src/engine/sources/source";
-import {
-  Calendars,
-  addEventKinds,
-  bytesOf,
-  collect,
-  startCalendarEmulator,
-  type EventKinds,
-} from "../support/calendars";
+import { Calendars, addEventKinds, startCalendarEmulator, type EventKinds } from "../support/calendars";
+import { bytesOf, collect } from "../support/engine-harness";
 
 jest.setTimeout(60_000);
 

@@ -15,7 +15,8 @@ import {
 } from "../../emulators/workspace/src/index";
 import { DIRECT_CALLER, type GoogleCaller } from "../../functions/src/engine/google/caller";
 import { CalendarSource } from "../../functions/src/engine/calendar/source";
-import type { ChangeBatch, ItemMetadata } from "../../functions/src/engine/sources/source";
+import type { ItemMetadata } from "../../functions/src/engine/sources/source";
+import { bytesOf, collect } from "./engine-harness";
 
 export const CALENDAR_GRANTS = [SCOPES.calendar, SCOPES.calendarReadonly, SCOPES.calendarEvents];
 
@@ -270,18 +271,6 @@ export async function addEventKinds(
     focusTime: special?.focusTime.id ?? "",
     workingLocation: special?.workingLocation.id ?? "",
   };
-}
-
-export async function collect(listing: AsyncIterable<ChangeBatch>): Promise<ChangeBatch[]> {
-  const batches: ChangeBatch[] = [];
-  for await (const batch of listing) batches.push(batch);
-  return batches;
-}
-
-export async function bytesOf(content: AsyncIterable<Buffer>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const part of content) parts.push(part);
-  return Buffer.concat(parts);
 }
 
 /** A backed-up entry: what a version keeps of an item (its metadata and content). */

@@ -17,6 +17,7 @@ import type { GoogleCaller } from "../../functions/src/engine/google/caller";
 import { googleClientOptions } from "../../functions/src/engine/google/client-options";
 import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import type { ChangeBatch, FetchedItem, Source } from "../../functions/src/engine/sources/source";
+import { bytesOf, collect } from "./engine-harness";
 
 export const MINUTE = 60_000;
 /** People shows a write to sync requests after up to 5 minutes (the emulator's default delay). */
@@ -164,18 +165,6 @@ export async function addGroup(harness: Harness, user: string, name: string): Pr
   });
   expect(answer.status).toBe(200);
   return answer.body.resourceName.replace(/^contactGroups\//, "");
-}
-
-export async function collect(listing: AsyncIterable<ChangeBatch>): Promise<ChangeBatch[]> {
-  const batches: ChangeBatch[] = [];
-  for await (const batch of listing) batches.push(batch);
-  return batches;
-}
-
-export async function bytesOf(content: AsyncIterable<Buffer>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const part of content) parts.push(part);
-  return Buffer.concat(parts);
 }
 
 /** A backed-up entry as a restore or an export reads it: the version's metadata and content bytes. */

@@ -141,8 +141,11 @@ export const PEOPLE_WRITE_METHODS: ReadonlySet<string> = new Set([
   "people.people.createContact",
   "people.people.batchCreateContacts",
   "people.people.deleteContact",
+  "people.people.updateContact",
   "people.people.updateContactPhoto",
   "people.contactGroups.create",
+  "people.contactGroups.update",
+  "people.contactGroups.delete",
   "people.contactGroups.members.modify",
 ]);
 

@@ -165,12 +165,15 @@ describe("events.import and events.insert", () => {
         recurrence: ["RRULE:FREQ=WEEKLY;COUNT=4"],
       },
     });
+    const occurrence = { dateTime: "2026-06-08T14:00:00+02:00", timeZone: "Europe/Zurich" };
     const cancelled = await calendar.events.import({
       calendarId: "primary",
       requestBody: {
         iCalUID: seriesUID,
         status: "cancelled",
-        originalStartTime: { dateTime: "2026-06-08T14:00:00+02:00", timeZone: "Europe/Zurich" },
+        originalStartTime: occurrence,
+        start: occurrence,
+        end: { dateTime: "2026-06-08T15:00:00+02:00", timeZone: "Europe/Zurich" },
       },
     });
     expect(cancelled.data).toMatchObject({
@@ -203,6 +206,34 @@ describe("events.import and events.insert", () => {
     expect(single.data.items?.map((item) => [item.recurringEventId, item.status])).toEqual(
       Array.from({ length: 4 }, () => [series.data.id, "cancelled"]),
     );
+  });
+
+  test("when a cancelled instance is imported without start or end, then Calendar answers 400 required, as for any import", async () => {
+    const seriesUID = "series-2@elsewhere.test";
+    const zone = "Europe/Zurich";
+    await calendar.events.import({
+      calendarId: "primary",
+      requestBody: {
+        iCalUID: seriesUID,
+        summary: "Täglich",
+        start: { dateTime: "2026-07-01T08:00:00+02:00", timeZone: zone },
+        end: { dateTime: "2026-07-01T08:30:00+02:00", timeZone: zone },
+        recurrence: ["RRULE:FREQ=DAILY;COUNT=5"],
+      },
+    });
+    const occurrence = { dateTime: "2026-07-02T08:00:00+02:00", timeZone: zone };
+    const cancelled = { iCalUID: seriesUID, status: "cancelled", originalStartTime: occurrence };
+    const bare = await googleError(calendar.events.import({ calendarId: "primary", requestBody: cancelled }));
+    expect(bare).toMatchObject({ status: 400, reason: "required", message: "Missing start time." });
+    expect(bare.body).toMatchObject({
+      error: { code: 400, message: "Missing start time.", errors: [{ reason: "required" }] },
+    });
+    const noEnd = await googleError(
+      calendar.events.import({ calendarId: "primary", requestBody: { ...cancelled, start: occurrence } }),
+    );
+    expect(noEnd).toMatchObject({ status: 400, reason: "required", message: "Missing end time." });
+    const listed = await calendar.events.list({ calendarId: "primary", iCalUID: seriesUID });
+    expect(listed.data.items?.map((item) => item.status)).toEqual(["confirmed"]);
   });
 
   test("when an import is not a default event or lacks its iCalUID, then Calendar answers 400", async () => {

@@ -4,7 +4,10 @@
  * the user's list with their role on each; paging (`maxResults` ≤ 250, default 100), `showHidden`,
  * `showDeleted`, and `syncToken` (only entries changed since, deleted and hidden ones always included;
  * `minAccessRole` and `showOwnOrganizationOnly` refused with it, as the reference says; entries the
- * user lost access to are deleted entries).
+ * user lost access to are deleted entries). An entry is the CalendarList resource
+ * (https://developers.google.com/workspace/calendar/api/v3/reference/calendarList#resource): `summary` is
+ * the calendar's own title (read-only), `summaryOverride` the name the user gave it, present only when
+ * set; colours, reminders and notifications are the user's settings (the writes: `calendar-list-write.ts`).
  */
 import type { DirectoryUser } from "../directory/store";
 import { boolParam } from "../http";
@@ -14,7 +17,7 @@ import type { CalendarStore } from "./store";
 import { ROLES, type Role, type StoredListEntry, roleRank } from "./store-model";
 
 /** Google's calendar colours (the `colors.get` palette, `calendar` part). */
-const BACKGROUNDS = [
+export const BACKGROUNDS = [
   "#ac725e",
   "#d06b64",
   "#f83a22",
@@ -41,13 +44,17 @@ const BACKGROUNDS = [
   "#a47ae2",
 ];
 
-interface ListedEntry {
+/** The background of a palette colour (`colorId` "1" to "24"). */
+export const paletteColor = (colorId: string): string =>
+  BACKGROUNDS[(Number(colorId) - 1) % BACKGROUNDS.length] ?? (BACKGROUNDS[0] as string);
+
+export interface ListedEntry {
   entry: StoredListEntry;
   role: Role;
   gone: boolean;
 }
 
-function listed(store: CalendarStore, user: DirectoryUser, entry: StoredListEntry): ListedEntry {
+export function listed(store: CalendarStore, user: DirectoryUser, entry: StoredListEntry): ListedEntry {
   const calendar = store.calendar(entry.calendarId);
   const role = calendar ? store.accessRole(calendar, user) : "none";
   return { entry, role, gone: entry.deleted || !calendar || role === "none" };
@@ -61,34 +68,33 @@ export function entryJson(
   const calendar = store.calendar(entry.calendarId);
   if (gone || !calendar)
     return { kind: "calendar#calendarListEntry", etag: etag(entry.seq), id: entry.calendarId, deleted: true };
-  const owner = role === "owner";
+  // The primary calendar's defaults for its owner, until the user sets their own.
+  const ownPrimary = calendar.primary && role === "owner";
+  const notifications =
+    entry.notifications ??
+    (ownPrimary
+      ? ["eventCreation", "eventChange", "eventCancellation", "eventResponse"].map((type) => ({
+          type,
+          method: "email",
+        }))
+      : []);
   return {
     kind: "calendar#calendarListEntry",
     etag: etag(entry.seq),
     id: calendar.id,
-    summary: entry.summaryOverride ?? calendar.summary,
+    summary: calendar.summary,
+    ...(entry.summaryOverride !== undefined ? { summaryOverride: entry.summaryOverride } : {}),
     ...(calendar.description !== undefined ? { description: calendar.description } : {}),
     ...(calendar.location !== undefined ? { location: calendar.location } : {}),
     timeZone: calendar.timeZone,
     colorId: entry.colorId,
-    backgroundColor: BACKGROUNDS[(Number(entry.colorId) - 1) % BACKGROUNDS.length] ?? BACKGROUNDS[0],
-    foregroundColor: "#000000",
+    backgroundColor: entry.backgroundColor ?? paletteColor(entry.colorId),
+    foregroundColor: entry.foregroundColor ?? "#000000",
     ...(entry.hidden ? { hidden: true } : {}),
     ...(entry.selected ? { selected: true } : {}),
     accessRole: role,
-    defaultReminders: calendar.primary && owner ? [{ method: "popup", minutes: 10 }] : [],
-    ...(calendar.primary && owner
-      ? {
-          notificationSettings: {
-            notifications: ["eventCreation", "eventChange", "eventCancellation", "eventResponse"].map(
-              (type) => ({
-                type,
-                method: "email",
-              }),
-            ),
-          },
-        }
-      : {}),
+    defaultReminders: entry.defaultReminders ?? (ownPrimary ? [{ method: "popup", minutes: 10 }] : []),
+    ...(notifications.length > 0 ? { notificationSettings: { notifications } } : {}),
     ...(calendar.primary && calendar.ownerId === user.id ? { primary: true } : {}),
     conferenceProperties: { allowedConferenceSolutionTypes: ["hangoutsMeet"] },
   };

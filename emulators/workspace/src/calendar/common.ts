@@ -29,6 +29,7 @@ export const CALENDAR_SCOPES = {
 
 const S = CALENDAR_SCOPES;
 export const LIST_READ = [S.calendar, S.readonly, S.calendarList, S.calendarListReadonly];
+export const LIST_WRITE = [S.calendar, S.calendarList];
 export const CALENDAR_READ = [S.calendar, S.readonly, S.calendars, S.calendarsReadonly];
 export const CALENDAR_WRITE = [S.calendar, S.calendars];
 export const ACL_READ = [S.calendar, S.acls, S.aclsReadonly];

@@ -4,9 +4,11 @@
  *
  * `insert` makes the calendar the organizer and the caller the creator; an `id` must be base32hex
  * (a–v, 0–9) of 5–1024 characters and unused (409 duplicate, deleted ids too). `import` adds a private
- * copy: it keeps the `iCalUID` (required) and the organizer it is given, sends no invitations, takes only
- * `default` events, updates the event already holding that iCalUID, and with `originalStartTime` becomes
- * the changed (or, `status: "cancelled"`, cancelled) instance of the series with that iCalUID. `delete`
+ * copy: it requires `iCalUID`, `start` and `end` (the reference's "Required Properties", for every
+ * imported event: a cancelled instance too, 400 `required` without them), keeps the organizer it is
+ * given, sends no invitations, takes only `default` events, updates the event already holding that
+ * iCalUID, and with `originalStartTime` becomes the changed (or, `status: "cancelled"`, cancelled)
+ * instance of the series with that iCalUID. `delete`
  * deletes an event or series (its exceptions with it), cancels a single instance of a series, and answers
  * 410 deleted for an event already deleted.
  */
@@ -118,9 +120,11 @@ export function importEvent(
     const original = eventTime(body.originalStartTime, "start", false);
     const id = `${series.id}_${instanceSuffix(original)}`;
     const status = statusOf(body, true);
-    const base = instanceEvent(series, original, calendar.timeZone);
+    // Every import carries `start` and `end` (the reference's required properties), a cancelled
+    // instance too: they are checked as any event's, though it keeps only the occurrence it cancels.
+    const checked = eventInput({ ...body, recurrence: undefined }, options);
     const fields =
-      status === "cancelled" ? base.fields : eventInput({ ...body, recurrence: undefined }, options);
+      status === "cancelled" ? instanceEvent(series, original, calendar.timeZone).fields : checked;
     fields.creator = person(body.creator) ?? { email: user.primaryEmail };
     fields.organizer = person(body.organizer) ?? series.fields.organizer;
     const existing = calendar.events.get(id);

@@ -69,13 +69,33 @@ export interface StoredCalendar {
   aclSyncFloor: number;
 }
 
-/** A calendar on a user's calendar list. */
+export interface ListReminder {
+  method: "email" | "popup";
+  minutes: number;
+}
+
+export interface ListNotification {
+  type: string;
+  method: "email";
+}
+
+/**
+ * A calendar on a user's calendar list: the user's own settings of it (the writable fields of the
+ * CalendarList resource), apart from the calendar's (its `summary` is the calendar's title, the user's
+ * name for it is `summaryOverride`).
+ */
 export interface StoredListEntry {
   calendarId: string;
   hidden: boolean;
   selected: boolean;
   colorId: string;
   summaryOverride?: string;
+  /** Colours set with `colorRgbFormat=true`; otherwise those of `colorId`. */
+  backgroundColor?: string;
+  foregroundColor?: string;
+  /** Set by the user; otherwise the calendar's defaults. */
+  defaultReminders?: ListReminder[];
+  notifications?: ListNotification[];
   seq: number;
   deleted: boolean;
 }

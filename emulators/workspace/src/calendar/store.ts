@@ -120,6 +120,13 @@ export class CalendarStore {
     return entry;
   }
 
+  /** Saves a user's settings of a calendar on their list (calendarList.insert, patch and update). */
+  putListEntry(user: DirectoryUser, entry: Omit<StoredListEntry, "seq" | "deleted">): StoredListEntry {
+    const saved: StoredListEntry = { ...structuredClone(entry), seq: this.nextSeq(), deleted: false };
+    this.userCalendars(user).entries.set(entry.calendarId, saved);
+    return saved;
+  }
+
   /** A calendar that exists (not deleted). */
   calendar(id: string): StoredCalendar | undefined {
     const calendar = this.calendars.get(id.toLowerCase()) ?? this.calendars.get(id);
@@ -278,7 +285,7 @@ export class CalendarStore {
       })),
       users: [...this.users.values()].map((list) => ({
         ...list,
-        entries: [...list.entries.values()].map((entry) => ({ ...entry })),
+        entries: [...list.entries.values()].map((entry) => structuredClone(entry)),
       })),
     };
   }
@@ -300,7 +307,7 @@ export class CalendarStore {
     for (const saved of snapshot.users) {
       this.users.set(saved.userId, {
         ...saved,
-        entries: new Map(saved.entries.map((entry) => [entry.calendarId, { ...entry }])),
+        entries: new Map(saved.entries.map((entry) => [entry.calendarId, structuredClone(entry)])),
       });
     }
   }

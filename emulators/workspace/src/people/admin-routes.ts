@@ -23,7 +23,7 @@ export function registerPeopleAdmin(emulator: WorkspaceEmulator): void {
     const body = await context.json();
     if (!Array.isArray(body.contacts)) throw badRequest("contacts must be an array");
     const inputs: NewContact[] = body.contacts.map((item: Record<string, unknown>, index: number) => {
-      const input = contactInput(item.person, `contacts[${index}].person`);
+      const input = contactInput(item.person, `contacts[${index}].person`, { keepDisplayNames: true });
       const photo =
         typeof item.photoBase64 === "string" ? Buffer.from(item.photoBase64, "base64") : undefined;
       const contentType = photo ? imageType(photo) : undefined;

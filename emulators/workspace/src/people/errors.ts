@@ -55,7 +55,10 @@ export function expiredSyncToken(): PeopleApiError {
 }
 
 /** The required field mask is missing (people.get: "personFields mask is required …"). */
-export function maskRequired(name: "personFields" | "readMask", doc: string): PeopleApiError {
+export function maskRequired(
+  name: "personFields" | "readMask" | "updatePersonFields",
+  doc: string,
+): PeopleApiError {
   return peopleError(
     400,
     `${name} mask is required. Please specify one or more valid paths. Valid paths are documented at https://developers.google.com/people/api/rest/v1/${doc}.`,
@@ -103,4 +106,26 @@ export function renderPeopleError(methodId: string, rpcMethod: string) {
         : error.details;
     return peopleError(error.code, error.message, error.status, details, error.headers);
   };
+}
+
+/**
+ * An update whose etag is not the current one: "The server returns a 400 error with reason
+ * "failedPrecondition" if person.metadata.sources.etag is different than the contact's etag"
+ * (people.updateContact), in the words googleapis/google-api-python-client#2417 and
+ * rapidwebltd/php-google-people-api#22 quote. A contact group's (contactGroups.update) in the same form.
+ */
+export function staleEtag(
+  field: "person.etag" | "person.metadata.sources.etag" | "contact_group.etag",
+): PeopleApiError {
+  const what = field.startsWith("person") ? "person" : "contact group";
+  return peopleError(
+    400,
+    `Request ${field} is different than the current ${field}. Clear local cache and get the latest ${what}.`,
+    "FAILED_PRECONDITION",
+  );
+}
+
+/** An update without the etag of what it changes (Google publishes no wording: ours names the fields). */
+export function etagRequired(fields: string): PeopleApiError {
+  return peopleError(400, `Request must set ${fields}.`);
 }

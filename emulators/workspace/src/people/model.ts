@@ -43,6 +43,8 @@ export const PERSON_FIELDS = new Set<string>([
   "photos",
   "skills",
 ]);
+/** Every valid `updatePersonFields` path (people.updateContact's list): the writable fields and memberships. */
+export const UPDATE_PERSON_FIELDS = new Set<string>([...WRITABLE_FIELDS, "memberships"]);
 /** `readMask` paths otherContacts.list accepts. */
 export const OTHER_CONTACT_FIELDS = new Set([
   "emailAddresses",

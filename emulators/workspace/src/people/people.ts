@@ -23,7 +23,7 @@ export function imageType(bytes: Buffer): string | undefined {
 }
 
 /** What the People routes share: the route helper, the store, how a contact is shown, the group check. */
-function peopleParts(routes: PeopleRoutes) {
+export function peopleParts(routes: PeopleRoutes) {
   const { emulator, route } = routes;
   const store = emulator.people;
   const render = (contact: StoredContact, mask: Set<string>) =>

@@ -111,6 +111,33 @@ export class PeopleStore {
     this.touch(contact);
   }
 
+  /**
+   * people.updateContact: each field given replaced (an empty list clears it), and with `groups` the
+   * contact's memberships (the groups it joins or leaves change too).
+   */
+  updateContact(
+    userId: string,
+    id: string,
+    fields: Record<string, Record<string, unknown>[]>,
+    groups?: string[],
+  ): StoredContact {
+    const contact = this.contact(userId, id);
+    for (const [field, items] of Object.entries(fields)) {
+      if (items.length > 0) contact.fields[field] = structuredClone(items);
+      else delete contact.fields[field];
+    }
+    if (groups) {
+      for (const group of groups) this.group(userId, group);
+      const next = [...new Set(groups)];
+      for (const group of new Set([...contact.groups, ...next])) {
+        if (contact.groups.includes(group) !== next.includes(group)) this.touchGroup(userId, group);
+      }
+      contact.groups = next;
+    }
+    this.touch(contact);
+    return contact;
+  }
+
   setPhoto(userId: string, id: string, photo: Omit<StoredPhoto, "id">): StoredContact {
     const contact = this.contact(userId, id);
     this.touch(contact);
@@ -161,6 +188,50 @@ export class PeopleStore {
     };
     book.groups.set(id, group);
     return group;
+  }
+
+  /** contactGroups.update: a user group's name and client data (a name another group has: 409). */
+  updateGroup(
+    userId: string,
+    id: string,
+    change: { name?: string; clientData?: StoredGroup["clientData"] },
+  ): StoredGroup {
+    const group = this.group(userId, id);
+    if (change.name !== undefined) {
+      const taken = [...this.book(userId).groups.values()].some(
+        (other) =>
+          other.id !== id &&
+          !other.deleted &&
+          (other.name === change.name || SYSTEM_GROUPS[other.id] === change.name),
+      );
+      if (taken) throw peopleError(409, "Contact group name already exists.", "ALREADY_EXISTS");
+      group.name = change.name;
+    }
+    if (change.clientData !== undefined) {
+      if (change.clientData.length > 0) group.clientData = change.clientData;
+      else delete group.clientData;
+    }
+    this.touch(group);
+    return group;
+  }
+
+  /**
+   * contactGroups.delete: the group becomes a tombstone (for sync); its members leave it, or with
+   * `deleteContacts` are deleted.
+   */
+  deleteGroup(userId: string, id: string, deleteContacts: boolean): void {
+    const group = this.group(userId, id);
+    for (const contact of this.members(userId, id)) {
+      if (deleteContacts) {
+        this.deleteContact(userId, contact.id);
+        continue;
+      }
+      contact.groups = contact.groups.filter((other) => other !== id);
+      this.touch(contact);
+    }
+    group.deleted = true;
+    delete group.clientData;
+    this.touch(group);
   }
 
   members(userId: string, groupId: string): StoredContact[] {

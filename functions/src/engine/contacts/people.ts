@@ -11,43 +11,6 @@ import type { GoogleCaller } from "../google/caller";
 import type { ItemMetadata } from "../sources/source";
 
 /**
- * Every person field a contact can be read with (`personFields` of people.connections.list,
- * https://developers.google.com/people/api/rest/v1/people.connections/list): a backup keeps what Google
- * keeps.
- */
-export const PERSON_FIELDS = [
-  "addresses",
-  "ageRanges",
-  "biographies",
-  "birthdays",
-  "calendarUrls",
-  "clientData",
-  "coverPhotos",
-  "emailAddresses",
-  "events",
-  "externalIds",
-  "genders",
-  "imClients",
-  "interests",
-  "locales",
-  "locations",
-  "memberships",
-  "metadata",
-  "miscKeywords",
-  "names",
-  "nicknames",
-  "occupations",
-  "organizations",
-  "phoneNumbers",
-  "photos",
-  "relations",
-  "sipAddresses",
-  "skills",
-  "urls",
-  "userDefined",
-].join(",");
-
-/**
  * The fields a contact is created with (`contactPerson` of people.batchCreateContacts: "Allowed person
  * fields", https://developers.google.com/people/api/rest/v1/people/batchCreateContacts): the others are
  * Google's to set (metadata, photos, cover photos, age ranges, skills) or restored apart (memberships).
@@ -77,6 +40,23 @@ export const WRITABLE_PERSON_FIELDS: readonly string[] = [
   "urls",
   "userDefined",
 ];
+
+/**
+ * Every person field a contact can be read with (`personFields` of people.connections.list,
+ * https://developers.google.com/people/api/rest/v1/people.connections/list): the writable ones and those
+ * Google sets or that are restored apart, so a backup keeps what Google keeps.
+ */
+export const PERSON_FIELDS = [
+  ...WRITABLE_PERSON_FIELDS,
+  "ageRanges",
+  "coverPhotos",
+  "memberships",
+  "metadata",
+  "photos",
+  "skills",
+]
+  .sort()
+  .join(",");
 
 /**
  * `readMask` of otherContacts.list: all that Google offers for other contacts read from the contact
