@@ -1,4 +1,13 @@
-import { POLICY_MESSAGES, frequencyDenial, planAllowsFrequency, type PolicyInput } from "./policies";
+import {
+  POLICY_MESSAGES,
+  dataTypeDenial,
+  dataTypePlan,
+  frequencyDenial,
+  planAllowsDataType,
+  planAllowsFrequency,
+  policyPlanDenial,
+  type PolicyInput,
+} from "./policies";
 import { policySchema, validatePolicy } from "./policy-request";
 
 const VALID: PolicyInput = {
@@ -35,7 +44,8 @@ test("when a rule of docs/requirements.md#validation is broken, then the first e
   expect(firstError({ ...VALID, frequency: undefined })).toBe("Please specify a backup frequency");
   expect(firstError({ ...VALID, schedule: undefined })).toBe("Please specify a backup schedule");
   expect(firstError({ ...VALID, days: [] })).toBe(POLICY_MESSAGES.scheduleRequired);
-  expect(firstError({ ...VALID, dataTypes: ["contacts"] })).toBe(POLICY_MESSAGES.dataTypeComingSoon);
+  expect(firstError({ ...VALID, dataTypes: ["chats"] })).toBe(POLICY_MESSAGES.dataTypeComingSoon);
+  expect(firstError({ ...VALID, dataTypes: ["contacts", "calendars"] })).toBe("valid");
 });
 
 test("when the web form validates its values (not strict), then an empty form shows all four texts", async () => {
@@ -64,4 +74,22 @@ test("when a plan meets a frequency, then 3 a day needs Geneva and 24 needs Zür
   expect(frequencyDenial("geneva", 3)).toBeNull();
   expect(frequencyDenial("geneva", 24)).toBe(POLICY_MESSAGES.frequency24);
   expect(frequencyDenial("zurich", 24)).toBeNull();
+});
+
+test("when a policy backs up contacts or calendars, then only the Zürich plan allows it, with the rule's text", () => {
+  expect(planAllowsDataType("matterhorn", "emails")).toBe(true);
+  expect(planAllowsDataType("geneva", "drive")).toBe(true);
+  expect(planAllowsDataType("geneva", "contacts")).toBe(false);
+  expect(planAllowsDataType("zurich", "calendars")).toBe(true);
+  expect(dataTypePlan("contacts")).toBe("zurich");
+  expect(dataTypePlan("emails")).toBe("matterhorn");
+  expect(dataTypeDenial("geneva", ["emails", "calendars"])).toBe(POLICY_MESSAGES.dataTypePlan);
+  expect(dataTypeDenial("zurich", ["emails", "calendars", "contacts"])).toBeNull();
+  expect(policyPlanDenial("geneva", { frequency: 24, dataTypes: ["contacts"] })).toBe(
+    POLICY_MESSAGES.frequency24,
+  );
+  expect(policyPlanDenial("geneva", { frequency: 3, dataTypes: ["contacts"] })).toBe(
+    POLICY_MESSAGES.dataTypePlan,
+  );
+  expect(policyPlanDenial("geneva", { frequency: 3, dataTypes: ["drive"] })).toBeNull();
 });

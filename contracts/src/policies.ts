@@ -2,13 +2,16 @@
  * Backup policies (docs/requirements.md#data-the-console-shows policy, #validation validation, #who-may-do-what plan rules, #errors-and-messages delete conflict): the fields and
  * every text the API and the web form show. The form's rules are in `policy-request.ts`.
  */
-import { PLAN_ORDER, type PlanId } from "./plans";
+import { PLANS, PLAN_ORDER, type PlanId } from "./plans";
 
-/** docs/requirements.md#data-the-console-shows data types. Only emails and drive are backed up today; the others are shown as coming soon. */
+/**
+ * docs/requirements.md#data-the-console-shows data types. Emails, drive, contacts and calendars are backed up
+ * (contacts and calendars on the plans that include them); chats and directory are shown as coming soon.
+ */
 export const DATA_TYPES = ["emails", "drive", "chats", "contacts", "calendars", "directory"] as const;
 export type DataType = (typeof DATA_TYPES)[number];
-export const AVAILABLE_DATA_TYPES: readonly DataType[] = ["emails", "drive"];
-export const COMING_SOON_DATA_TYPES: readonly DataType[] = ["chats", "contacts", "calendars", "directory"];
+export const AVAILABLE_DATA_TYPES: readonly DataType[] = ["emails", "drive", "contacts", "calendars"];
+export const COMING_SOON_DATA_TYPES: readonly DataType[] = ["chats", "directory"];
 
 /** The service that backs up each data type (the plans' `services`). */
 export const DATA_TYPE_SERVICES = {
@@ -30,6 +33,16 @@ export const FREQUENCY_PLAN: Record<Frequency, PlanId> = { 1: "matterhorn", 3: "
 
 export function planAllowsFrequency(planId: PlanId, frequency: Frequency): boolean {
   return PLAN_ORDER.indexOf(planId) >= PLAN_ORDER.indexOf(FREQUENCY_PLAN[frequency]);
+}
+
+/** Whether the plan's services include what the data type backs up (Gmail and Drive on every plan, the rest on Zürich). */
+export function planAllowsDataType(planId: PlanId, type: DataType): boolean {
+  return PLANS[planId].services.includes(DATA_TYPE_SERVICES[type]);
+}
+
+/** The lowest plan that backs up the data type. */
+export function dataTypePlan(type: DataType): PlanId {
+  return PLAN_ORDER.find((planId) => planAllowsDataType(planId, type)) ?? PLAN_ORDER[PLAN_ORDER.length - 1]!;
 }
 
 /** docs/requirements.md#data-the-console-shows schedule: none, every day, weekdays, weekends, or chosen days (`days`). */
@@ -64,8 +77,9 @@ export const POLICY_MESSAGES = {
   nameTooLong: `The policy name can have at most ${MAX_POLICY_NAME} characters`,
   dataTypesRequired: "Please select at least one data type",
   dataTypeComingSoon:
-    "Chats, contacts, calendars and directory backups are coming soon: choose emails or drive",
-  dataTypeUnknown: "Unknown data type: choose emails or drive",
+    "Chats and directory backups are coming soon: choose emails, drive, contacts or calendars",
+  dataTypeUnknown: "Unknown data type: choose emails, drive, contacts or calendars",
+  dataTypePlan: "Contacts and calendars backups need the Zürich plan. Upgrade your plan to back them up.",
   frequencyRequired: "Please specify a backup frequency",
   scheduleRequired: "Please specify a backup schedule",
   retentionRequired: "Please specify a retention period",
@@ -89,6 +103,19 @@ export const POLICY_MESSAGES = {
 export function frequencyDenial(planId: PlanId, frequency: Frequency): string | null {
   if (planAllowsFrequency(planId, frequency)) return null;
   return frequency === 24 ? POLICY_MESSAGES.frequency24 : POLICY_MESSAGES.frequency3;
+}
+
+/** The text of the plan rule a data type of the list breaks on `planId`, or null when the plan includes them all. */
+export function dataTypeDenial(planId: PlanId, dataTypes: readonly DataType[]): string | null {
+  return dataTypes.every((type) => planAllowsDataType(planId, type)) ? null : POLICY_MESSAGES.dataTypePlan;
+}
+
+/** The first plan rule the policy breaks on `planId` (its frequency, then its data types), or null. */
+export function policyPlanDenial(
+  planId: PlanId,
+  policy: Pick<PolicyInput, "frequency" | "dataTypes">,
+): string | null {
+  return frequencyDenial(planId, policy.frequency) ?? dataTypeDenial(planId, policy.dataTypes);
 }
 
 /** What an admin sets on a policy (POST body; PATCH takes any part of it). */

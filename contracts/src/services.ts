@@ -49,7 +49,18 @@ export interface ServiceFacts {
   datedByContent: boolean;
   /** Why the service is unavailable for a user, by Google's reason, for people (others: the general text). */
   unavailableTexts: Readonly<Record<string, string>>;
+  /**
+   * The OAuth scopes Alpvault's installation must grant (domain-wide delegation): a backup reads with
+   * `backup`, a restore writes with `restore`.
+   */
+  scopes: { backup: readonly string[]; restore: readonly string[] };
 }
+
+const GOOGLE_SCOPE = "https://www.googleapis.com/auth/";
+const scopes = (backup: string[], restore: string[]): ServiceFacts["scopes"] => ({
+  backup: backup.map((name) => `${GOOGLE_SCOPE}${name}`),
+  restore: restore.map((name) => `${GOOGLE_SCOPE}${name}`),
+});
 
 export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
   // Mail newest first, by the message's date.
@@ -69,6 +80,8 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemsMayLackContent: false,
     datedByContent: true,
     unavailableTexts: { failedPrecondition: "Gmail is not enabled for this user" },
+    // A restore imports into the mailbox, sets labels and (a drill) moves its copy to the trash.
+    scopes: scopes(["gmail.readonly"], ["gmail.insert", "gmail.labels", "gmail.modify"]),
   },
   // Files by name.
   drive: {
@@ -87,6 +100,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemsMayLackContent: true,
     datedByContent: false,
     unavailableTexts: {},
+    scopes: scopes(["drive"], ["drive"]),
   },
   // A user's calendars (their settings and sharing) and their events, newest start first.
   calendar: {
@@ -105,6 +119,8 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemsMayLackContent: false,
     datedByContent: false,
     unavailableTexts: {},
+    // Google's acl.list needs an ACL scope: calendar.readonly alone does not read a calendar's sharing.
+    scopes: scopes(["calendar.readonly", "calendar.acls.readonly"], ["calendar"]),
   },
   // A user's contacts, contact groups and other contacts, by name.
   contacts: {
@@ -123,6 +139,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemsMayLackContent: false,
     datedByContent: false,
     unavailableTexts: {},
+    scopes: scopes(["contacts.readonly", "contacts.other.readonly"], ["contacts"]),
   },
 };
 
@@ -170,4 +187,26 @@ export function serviceNames(): Record<ServiceId, string> {
   const names = {} as Record<ServiceId, string>;
   for (const id of SERVICE_IDS) names[id] = SERVICES[id].name;
   return names;
+}
+
+/** Google's OAuth refusals that mean the installation does not grant a service's scopes (or is gone). */
+const ACCESS_REFUSALS: ReadonlySet<string> = new Set([
+  "unauthorized_client",
+  "invalid_scope",
+  "access_denied",
+]);
+
+/**
+ * What to grant and where, when Google refused a service's access (`detail` is Google's refusal), or null:
+ * an installation made before the service was protected lacks its scopes.
+ */
+export function accessToGrantText(service: ServiceId, detail: string | null): string | null {
+  if (detail === null || !ACCESS_REFUSALS.has(detail)) return null;
+  const { name, scopes: needed } = SERVICES[service];
+  const all = [...new Set([...needed.backup, ...needed.restore])];
+  return (
+    `Google refused Alpvault's access to ${name}: the installation may not grant it. In the Google Admin ` +
+    `console, open Security → Access and data control → API controls → Manage domain-wide delegation, ` +
+    `edit Alpvault's client and make sure it has ${all.join(", ")}. The next backup then includes ${name}.`
+  );
 }

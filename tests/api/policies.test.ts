@@ -263,6 +263,46 @@ describe("plan rules (docs/requirements.md#who-may-do-what)", () => {
     ]);
   });
 
+  test("when Geneva and Zürich back up contacts and calendars, then only Zürich may, on create and edit, and the services follow", async () => {
+    const { call, organization } = await onboarded();
+    const base = `/organizations/${organization.organizationId}/policies`;
+    await setAccount(organization, { planId: "geneva", seats: 5 });
+    const mail = (await call(base, { method: "POST", body: { ...GOLD, name: "Mail" } })).body as Policy;
+    for (const dataTypes of [["contacts"], ["emails", "calendars"]]) {
+      expect(
+        await call(base, { method: "POST", body: { ...GOLD, name: "Everything", dataTypes } }),
+      ).toMatchObject({ status: 403, body: { code: 403, message: POLICY_MESSAGES.dataTypePlan } });
+      expect(await call(`${base}/${mail.policyId}`, { method: "PATCH", body: { dataTypes } })).toMatchObject({
+        status: 403,
+        body: { code: 403, message: POLICY_MESSAGES.dataTypePlan },
+      });
+    }
+    await setAccount(organization, { planId: "zurich" });
+    const everything = await call(base, {
+      method: "POST",
+      body: { ...GOLD, name: "Everything", dataTypes: ["calendars", "emails", "contacts", "drive"] },
+    });
+    expect(everything).toMatchObject({
+      status: 201,
+      body: {
+        dataTypes: ["emails", "drive", "contacts", "calendars"],
+        services: ["gmail", "drive", "contacts", "calendars"],
+      },
+    });
+    expect(
+      await call(`${base}/${mail.policyId}`, { method: "PATCH", body: { dataTypes: ["contacts"] } }),
+    ).toMatchObject({ status: 200, body: { dataTypes: ["contacts"], services: ["contacts"] } });
+    const refusals = (await auditEntries(call, organization.organizationId)).filter(
+      (entry) => entry.failureReason === POLICY_MESSAGES.dataTypePlan,
+    );
+    expect(refusals.map((entry) => entry.operation).sort()).toEqual([
+      "policy.created",
+      "policy.created",
+      "policy.updated",
+      "policy.updated",
+    ]);
+  });
+
   test("when the free plan assigns the default policy, then it is allowed", async () => {
     const { call, organization } = await onboarded();
     const [resource] = await resourcesOf(call, organization.organizationId);

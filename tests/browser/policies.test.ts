@@ -119,7 +119,7 @@ describe("backup policies on a paid plan", () => {
     await screenshotBothThemes(page, "policies-list");
   });
 
-  it("when the new policy form is sent empty, then it shows the required four texts; coming-soon types and Zürich's frequency are disabled", async () => {
+  it("when the new policy form is sent empty, then it shows the required four texts; coming-soon types and Zürich's data types and frequency are disabled", async () => {
     await page.getByRole("button", { name: "New policy" }).click();
     await dialog().waitFor();
     await dialog().getByRole("button", { name: "Add policy" }).click();
@@ -131,10 +131,18 @@ describe("backup policies on a paid plan", () => {
     ]) {
       await dialog().getByText(text, { exact: true }).waitFor();
     }
-    for (const type of ["Chats", "Contacts", "Calendars", "Directory"]) {
+    for (const type of ["Chats", "Directory"]) {
       expect(
         await dialog()
           .getByRole("checkbox", { name: `${type} (Coming soon)` })
+          .isDisabled(),
+      ).toBe(true);
+    }
+    // Geneva: contacts and calendars are Zürich's.
+    for (const type of ["Contacts", "Calendars"]) {
+      expect(
+        await dialog()
+          .getByRole("checkbox", { name: `${type} (Needs the Zürich plan)` })
           .isDisabled(),
       ).toBe(true);
     }

@@ -51,6 +51,8 @@ export interface StoredRun {
   trigger?: string;
   failureReason?: string;
   progress?: { items: number; bytes: number; storedBytes: number };
+  /** Each service's outcome, once the run has backed it up. */
+  services?: Record<string, { state: string; failureReason?: string; detail?: string }>;
 }
 
 export interface StoredItem {

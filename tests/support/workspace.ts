@@ -6,6 +6,8 @@ import { readFileSync } from "node:fs";
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 import { admin_directory_v1 } from "@googleapis/admin";
+import { calendar_v3 } from "@googleapis/calendar";
+import { people_v1 } from "@googleapis/people";
 import { emulatorJwt, type ServiceAccountCredentials } from "../../emulators/workspace/src/index";
 import { stackEnv } from "./stack-env";
 
@@ -26,6 +28,17 @@ export function gmailFor(subject: string, scopes: string[]): gmail_v1.Gmail {
 
 export function driveFor(subject: string, scopes: string[]): drive_v3.Drive {
   return new drive_v3.Drive({ auth: workspaceJwt(subject, scopes), rootUrl: `${stackEnv.workspaceUrl}/` });
+}
+
+export function calendarFor(subject: string, scopes: string[]): calendar_v3.Calendar {
+  return new calendar_v3.Calendar({
+    auth: workspaceJwt(subject, scopes),
+    rootUrl: `${stackEnv.workspaceUrl}/`,
+  });
+}
+
+export function peopleFor(subject: string, scopes: string[]): people_v1.People {
+  return new people_v1.People({ auth: workspaceJwt(subject, scopes), rootUrl: `${stackEnv.workspaceUrl}/` });
 }
 
 export function directoryFor(subject: string, scopes: string[]): admin_directory_v1.Admin {

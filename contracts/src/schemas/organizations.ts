@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { SERVICE_IDS } from "../services";
 import type {
   Alert,
   AlertsResponse,
@@ -36,10 +37,7 @@ const resourceShape = {
   activeBackup: z.nullable(activeBackupSchema),
   lastBackupFailure: z.nullable(backupFailureReasonSchema),
   /** A service never backed up is absent (and all are, from answers that predate services). */
-  services: z._default(
-    z.object({ gmail: z.optional(serviceStatusSchema), drive: z.optional(serviceStatusSchema) }),
-    {},
-  ),
+  services: z._default(z.partialRecord(z.enum(SERVICE_IDS), serviceStatusSchema), {}),
   lastVerifiedAt: nullableString,
   /** Absent or null: never verified. */
   integrity: z.pipe(

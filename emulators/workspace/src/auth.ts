@@ -36,8 +36,12 @@ export const SCOPES = {
   contactsOtherReadonly: "https://www.googleapis.com/auth/contacts.other.readonly",
 } as const;
 
-/** What an Alpvault installation grants by default: read and restore Gmail and Drive, read the directory. */
-export const DEFAULT_GRANTED_SCOPES: string[] = [
+/**
+ * What an Alpvault installation grants by default: read and restore Gmail, Drive, Calendar and Contacts
+ * (read-only scopes for backups, the full ones for restores), read the directory. An installation made
+ * before Calendar and Contacts were asked for holds only `GMAIL_AND_DRIVE_SCOPES`.
+ */
+export const GMAIL_AND_DRIVE_SCOPES: string[] = [
   SCOPES.gmailReadonly,
   SCOPES.gmailModify,
   SCOPES.gmailInsert,
@@ -45,6 +49,15 @@ export const DEFAULT_GRANTED_SCOPES: string[] = [
   SCOPES.drive,
   SCOPES.directoryUserReadonly,
   SCOPES.marketplaceLicense,
+];
+export const DEFAULT_GRANTED_SCOPES: string[] = [
+  ...GMAIL_AND_DRIVE_SCOPES,
+  SCOPES.calendarReadonly,
+  SCOPES.calendarAclsReadonly,
+  SCOPES.calendar,
+  SCOPES.contactsReadonly,
+  SCOPES.contactsOtherReadonly,
+  SCOPES.contacts,
 ];
 
 /** The JSON key file Google hands out for a service account (the fields the client libraries read). */

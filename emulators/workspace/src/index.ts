@@ -3,7 +3,7 @@
  * `src/` is internal (lint refuses a deep import from outside the emulator).
  */
 export { ManualClock, SYSTEM_CLOCK, type Clock } from "../../kit/src/index";
-export { DEFAULT_GRANTED_SCOPES, SCOPES, type ServiceAccountKey } from "./auth";
+export { DEFAULT_GRANTED_SCOPES, GMAIL_AND_DRIVE_SCOPES, SCOPES, type ServiceAccountKey } from "./auth";
 export {
   addAwkwardCalendar,
   type AwkwardCalendarOptions,

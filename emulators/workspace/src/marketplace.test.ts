@@ -53,7 +53,9 @@ describe("Marketplace install pages", () => {
     const consent = await (await fetch(`${install}?account=${userId(`boss@${DOMAIN}`)}`)).text();
     expect(consent).toContain(`<span data-testid="marketplace-domain">${DOMAIN}</span>`);
     for (const scope of DEFAULT_GRANTED_SCOPES) {
-      expect(consent).toContain(String(SCOPE_SENTENCES[scope]).replaceAll("'", "&#39;"));
+      expect(consent).toContain(
+        String(SCOPE_SENTENCES[scope]).replaceAll("'", "&#39;").replaceAll('"', "&quot;"),
+      );
     }
     expect(harness.emulator.directory.customer(DOMAIN)?.licenseState).toBe("UNLICENSED");
 

@@ -32,6 +32,14 @@ export const SCOPE_SENTENCES: Record<string, string> = {
   [SCOPES.directoryUserReadonly]: "See info about users on your domain",
   [SCOPES.marketplaceLicense]:
     "View your installed Google Workspace Marketplace applications' licensing information",
+  [SCOPES.calendarReadonly]: "See and download any calendar you can access using your Google Calendar",
+  [SCOPES.calendarAclsReadonly]: "See the sharing permissions of Google calendars you own",
+  [SCOPES.calendar]:
+    "See, edit, share, and permanently delete all the calendars you can access using Google Calendar",
+  [SCOPES.contactsReadonly]: "See and download your contacts",
+  [SCOPES.contactsOtherReadonly]:
+    'See and download contact info automatically saved in your "Other contacts"',
+  [SCOPES.contacts]: "See, edit, download, and permanently delete your contacts",
 };
 
 const ESCAPES: Record<string, string> = {

@@ -6,6 +6,7 @@ import { calendar_v3 } from "@googleapis/calendar";
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 import { people_v1 } from "@googleapis/people";
+import { SERVICES, type ServiceId } from "@alpvault/contracts/services";
 import type { WorkspaceConfig } from "../config";
 import { delegatedJwt } from "../workspace/gateway";
 import { googleClientOptions } from "../engine/google/client-options";
@@ -16,15 +17,12 @@ import { GmailSource } from "../engine/gmail/source";
 import { NoAccessError, type Source } from "../engine/sources/source";
 import type { StreamContext, StreamFactory } from "./streams";
 
-const GMAIL_SCOPES = ["https://www.googleapis.com/auth/gmail.readonly"];
-const DRIVE_SCOPES = ["https://www.googleapis.com/auth/drive"];
-/** Read-only: a backup reads the user's calendars (list, settings, sharing, events) and changes nothing. */
-const CALENDAR_SCOPES = ["https://www.googleapis.com/auth/calendar.readonly"];
-/** Read-only: the user's contacts and groups, and their "other contacts". */
-const CONTACTS_SCOPES = [
-  "https://www.googleapis.com/auth/contacts.readonly",
-  "https://www.googleapis.com/auth/contacts.other.readonly",
-];
+/** Each service reads with its read-only scopes (the registry's `scopes.backup`) and changes nothing. */
+const readScopes = (service: ServiceId): string[] => [...SERVICES[service].scopes.backup];
+const GMAIL_SCOPES = readScopes("gmail");
+const DRIVE_SCOPES = readScopes("drive");
+const CALENDAR_SCOPES = readScopes("calendar");
+const CONTACTS_SCOPES = readScopes("contacts");
 
 export function streamBuilders(workspace: WorkspaceConfig, root: { rootUrl?: string }): StreamFactory {
   const driveSource = (resource: DriveResource, context: StreamContext): Source => {
@@ -75,8 +73,7 @@ export function streamBuilders(workspace: WorkspaceConfig, root: { rootUrl?: str
       if (!actAs) throw new NoAccessError("no-drive-member");
       return driveSource({ kind: "shared-drive", driveId, actAs }, context);
     },
-    // Calendar and Contacts: built as Gmail is, for the resource's user. A policy cannot choose them yet
-    // (contracts/src/policies.ts), so no scheduled run asks for them.
+    // Calendar and Contacts (on the plans that include them): built as Gmail is, for the resource's user.
     calendar: async (context) =>
       new CalendarSource({
         calendar: new calendar_v3.Calendar(

@@ -3,7 +3,8 @@
  * registry's `servicesBackedUp`: a shared drive has only Drive), each built by that service's builder of the
  * worker's `StreamFactory`. Nothing here knows a service by its name.
  */
-import type { DataType } from "@alpvault/contracts/policies";
+import { planAllowsDataType, type DataType } from "@alpvault/contracts/policies";
+import type { PlanId } from "@alpvault/contracts/plans";
 import { servicesBackedUp, type ServiceId } from "@alpvault/contracts/services";
 import type { Organization } from "../organizations/service";
 import type { GoogleCaller } from "../engine/google/caller";
@@ -28,9 +29,17 @@ export interface StreamContext {
  */
 export type StreamFactory = Readonly<Record<ServiceId, (context: StreamContext) => Promise<Source>>>;
 
-/** The services a run backs up for a resource, in the order it backs them up. */
-export function streamsOf(resource: BackupResource, dataTypes: readonly DataType[]): ServiceId[] {
-  return servicesBackedUp(dataTypes, resource.type === "email");
+/**
+ * The services a run backs up for a resource, in the order it backs them up: those of the policy's data
+ * types that the organisation's plan includes (a policy keeps its data types when the plan changes).
+ */
+export function streamsOf(
+  resource: BackupResource,
+  dataTypes: readonly DataType[],
+  planId: PlanId,
+): ServiceId[] {
+  const included = dataTypes.filter((type) => planAllowsDataType(planId, type));
+  return servicesBackedUp(included, resource.type === "email");
 }
 
 /** The streams of `kinds` for a resource, reading through `caller`. */

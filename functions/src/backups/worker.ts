@@ -248,7 +248,7 @@ async function prepare(task: BackupTask, deps: WorkerDeps): Promise<Preparation>
     if (start.kind === "taken-over") return { kind: "again" };
     retry = start.retry;
   }
-  const kinds = streamsOf(resource, policy?.dataTypes ?? []);
+  const kinds = streamsOf(resource, policy?.dataTypes ?? [], organization.planId);
   if (kinds.length === 0) return ended(await ending.failBeforeStart("backup-not-completed"));
   // The project's daily budget: this delivery's share, or a later start when the pace leaves none.
   const pacedApis = kinds.filter(isPacedApi);

@@ -9,7 +9,7 @@ import {
   DEFAULT_POLICY_ID,
   MAX_ASSIGN_RESOURCES,
   POLICY_MESSAGES,
-  frequencyDenial,
+  policyPlanDenial,
   type AssignPolicyResponse,
   type PoliciesResponse,
   type Policy,
@@ -105,7 +105,7 @@ export async function createPolicy(
   const name = typeof fields.name === "string" ? fields.name.trim() : "";
   await requireManagingPlan(scope, "policy.created", actor, name);
   const input = validated(fields);
-  const denial = frequencyDenial(scope.planId, input.frequency);
+  const denial = policyPlanDenial(scope.planId, input);
   if (denial) await refuse(scope, "policy.created", actor, input.name, denial);
   return auditedChange(scope, async (transaction, audit) => {
     const policy = repo.createPolicy(transaction, scope, input, actor, now);
@@ -134,12 +134,12 @@ export async function updatePolicy(
   if (!existing) throw DomainError.notFound(POLICY_MESSAGES.notFound);
   await requireManagingPlan(scope, "policy.updated", actor, existing.name);
   const merged = (current: PolicyInput) => validated({ ...settingsOf(current), ...fields });
-  const denial = frequencyDenial(scope.planId, merged(existing).frequency);
+  const denial = policyPlanDenial(scope.planId, merged(existing));
   if (denial) await refuse(scope, "policy.updated", actor, existing.name, denial);
   const change = (current: PolicyInput) => {
     // Checked again on what the transaction read (another admin may have changed it meanwhile).
     const next = merged(current);
-    const refused = frequencyDenial(scope.planId, next.frequency);
+    const refused = policyPlanDenial(scope.planId, next);
     if (refused) throw DomainError.forbidden(refused);
     return next;
   };

@@ -12,6 +12,7 @@
  * `totals-repo.ts`).
  */
 import { z } from "zod/mini";
+import { SERVICE_IDS } from "@alpvault/contracts/services";
 import type { Alert, ResourceType } from "@alpvault/contracts/organizations";
 import type { BackedUpService, BackupFailureReason, ServiceStatus } from "@alpvault/contracts/backups";
 import { alertSchema } from "@alpvault/contracts/schemas/organizations";
@@ -91,10 +92,7 @@ const resourceSchema: z.ZodMiniType<StoredResource> = z.object({
     ),
     null,
   ),
-  services: z._default(
-    z.object({ gmail: z.optional(serviceStatusSchema), drive: z.optional(serviceStatusSchema) }),
-    {},
-  ),
+  services: z._default(z.partialRecord(z.enum(SERVICE_IDS), serviceStatusSchema), {}),
   lastVerifiedAt: text,
   verifyTrackedSince: text,
   integrity: z._default(z.nullable(resourceIntegritySchema), null),

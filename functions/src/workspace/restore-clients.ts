@@ -6,18 +6,14 @@
  */
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
+import { SERVICES } from "@alpvault/contracts/services";
 import type { UploadAccess } from "../engine/drive/restorer";
 import { googleClientOptions } from "../engine/google/client-options";
 import { loadWorkspaceConfig } from "../config";
 import { delegatedJwt, workspaceRootUrl } from "./gateway";
 
-const GMAIL_RESTORE_SCOPES = [
-  "https://www.googleapis.com/auth/gmail.insert",
-  "https://www.googleapis.com/auth/gmail.labels",
-  "https://www.googleapis.com/auth/gmail.modify",
-];
-
-const DRIVE_SCOPES = ["https://www.googleapis.com/auth/drive"];
+const GMAIL_RESTORE_SCOPES = [...SERVICES.gmail.scopes.restore];
+const DRIVE_SCOPES = [...SERVICES.drive.scopes.restore];
 
 export interface RestoreClients {
   gmail(user: string): gmail_v1.Gmail;

@@ -10,6 +10,7 @@
  */
 import { z } from "zod/mini";
 import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
+import { SERVICE_IDS } from "@alpvault/contracts/services";
 import { keysOf } from "@alpvault/contracts/schemas/common";
 import type {
   ItemError,
@@ -30,7 +31,8 @@ import { itemKindSchema } from "./documents";
 export type BackupRun = RunRecord & { requestedBy?: string; resumesAt?: string };
 
 const failureReasonSchema = z.catch(keysOf(BACKUP_FAILURE_REASONS), "unknown-error");
-const streamSchema = z.enum(["gmail", "drive"]);
+/** A run's streams are the services it backs up (the registry). */
+const streamSchema = z.enum(SERVICE_IDS);
 
 const progressSchema: z.ZodMiniType<RunProgress> = z.object({
   items: z.number(),

@@ -116,10 +116,36 @@ describe("the policy form", () => {
 
   it("when the data types show, then the coming-soon ones are disabled with their label", async () => {
     await openNewPolicy();
-    for (const type of ["Chats", "Contacts", "Calendars", "Directory"]) {
+    for (const type of ["Chats", "Directory"]) {
       expect(within(dialog()).getByRole("checkbox", { name: `${type} (Coming soon)` })).toBeDisabled();
     }
     expect(within(dialog()).getByRole("checkbox", { name: "Emails" })).toBeEnabled();
+  });
+
+  it("when the plan is geneva, then contacts and calendars are disabled saying they need Zürich", async () => {
+    await openNewPolicy("geneva");
+    for (const type of ["Contacts", "Calendars"]) {
+      expect(
+        within(dialog()).getByRole("checkbox", { name: `${type} (Needs the Zürich plan)` }),
+      ).toBeDisabled();
+    }
+    expect(within(dialog()).getByRole("checkbox", { name: "Drive" })).toBeEnabled();
+  });
+
+  it("when the plan is zurich, then contacts and calendars can be chosen and are sent with the policy", async () => {
+    const { user } = await openNewPolicy("zurich");
+    api.answer(CREATE, aCustomPolicy({ name: "Everything", dataTypes: ["contacts", "calendars"] }));
+    await fill(user, within(dialog()).getByLabelText(/Policy name/), "Everything");
+    await user.click(within(dialog()).getByRole("checkbox", { name: "Contacts" }));
+    await user.click(within(dialog()).getByRole("checkbox", { name: "Calendars" }));
+    await user.click(within(dialog()).getByRole("radio", { name: /^24 backups per day/ }));
+    await user.click(within(dialog()).getByRole("radio", { name: "Every day" }));
+    await user.click(within(dialog()).getByRole("button", { name: "Add policy" }));
+    await expectSnackbar("Policy added", "success");
+    expect(api.lastRequest(CREATE).body).toMatchObject({
+      dataTypes: ["contacts", "calendars"],
+      frequency: 24,
+    });
   });
 
   it.each<[PlanId, string[], string[]]>([

@@ -105,7 +105,7 @@ export function PolicyDialog({
             sx={{ mt: 1 }}
           />
 
-          <DataTypesField form={form} shown={shown} />
+          <DataTypesField form={form} shown={shown} planId={planId} />
           <FrequencyField form={form} shown={shown} planId={planId} />
           <ScheduleField form={form} shown={shown} />
           <RetentionField form={form} shown={shown} />

@@ -22,6 +22,7 @@ import {
   RETENTION_CHOICES,
   SCHEDULES,
   WEEKDAYS,
+  planAllowsDataType,
   planAllowsFrequency,
   type DataType,
   type Frequency,
@@ -50,19 +51,27 @@ export interface PolicyFieldProps {
 const toggled = <T,>(list: readonly T[], item: T, on: boolean): T[] =>
   on ? [...list.filter((value) => value !== item), item] : list.filter((value) => value !== item);
 
-/** What to back up: the available data types, the others shown as coming soon. */
-export function DataTypesField({ form, shown }: PolicyFieldProps) {
+/**
+ * What to back up: the available data types, those the plan does not include disabled saying which plan
+ * they need, the others shown as coming soon.
+ */
+export function DataTypesField({ form, shown, planId }: PolicyFieldProps & { planId: PlanId }) {
   const { t } = useTranslation();
+  const labelOf = (type: DataType): string => {
+    const name = t(`policies.dataTypes.${type}`);
+    if (!AVAILABLE_DATA_TYPES.includes(type)) return `${name} (${t("policies.dataTypes.comingSoon")})`;
+    return planAllowsDataType(planId, type) ? name : `${name} (${t("policies.dataTypes.needsZurich")})`;
+  };
   return (
     <FormControl error={Boolean(shown("dataTypes"))} component="fieldset">
       <FormLabel component="legend">{t("policies.form.dataTypes")}</FormLabel>
       <FormGroup row>
         {DATA_TYPES.map((type) => {
-          const available = AVAILABLE_DATA_TYPES.includes(type);
+          const open = AVAILABLE_DATA_TYPES.includes(type) && planAllowsDataType(planId, type);
           return (
             <FormControlLabel
               key={type}
-              disabled={!available}
+              disabled={!open}
               control={
                 <Checkbox
                   checked={form.values.dataTypes.includes(type)}
@@ -74,11 +83,7 @@ export function DataTypesField({ form, shown }: PolicyFieldProps) {
                   }
                 />
               }
-              label={
-                available
-                  ? t(`policies.dataTypes.${type}`)
-                  : `${t(`policies.dataTypes.${type}`)} (${t("policies.dataTypes.comingSoon")})`
-              }
+              label={labelOf(type)}
             />
           );
         })}

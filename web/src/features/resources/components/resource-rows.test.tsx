@@ -99,6 +99,33 @@ describe("what a row says about the last backup", () => {
     );
   });
 
+  it("when Google refused Calendar's access and Gmail succeeded, then the tooltip says which access to grant and where", async () => {
+    const { row, user } = await openWith(
+      aResource({
+        lastBackupFailure: "google-api-error",
+        services: {
+          gmail: service({}),
+          calendar: service({
+            state: "failed",
+            failureReason: "google-api-error",
+            detail: "unauthorized_client",
+          }),
+        },
+      }),
+    );
+    const chip = within(row)
+      .getAllByTestId("service-status")
+      .find((candidate) => candidate.dataset.service === "calendar");
+    expect(chip).toHaveTextContent("Calendar failed: Google API error");
+    await user.hover(chip as HTMLElement);
+    await screen.findByRole("tooltip");
+    const grant = screen.getByTestId("access-to-grant");
+    expect(grant).toHaveTextContent("Security → Access and data control → API controls");
+    expect(grant).toHaveTextContent(
+      "https://www.googleapis.com/auth/calendar.readonly, https://www.googleapis.com/auth/calendar.acls.readonly, https://www.googleapis.com/auth/calendar",
+    );
+  });
+
   it("when Gmail is not enabled for the user, then the row says so", async () => {
     const { row } = await openWith(
       aResource({ services: { gmail: service({ state: "unavailable", detail: "failedPrecondition" }) } }),

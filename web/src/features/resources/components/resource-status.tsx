@@ -12,6 +12,7 @@ import {
   unavailableText,
 } from "@alpvault/contracts/backups";
 import type { Resource } from "@alpvault/contracts/organizations";
+import { accessToGrantText, type ServiceId } from "@alpvault/contracts/services";
 import { REFETCH_TEXTS, damagedItemsText } from "@alpvault/contracts/integrity";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -27,13 +28,28 @@ const WRAPPING_CHIP = {
  * A failure's explanation (the failure chips' tooltip): what happened and what to do, then the reason's
  * code and Google's answer, for support.
  */
-function FailureExplained({ reason, detail }: { reason: BackupFailureReason; detail: string | null }) {
+function FailureExplained({
+  service,
+  reason,
+  detail,
+}: {
+  /** The failed service, when it is one service's failure (not the run's as a whole). */
+  service?: ServiceId;
+  reason: BackupFailureReason;
+  detail: string | null;
+}) {
   const { t } = useTranslation();
+  const grant = service ? accessToGrantText(service, detail) : null;
   return (
     <Box data-testid="failure-advice">
       <Box component="p" sx={{ m: 0 }}>
         {BACKUP_FAILURE_ADVICE[reason]}
       </Box>
+      {grant && (
+        <Box component="p" sx={{ m: 0, mt: 0.5 }} data-testid="access-to-grant">
+          {grant}
+        </Box>
+      )}
       {detail && (
         <Box component="p" sx={{ m: 0, mt: 0.5 }}>
           {t("resources.table.serviceDetail", { detail })}
@@ -64,7 +80,13 @@ function ServiceNotes({ resource }: { resource: Resource }) {
       notes.push(
         <DeferredTooltip
           key={`${service}-failed`}
-          title={<FailureExplained reason={status.failureReason ?? "unknown-error"} detail={status.detail} />}
+          title={
+            <FailureExplained
+              service={service}
+              reason={status.failureReason ?? "unknown-error"}
+              detail={status.detail}
+            />
+          }
         >
           <Chip
             {...common}
