@@ -146,6 +146,9 @@ export interface Resource {
   nextBackupAt: string | null;
   mailBackupBytes: number;
   driveBackupBytes: number;
+  /** Calendar's and Contacts' backup sizes (0 until they are backed up). */
+  calendarBackupBytes: number;
+  contactsBackupBytes: number;
   /** The backup pending or running now (its live progress), or null. */
   activeBackup: ActiveBackup | null;
   /** Why the last backup failed (docs/requirements.md#errors-and-messages reason), or null when it succeeded or none ran yet. */
@@ -237,4 +240,19 @@ export const ORGANIZATION_MESSAGES = {
  */
 export function servedElsewhereMessage(regionApiUrl: string): string {
   return `This organisation's data is served in its region, at ${regionApiUrl}.`;
+}
+
+/** Everything a resource's backups hold, every service's size together (what its storage counts). */
+export function resourceBackupBytes(
+  resource: Pick<
+    Resource,
+    "mailBackupBytes" | "driveBackupBytes" | "calendarBackupBytes" | "contactsBackupBytes"
+  >,
+): number {
+  return (
+    resource.mailBackupBytes +
+    resource.driveBackupBytes +
+    resource.calendarBackupBytes +
+    resource.contactsBackupBytes
+  );
 }

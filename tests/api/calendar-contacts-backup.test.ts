@@ -95,6 +95,11 @@ describe("a Zürich policy with calendars and contacts", () => {
       ).docs.map((doc) => doc.get("search.display.summary") as string),
     );
     expect(event).toEqual([`Board meeting ${marker}`]);
+    // The resource's sizes count the calendar's backups beside the mail's, and its storage both.
+    const resource = await resourceOf(setup.call, setup.organization, setup.workspace.user);
+    expect(resource.calendarBackupBytes).toBeGreaterThan(0);
+    expect(resource.mailBackupBytes).toBeGreaterThan(0);
+    expect(resource.contactsBackupBytes).toBe(0);
     // The contact written a moment ago is not in this first run: Google's sync requests see writes only
     // after a propagation delay of minutes (the emulator models it), so the next run takes it.
     expect(kinds).not.toContain("contacts-entry");

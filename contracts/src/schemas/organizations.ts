@@ -34,6 +34,9 @@ const resourceShape = {
   nextBackupAt: nullableString,
   mailBackupBytes: count,
   driveBackupBytes: count,
+  /** Absent from answers that predate Calendar and Contacts backups. */
+  calendarBackupBytes: z._default(count, 0),
+  contactsBackupBytes: z._default(count, 0),
   activeBackup: z.nullable(activeBackupSchema),
   lastBackupFailure: z.nullable(backupFailureReasonSchema),
   /** A service never backed up is absent (and all are, from answers that predate services). */

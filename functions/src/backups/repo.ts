@@ -13,10 +13,10 @@ import { organizationRef, type Scope, type Transaction } from "../lib/tenancy";
 import { decodeDocument, decodeDocuments, decodeQueried, readableDocuments } from "../lib/stored";
 import type { RunRecord } from "../engine/runner/catalog";
 import type { DataKeyRecord } from "../engine/format/keys";
-import { RESOURCE } from "../resources/documents";
+import { RESOURCE, SERVICE_TOTAL_FIELDS } from "../resources/documents";
 import { BACKUP_RUN, type BackupRun } from "./catalog/run-documents";
 import { DATA_KEY } from "./documents";
-import type { ServiceItemKind } from "@alpvault/contracts/services";
+import { SERVICES, SERVICE_IDS, type ServiceItemKind } from "@alpvault/contracts/services";
 
 export type RunTrigger = NonNullable<RunRecord["trigger"]>;
 export type { BackupRun };
@@ -180,10 +180,9 @@ async function itemTotals(
  * item counts from the catalog. Then the organisation's totals (`meta/usage` emails and files).
  */
 export async function recordRunEnd(scope: Scope, run: BackupRun): Promise<void> {
-  const [mail, drive] = await Promise.all([
-    itemTotals(scope, run.resourceId, "gmail-message"),
-    itemTotals(scope, run.resourceId, "drive-file"),
-  ]);
+  const serviceTotals = await Promise.all(
+    SERVICE_IDS.map((service) => itemTotals(scope, run.resourceId, SERVICES[service].itemKind)),
+  );
   const update: Record<string, unknown> = {
     backupCursor: run.cursor,
     lastRun: {
@@ -192,11 +191,13 @@ export async function recordRunEnd(scope: Scope, run: BackupRun): Promise<void> 
       failureReason: run.failureReason ?? null,
       finishedAt: run.finishedAt ?? null,
     },
-    mailBackupBytes: mail.bytes,
-    driveBackupBytes: drive.bytes,
-    mailItems: mail.count,
-    driveItems: drive.count,
   };
+  // Each service's backup size and current items, in the resource's fields of that service.
+  SERVICE_IDS.forEach((service, index) => {
+    const fields = SERVICE_TOTAL_FIELDS[service];
+    update[fields.bytes] = serviceTotals[index]?.bytes ?? 0;
+    update[fields.items] = serviceTotals[index]?.count ?? 0;
+  });
   if (run.state === "succeeded" && run.finishedAt) update.lastBackupAt = run.finishedAt;
   // Each service the run reached: how it ended (a service the run failed before finishing ends with the
   // run's reason), what it skipped and what it points out. A service the run did not reach keeps its last

@@ -53,6 +53,8 @@ test("when a sync adds and removes resources and alerts are raised, then they re
     nextBackupAt: null,
     mailBackupBytes: 0,
     driveBackupBytes: 0,
+    calendarBackupBytes: 0,
+    contactsBackupBytes: 0,
     activeBackup: null,
     lastBackupFailure: null,
     services: {},

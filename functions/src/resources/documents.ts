@@ -12,7 +12,7 @@
  * `totals-repo.ts`).
  */
 import { z } from "zod/mini";
-import { SERVICE_IDS } from "@alpvault/contracts/services";
+import { SERVICE_IDS, type ServiceId } from "@alpvault/contracts/services";
 import type { Alert, ResourceType } from "@alpvault/contracts/organizations";
 import type { BackedUpService, BackupFailureReason, ServiceStatus } from "@alpvault/contracts/backups";
 import { alertSchema } from "@alpvault/contracts/schemas/organizations";
@@ -36,9 +36,13 @@ export interface StoredResource {
   nextBackupAt: string | null;
   mailBackupBytes: number;
   driveBackupBytes: number;
+  calendarBackupBytes: number;
+  contactsBackupBytes: number;
   /** Current items backed up (the catalog's count at the last run's end). */
   mailItems: number;
   driveItems: number;
+  calendarItems: number;
+  contactsItems: number;
   /** The cursor the last run ended with: the next run starts from it. */
   backupCursor: string | null;
   /** The last ended run. */
@@ -83,8 +87,12 @@ const resourceSchema: z.ZodMiniType<StoredResource> = z.object({
   nextBackupAt: text,
   mailBackupBytes: figure,
   driveBackupBytes: figure,
+  calendarBackupBytes: figure,
+  contactsBackupBytes: figure,
   mailItems: figure,
   driveItems: figure,
+  calendarItems: figure,
+  contactsItems: figure,
   backupCursor: text,
   lastRun: z._default(
     z.nullable(
@@ -123,3 +131,16 @@ export const SYNC = storedKind<{ lastSyncAt: string }>(
   "directory sync state",
   z.object({ lastSyncAt: z.string() }),
 );
+
+/** Where a resource document keeps each service's backup size and current item count. */
+export const SERVICE_TOTAL_FIELDS: Readonly<
+  Record<
+    ServiceId,
+    { bytes: keyof StoredResource & `${string}BackupBytes`; items: keyof StoredResource & `${string}Items` }
+  >
+> = {
+  gmail: { bytes: "mailBackupBytes", items: "mailItems" },
+  drive: { bytes: "driveBackupBytes", items: "driveItems" },
+  calendar: { bytes: "calendarBackupBytes", items: "calendarItems" },
+  contacts: { bytes: "contactsBackupBytes", items: "contactsItems" },
+};

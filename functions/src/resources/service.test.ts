@@ -16,6 +16,8 @@ function resource(name: string, overrides: Partial<Resource> = {}): Resource {
     nextBackupAt: null,
     mailBackupBytes: 0,
     driveBackupBytes: 0,
+    calendarBackupBytes: 0,
+    contactsBackupBytes: 0,
     activeBackup: null,
     lastBackupFailure: null,
     services: {},

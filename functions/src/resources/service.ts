@@ -7,6 +7,7 @@ import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { appendAudit } from "../audit/service";
 import {
   RESOURCE_SORT_FIELDS,
+  resourceBackupBytes,
   type Alert,
   type AlertsResponse,
   type Resource,
@@ -82,7 +83,7 @@ export async function syncResources(
 }
 
 export function backupBytes(resource: Resource): number {
-  return resource.mailBackupBytes + resource.driveBackupBytes;
+  return resourceBackupBytes(resource);
 }
 
 /** Reads and checks the list query; anything malformed is a 400 naming the parameter. */

@@ -10,6 +10,7 @@
  */
 import { AggregateField, type Query } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
+import { SERVICE_TOTAL_FIELDS } from "./documents";
 
 function resources(scope: Scope): Query {
   return organizationRef(scope).collection("resources");
@@ -24,13 +25,12 @@ async function sumOf(query: Query, field: string): Promise<number> {
   return Number.isFinite(total) ? total : 0;
 }
 
-/** Backup bytes of the resources the query selects (mail and Drive). */
+/** Backup bytes of the resources the query selects (every service's). */
 async function bytesOf(query: Query): Promise<number> {
-  const [mail, drive] = await Promise.all([
-    sumOf(query, "mailBackupBytes"),
-    sumOf(query, "driveBackupBytes"),
-  ]);
-  return mail + drive;
+  const sums = await Promise.all(
+    Object.values(SERVICE_TOTAL_FIELDS).map((fields) => sumOf(query, fields.bytes)),
+  );
+  return sums.reduce((total, bytes) => total + bytes, 0);
 }
 
 export interface ResourceFigures {

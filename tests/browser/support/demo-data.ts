@@ -15,8 +15,12 @@ export const BACKUP_RESOURCE_FIELDS = [
   "lastBackupAt",
   "mailBackupBytes",
   "driveBackupBytes",
+  "calendarBackupBytes",
+  "contactsBackupBytes",
   "mailItems",
   "driveItems",
+  "calendarItems",
+  "contactsItems",
   "backupCursor",
   "lastRun",
 ] as const;

@@ -11,6 +11,7 @@ import { catalogDocId } from "../../engine/runner/catalog-ids";
 import type { StoredVersion } from "../../engine/verify/check";
 import { bulkWrites } from "../../lib/bulk-writes";
 import { decodeDocument, decodeDocuments, decodeQueried, readableDocuments } from "../../lib/stored";
+import { resourceBackupBytes } from "@alpvault/contracts/organizations";
 import { RESOURCE, type StoredResource } from "../../resources/documents";
 import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY } from "../catalog/documents";
 import { itemTitle } from "../../engine/services";
@@ -35,7 +36,7 @@ function verifyResourceOf(resource: StoredResource): VerifyResource {
     resourceId: resource.resourceId,
     name: resource.name,
     email: resource.email,
-    bytes: resource.mailBackupBytes + resource.driveBackupBytes,
+    bytes: resourceBackupBytes(resource),
     lastVerifiedAt: resource.lastVerifiedAt,
     trackedSince: resource.verifyTrackedSince,
     integrity: resource.integrity,

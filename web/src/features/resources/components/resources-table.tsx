@@ -10,7 +10,11 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import TableSortLabel from "@mui/material/TableSortLabel";
 import Typography from "@mui/material/Typography";
-import type { Resource, ResourceSortField } from "@alpvault/contracts/organizations";
+import {
+  resourceBackupBytes,
+  type Resource,
+  type ResourceSortField,
+} from "@alpvault/contracts/organizations";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { TablePager } from "@/components/ui/table-pager";
@@ -145,7 +149,7 @@ function ResourceRow({
         <BackupDates resource={resource} />
       </TableCell>
       <TableCell align="right" data-testid="resource-storage">
-        <Storage bytes={resource.mailBackupBytes + resource.driveBackupBytes} />
+        <Storage bytes={resourceBackupBytes(resource)} />
       </TableCell>
       <TableCell>
         <Button size="small" onClick={() => actions.onRecoverAll(resource)}>
