@@ -17,11 +17,15 @@ export function registerPeopleAdmin(emulator: WorkspaceEmulator): void {
   const add = (method: string, path: string, handler: (context: RequestContext) => unknown): void =>
     emulator.router.add({ method, path: `${ADMIN_PREFIX}${path}`, id: `emulator/people${path}`, handler });
 
-  // {contacts: [{person, photoBase64?, other?: boolean}]}: contacts as a user would have made them.
+  // {contacts: [{person, photoBase64?, other?: boolean}], ageMinutes?}: contacts as a user would have made
+  // them, `ageMinutes` ago (0: now, so sync requests see them only after the propagation delay).
   add("POST", "/users/:user/people/contacts", async (context) => {
     const user = pathUser(emulator, context);
     const body = await context.json();
     if (!Array.isArray(body.contacts)) throw badRequest("contacts must be an array");
+    const ageMinutes = body.ageMinutes ?? 0;
+    if (typeof ageMinutes !== "number" || !(ageMinutes >= 0))
+      throw badRequest("ageMinutes must be a number >= 0");
     const inputs: NewContact[] = body.contacts.map((item: Record<string, unknown>, index: number) => {
       const input = contactInput(item.person, `contacts[${index}].person`, { keepDisplayNames: true });
       const photo =
@@ -36,7 +40,7 @@ export function registerPeopleAdmin(emulator: WorkspaceEmulator): void {
     });
     const all = new Set(["names", "emailAddresses", "memberships", "photos", "metadata"]);
     return {
-      contacts: store.addContacts(user.id, inputs).map((contact) =>
+      contacts: store.addContacts(user.id, inputs, ageMinutes * 60_000).map((contact) =>
         renderPerson(contact, all, {
           baseUrl: emulator.baseUrl,
           prefix: contact.kind === "other" ? "otherContacts" : "people",

@@ -55,8 +55,11 @@ export class PeopleStore {
     return [...this.book(userId).contacts.values()].filter((c) => c.kind === kind && !c.deleted);
   }
 
-  /** Adds contacts at once, or refuses them all beyond the user's contact limit. */
-  addContacts(userId: string, inputs: NewContact[]): StoredContact[] {
+  /**
+   * Adds contacts at once, or refuses them all beyond the user's contact limit. `ageMs` (set-up only)
+   * makes them as a user made them that long ago, past sync's propagation delay.
+   */
+  addContacts(userId: string, inputs: NewContact[], ageMs = 0): StoredContact[] {
     const book = this.book(userId);
     const mine = inputs.filter((input) => (input.kind ?? "contact") === "contact").length;
     if (this.liveContacts(userId).length + mine > this.settings.contactLimit) {
@@ -66,7 +69,7 @@ export class PeopleStore {
         "FAILED_PRECONDITION",
       );
     }
-    const at = this.now();
+    const at = this.now() - ageMs;
     return inputs.map((input) => {
       const id = this.newId();
       const kind = input.kind ?? "contact";
