@@ -5,6 +5,7 @@
 import type { Region, RegionId } from "./regions";
 import type { ActiveBackup, BackedUpService, BackupFailureReason, ServiceStatus } from "./backups";
 import type { ResourceIntegrity } from "./integrity";
+import { SERVICE_IDS, type ServiceId } from "./services";
 
 /** docs/requirements.md#data-the-console-shows subscription reference. */
 export interface SubscriptionReference {
@@ -242,17 +243,17 @@ export function servedElsewhereMessage(regionApiUrl: string): string {
   return `This organisation's data is served in its region, at ${regionApiUrl}.`;
 }
 
+/** The resource field of each service's backup size. */
+export const SERVICE_BACKUP_BYTES_FIELDS = {
+  gmail: "mailBackupBytes",
+  drive: "driveBackupBytes",
+  calendar: "calendarBackupBytes",
+  contacts: "contactsBackupBytes",
+} as const satisfies Record<ServiceId, keyof Resource>;
+
+type BackupBytesField = (typeof SERVICE_BACKUP_BYTES_FIELDS)[ServiceId];
+
 /** Everything a resource's backups hold, every service's size together (what its storage counts). */
-export function resourceBackupBytes(
-  resource: Pick<
-    Resource,
-    "mailBackupBytes" | "driveBackupBytes" | "calendarBackupBytes" | "contactsBackupBytes"
-  >,
-): number {
-  return (
-    resource.mailBackupBytes +
-    resource.driveBackupBytes +
-    resource.calendarBackupBytes +
-    resource.contactsBackupBytes
-  );
+export function resourceBackupBytes(resource: Pick<Resource, BackupBytesField>): number {
+  return SERVICE_IDS.reduce((total, service) => total + resource[SERVICE_BACKUP_BYTES_FIELDS[service]], 0);
 }

@@ -40,11 +40,6 @@ export function planAllowsDataType(planId: PlanId, type: DataType): boolean {
   return PLANS[planId].services.includes(DATA_TYPE_SERVICES[type]);
 }
 
-/** The lowest plan that backs up the data type. */
-export function dataTypePlan(type: DataType): PlanId {
-  return PLAN_ORDER.find((planId) => planAllowsDataType(planId, type)) ?? PLAN_ORDER[PLAN_ORDER.length - 1]!;
-}
-
 /** docs/requirements.md#data-the-console-shows schedule: none, every day, weekdays, weekends, or chosen days (`days`). */
 export const SCHEDULES = ["none", "every-day", "weekdays", "weekends", "days"] as const;
 export type Schedule = (typeof SCHEDULES)[number];

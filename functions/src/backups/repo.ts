@@ -13,7 +13,8 @@ import { organizationRef, type Scope, type Transaction } from "../lib/tenancy";
 import { decodeDocument, decodeDocuments, decodeQueried, readableDocuments } from "../lib/stored";
 import type { RunRecord } from "../engine/runner/catalog";
 import type { DataKeyRecord } from "../engine/format/keys";
-import { RESOURCE, SERVICE_TOTAL_FIELDS } from "../resources/documents";
+import { SERVICE_BACKUP_BYTES_FIELDS } from "@alpvault/contracts/organizations";
+import { RESOURCE, SERVICE_ITEMS_FIELDS } from "../resources/documents";
 import { BACKUP_RUN, type BackupRun } from "./catalog/run-documents";
 import { DATA_KEY } from "./documents";
 import { SERVICES, SERVICE_IDS, type ServiceItemKind } from "@alpvault/contracts/services";
@@ -194,9 +195,8 @@ export async function recordRunEnd(scope: Scope, run: BackupRun): Promise<void> 
   };
   // Each service's backup size and current items, in the resource's fields of that service.
   SERVICE_IDS.forEach((service, index) => {
-    const fields = SERVICE_TOTAL_FIELDS[service];
-    update[fields.bytes] = serviceTotals[index]?.bytes ?? 0;
-    update[fields.items] = serviceTotals[index]?.count ?? 0;
+    update[SERVICE_BACKUP_BYTES_FIELDS[service]] = serviceTotals[index]?.bytes ?? 0;
+    update[SERVICE_ITEMS_FIELDS[service]] = serviceTotals[index]?.count ?? 0;
   });
   if (run.state === "succeeded" && run.finishedAt) update.lastBackupAt = run.finishedAt;
   // Each service the run reached: how it ended (a service the run failed before finishing ends with the

@@ -132,15 +132,13 @@ export const SYNC = storedKind<{ lastSyncAt: string }>(
   z.object({ lastSyncAt: z.string() }),
 );
 
-/** Where a resource document keeps each service's backup size and current item count. */
-export const SERVICE_TOTAL_FIELDS: Readonly<
-  Record<
-    ServiceId,
-    { bytes: keyof StoredResource & `${string}BackupBytes`; items: keyof StoredResource & `${string}Items` }
-  >
-> = {
-  gmail: { bytes: "mailBackupBytes", items: "mailItems" },
-  drive: { bytes: "driveBackupBytes", items: "driveItems" },
-  calendar: { bytes: "calendarBackupBytes", items: "calendarItems" },
-  contacts: { bytes: "contactsBackupBytes", items: "contactsItems" },
-};
+/**
+ * The resource document's field of each service's current item count (its backup size is in the answer's
+ * field of `SERVICE_BACKUP_BYTES_FIELDS`).
+ */
+export const SERVICE_ITEMS_FIELDS = {
+  gmail: "mailItems",
+  drive: "driveItems",
+  calendar: "calendarItems",
+  contacts: "contactsItems",
+} as const satisfies Record<ServiceId, keyof StoredResource>;

@@ -10,7 +10,7 @@
  */
 import { AggregateField, type Query } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
-import { SERVICE_TOTAL_FIELDS } from "./documents";
+import { SERVICE_BACKUP_BYTES_FIELDS } from "@alpvault/contracts/organizations";
 
 function resources(scope: Scope): Query {
   return organizationRef(scope).collection("resources");
@@ -28,7 +28,7 @@ async function sumOf(query: Query, field: string): Promise<number> {
 /** Backup bytes of the resources the query selects (every service's). */
 async function bytesOf(query: Query): Promise<number> {
   const sums = await Promise.all(
-    Object.values(SERVICE_TOTAL_FIELDS).map((fields) => sumOf(query, fields.bytes)),
+    Object.values(SERVICE_BACKUP_BYTES_FIELDS).map((field) => sumOf(query, field)),
   );
   return sums.reduce((total, bytes) => total + bytes, 0);
 }
