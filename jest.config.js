@@ -21,14 +21,13 @@ const swcJest = [
 ];
 
 const common = {
-  // jest-environment-node with Node's fetch on a connection per request (see the file).
-  testEnvironment: "<rootDir>/tests/support/node-environment.cjs",
+  testEnvironment: "node",
   transform: { "^.+\\.tsx?$": swcJest },
   moduleNameMapper: {
     "^@alpvault/contracts/(.*)$": "<rootDir>/contracts/src/$1",
     "^@/(.*)$": "<rootDir>/web/src/$1",
   },
-  setupFiles: ["<rootDir>/tests/support/block-network.cjs"],
+  setupFiles: ["<rootDir>/tests/support/block-network.cjs", "<rootDir>/tests/support/no-keep-alive.cjs"],
   setupFilesAfterEnv: ["<rootDir>/tests/support/hang-detector.cjs"],
 };
 
@@ -74,6 +73,8 @@ module.exports = {
         "^(\\./|@/lib/)firebase-sdk$": "<rootDir>/web/src/testing/fake-firebase-sdk.ts",
         ...common.moduleNameMapper,
       },
+      // Not no-keep-alive.cjs: the component tests' API is a fake behind fetch, with no connection.
+      setupFiles: ["<rootDir>/tests/support/block-network.cjs"],
       setupFilesAfterEnv: [...common.setupFilesAfterEnv, "<rootDir>/web/src/testing/setup.ts"],
     },
     {
