@@ -21,13 +21,14 @@ const swcJest = [
 ];
 
 const common = {
-  testEnvironment: "node",
+  // jest-environment-node with a new connection pool for Node's fetch in each test file (see the file).
+  testEnvironment: "<rootDir>/tests/support/node-environment.cjs",
   transform: { "^.+\\.tsx?$": swcJest },
   moduleNameMapper: {
     "^@alpvault/contracts/(.*)$": "<rootDir>/contracts/src/$1",
     "^@/(.*)$": "<rootDir>/web/src/$1",
   },
-  setupFiles: ["<rootDir>/tests/support/block-network.cjs", "<rootDir>/tests/support/no-keep-alive.cjs"],
+  setupFiles: ["<rootDir>/tests/support/block-network.cjs"],
   setupFilesAfterEnv: ["<rootDir>/tests/support/hang-detector.cjs"],
 };
 
@@ -73,8 +74,6 @@ module.exports = {
         "^(\\./|@/lib/)firebase-sdk$": "<rootDir>/web/src/testing/fake-firebase-sdk.ts",
         ...common.moduleNameMapper,
       },
-      // Not no-keep-alive.cjs: the component tests' API is a fake behind fetch, with no connection.
-      setupFiles: ["<rootDir>/tests/support/block-network.cjs"],
       setupFilesAfterEnv: [...common.setupFilesAfterEnv, "<rootDir>/web/src/testing/setup.ts"],
     },
     {
