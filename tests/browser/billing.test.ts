@@ -5,7 +5,7 @@
  * switch. The demo organisation's account is restored afterwards (other files use it).
  */
 import { closeDemoPage, signedInDemoPage } from "./support/demo-page";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page, Response } from "playwright-core";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
 import { setAccount, withRegionDb } from "../support/organizations";
 import { PREFERENCES_KEY } from "./support/app";
@@ -85,11 +85,27 @@ const modal = () => page.getByTestId("payment-modal");
 const snackbar = () => page.getByTestId("snackbar");
 
 async function openPlans(): Promise<void> {
-  await page.goto("/plans");
-  await page.getByRole("heading", { level: 1, name: "Plans and upgrade" }).waitFor();
-  await page.getByTestId("plan-matterhorn").waitFor();
-  // The current plan is marked once the subscription has loaded.
-  await page.locator('[data-testid^="plan-"][data-current="true"]').waitFor();
+  // The subscription is read twice: by the session (its plan) and by the screen (seats in use, the plan).
+  // Until the screen's answer is in, the current plan is the session's and the seats start at 1.
+  let subscriptionReads = 0;
+  let bothRead: () => void = () => undefined;
+  const read = new Promise<void>((resolve) => (bothRead = resolve));
+  const onResponse = (response: Response) => {
+    if (/\/organizations\/[^/]+\/subscriptions\/[^/?]+$/.test(new URL(response.url()).pathname)) {
+      subscriptionReads += 1;
+      if (subscriptionReads >= 2) bothRead();
+    }
+  };
+  page.on("response", onResponse);
+  try {
+    await page.goto("/plans");
+    await page.getByRole("heading", { level: 1, name: "Plans and upgrade" }).waitFor();
+    await page.getByTestId("plan-matterhorn").waitFor();
+    await page.locator('[data-testid^="plan-"][data-current="true"]').waitFor();
+    await read;
+  } finally {
+    page.off("response", onResponse);
+  }
 }
 
 /** Upgrades to `planId` with `seats` and lands on the sandbox checkout page. */
@@ -147,6 +163,7 @@ describe("plans and payments", () => {
     expect(await page.getByTestId("plan-zurich").innerText()).toContain("100 GB per user");
     expect(await page.getByTestId("plan-zurich").innerText()).toContain("24 backups per day");
     await page.getByTestId("seats-zurich").fill("4");
+    expect(await page.getByTestId("seats-zurich").inputValue()).toBe("4");
     expect(await page.getByTestId("subtotal-zurich").innerText()).toBe("Subtotal: $12 / month");
     expect(await page.getByTestId("plan-matterhorn").getByRole("button", { name: "Upgrade" }).count()).toBe(
       0,

@@ -80,6 +80,25 @@ describe("the plans", () => {
     }
   });
 
+  it("when seats are typed before the subscription is read, then its late answer does not replace them", async () => {
+    api.answer(SUBSCRIPTION, aSubscription("matterhorn"));
+    // The session reads the subscription first (for its plan); the screen's own read is the one held.
+    let reads = 0;
+    const held = api.hold(SUBSCRIPTION, () => ++reads > 1);
+    const { user } = await renderWithProviders(<PlansScreen />, {
+      route: "/plans",
+      path: "/plans",
+      plan: "matterhorn",
+    });
+    await waitFor(() => expect(card("matterhorn")).toHaveAttribute("data-current", "true"));
+    await fill(user, screen.getByTestId("seats-zurich"), "4");
+    await waitFor(() => expect(held.arrived).toBe(1));
+    held.release();
+    await waitFor(() => expect(screen.getByTestId("seats-geneva")).toHaveValue(8));
+    expect(screen.getByTestId("seats-zurich")).toHaveValue(4);
+    expect(screen.getByTestId("subtotal-zurich")).toHaveTextContent("Subtotal: $12 / month");
+  });
+
   it("when the seats start, then they are the seats in use", async () => {
     await openPlans("matterhorn");
     expect(screen.getByTestId("seats-geneva")).toHaveValue(8);
