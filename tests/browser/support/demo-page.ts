@@ -15,9 +15,10 @@ export interface DemoPage {
   errors: string[];
 }
 
-export async function signedInDemoPage(): Promise<DemoPage> {
+/** A browser signed in as the demo organisation's admin; `viewport`: the window's size (default 1440 × 900). */
+export async function signedInDemoPage(viewport?: { width: number; height: number }): Promise<DemoPage> {
   const browser = await launchBrowser();
-  const { context } = await newContext(browser);
+  const { context } = await newContext(browser, viewport ? { viewport } : {});
   const page = await context.newPage();
   await skipResourcesWelcome(page);
   const errors = collectPageErrors(page);
