@@ -53,9 +53,13 @@ export const RECOVERY_ITEM_REASONS = {
   sharingNotReapplied: (refused: readonly RefusedShare[]) =>
     `Restored; sharing not re-applied: ${refused.map((share) => `${share.to} as ${share.role} (${share.reason})`).join("; ")}`,
   stopped: "The recovery stopped before this item",
+  seriesNotRestored: "Its recurring series could not be restored, so this changed instance was not either",
+  noCalendarUid: "The backed-up event has no iCalendar id to import it by",
+  calendarNotRecreated:
+    "Not recreated: the recovery puts the events into one new calendar (recover to the original place to recreate calendars)",
 } as const;
 
-export const RECOVERY_SERVICES = ["gmail", "drive"] as const;
+export const RECOVERY_SERVICES = ["gmail", "drive", "calendar"] as const;
 export type RecoveryService = (typeof RECOVERY_SERVICES)[number];
 
 export type RecoveryState = "pending" | "running" | "succeeded" | "failed";

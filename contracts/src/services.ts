@@ -43,6 +43,11 @@ export interface ServiceFacts {
   /** Items may be kept without their content (a Drive file Google offers no export of). */
   itemsMayLackContent: boolean;
   /**
+   * A recovery restores its items in item-key order, which puts what an item depends on first (a
+   * calendar before its events, a series' master before its instances): chosen items are sorted too.
+   */
+  restoresInKeyOrder: boolean;
+  /**
    * An item's own date may be later than its first backup (a message's Date header): "held at a date"
    * then also reads the items dated later than they were first seen (the catalog's `datedLater`).
    */
@@ -78,6 +83,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     exportWord: "mail",
     browseBy: "label",
     itemsMayLackContent: false,
+    restoresInKeyOrder: false,
     datedByContent: true,
     unavailableTexts: { failedPrecondition: "Gmail is not enabled for this user" },
     // A restore imports into the mailbox, sets labels and (a drill) moves its copy to the trash.
@@ -98,6 +104,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     exportWord: "drive",
     browseBy: "folder",
     itemsMayLackContent: true,
+    restoresInKeyOrder: false,
     datedByContent: false,
     unavailableTexts: {},
     scopes: scopes(["drive"], ["drive"]),
@@ -117,6 +124,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     exportWord: "calendar",
     browseBy: "calendar",
     itemsMayLackContent: false,
+    restoresInKeyOrder: true,
     datedByContent: false,
     unavailableTexts: {},
     // Google's acl.list needs an ACL scope: calendar.readonly alone does not read a calendar's sharing.
@@ -137,6 +145,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     exportWord: "contacts",
     browseBy: "group",
     itemsMayLackContent: false,
+    restoresInKeyOrder: false,
     datedByContent: false,
     unavailableTexts: {},
     scopes: scopes(["contacts.readonly", "contacts.other.readonly"], ["contacts"]),

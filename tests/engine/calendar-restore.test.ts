@@ -268,6 +268,45 @@ describe("a user's events backed up", () => {
     ]);
   });
 
+  it("when a restore into a new calendar is done in parts, then every part fills the one calendar the first made, and an instance whose master an earlier part restored goes into its series", async () => {
+    const caller = recordingCaller();
+    const summary = "Restored in parts";
+    const marker = "Restored by Alpvault (recovery parts-1)";
+    const target: CalendarRestoreTarget = { user, calendar: { kind: "new", summary, marker } };
+    const seriesEntries = primaryEvents.filter((entry) => {
+      const event = eventOf(entry);
+      return event.id === kinds.series || event.recurringEventId === kinds.series;
+    });
+    const [master, ...instances] = [...seriesEntries].sort((a, b) => a.itemKey.localeCompare(b.itemKey));
+    const memory = {
+      recreated: () => Promise.resolve(undefined),
+      series: (_calendarId: string, eventId: string) =>
+        Promise.resolve(eventId === kinds.series ? eventOf(master as BackedUpEntry) : undefined),
+    };
+    const first = await new CalendarRestorer(calendars.client(user), target, caller, memory).restore([
+      master as BackedUpEntry,
+    ]);
+    const second = await new CalendarRestorer(calendars.client(user), target, caller, memory).restore(
+      instances,
+    );
+
+    expect(caller.calls.filter((call) => call === "calendar.calendars.insert (once)")).toHaveLength(1);
+    const list = await calendars.client(user).calendarList.list();
+    const made = (list.data.items ?? []).filter((entry) => entry.summary === summary);
+    expect(made.map((entry) => entry.description)).toEqual([marker]);
+    const calendarId = made[0]?.id ?? "";
+    expect([...first, ...second]).toEqual(
+      seriesEntries.map(() => expect.objectContaining({ restored: true, calendarId }) as unknown),
+    );
+    const restored = first[0]?.restored ? (first[0].eventId ?? "") : "";
+    expect((await instancesOf(user, calendarId, restored)).map((instance) => instance.summary)).toEqual([
+      "Weekly sync",
+      "Weekly sync (moved to the afternoon)",
+      "Weekly sync",
+      "Weekly sync",
+    ]);
+  });
+
   it("when a user's entries are restored to another user, then the events go into that user's primary calendar and a calendar entry becomes a new calendar of theirs with its settings, its sharing re-applied and each refused rule reported", async () => {
     const other = await calendars.newUser("receiver");
     const calendarEntry = entries.find(

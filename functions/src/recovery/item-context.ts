@@ -29,6 +29,15 @@ export interface ItemRestorer {
     item: CatalogItem,
     importing: boolean,
   ): Promise<ItemOutcome>;
+  /**
+   * For a service whose items depend on each other (a series and its changed instances, a calendar and
+   * its events): restores a page's items, those not settled yet, together; answers each by its key. The
+   * pages come in item-key order, which puts what others depend on first.
+   */
+  restorePage?(
+    restore: RecoveryRestore,
+    items: readonly { itemKey: string; item: CatalogItem; importing: boolean }[],
+  ): Promise<Map<string, ItemOutcome>>;
   /** After a failed recovery: what it created and left empty is removed (best effort). */
   tidyAfterFailure?(): Promise<void>;
 }

@@ -7,6 +7,7 @@
 import { FieldPath } from "firebase-admin/firestore";
 import type { RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { searchDateEnd } from "@alpvault/contracts/search";
+import { SERVICES } from "@alpvault/contracts/services";
 import { catalogDocId } from "../engine/runner/catalog-ids";
 import { leaseRun } from "../lib/run-lease";
 import { decodeDocument, readableDocument, readableDocuments } from "../lib/stored";
@@ -55,6 +56,12 @@ export async function recoveriesOfResource(
     .slice(0, limit);
 }
 
+/** The chosen items, in the order the service restores them in (item-key order for some). */
+function chosenInOrder(service: StoredRecovery["service"], itemIds: string[] | undefined): string[] | null {
+  if (!itemIds) return null;
+  return SERVICES[service].restoresInKeyOrder ? [...itemIds].sort() : itemIds;
+}
+
 /**
  * Writes a pending recovery and takes its target's lock, in one transaction; `busy` when another recovery of
  * the same target is pending or running.
@@ -90,7 +97,7 @@ export async function createRecovery(
       folderName: request.method === "folder" ? (request.folderName ?? null) : null,
       asOf: request.date ? (searchDateEnd(request.date) ?? null) : null,
       permissions: request.permissions === true,
-      itemIds: request.itemIds ?? null,
+      itemIds: chosenInOrder(request.service as StoredRecovery["service"], request.itemIds),
       requestedAt: now.toISOString(),
       requestedBy,
       finishedAt: null,

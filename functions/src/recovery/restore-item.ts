@@ -10,6 +10,7 @@ import { isIntegrityError } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
 import { itemTitle } from "../engine/services";
 import { googleStatus } from "../engine/sources/google-errors";
+import { inParallel } from "../lib/parallel";
 import { readLedger } from "./repo";
 import { record, type ItemOutcome, type RecoveryRestore } from "./item-context";
 
@@ -37,25 +38,67 @@ function itemName(item: CatalogItem | undefined): string {
   return itemTitle(item.search) ?? item.current.metadata.name ?? "";
 }
 
+/** An item of a page made ready: held at the recovery's date, or settled already (not held, or done). */
+type PreparedItem =
+  | { itemKey: string; item: CatalogItem | undefined; settled: ItemOutcome }
+  | { itemKey: string; item: CatalogItem; settled?: undefined; importing: boolean };
+
 /**
- * One item: one the ledger has done is counted as it was; any other goes to the service's item restorer,
- * told whether a delivery that stopped left it "importing".
+ * The item as the backups held it at the recovery's date, if it has one, and of the kind restored (the
+ * choice the recovery's totals and its estimate make too); one the ledger has done is counted as it was.
  */
-async function restoreOne(
+async function prepareItem(
   restore: RecoveryRestore,
-  item: CatalogItem | undefined,
   itemKey: string,
-): Promise<ItemOutcome> {
+  catalogItem: CatalogItem | undefined,
+): Promise<PreparedItem> {
   const { scope, recovery } = restore;
+  const item = await heldItem(
+    scope,
+    { resourceId: recovery.resourceId, kind: restore.kind, asOf: recovery.asOf ?? null },
+    catalogItem,
+  );
+  restore.names.set(itemKey, itemName(item ?? catalogItem));
   if (!item || item.kind !== restore.kind) {
-    return { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.notBackedUp };
+    return {
+      itemKey,
+      item: catalogItem,
+      settled: { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.notBackedUp },
+    };
   }
   const ledger = await readLedger(scope, recovery.recoveryId, itemKey);
   // Done by a delivery that stopped before the page's progress was saved: counted now.
   if (ledger?.state === "done") {
-    return ledger.reason ? { outcome: "skipped", reason: ledger.reason } : { outcome: "restored" };
+    return {
+      itemKey,
+      item,
+      settled: ledger.reason ? { outcome: "skipped", reason: ledger.reason } : { outcome: "restored" },
+    };
   }
-  return restore.items.restore(restore, itemKey, item, ledger?.state === "importing");
+  return { itemKey, item, importing: ledger?.state === "importing" };
+}
+
+/** An error about one item only, as its outcome; any other is thrown on (it stops the recovery). */
+export function itemFailure(error: unknown): ItemOutcome {
+  const reason = itemFailureReason(error);
+  if (reason === undefined) throw error;
+  return { outcome: "failed", reason };
+}
+
+/** Counts an item's outcome; one not restored is listed and recorded with its reason. */
+async function countItem(restore: RecoveryRestore, prepared: PreparedItem, result: ItemOutcome) {
+  const { recovery, names } = restore;
+  const { itemKey, item } = prepared;
+  recovery.progress[result.outcome] += 1;
+  const size = item?.current.size ?? 0;
+  recovery.position.bytes += size;
+  if (result.outcome === "restored") {
+    recovery.progress.bytes += size;
+    return;
+  }
+  const problem = { itemKey, name: names.get(itemKey) ?? "", outcome: result.outcome, reason: result.reason };
+  if (restore.problems.length < MAX_LISTED_PROBLEMS) restore.problems.push(problem);
+  await record(restore, itemKey, { state: result.outcome, reason: result.reason, name: problem.name });
 }
 
 /** Restores one item and counts it; an item that cannot be restored is recorded with its reason. */
@@ -64,40 +107,44 @@ export async function settleItem(
   itemKey: string,
   catalogItem: CatalogItem | undefined,
 ): Promise<void> {
-  const { scope, recovery } = restore;
-  // The item as the backups held it at the recovery's date, if it has one, and of the kind restored (the
-  // choice the recovery's totals and its estimate make too).
-  const item = await heldItem(
-    scope,
-    { resourceId: recovery.resourceId, kind: restore.kind, asOf: recovery.asOf ?? null },
-    catalogItem,
-  );
-  restore.names.set(itemKey, itemName(item ?? catalogItem));
+  const prepared = await prepareItem(restore, itemKey, catalogItem);
   let result: ItemOutcome;
   try {
-    result = await restoreOne(restore, item, itemKey);
+    result =
+      prepared.settled ?? (await restore.items.restore(restore, itemKey, prepared.item, prepared.importing));
   } catch (error) {
-    const reason = itemFailureReason(error);
-    if (reason === undefined) throw error;
-    result = { outcome: "failed", reason };
+    result = itemFailure(error);
   }
-  recovery.progress[result.outcome] += 1;
-  const size = item?.current.size ?? 0;
-  recovery.position.bytes += size;
-  if (result.outcome === "restored") {
-    recovery.progress.bytes += size;
+  await countItem(restore, prepared, result);
+}
+
+/** Items restored at once by a service that restores item by item. */
+const ITEM_CONCURRENCY = 4;
+
+/**
+ * A page of items: item by item, a few at once; or, for a service whose items depend on each other
+ * (`ItemRestorer.restorePage`), the items not settled yet together, in one call.
+ */
+export async function settlePage(
+  restore: RecoveryRestore,
+  batch: readonly { itemKey: string; item: CatalogItem | undefined }[],
+): Promise<void> {
+  const { restorePage } = restore.items;
+  if (!restorePage) {
+    await inParallel(batch, ITEM_CONCURRENCY, ({ itemKey, item }) => settleItem(restore, itemKey, item));
     return;
   }
-  const problem = {
-    itemKey,
-    name: itemName(item ?? catalogItem),
-    outcome: result.outcome,
-    reason: result.reason,
-  };
-  if (restore.problems.length < MAX_LISTED_PROBLEMS) restore.problems.push(problem);
-  await record(restore, itemKey, {
-    state: result.outcome,
-    reason: result.reason,
-    name: problem.name,
+  const prepared: PreparedItem[] = [];
+  await inParallel(batch, ITEM_CONCURRENCY, async ({ itemKey, item }) => {
+    prepared.push(await prepareItem(restore, itemKey, item));
   });
+  const open = prepared.filter(
+    (entry): entry is Extract<PreparedItem, { importing: boolean }> => !entry.settled,
+  );
+  const results = await restorePage.call(restore.items, restore, open);
+  for (const entry of prepared) {
+    const result = entry.settled ?? results.get(entry.itemKey);
+    if (!result) throw new Error(`The page's restore did not answer for ${entry.itemKey}`);
+    await countItem(restore, entry, result);
+  }
 }

@@ -4,6 +4,7 @@
  * as one of its members who may add files (the admin may not be one). A target the service cannot write
  * to answers the failure the recovery ends with. Only the recovery's own service is built.
  */
+import type { calendar_v3 } from "@googleapis/calendar";
 import type { drive_v3 } from "@googleapis/drive";
 import type { gmail_v1 } from "@googleapis/gmail";
 import { RECOVERY_MESSAGES, type RecoveryService } from "@alpvault/contracts/recovery";
@@ -11,6 +12,7 @@ import type { KeyWrappers } from "../backups/data-keys";
 import type { EnqueueRecovery, RecoveryTask } from "../backups/queue";
 import type { readBackupResource } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
+import { CalendarRestorer } from "../engine/calendar/restorer";
 import { DriveRestorer, type DriveTarget, type UploadAccess } from "../engine/drive/restorer";
 import { findDriveMember } from "../engine/drive/source";
 import { GmailRestorer } from "../engine/gmail/restorer";
@@ -18,6 +20,8 @@ import type { GoogleCaller } from "../engine/google/caller";
 import type { StretchDeps } from "../lib/stretch";
 import type { Scope } from "../lib/tenancy";
 import type { Organization } from "../organizations/service";
+import type { StoredRecovery } from "./repo";
+import { CalendarItems, recoveryCalendarMarker } from "./calendar-items";
 import { DriveItems } from "./drive-items";
 import { GmailItems } from "./gmail-items";
 import type { ItemRestorer } from "./item-context";
@@ -26,6 +30,7 @@ export interface RecoveryDeps extends StretchDeps<RecoveryTask> {
   caller: GoogleCaller;
   gmail(user: string): gmail_v1.Gmail;
   drive(user: string): drive_v3.Drive;
+  calendar(user: string): calendar_v3.Calendar;
   /** Drive's upload endpoint as `user` (resumable uploads of large files). */
   upload(user: string): UploadAccess;
   blobStore(regionId: Scope["regionId"]): BlobStore;
@@ -37,6 +42,7 @@ export interface RecoveryDeps extends StretchDeps<RecoveryTask> {
 export interface RestoreTarget {
   deps: RecoveryDeps;
   organization: Organization;
+  recovery: Pick<StoredRecovery, "recoveryId" | "method" | "folderName">;
   target: NonNullable<Awaited<ReturnType<typeof readBackupResource>>>;
 }
 
@@ -66,5 +72,20 @@ export const ITEM_RESTORERS: Readonly<Record<RecoveryService, RestorerFactory>> 
     }
     const user = driveTarget.kind === "user" ? driveTarget.email : driveTarget.actAs;
     return new DriveItems(new DriveRestorer(deps.drive(user), driveTarget, deps.caller, deps.upload(user)));
+  },
+  calendar: async ({ deps, recovery, target }) => {
+    const user = target.email ?? "";
+    const intoNewCalendar = recovery.method === "folder";
+    const calendar = intoNewCalendar
+      ? {
+          kind: "new" as const,
+          summary: recovery.folderName ?? "Restored",
+          marker: recoveryCalendarMarker(recovery.recoveryId),
+        }
+      : { kind: "original" as const };
+    return new CalendarItems(
+      (memory) => new CalendarRestorer(deps.calendar(user), { user, calendar }, deps.caller, memory),
+      intoNewCalendar,
+    );
   },
 };

@@ -15,21 +15,18 @@ import { dataKeyResolver } from "../backups/data-keys";
 import type { RecoveryTask } from "../backups/queue";
 import { itemsAfter, itemsByKey, readBackupResource } from "../backups/service";
 import type { CatalogItem } from "../engine/runner/catalog";
-import { inParallel } from "../lib/parallel";
 import { openStretch, type Stretch } from "../lib/stretch";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/service";
 import { recoveryFailureText } from "./failure-text";
 import { finishRecovery, releaseRecoveryLease, saveRecoveryProgress, takeRecoveryLease } from "./repo";
-import { settleItem, type RecoveryRestore } from "./restore-item";
+import { settlePage, type RecoveryRestore } from "./restore-item";
 import { ITEM_RESTORERS, type RecoveryDeps } from "./restorers";
 
 export type { RecoveryDeps };
 
 const PAGE = 50;
-/** Items restored at once. */
-const ITEM_CONCURRENCY = 4;
 
 type Ending = { state: "succeeded" } | { state: "failed"; failureReason: string };
 
@@ -80,7 +77,7 @@ export async function executeRecovery(
     return end({ state: "failed", failureReason: "The recovery's resources cannot receive this data" });
   }
   // Only the recovery's own service: its item restorer for the target, or why the target cannot take it.
-  const items = await ITEM_RESTORERS[recovery.service]({ deps, organization, target });
+  const items = await ITEM_RESTORERS[recovery.service]({ deps, organization, recovery, target });
   if ("failed" in items) return end({ state: "failed", failureReason: items.failed });
   const restore: RecoveryRestore = {
     scope,
@@ -159,9 +156,9 @@ async function restorePages(
         await releaseRecoveryLease(scope, recovery.recoveryId, stretch.holder);
       });
     }
-    // A page's items are restored a few at once (each waits on Google); the position moves past the
-    // page only once all of them are done, so a stop repeats the page and the ledger skips what is done.
-    await inParallel(batch, ITEM_CONCURRENCY, ({ itemKey, item }) => settleItem(restore, itemKey, item));
+    // The position moves past the page only once all of its items are done, so a stop repeats the page
+    // and the ledger skips what is done.
+    await settlePage(restore, batch);
     position.index += batch.length;
     position.lastItemKey = batch[batch.length - 1]!.itemKey;
     // A whole resource's total was counted at the start; items backed up since can add to it.

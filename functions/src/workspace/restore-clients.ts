@@ -1,9 +1,10 @@
 /**
  * The Google clients a restore writes with, acting as one user through domain-wide delegation: Gmail with
  * the scopes an import into a mailbox needs (insert, labels, modify: a drill also reads its copy back and
- * moves it to the trash), Drive with full access, and the access a resumable Drive upload sends its bytes
+ * moves it to the trash), Drive with full access, Calendar with write access, and the access a resumable Drive upload sends its bytes
  * with. Recoveries and restore drills share them.
  */
+import { calendar_v3 } from "@googleapis/calendar";
 import { drive_v3 } from "@googleapis/drive";
 import { gmail_v1 } from "@googleapis/gmail";
 import { SERVICES } from "@alpvault/contracts/services";
@@ -14,10 +15,12 @@ import { delegatedJwt, workspaceRootUrl } from "./gateway";
 
 const GMAIL_RESTORE_SCOPES = [...SERVICES.gmail.scopes.restore];
 const DRIVE_SCOPES = [...SERVICES.drive.scopes.restore];
+const CALENDAR_SCOPES = [...SERVICES.calendar.scopes.restore];
 
 export interface RestoreClients {
   gmail(user: string): gmail_v1.Gmail;
   drive(user: string): drive_v3.Drive;
+  calendar(user: string): calendar_v3.Calendar;
   upload(user: string): UploadAccess;
 }
 
@@ -29,6 +32,7 @@ export function restoreClients(): RestoreClients {
   return {
     gmail: (user) => new gmail_v1.Gmail(options(user, GMAIL_RESTORE_SCOPES)),
     drive: (user) => new drive_v3.Drive(options(user, DRIVE_SCOPES)),
+    calendar: (user) => new calendar_v3.Calendar(options(user, CALENDAR_SCOPES)),
     upload: (user) => {
       const auth = delegatedJwt(workspace, user, DRIVE_SCOPES);
       return {

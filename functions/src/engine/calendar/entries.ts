@@ -42,6 +42,10 @@ export function parseItemKey(
   return { entry: "event", calendarId: rest.slice(0, cut), eventId: rest.slice(cut + 1) };
 }
 
+/** Whether a version's metadata is that of a calendar (its settings and sharing), not of an event. */
+export const isCalendarEntry = (metadata: Pick<ItemMetadata, "calendarEntry">): boolean =>
+  metadata.calendarEntry === "calendar";
+
 export const sha256 = (bytes: Buffer | string): string => createHash("sha256").update(bytes).digest("hex");
 
 /** JSON with every object's keys sorted: the same content gives the same bytes whatever order Google used. */

@@ -5,7 +5,12 @@
  *   else into the calendar this restore recreated from that calendar's entry (when it holds it), else
  *   into the user's primary calendar; "new" creates one calendar (`calendars.insert`, once per restorer,
  *   named as asked, e.g. "Restored 2026-12-01") and puts everything in it; "existing" uses the calendar
- *   named.
+ *   named. A "new" calendar with a marker carries it as its description, and a restorer finds a calendar
+ *   of the user's with that marker before it creates one: a restore done in parts (a recovery's
+ *   deliveries) fills one calendar.
+ * - A restore in parts remembers, through `CalendarRestoreMemory`, the calendars an earlier part recreated
+ *   and the series whose master an earlier part restored: an exception goes into its series' calendar,
+ *   and a cancelled instance takes its series' duration.
  * - Events go in with `events.import`: the event keeps its iCalUID (and organizer, attendees and their
  *   answers), Google sends no invitation for it, and a repeated import updates the event holding that
  *   iCalUID instead of adding another, so an import may be retried (and a calendar that still holds the
@@ -36,7 +41,17 @@ import { calendarBody, cancelledInstanceBody, importBody, importable, insertBody
 export interface CalendarRestoreTarget {
   user: string;
   calendar:
-    { kind: "original" } | { kind: "new"; summary: string } | { kind: "existing"; calendarId: string };
+    | { kind: "original" }
+    | { kind: "new"; summary: string; marker?: string }
+    | { kind: "existing"; calendarId: string };
+}
+
+/** What the earlier parts of a restore in parts did (see the header). */
+export interface CalendarRestoreMemory {
+  /** The calendar an earlier part recreated from the backed-up calendar `calendarId`. */
+  recreated(calendarId: string): Promise<string | undefined>;
+  /** The backed-up master of the series `eventId` of the backed-up calendar `calendarId`. */
+  series(calendarId: string, eventId: string): Promise<calendar_v3.Schema$Event | undefined>;
 }
 
 /** A backed-up entry: a version's metadata and content. */
@@ -51,10 +66,15 @@ export interface CalendarSharingOutcome {
   refused: { scope: string; role: string; reason: string }[];
 }
 
-/** An entry's answer; `calendarId` is where it went (`primary`: the target user's primary calendar). */
+/**
+ * An entry's answer; `calendarId` is where it went (`primary`: the target user's primary calendar).
+ * `already-there`: a calendar entry restored to its original place whose calendar the user still owns.
+ */
 export type CalendarRestoreOutcome =
   | { restored: true; calendarId: string; eventId?: string; sharing?: CalendarSharingOutcome }
   | { restored: false; reason: string; detail?: string };
+
+export const ALREADY_THERE = "already-there";
 
 /** Google's refusals that concern the entry asked for, not the restore (403s Calendar uses for one event). */
 const ENTRY_FORBIDDEN = new Set(["forbidden", "forbiddenForNonOrganizer", "requiredAccessLevel"]);
@@ -118,6 +138,7 @@ export class CalendarRestorer {
     private readonly calendar: calendar_v3.Calendar,
     private readonly target: CalendarRestoreTarget,
     private readonly caller: GoogleCaller,
+    private readonly memory?: CalendarRestoreMemory,
   ) {}
 
   private call<T>(method: string, idempotent: boolean, send: () => Promise<T>): Promise<T> {
@@ -138,13 +159,15 @@ export class CalendarRestorer {
       outcomes[entry.index] = await this.restoreEvent(entry);
     });
     await inParallel(exceptions, PARALLEL_EVENTS, async (entry) => {
-      const series = seriesOf.get(`${entry.calendarId}/${entry.event.recurringEventId ?? ""}`);
+      const seriesId = entry.event.recurringEventId ?? "";
+      const series = seriesOf.get(`${entry.calendarId}/${seriesId}`);
       const seriesOutcome = series ? outcomes[series.index] : undefined;
       if (seriesOutcome && !seriesOutcome.restored) {
         outcomes[entry.index] = { restored: false, reason: "series-not-restored" };
         return;
       }
-      outcomes[entry.index] = await this.restoreEvent(entry, series?.event, seriesOutcome?.calendarId);
+      const master = series?.event ?? (await this.memory?.series(entry.calendarId, seriesId));
+      outcomes[entry.index] = await this.restoreEvent(entry, master, seriesOutcome?.calendarId);
     });
     return outcomes;
   }
@@ -156,6 +179,8 @@ export class CalendarRestorer {
   ): Promise<CalendarRestoreOutcome> {
     let created: string;
     try {
+      if (this.target.calendar.kind === "original" && (await this.owns(calendarId)))
+        return { restored: false, reason: ALREADY_THERE };
       created = await this.insertCalendar(calendarBody(content));
     } catch (error) {
       const refusal = refusalOf(error);
@@ -218,10 +243,30 @@ export class CalendarRestorer {
   private async calendarFor(calendarId: string): Promise<string> {
     const { calendar } = this.target;
     if (calendar.kind === "existing") return calendar.calendarId;
-    if (calendar.kind === "new")
-      return (this.newCalendar ??= this.insertCalendar({ summary: calendar.summary }));
+    if (calendar.kind === "new") {
+      const { summary, marker } = calendar;
+      return (this.newCalendar ??= (async () =>
+        (marker ? await this.markedCalendar(marker) : undefined) ??
+        this.insertCalendar({ summary, ...(marker ? { description: marker } : {}) }))());
+    }
     if (await this.owns(calendarId)) return calendarId;
-    return this.recreated.get(calendarId) ?? "primary";
+    const recreated = this.recreated.get(calendarId) ?? (await this.memory?.recreated(calendarId));
+    if (recreated) this.recreated.set(calendarId, recreated);
+    return recreated ?? "primary";
+  }
+
+  /** The user's own calendar whose description is `marker`, if an earlier part of the restore made it. */
+  private async markedCalendar(marker: string): Promise<string | undefined> {
+    let pageToken: string | undefined;
+    do {
+      const { data } = await this.call("calendar.calendarList.list", true, () =>
+        this.calendar.calendarList.list({ minAccessRole: "owner", showHidden: true, pageToken }),
+      );
+      const found = (data.items ?? []).find((entry) => entry.description === marker && entry.id);
+      if (found?.id) return found.id;
+      pageToken = data.nextPageToken ?? undefined;
+    } while (pageToken);
+    return undefined;
   }
 
   /** Whether the target user owns a calendar (their list entry of it says "owner"). */

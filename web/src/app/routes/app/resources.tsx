@@ -4,27 +4,18 @@ import Button from "@mui/material/Button";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router-dom";
-import type { Resource } from "@alpvault/contracts/organizations";
 import { ContentLayout } from "@/components/layouts/content-layout";
 import { paths } from "@/config/paths";
 import { RecoveryFlow } from "@/features/recovery/components/recovery-flow";
 import type { RecoveryTarget } from "@/features/recovery/hooks/use-recovery-form";
 import type { LoadResources } from "@/features/recovery/hooks/use-resource-choices";
+import { recoverAllOf } from "@/features/recovery/lib/recover-all";
 import { listResources } from "@/features/resources/api/list-resources";
 import { ResourcesScreen } from "@/features/resources/components/resources-screen";
 
 /** The resources a recovery may go to: the resources list's largest page. */
 const loadRecoveryResources: LoadResources = (organizationId, signal) =>
   listResources(organizationId, { pageSize: 100 }, signal).then((page) => page.resources);
-
-/** "Recover all data" of a resource: everything of a service (a shared drive has Drive data only). */
-function recoverAllOf(resource: Resource): RecoveryTarget {
-  return {
-    resourceId: resource.resourceId,
-    resourceName: resource.email ? `${resource.name} (${resource.email})` : resource.name,
-    services: resource.type === "shared_drive" ? ["drive"] : ["gmail", "drive"],
-  };
-}
 
 /**
  * The organisation's backups over time and its restore drills: our screens beyond the navigation's four
