@@ -52,6 +52,8 @@ export const RECOVERY_ITEM_REASONS = {
   /** A restored file some of whose sharing Google refused to re-apply: each, with Google's reason. */
   sharingNotReapplied: (refused: readonly RefusedShare[]) =>
     `Restored; sharing not re-applied: ${refused.map((share) => `${share.to} as ${share.role} (${share.reason})`).join("; ")}`,
+  /** A restored item some of whose parts did not come back as backed up (a contact's photo or group). */
+  restoredWithNotes: (notes: readonly string[]) => `Restored; ${notes.join("; ")}`,
   stopped: "The recovery stopped before this item",
   seriesNotRestored: "Its recurring series could not be restored, so this changed instance was not either",
   noCalendarUid: "The backed-up event has no iCalendar id to import it by",
@@ -59,7 +61,7 @@ export const RECOVERY_ITEM_REASONS = {
     "Not recreated: the recovery puts the events into one new calendar (recover to the original place to recreate calendars)",
 } as const;
 
-export const RECOVERY_SERVICES = ["gmail", "drive", "calendar"] as const;
+export const RECOVERY_SERVICES = ["gmail", "drive", "calendar", "contacts"] as const;
 export type RecoveryService = (typeof RECOVERY_SERVICES)[number];
 
 export type RecoveryState = "pending" | "running" | "succeeded" | "failed";

@@ -12,6 +12,7 @@ import { accessToGrantText } from "@alpvault/contracts/services";
 import { GMAIL_AND_DRIVE_SCOPES, SCOPES, testMessage } from "../../emulators/workspace/src/index";
 import {
   REGION_DB,
+  backedUpWithPolicy,
   finishedRun,
   itemsOf,
   organizationDoc,
@@ -78,23 +79,15 @@ async function backUpEverything(planId: "zurich"): Promise<{
   run: StoredRun;
 }> {
   const setup = await onboarded();
-  const { call, organization, workspace } = setup;
+  const { organization, workspace } = setup;
   await setAccount(organization, { planId, seats: 5 });
   await addUserData(workspace.user, organization.organizationId);
-  const base = `/organizations/${organization.organizationId}/policies`;
-  const created = await call(base, {
-    method: "POST",
-    body: { ...GOLD, name: "Everything", dataTypes: ["emails", "contacts", "calendars"] },
-  });
-  expect(created.status).toBe(201);
-  const { resourceId } = await resourceOf(call, organization, workspace.user);
-  const assigned = await call(`${base}/${(created.body as Policy).policyId}/assign`, {
-    method: "POST",
-    body: { resourceIds: [resourceId] },
-  });
-  expect(assigned.status).toBe(200);
-  const [pending] = await runsOf(organization, resourceId);
-  return { setup, resourceId, run: await finishedRun(organization, resourceId, pending!.runId) };
+  const { resourceId, run } = await backedUpWithPolicy(setup, "Everything", [
+    "emails",
+    "contacts",
+    "calendars",
+  ]);
+  return { setup, resourceId, run };
 }
 
 describe("a Zürich policy with calendars and contacts", () => {

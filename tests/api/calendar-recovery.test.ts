@@ -6,12 +6,10 @@
  * user still has; a recovery into a new calendar puts every event into one calendar of the name asked.
  */
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
-import type { Policy } from "@alpvault/contracts/policies";
 import type { calendar_v3 } from "@googleapis/calendar";
 import { SCOPES } from "../../emulators/workspace/src/index";
-import { finishedRun, resourceOf, runsOf } from "../support/backup-runs";
+import { backedUpWithPolicy, type StoredRun } from "../support/backup-runs";
 import { onboarded, setAccount } from "../support/organizations";
-import { GOLD } from "../support/policies";
 import { recoveriesOf } from "../support/recoveries";
 import { calendarFor } from "../support/workspace";
 
@@ -58,7 +56,7 @@ async function calendarNamed(summary: string): Promise<string | undefined> {
 
 beforeAll(async () => {
   setup = await onboarded();
-  const { call, organization, workspace } = setup;
+  const { organization, workspace } = setup;
   await setAccount(organization, { planId: "zurich", seats: 5 });
   calendar = calendarFor(workspace.user, [SCOPES.calendar]);
   const marker = organization.organizationId;
@@ -109,20 +107,8 @@ beforeAll(async () => {
     },
   });
 
-  const base = `/organizations/${organization.organizationId}/policies`;
-  const created = await call(base, {
-    method: "POST",
-    body: { ...GOLD, name: "Calendars", dataTypes: ["calendars"] },
-  });
-  expect(created.status).toBe(201);
-  ({ resourceId } = await resourceOf(call, organization, workspace.user));
-  const assigned = await call(`${base}/${(created.body as Policy).policyId}/assign`, {
-    method: "POST",
-    body: { resourceIds: [resourceId] },
-  });
-  expect(assigned.status).toBe(200);
-  const [pending] = await runsOf(organization, resourceId);
-  const run = await finishedRun(organization, resourceId, pending!.runId);
+  let run: StoredRun;
+  ({ resourceId, run } = await backedUpWithPolicy(setup, "Calendars", ["calendars"]));
   expect(run.services).toMatchObject({ calendar: { state: "succeeded" } });
 
   // Lost at Google: the single event, the whole series, and the secondary calendar with its event.

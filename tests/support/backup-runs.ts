@@ -10,6 +10,7 @@ import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFunctions } from "firebase-admin/functions";
 import type { AuditPage } from "@alpvault/contracts/audit";
 import type { OrganizationSummary, Resource, ResourcesPage } from "@alpvault/contracts/organizations";
+import type { Policy, PolicyInput } from "@alpvault/contracts/policies";
 import { testMessage } from "../../emulators/workspace/src/index";
 import { GcsBlobStore, regionBucketName } from "../../functions/src/engine/blobstore/gcs-blob-store";
 import type { ObjectScope } from "../../functions/src/engine/format/chunk-codec";
@@ -25,6 +26,7 @@ import { PORTS } from "../../scripts/ports";
 import { onboarded, withRegionDb, type ApiCaller } from "./organizations";
 import { stackEnv } from "./stack-env";
 import { harness, runsInProcess } from "./in-process/harness";
+import { GOLD } from "./policies";
 import { afterBackgroundWork } from "./wait";
 import { workspaceAdmin } from "./workspace";
 
@@ -239,6 +241,29 @@ export async function assignDefaultPolicy(
     body: { resourceIds: [resourceId] },
   });
   expect(answer.status).toBe(200);
+}
+
+/**
+ * A policy (Gold's schedule, these data types) created and assigned to the user's resource, and the run
+ * the assignment started, once it ended.
+ */
+export async function backedUpWithPolicy(
+  setup: Pick<Awaited<ReturnType<typeof onboarded>>, "call" | "organization" | "workspace">,
+  name: string,
+  dataTypes: PolicyInput["dataTypes"],
+): Promise<{ resourceId: string; run: StoredRun }> {
+  const { call, organization, workspace } = setup;
+  const base = `/organizations/${organization.organizationId}/policies`;
+  const created = await call(base, { method: "POST", body: { ...GOLD, name, dataTypes } });
+  expect(created.status).toBe(201);
+  const { resourceId } = await resourceOf(call, organization, workspace.user);
+  const assigned = await call(`${base}/${(created.body as Policy).policyId}/assign`, {
+    method: "POST",
+    body: { resourceIds: [resourceId] },
+  });
+  expect(assigned.status).toBe(200);
+  const [pending] = await runsOf(organization, resourceId);
+  return { resourceId, run: await finishedRun(organization, resourceId, pending!.runId) };
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Starting recoveries through the API and waiting for their end, as the web app does; a dead one resumed. */
-import type { Recovery } from "@alpvault/contracts/recovery";
+import type { Recovery, RecoveryService } from "@alpvault/contracts/recovery";
 import type { OrganizationSummary } from "@alpvault/contracts/organizations";
+import { catalogDocId } from "../../functions/src/engine/runner/catalog-ids";
 import { REGION_DB, enqueueTaskTo, organizationDoc } from "./backup-runs";
 import { withRegionDb, type ApiCaller } from "./organizations";
 import { afterBackgroundWork } from "./wait";
@@ -29,14 +30,16 @@ export function recoveriesOf(call: ApiCaller, organization: OrganizationSummary)
 export async function resumeDeadRecovery(
   organization: OrganizationSummary,
   recovery: {
-    service: "gmail" | "drive";
+    /** Default: a new id. */
+    recoveryId?: string;
+    service: RecoveryService;
     resourceId: string;
     folderName: string;
     itemId: string;
     requestedBy: string;
   },
 ): Promise<string> {
-  const recoveryId = `resumed${Date.now()}`;
+  const recoveryId = recovery.recoveryId ?? `resumed${Date.now()}`;
   await withRegionDb(REGION_DB, async (db) => {
     const stored = organizationDoc(organization)(db).collection("recoveries").doc(recoveryId);
     await stored.create({
@@ -59,7 +62,7 @@ export async function resumeDeadRecovery(
     });
     await stored
       .collection("ledger")
-      .doc(recovery.itemId)
+      .doc(catalogDocId(recovery.itemId))
       .set({ itemKey: recovery.itemId, state: "importing" });
   });
   await enqueueTaskTo("runRecovery", { organizationId: organization.organizationId, recoveryId });

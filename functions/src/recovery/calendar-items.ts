@@ -27,7 +27,7 @@ import {
 } from "../engine/calendar/restorer";
 import { versionContent } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
-import { objectsOf, record, type ItemOutcome, type ItemRestorer, type RecoveryRestore } from "./item-context";
+import { objectsOf, record, type ItemOutcome, type PageRestorer, type RecoveryRestore } from "./item-context";
 import { readLedger } from "./repo";
 import { itemFailure } from "./restore-item";
 
@@ -86,7 +86,7 @@ export function recoveryMemory(
   };
 }
 
-export class CalendarItems implements ItemRestorer {
+export class CalendarItems implements PageRestorer {
   private restorer?: CalendarEntriesRestorer;
 
   constructor(
@@ -95,16 +95,6 @@ export class CalendarItems implements ItemRestorer {
     /** Into one new calendar: calendar entries are not recreated. */
     private readonly intoNewCalendar: boolean,
   ) {}
-
-  async restore(
-    restore: RecoveryRestore,
-    itemKey: string,
-    item: CatalogItem,
-    importing: boolean,
-  ): Promise<ItemOutcome> {
-    const results = await this.restorePage(restore, [{ itemKey, item, importing }]);
-    return results.get(itemKey) ?? { outcome: "failed", reason: RECOVERY_ITEM_REASONS.stopped };
-  }
 
   async restorePage(
     restore: RecoveryRestore,

@@ -81,6 +81,8 @@ export interface LedgerEntry {
   name?: string;
   /** A restored file's sharing that Google refused to re-apply: to whom, as what, and Google's reason. */
   unshared?: RefusedShare[];
+  /** What of a restored item was not restored as backed up (a contact's photo or group), for the report. */
+  notes?: string[];
 }
 
 /** `recoveries/{id}/ledger/{itemDocId}`: the entry and the item it is of. */
@@ -93,6 +95,7 @@ export const LEDGER_ENTRY = storedKind<LedgerEntry & { itemKey: string }>(
     reason: z.optional(z.string()),
     name: z.optional(z.string()),
     unshared: z.optional(z.array(z.object({ to: z.string(), role: z.string(), reason: z.string() }))),
+    notes: z.optional(z.array(z.string())),
   }),
 );
 

@@ -14,7 +14,13 @@ import {
 import { versionChunks, versionContent } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
 import type { LedgerEntry } from "./repo";
-import { objectsOf, record, type ItemOutcome, type ItemRestorer, type RecoveryRestore } from "./item-context";
+import {
+  objectsOf,
+  record,
+  type ItemOutcome,
+  type ItemByItemRestorer,
+  type RecoveryRestore,
+} from "./item-context";
 
 /** The ledger's "done" of a restored file, with the sharing Google refused to re-apply, if any. */
 function doneSharing(targetId: string, sharing: SharingOutcome | undefined): LedgerEntry {
@@ -22,7 +28,7 @@ function doneSharing(targetId: string, sharing: SharingOutcome | undefined): Led
   return { state: "done", targetId, ...(refused.length > 0 ? { unshared: refused } : {}) };
 }
 
-export class DriveItems implements ItemRestorer {
+export class DriveItems implements ItemByItemRestorer {
   constructor(private readonly driveRestorer: DriveRestorer) {}
 
   async restore(

@@ -9,9 +9,15 @@ import { mailLabelNames } from "../backups/service";
 import { messageIdOf, type GmailRestorer } from "../engine/gmail/restorer";
 import { versionContent } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
-import { objectsOf, record, type ItemOutcome, type ItemRestorer, type RecoveryRestore } from "./item-context";
+import {
+  objectsOf,
+  record,
+  type ItemOutcome,
+  type ItemByItemRestorer,
+  type RecoveryRestore,
+} from "./item-context";
 
-export class GmailItems implements ItemRestorer {
+export class GmailItems implements ItemByItemRestorer {
   /** The backed-up mailbox's label names now (by id), read once: restored labels take their current name. */
   private labelNames?: Promise<Record<string, string>>;
 

@@ -15,8 +15,14 @@ import { writeLedger, type LedgerEntry, type StoredRecovery } from "./repo";
 /** What became of one item. */
 export type ItemOutcome = { outcome: "restored" } | { outcome: "skipped" | "failed"; reason: string };
 
-/** A service's part of a recovery: how one of its items is put back into the target. */
-export interface ItemRestorer {
+/** What every service's part of a recovery may offer. */
+interface ItemRestorerBase {
+  /** After a failed recovery: what it created and left empty is removed (best effort). */
+  tidyAfterFailure?(): Promise<void>;
+}
+
+/** A service whose items are put back one by one, a few at once (Gmail, Drive). */
+export interface ItemByItemRestorer extends ItemRestorerBase {
   /**
    * Restores one item held at the recovery's date (`importing`: a delivery that stopped left it
    * "importing" in the ledger, so it may be in the target already). Writes the ledger's "importing"
@@ -29,18 +35,23 @@ export interface ItemRestorer {
     item: CatalogItem,
     importing: boolean,
   ): Promise<ItemOutcome>;
-  /**
-   * For a service whose items depend on each other (a series and its changed instances, a calendar and
-   * its events): restores a page's items, those not settled yet, together; answers each by its key. The
-   * pages come in item-key order, which puts what others depend on first.
-   */
-  restorePage?(
+}
+
+/**
+ * A service whose items depend on each other (a series and its changed instances, a calendar and its
+ * events; contacts created 200 a call): a page's items not settled yet are restored together, and each is
+ * answered by its key. Pages come in item-key order, which puts what others depend on first. The ledger
+ * is written as for one item.
+ */
+export interface PageRestorer extends ItemRestorerBase {
+  restorePage(
     restore: RecoveryRestore,
     items: readonly { itemKey: string; item: CatalogItem; importing: boolean }[],
   ): Promise<Map<string, ItemOutcome>>;
-  /** After a failed recovery: what it created and left empty is removed (best effort). */
-  tidyAfterFailure?(): Promise<void>;
 }
+
+/** A service's part of a recovery: how its items are put back into the target. */
+export type ItemRestorer = ItemByItemRestorer | PageRestorer;
 
 /** What one delivery of a recovery restores with. */
 export interface RecoveryRestore {

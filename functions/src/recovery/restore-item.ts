@@ -12,7 +12,7 @@ import { itemTitle } from "../engine/services";
 import { googleStatus } from "../engine/sources/google-errors";
 import { inParallel } from "../lib/parallel";
 import { readLedger } from "./repo";
-import { record, type ItemOutcome, type RecoveryRestore } from "./item-context";
+import { record, type ItemByItemRestorer, type ItemOutcome, type RecoveryRestore } from "./item-context";
 
 export type { RecoveryRestore } from "./item-context";
 
@@ -102,16 +102,16 @@ async function countItem(restore: RecoveryRestore, prepared: PreparedItem, resul
 }
 
 /** Restores one item and counts it; an item that cannot be restored is recorded with its reason. */
-export async function settleItem(
+async function settleItem(
   restore: RecoveryRestore,
+  items: ItemByItemRestorer,
   itemKey: string,
   catalogItem: CatalogItem | undefined,
 ): Promise<void> {
   const prepared = await prepareItem(restore, itemKey, catalogItem);
   let result: ItemOutcome;
   try {
-    result =
-      prepared.settled ?? (await restore.items.restore(restore, itemKey, prepared.item, prepared.importing));
+    result = prepared.settled ?? (await items.restore(restore, itemKey, prepared.item, prepared.importing));
   } catch (error) {
     result = itemFailure(error);
   }
@@ -123,15 +123,17 @@ const ITEM_CONCURRENCY = 4;
 
 /**
  * A page of items: item by item, a few at once; or, for a service whose items depend on each other
- * (`ItemRestorer.restorePage`), the items not settled yet together, in one call.
+ * (`PageRestorer`), the items not settled yet together, in one call.
  */
 export async function settlePage(
   restore: RecoveryRestore,
   batch: readonly { itemKey: string; item: CatalogItem | undefined }[],
 ): Promise<void> {
-  const { restorePage } = restore.items;
-  if (!restorePage) {
-    await inParallel(batch, ITEM_CONCURRENCY, ({ itemKey, item }) => settleItem(restore, itemKey, item));
+  const { items } = restore;
+  if (!("restorePage" in items)) {
+    await inParallel(batch, ITEM_CONCURRENCY, ({ itemKey, item }) =>
+      settleItem(restore, items, itemKey, item),
+    );
     return;
   }
   const prepared: PreparedItem[] = [];
@@ -141,7 +143,7 @@ export async function settlePage(
   const open = prepared.filter(
     (entry): entry is Extract<PreparedItem, { importing: boolean }> => !entry.settled,
   );
-  const results = await restorePage.call(restore.items, restore, open);
+  const results = await items.restorePage(restore, open);
   for (const entry of prepared) {
     const result = entry.settled ?? results.get(entry.itemKey);
     if (!result) throw new Error(`The page's restore did not answer for ${entry.itemKey}`);

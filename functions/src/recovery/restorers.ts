@@ -7,12 +7,14 @@
 import type { calendar_v3 } from "@googleapis/calendar";
 import type { drive_v3 } from "@googleapis/drive";
 import type { gmail_v1 } from "@googleapis/gmail";
+import type { people_v1 } from "@googleapis/people";
 import { RECOVERY_MESSAGES, type RecoveryService } from "@alpvault/contracts/recovery";
 import type { KeyWrappers } from "../backups/data-keys";
 import type { EnqueueRecovery, RecoveryTask } from "../backups/queue";
 import type { readBackupResource } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
 import { CalendarRestorer } from "../engine/calendar/restorer";
+import { ContactsRestorer } from "../engine/contacts/restorer";
 import { DriveRestorer, type DriveTarget, type UploadAccess } from "../engine/drive/restorer";
 import { findDriveMember } from "../engine/drive/source";
 import { GmailRestorer } from "../engine/gmail/restorer";
@@ -22,6 +24,7 @@ import type { Scope } from "../lib/tenancy";
 import type { Organization } from "../organizations/service";
 import type { StoredRecovery } from "./repo";
 import { CalendarItems, recoveryCalendarMarker } from "./calendar-items";
+import { ContactsItems } from "./contacts-items";
 import { DriveItems } from "./drive-items";
 import { GmailItems } from "./gmail-items";
 import type { ItemRestorer } from "./item-context";
@@ -31,6 +34,7 @@ export interface RecoveryDeps extends StretchDeps<RecoveryTask> {
   gmail(user: string): gmail_v1.Gmail;
   drive(user: string): drive_v3.Drive;
   calendar(user: string): calendar_v3.Calendar;
+  people(user: string): people_v1.People;
   /** Drive's upload endpoint as `user` (resumable uploads of large files). */
   upload(user: string): UploadAccess;
   blobStore(regionId: Scope["regionId"]): BlobStore;
@@ -42,7 +46,7 @@ export interface RecoveryDeps extends StretchDeps<RecoveryTask> {
 export interface RestoreTarget {
   deps: RecoveryDeps;
   organization: Organization;
-  recovery: Pick<StoredRecovery, "recoveryId" | "method" | "folderName">;
+  recovery: Pick<StoredRecovery, "recoveryId" | "method" | "folderName" | "resourceId" | "targetResourceId">;
   target: NonNullable<Awaited<ReturnType<typeof readBackupResource>>>;
 }
 
@@ -86,6 +90,20 @@ export const ITEM_RESTORERS: Readonly<Record<RecoveryService, RestorerFactory>> 
     return new CalendarItems(
       (memory) => new CalendarRestorer(deps.calendar(user), { user, calendar }, deps.caller, memory),
       intoNewCalendar,
+    );
+  },
+  contacts: async ({ deps, recovery, target }) => {
+    const user = target.email ?? "";
+    const intoGroup = recovery.method === "folder";
+    return new ContactsItems(
+      new ContactsRestorer(deps.people(user), user, deps.caller),
+      {
+        user,
+        tag: recovery.recoveryId,
+        ...(intoGroup && recovery.folderName ? { group: recovery.folderName } : {}),
+      },
+      // Resource names are the user's own: only the original user can still have one of them.
+      !intoGroup && recovery.targetResourceId === recovery.resourceId,
     );
   },
 };

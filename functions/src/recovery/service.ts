@@ -221,7 +221,12 @@ export async function recoveryReport(scope: Scope, recoveryId: string): Promise<
             ? "in progress"
             : entry.state;
       const reason =
-        entry.reason ?? (entry.unshared ? RECOVERY_ITEM_REASONS.sharingNotReapplied(entry.unshared) : "");
+        entry.reason ??
+        (entry.unshared
+          ? RECOVERY_ITEM_REASONS.sharingNotReapplied(entry.unshared)
+          : entry.notes
+            ? RECOVERY_ITEM_REASONS.restoredWithNotes(entry.notes)
+            : "");
       const fields = [entry.itemKey, entry.name ?? "", outcome, reason];
       yield `${fields.map(csvField).join(",")}\r\n`;
     }

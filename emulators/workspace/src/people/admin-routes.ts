@@ -1,6 +1,6 @@
 /**
  * The People part of the emulator-only admin API, under `/emulator/v1` (no token): add contacts (with
- * photos), "Other contacts" and groups to a user, expire a user's sync tokens, the awkward cases, and the
+ * photos), "Other contacts" and groups to a user, list a user's contacts (for inspection), expire a user's sync tokens, the awkward cases, and the
  * People settings (propagation delay, token lifetime, contact limit, the full-sync first-page quota).
  */
 import { ADMIN_PREFIX, pathUser } from "../admin";
@@ -46,6 +46,17 @@ export function registerPeopleAdmin(emulator: WorkspaceEmulator): void {
           prefix: contact.kind === "other" ? "otherContacts" : "people",
         }),
       ),
+    };
+  });
+  // A user's live contacts ("My contacts") with their names, addresses, memberships and client data, for
+  // tests to inspect without spending the user's People quotas (which a test's own reads would).
+  add("GET", "/users/:user/people/contacts", (context) => {
+    const user = pathUser(emulator, context);
+    const fields = new Set(["names", "emailAddresses", "memberships", "clientData", "metadata"]);
+    return {
+      contacts: store
+        .liveContacts(user.id)
+        .map((contact) => renderPerson(contact, fields, { baseUrl: emulator.baseUrl, prefix: "people" })),
     };
   });
   // {name}

@@ -81,6 +81,13 @@ const KEY_PREFIX: Readonly<Record<ContactEntryKind, { key: string; resource: str
   "other-contact": { key: "other:", resource: "otherContacts/" },
 };
 
+/** Whether a version's metadata is a contact's (not a group's or an other contact's). */
+export const isContactEntry = (metadata: { contactEntry?: ContactEntryKind }): boolean =>
+  metadata.contactEntry === "contact";
+
+/** The start of every contact group's item key (`group:…`). */
+export const GROUP_KEY_PREFIX = KEY_PREFIX.group.key;
+
 /** The item key of a People resource name (`people/c123` → `contact:c123`). */
 export function itemKeyOf(kind: ContactEntryKind, resourceName: string): string {
   const { key, resource } = KEY_PREFIX[kind];

@@ -43,7 +43,18 @@ export interface ContactsRestoreTarget {
   user: string;
   /** The group every restored contact is put into ("Restored 2026-12-01"). */
   group?: string;
+  /**
+   * A restore in parts (a recovery's deliveries): each contact created carries this tag and its backed-up
+   * resource name in its client data (`RESTORE_TAG_KEY`), so that `tagged` finds what a part that
+   * stopped had created.
+   */
+  tag?: string;
 }
+
+/** The client-data key of the tag a restore in parts gives each contact it creates. */
+export const RESTORE_TAG_KEY = "alpvault.restore";
+/** Resource names per `people.getBatchGet` call: Google's maximum. */
+const BATCH_GET_SIZE = 200;
 
 /** What became of one entry, in the order of the entries. */
 export interface ContactRestoreOutcome {
@@ -157,6 +168,49 @@ export class ContactsRestorer {
     this.tail = run.catch(() => undefined);
     return run;
   }
+
+  /**
+   * The contacts of the target user a restore tagged `tag` created, by the backed-up resource name each
+   * came from (every connection read once, with its client data only).
+   */
+  async tagged(tag: string): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    let pageToken: string | undefined;
+    do {
+      const { data } = await this.call("people.people.connections.list", true, () =>
+        this.people.people.connections.list({
+          resourceName: "people/me",
+          personFields: "clientData",
+          pageSize: 1_000,
+          ...(pageToken ? { pageToken } : {}),
+        }),
+      );
+      for (const person of data.connections ?? []) {
+        for (const entry of person.clientData ?? []) {
+          const [entryTag, from] = (entry.value ?? "").split(" ");
+          if (entry.key === RESTORE_TAG_KEY && entryTag === tag && from && person.resourceName)
+            found.set(from, person.resourceName);
+        }
+      }
+      pageToken = data.nextPageToken ?? undefined;
+    } while (pageToken);
+    return found;
+  }
+
+  /** Which of these contacts' resource names the target user still has. */
+  async existing(resourceNames: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (const chunk of chunks([...resourceNames], BATCH_GET_SIZE)) {
+      const { data } = await this.call("people.people.getBatchGet", true, () =>
+        this.people.people.getBatchGet({ resourceNames: chunk, personFields: "metadata" }),
+      );
+      for (const response of data.responses ?? []) {
+        if (response.httpStatusCode === 200 && response.requestedResourceName)
+          found.add(response.requestedResourceName);
+      }
+    }
+    return found;
+  }
 }
 
 /** One restore: the entries' contacts created, their photos set, their groups filled. */
@@ -201,9 +255,15 @@ class RestoreRun {
         groupEntries.push({ outcome, name });
         continue;
       }
+      const body = contactBody(content);
+      if (this.target.tag)
+        body.clientData = [
+          ...(body.clientData ?? []),
+          { key: RESTORE_TAG_KEY, value: `${this.target.tag} ${outcome.from}` },
+        ];
       pending.push({
         outcome,
-        body: contactBody(content),
+        body,
         ...(content[PHOTO_FIELD]?.data ? { photo: content[PHOTO_FIELD].data } : {}),
         groups: groupsOf(content),
       });

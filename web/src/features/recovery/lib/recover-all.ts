@@ -3,7 +3,7 @@ import type { RecoveryTarget } from "../hooks/use-recovery-form";
 
 /**
  * "Recover all data" of a resource: everything of a service (a shared drive has Drive data only; a user's
- * calendars once they are backed up).
+ * calendars and contacts once they are backed up).
  */
 export function recoverAllOf(resource: Resource): RecoveryTarget {
   return {
@@ -12,6 +12,11 @@ export function recoverAllOf(resource: Resource): RecoveryTarget {
     services:
       resource.type === "shared_drive"
         ? ["drive"]
-        : ["gmail", "drive", ...(resource.calendarBackupBytes > 0 ? (["calendar"] as const) : [])],
+        : [
+            "gmail",
+            "drive",
+            ...(resource.calendarBackupBytes > 0 ? (["calendar"] as const) : []),
+            ...(resource.contactsBackupBytes > 0 ? (["contacts"] as const) : []),
+          ],
   };
 }

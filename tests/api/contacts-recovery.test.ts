@@ -1,0 +1,166 @@
+/**
+ * Recovering contacts through the API, end to end on the stack: a user's backed-up address book (a
+ * contact in a group of theirs, another one) loses a contact at Google. A recovery to the original place
+ * creates the lost contact again, back in its group, and skips the one still there; a recovery into a
+ * separate folder creates every contact into a group of the folder's name; a delivery that stopped after
+ * Google created a contact finds it by the recovery's tag instead of creating it twice.
+ */
+import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
+import type { people_v1 } from "@googleapis/people";
+import { SCOPES } from "../../emulators/workspace/src/index";
+import { RESTORE_TAG_KEY } from "../../functions/src/engine/contacts/restorer";
+import { backedUpWithPolicy, itemsOf, type StoredRun } from "../support/backup-runs";
+import { onboarded, setAccount } from "../support/organizations";
+import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
+import { peopleFor, workspaceAdmin } from "../support/workspace";
+
+jest.setTimeout(180_000);
+
+let setup: Awaited<ReturnType<typeof onboarded>>;
+let resourceId: string;
+let people: people_v1.People;
+let team: string;
+let vreni: string;
+let hans: string;
+
+const recover = (body: Record<string, unknown>) => recoveriesOf(setup.call, setup.organization).start(body);
+const finished = (recoveryId: string) => recoveriesOf(setup.call, setup.organization).finished(recoveryId);
+
+/**
+ * The user's contacts by family name: resource name and groups of each, read through the emulator's
+ * admin API (a test's own reads would spend the user's first-page quota of full listings).
+ */
+async function contactsNamed(familyName: string) {
+  const answer = await workspaceAdmin("GET", `/users/${setup.workspace.user}/people/contacts`);
+  expect(answer.status).toBe(200);
+  return (answer.body as { contacts: people_v1.Schema$Person[] }).contacts
+    .filter((person) => person.names?.[0]?.familyName === familyName)
+    .map((person) => ({
+      resourceName: person.resourceName ?? "",
+      groups: (person.memberships ?? []).map(
+        (membership) => membership.contactGroupMembership?.contactGroupResourceName,
+      ),
+    }));
+}
+
+async function groupNamed(name: string): Promise<people_v1.Schema$ContactGroup | undefined> {
+  const { data } = await people.contactGroups.list({ pageSize: 1000 });
+  return (data.contactGroups ?? []).find((group) => group.name === name);
+}
+
+async function report(recoveryId: string): Promise<string> {
+  const answer = await setup.call(
+    `/organizations/${setup.organization.organizationId}/recoveries/${recoveryId}/report`,
+  );
+  expect(answer.status).toBe(200);
+  return answer.bytes.toString("utf8");
+}
+
+beforeAll(async () => {
+  setup = await onboarded();
+  const { organization, workspace } = setup;
+  await setAccount(organization, { planId: "zurich", seats: 5 });
+  people = peopleFor(workspace.user, [SCOPES.contacts]);
+  const marker = organization.organizationId;
+  vreni = `Vreni${marker}`;
+  hans = `Hans${marker}`;
+  team = (await people.contactGroups.create({ requestBody: { contactGroup: { name: "Team" } } })).data
+    .resourceName!;
+  // Made ten minutes ago, as an address book is: Google's sync requests see a write only after minutes.
+  const seeded = await workspaceAdmin("POST", `/users/${workspace.user}/people/contacts`, {
+    contacts: [
+      {
+        person: {
+          names: [{ givenName: "Vreni", familyName: vreni }],
+          emailAddresses: [{ value: "vreni@example.ch" }],
+          memberships: [{ contactGroupMembership: { contactGroupResourceName: team } }],
+        },
+      },
+      { person: { names: [{ givenName: "Hans", familyName: hans }] } },
+    ],
+    ageMinutes: 10,
+  });
+  expect(seeded.status).toBe(200);
+
+  let run: StoredRun;
+  ({ resourceId, run } = await backedUpWithPolicy(setup, "Contacts", ["contacts"]));
+  expect(run.services).toMatchObject({ contacts: { state: "succeeded" } });
+
+  // Lost at Google: Vreni.
+  const [lost] = await contactsNamed(vreni);
+  await people.people.deleteContact({ resourceName: lost!.resourceName });
+  expect(await contactsNamed(vreni)).toEqual([]);
+});
+
+describe("a user's contacts recovered", () => {
+  test("when they are recovered to the original place, then the lost contact is created again in its group and the one still there is skipped", async () => {
+    const started = await recover({
+      resourceId,
+      service: "contacts",
+      location: "original",
+      method: "overwrite",
+    });
+    expect(started.status).toBe(202);
+    const recovery = await finished((started.body as Recovery).recoveryId);
+    expect(recovery).toMatchObject({ state: "succeeded", progress: { failed: 0, skipped: 1 } });
+    expect(await contactsNamed(vreni)).toEqual([
+      {
+        resourceName: expect.stringMatching(/^people\//) as string,
+        groups: expect.arrayContaining([team]) as string[],
+      },
+    ]);
+    expect(await contactsNamed(hans)).toHaveLength(1);
+    const lines = (await report(recovery.recoveryId)).split("\r\n");
+    expect(lines.filter((line) => line.includes(RECOVERY_ITEM_REASONS.alreadyThere))).toHaveLength(1);
+  });
+
+  test("when they are recovered into a separate folder, then every contact is created into a group of the folder's name", async () => {
+    const folderName = `Restored_${Date.now()}`;
+    const started = await recover({
+      resourceId,
+      service: "contacts",
+      location: "original",
+      method: "folder",
+      folderName,
+    });
+    expect(started.status).toBe(202);
+    expect(await finished((started.body as Recovery).recoveryId)).toMatchObject({
+      state: "succeeded",
+      progress: { failed: 0, skipped: 0 },
+    });
+    const group = await groupNamed(folderName);
+    expect(group?.memberCount).toBe(2);
+    expect(await contactsNamed(hans)).toHaveLength(2);
+  });
+
+  test("when a delivery stopped after Google created a contact, then the next one finds it by the recovery's tag and creates nothing twice", async () => {
+    const items = await itemsOf(setup.organization, resourceId);
+    const hansItem = items.find(
+      (item) =>
+        item.kind === "contacts-entry" && JSON.stringify(item).toLowerCase().includes(hans.toLowerCase()),
+    );
+    const from = `people/${hansItem!.itemKey.replace(/^contact:/, "")}`;
+    const recoveryId = `resumed${Date.now()}`;
+    // What the stopped delivery had created: Hans, with the recovery's tag.
+    await people.people.createContact({
+      requestBody: {
+        names: [{ givenName: "Hans", familyName: hans }],
+        clientData: [{ key: RESTORE_TAG_KEY, value: `${recoveryId} ${from}` }],
+      },
+    });
+    const before = (await contactsNamed(hans)).length;
+    await resumeDeadRecovery(setup.organization, {
+      recoveryId,
+      service: "contacts",
+      resourceId,
+      folderName: "Resumed",
+      itemId: hansItem!.itemKey,
+      requestedBy: setup.workspace.user,
+    });
+    expect(await finished(recoveryId)).toMatchObject({
+      state: "succeeded",
+      progress: { restored: 1, failed: 0 },
+    });
+    expect(await contactsNamed(hans)).toHaveLength(before);
+  });
+});
