@@ -8,7 +8,7 @@
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
 import type { people_v1 } from "@googleapis/people";
 import { SCOPES } from "../../emulators/workspace/src/index";
-import { RESTORE_TAG_KEY } from "../../functions/src/engine/contacts/restorer";
+import { RESTORE_TAG_KEY } from "../../functions/src/engine/contacts/restore-lookups";
 import { backedUpWithPolicy, itemsOf, type StoredRun } from "../support/backup-runs";
 import { onboarded, setAccount } from "../support/organizations";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";

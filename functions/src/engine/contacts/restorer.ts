@@ -23,6 +23,7 @@ import type { people_v1 } from "@googleapis/people";
 import type { GoogleCaller } from "../google/caller";
 import { classifyGoogleError } from "../google/errors";
 import { PEOPLE_BATCH_CREATE_SIZE } from "./limits";
+import { RESTORE_TAG_KEY, chunks, existingContacts, taggedContacts } from "./restore-lookups";
 import {
   GROUP_FIELDS,
   PHOTO_FIELD,
@@ -50,11 +51,6 @@ export interface ContactsRestoreTarget {
    */
   tag?: string;
 }
-
-/** The client-data key of the tag a restore in parts gives each contact it creates. */
-export const RESTORE_TAG_KEY = "alpvault.restore";
-/** Resource names per `people.getBatchGet` call: Google's maximum. */
-const BATCH_GET_SIZE = 200;
 
 /** What became of one entry, in the order of the entries. */
 export interface ContactRestoreOutcome {
@@ -124,12 +120,6 @@ function groupsOf(person: BackedUpPerson): string[] {
   });
 }
 
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
-  return out;
-}
-
 /** A refusal about what the request carried (a 4xx that is not about access or quota). */
 function refusesRequest(error: unknown): boolean {
   return classifyGoogleError(error).kind === "item";
@@ -169,47 +159,14 @@ export class ContactsRestorer {
     return run;
   }
 
-  /**
-   * The contacts of the target user a restore tagged `tag` created, by the backed-up resource name each
-   * came from (every connection read once, with its client data only).
-   */
-  async tagged(tag: string): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    let pageToken: string | undefined;
-    do {
-      const { data } = await this.call("people.people.connections.list", true, () =>
-        this.people.people.connections.list({
-          resourceName: "people/me",
-          personFields: "clientData",
-          pageSize: 1_000,
-          ...(pageToken ? { pageToken } : {}),
-        }),
-      );
-      for (const person of data.connections ?? []) {
-        for (const entry of person.clientData ?? []) {
-          const [entryTag, from] = (entry.value ?? "").split(" ");
-          if (entry.key === RESTORE_TAG_KEY && entryTag === tag && from && person.resourceName)
-            found.set(from, person.resourceName);
-        }
-      }
-      pageToken = data.nextPageToken ?? undefined;
-    } while (pageToken);
-    return found;
+  /** The contacts of the target user a restore tagged `tag` created, by backed-up resource name. */
+  tagged(tag: string): Promise<Map<string, string>> {
+    return taggedContacts(this.people, this.call, tag);
   }
 
   /** Which of these contacts' resource names the target user still has. */
-  async existing(resourceNames: readonly string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (const chunk of chunks([...resourceNames], BATCH_GET_SIZE)) {
-      const { data } = await this.call("people.people.getBatchGet", true, () =>
-        this.people.people.getBatchGet({ resourceNames: chunk, personFields: "metadata" }),
-      );
-      for (const response of data.responses ?? []) {
-        if (response.httpStatusCode === 200 && response.requestedResourceName)
-          found.add(response.requestedResourceName);
-      }
-    }
-    return found;
+  existing(resourceNames: readonly string[]): Promise<Set<string>> {
+    return existingContacts(this.people, this.call, resourceNames);
   }
 }
 
