@@ -132,7 +132,7 @@ export function FolderNameField({ state }: { state: RecoveryFormState }) {
     <TextField
       id="recovery-folder-name"
       name="folderName"
-      label={t("recovery.method.folderName")}
+      label={t("recovery.method.folderName", { context: form.values.service })}
       value={form.values.folderName}
       onChange={form.handleChange}
       onBlur={form.handleBlur}

@@ -145,6 +145,36 @@ describe("the recovery modal's choices", () => {
       permissions: true,
     });
   });
+
+  it("when Calendar or Contacts is chosen, then the method and the name say what a separate folder is for that service, and the request names the service", async () => {
+    api.answer(START, aRecovery({ service: "calendar", folderName: "Restored_2026-12-01" }));
+    const { dialog, user } = await openModal({
+      ...wholeMailbox,
+      services: ["gmail", "drive", "calendar", "contacts"],
+    });
+    await user.click(within(dialog).getByRole("radio", { name: "Contacts" }));
+    expect(within(dialog).getByRole("radio", { name: "Into a new contact group" })).toBeChecked();
+    expect(
+      within(dialog).getByRole("textbox", { name: "Name of the new contact group" }),
+    ).toBeInTheDocument();
+    await user.click(within(dialog).getByRole("radio", { name: "Calendar" }));
+    expect(within(dialog).getByRole("radio", { name: "Back into the original calendars" })).not.toBeChecked();
+    await fill(
+      user,
+      within(dialog).getByRole("textbox", { name: "Name of the new calendar" }),
+      "Restored_2026-12-01",
+    );
+    await user.click(within(dialog).getByRole("button", { name: "Recover" }));
+    await expectSnackbar(RECOVERY_MESSAGES.started, "success");
+    expect(api.lastRequest(START).body).toEqual({
+      resourceId: "user-ada",
+      service: "calendar",
+      location: "original",
+      method: "folder",
+      folderName: "Restored_2026-12-01",
+      permissions: false,
+    });
+  });
 });
 
 describe("a recovery that cannot start", () => {

@@ -71,7 +71,7 @@ function RecoveryForm({
           field="method"
           label={t("recovery.method.label")}
           choices={["folder", "overwrite"] as const}
-          choiceLabel={(method) => t(`recovery.method.${method}`)}
+          choiceLabel={(method) => t(`recovery.method.${method}`, { context: values.service })}
         >
           {values.method === "folder" && <FolderNameField state={state} />}
         </FieldChoices>
