@@ -17,7 +17,7 @@
  */
 import type { calendar_v3 } from "@googleapis/calendar";
 import { RECOVERY_ITEM_REASONS } from "@alpvault/contracts/recovery";
-import { heldItem, itemsByKey } from "../backups/service";
+import { itemsByKey } from "../backups/service";
 import { calendarItemKey, eventItemKey, isCalendarEntry } from "../engine/calendar/entries";
 import {
   ALREADY_THERE,
@@ -25,11 +25,17 @@ import {
   type CalendarRestoreMemory,
   type CalendarRestoreOutcome,
 } from "../engine/calendar/restorer";
-import { versionContent } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
-import { objectsOf, record, type ItemOutcome, type PageRestorer, type RecoveryRestore } from "./item-context";
+import {
+  contentOf,
+  heldAtRecoveryDate,
+  record,
+  type ItemOutcome,
+  type PageRestorer,
+  type RecoveryRestore,
+} from "./item-context";
 import { readLedger } from "./repo";
-import { itemFailure } from "./restore-item";
+import { withContents } from "./restore-item";
 
 /** What the engine's restorer offers a recovery. */
 export interface CalendarEntriesRestorer {
@@ -59,9 +65,7 @@ function outcomeOf(outcome: CalendarRestoreOutcome | undefined): ItemOutcome {
 }
 
 /** What earlier deliveries of the recovery did, read back for the engine's restorer. */
-export function recoveryMemory(
-  restore: Pick<RecoveryRestore, "scope" | "recovery" | "kind" | "blobStore" | "keys">,
-): CalendarRestoreMemory {
+export function recoveryMemory(restore: RecoveryRestore): CalendarRestoreMemory {
   const { scope, recovery } = restore;
   return {
     async recreated(calendarId) {
@@ -70,18 +74,9 @@ export function recoveryMemory(
     },
     async series(calendarId, eventId) {
       const [found] = await itemsByKey(scope, recovery.resourceId, [eventItemKey(calendarId, eventId)]);
-      const item = await heldItem(
-        scope,
-        { resourceId: recovery.resourceId, kind: restore.kind, asOf: recovery.asOf ?? null },
-        found,
-      );
+      const item = await heldAtRecoveryDate(restore, found);
       if (!item) return undefined;
-      const content = await versionContent(
-        restore.blobStore,
-        { organizationId: scope.organizationId, keys: await restore.keys(item.current.dataKeyId) },
-        item.current,
-      );
-      return JSON.parse(content.toString("utf8")) as calendar_v3.Schema$Event;
+      return JSON.parse((await contentOf(restore, item)).toString("utf8")) as calendar_v3.Schema$Event;
     },
   };
 }
@@ -101,20 +96,15 @@ export class CalendarItems implements PageRestorer {
     items: readonly { itemKey: string; item: CatalogItem; importing: boolean }[],
   ): Promise<Map<string, ItemOutcome>> {
     const results = new Map<string, ItemOutcome>();
-    const entries: { itemKey: string; entry: CalendarRestoreEntry }[] = [];
-    for (const { itemKey, item } of items) {
-      const metadata = item.current.metadata;
-      if (this.intoNewCalendar && isCalendarEntry(metadata)) {
-        results.set(itemKey, { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.calendarNotRecreated });
-        continue;
-      }
-      try {
-        const content = await versionContent(restore.blobStore, await objectsOf(restore, item), item.current);
-        entries.push({ itemKey, entry: { metadata, content } });
-      } catch (error) {
-        results.set(itemKey, itemFailure(error));
-      }
-    }
+    const open = items.filter(({ itemKey, item }) => {
+      if (!(this.intoNewCalendar && isCalendarEntry(item.current.metadata))) return true;
+      results.set(itemKey, { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.calendarNotRecreated });
+      return false;
+    });
+    const entries = (await withContents(restore, open, results)).map(({ itemKey, item, content }) => ({
+      itemKey,
+      entry: { metadata: item.current.metadata, content } satisfies CalendarRestoreEntry,
+    }));
     if (entries.length === 0) return results;
     await Promise.all(entries.map(({ itemKey }) => record(restore, itemKey, { state: "importing" })));
     this.restorer ??= this.makeRestorer(recoveryMemory(restore));

@@ -21,10 +21,9 @@ import {
   type ContactsRestoreTarget,
 } from "../engine/contacts/restorer";
 import { GROUP_KEY_PREFIX, isContactEntry, type BackedUpGroup } from "../engine/contacts/people";
-import { versionContent } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
-import { objectsOf, record, type ItemOutcome, type PageRestorer, type RecoveryRestore } from "./item-context";
-import { itemFailure } from "./restore-item";
+import { contentOf, record, type ItemOutcome, type PageRestorer, type RecoveryRestore } from "./item-context";
+import { withContents } from "./restore-item";
 
 /** What the engine's restorer offers a recovery. */
 export interface ContactsEntriesRestorer {
@@ -65,16 +64,13 @@ export class ContactsItems implements PageRestorer {
     items: readonly { itemKey: string; item: CatalogItem; importing: boolean }[],
   ): Promise<Map<string, ItemOutcome>> {
     const results = new Map<string, ItemOutcome>();
-    let entries: PageEntry[] = [];
-    for (const { itemKey, item, importing } of items) {
-      try {
-        const content = await versionContent(restore.blobStore, await objectsOf(restore, item), item.current);
-        const { metadata } = item.current;
-        entries.push({ itemKey, importing, from: metadata.resourceName ?? "", entry: { metadata, content } });
-      } catch (error) {
-        results.set(itemKey, itemFailure(error));
-      }
-    }
+    const read = await withContents(restore, items, results);
+    let entries: PageEntry[] = read.map(({ itemKey, item, importing, content }) => ({
+      itemKey,
+      importing,
+      from: item.current.metadata.resourceName ?? "",
+      entry: { metadata: item.current.metadata, content },
+    }));
     entries = await this.settleFound(restore, entries, results);
     if (entries.length === 0) return results;
     await Promise.all(entries.map(({ itemKey }) => record(restore, itemKey, { state: "importing" })));
@@ -152,7 +148,7 @@ export class ContactsItems implements PageRestorer {
       const page = await itemsAfter(scope, recovery.resourceId, restore.kind, after, GROUP_PAGE);
       const groups = page.filter((item) => item.itemKey.startsWith(GROUP_KEY_PREFIX));
       for (const item of groups) {
-        const content = await versionContent(restore.blobStore, await objectsOf(restore, item), item.current);
+        const content = await contentOf(restore, item);
         const group = JSON.parse(content.toString("utf8")) as BackedUpGroup;
         const name = group.name ?? group.formattedName;
         if (group.resourceName && name) names[group.resourceName] = name;

@@ -7,10 +7,9 @@
 import { RECOVERY_ITEM_REASONS } from "@alpvault/contracts/recovery";
 import { mailLabelNames } from "../backups/service";
 import { messageIdOf, type GmailRestorer } from "../engine/gmail/restorer";
-import { versionContent } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
 import {
-  objectsOf,
+  contentOf,
   record,
   type ItemOutcome,
   type ItemByItemRestorer,
@@ -31,7 +30,7 @@ export class GmailItems implements ItemByItemRestorer {
   ): Promise<ItemOutcome> {
     const { scope, recovery } = restore;
     const current = item.current;
-    const raw = await versionContent(restore.blobStore, await objectsOf(restore, item), current);
+    const raw = await contentOf(restore, item);
     const messageId = messageIdOf(raw);
     if (messageId && (importing || recovery.method === "overwrite")) {
       const existing = await this.restorer.find(messageId);

@@ -6,8 +6,10 @@
  */
 import type { RecoveryProblem } from "@alpvault/contracts/recovery";
 import type { ServiceItemKind } from "@alpvault/contracts/services";
+import { heldItem } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
 import type { DerivedKeys } from "../engine/format/keys";
+import { versionContent } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
 import type { Scope } from "../lib/tenancy";
 import { writeLedger, type LedgerEntry, type StoredRecovery } from "./repo";
@@ -81,4 +83,21 @@ export async function objectsOf(
   item: CatalogItem,
 ): Promise<{ organizationId: string; keys: DerivedKeys }> {
   return { organizationId: restore.scope.organizationId, keys: await restore.keys(item.current.dataKeyId) };
+}
+
+/** An item's current version's content, read and decrypted. */
+export async function contentOf(restore: RecoveryRestore, item: CatalogItem): Promise<Buffer> {
+  return versionContent(restore.blobStore, await objectsOf(restore, item), item.current);
+}
+
+/**
+ * The item as the backups held it at the recovery's date, if it has one, and of the kind restored (the
+ * choice the recovery's totals and its estimate make too).
+ */
+export function heldAtRecoveryDate(
+  restore: RecoveryRestore,
+  found: CatalogItem | undefined,
+): Promise<CatalogItem | undefined> {
+  const { scope, recovery, kind } = restore;
+  return heldItem(scope, { resourceId: recovery.resourceId, kind, asOf: recovery.asOf ?? null }, found);
 }

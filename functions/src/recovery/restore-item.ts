@@ -4,7 +4,6 @@
  * after), and counted; an item that cannot be restored is recorded with why.
  */
 import { RECOVERY_ITEM_REASONS } from "@alpvault/contracts/recovery";
-import { heldItem } from "../backups/service";
 import { classifyGoogleError, GoogleCallError } from "../engine/google/errors";
 import { isIntegrityError } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
@@ -12,7 +11,14 @@ import { itemTitle } from "../engine/services";
 import { googleStatus } from "../engine/sources/google-errors";
 import { inParallel } from "../lib/parallel";
 import { readLedger } from "./repo";
-import { record, type ItemByItemRestorer, type ItemOutcome, type RecoveryRestore } from "./item-context";
+import {
+  contentOf,
+  heldAtRecoveryDate,
+  record,
+  type ItemByItemRestorer,
+  type ItemOutcome,
+  type RecoveryRestore,
+} from "./item-context";
 
 export type { RecoveryRestore } from "./item-context";
 
@@ -43,21 +49,14 @@ type PreparedItem =
   | { itemKey: string; item: CatalogItem | undefined; settled: ItemOutcome }
   | { itemKey: string; item: CatalogItem; settled?: undefined; importing: boolean };
 
-/**
- * The item as the backups held it at the recovery's date, if it has one, and of the kind restored (the
- * choice the recovery's totals and its estimate make too); one the ledger has done is counted as it was.
- */
+/** The item as held at the recovery's date (`heldAtRecoveryDate`); one the ledger has done is counted as it was. */
 async function prepareItem(
   restore: RecoveryRestore,
   itemKey: string,
   catalogItem: CatalogItem | undefined,
 ): Promise<PreparedItem> {
   const { scope, recovery } = restore;
-  const item = await heldItem(
-    scope,
-    { resourceId: recovery.resourceId, kind: restore.kind, asOf: recovery.asOf ?? null },
-    catalogItem,
-  );
+  const item = await heldAtRecoveryDate(restore, catalogItem);
   restore.names.set(itemKey, itemName(item ?? catalogItem));
   if (!item || item.kind !== restore.kind) {
     return {
@@ -83,6 +82,26 @@ export function itemFailure(error: unknown): ItemOutcome {
   const reason = itemFailureReason(error);
   if (reason === undefined) throw error;
   return { outcome: "failed", reason };
+}
+
+/**
+ * The items of a page with their content, in order; one whose content cannot be read (damaged or missing
+ * objects) is answered in `results` with why, and left out.
+ */
+export async function withContents<T extends { itemKey: string; item: CatalogItem }>(
+  restore: RecoveryRestore,
+  items: readonly T[],
+  results: Map<string, ItemOutcome>,
+): Promise<(T & { content: Buffer })[]> {
+  const read: (T & { content: Buffer })[] = [];
+  for (const entry of items) {
+    try {
+      read.push({ ...entry, content: await contentOf(restore, entry.item) });
+    } catch (error) {
+      results.set(entry.itemKey, itemFailure(error));
+    }
+  }
+  return read;
 }
 
 /** Counts an item's outcome; one not restored is listed and recorded with its reason. */
