@@ -1,13 +1,13 @@
 /**
- * Export jobs: a resource's backed-up mail (MBOX, or one .eml file per message in a ZIP) or Drive files
- * (ZIP), written by a background job into the organisation's regional bucket and downloaded from there.
+ * Export jobs: a resource's backed-up mail (MBOX, or one .eml file per message in a ZIP), Drive files
+ * (ZIP), calendars (a ZIP of one iCalendar file per calendar) or contacts (one vCard 4.0 file), written by a background job into the organisation's regional bucket and downloaded from there.
  * The request's rules and texts are shared by the browser and the API.
  */
 import * as yup from "yup";
 import type { WorkPace } from "./eta";
 import { isId } from "./ids";
 import { SEARCH_MESSAGES, testSearchDate } from "./search";
-import { isServiceId, SERVICES, type ServiceFacts } from "./services";
+import { isServiceId, SERVICES, type ServiceFacts, type ServiceId } from "./services";
 
 /** What a browse of the named service is organised by (undefined for a value that names no service). */
 const browsedBy = (service: unknown): ServiceFacts["browseBy"] | undefined =>
@@ -16,7 +16,7 @@ const browsedBy = (service: unknown): ServiceFacts["browseBy"] | undefined =>
 export const EXPORT_MESSAGES = {
   started: "Export started",
   invalid:
-    "An export names a resource, the service (gmail or drive), a format it offers (mbox or eml for gmail, zip for drive) and optionally up to 1000 item ids, or a label (gmail) or a folder (drive)",
+    "An export names a resource, the service (gmail, drive, calendar or contacts), a format it offers (mbox or eml for gmail, zip for drive, ics for calendar, vcf for contacts) and optionally up to 1000 item ids, or a label (gmail) or a folder (drive)",
   resourceNotFound: "Resource not found",
   exportNotFound: "Export not found",
   notReady: "The export is not finished yet",
@@ -33,12 +33,17 @@ export const EXPORT_ITEM_REASONS = {
   notFound: "Not in the backups",
 } as const;
 
+/** The formats of each service's export, the first its default. */
 export const EXPORT_FORMATS = {
   gmail: ["mbox", "eml"],
   drive: ["zip"],
-} as const;
+  calendar: ["ics"],
+  contacts: ["vcf"],
+} as const satisfies Record<ServiceId, readonly string[]>;
 export type ExportService = keyof typeof EXPORT_FORMATS;
-export type ExportFormat = "mbox" | "eml" | "zip";
+export type ExportFormat = (typeof EXPORT_FORMATS)[ExportService][number];
+export const EXPORT_SERVICES = Object.keys(EXPORT_FORMATS) as ExportService[];
+export const EXPORT_FORMAT_NAMES = [...new Set(Object.values(EXPORT_FORMATS).flat())] as ExportFormat[];
 
 /** The most items an export of a label or a folder takes (its item ids are kept with the job). */
 export const MAX_EXPORT_PLACE_ITEMS = 10_000;
@@ -54,13 +59,10 @@ export const exportRequestSchema = yup
       .string()
       .required(EXPORT_MESSAGES.invalid)
       .test("id", EXPORT_MESSAGES.invalid, (value) => isId(value)),
-    service: yup
-      .string()
-      .oneOf(["gmail", "drive"] as const, EXPORT_MESSAGES.invalid)
-      .required(EXPORT_MESSAGES.invalid),
+    service: yup.string().oneOf(EXPORT_SERVICES, EXPORT_MESSAGES.invalid).required(EXPORT_MESSAGES.invalid),
     format: yup
       .string()
-      .oneOf(["mbox", "eml", "zip"] as const, EXPORT_MESSAGES.invalid)
+      .oneOf(EXPORT_FORMAT_NAMES, EXPORT_MESSAGES.invalid)
       .optional()
       .test(
         "format",

@@ -4,11 +4,20 @@
  * calendar at Google. A recovery to the original place imports the events back with their iCalUIDs, the
  * series whole with its exceptions, recreates the lost calendar with its event, and skips the calendar the
  * user still has; a recovery into a new calendar puts every event into one calendar of the name asked.
+ * Their export is a ZIP of one iCalendar file per calendar, read back by parsers nobody here wrote
+ * (Python's zipfile, Mozilla's ical.js).
  */
+import type { ExportJob } from "@alpvault/contracts/exports";
+import type { RegionId } from "@alpvault/contracts/regions";
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
 import type { calendar_v3 } from "@googleapis/calendar";
+import ICAL from "ical.js";
 import { SCOPES } from "../../emulators/workspace/src/index";
 import { backedUpWithPolicy, type StoredRun } from "../support/backup-runs";
+import { exportsOf, unzipWithPython } from "../support/exports";
+import { startExport } from "../../functions/src/export/jobs";
+import { executeExport } from "../../functions/src/export/job";
+import { exportDeps } from "../../functions/src/export/task";
 import { onboarded, setAccount } from "../support/organizations";
 import { recoveriesOf } from "../support/recoveries";
 import { calendarFor } from "../support/workspace";
@@ -188,5 +197,87 @@ describe("a user's calendars recovered", () => {
     );
     const lines = (await report(recovery.recoveryId)).split("\r\n");
     expect(lines.filter((line) => line.includes(RECOVERY_ITEM_REASONS.calendarNotRecreated))).toHaveLength(2);
+  });
+});
+
+describe("a user's calendars exported", () => {
+  test("when the calendars are exported, then the ZIP holds one iCalendar file per calendar whose events an independent parser reads back as Google had them", async () => {
+    const exports = exportsOf(setup.call, setup.organization);
+    const started = await exports.start({ resourceId, service: "calendar" });
+    expect(started.status).toBe(202);
+    const job = await exports.finished((started.body as ExportJob).exportId);
+    expect(job).toMatchObject({ state: "succeeded", format: "ics", progress: { failed: 0 } });
+    expect(job.fileName).toMatch(/\.zip$/);
+    const files = unzipWithPython((await exports.download(job.exportId)).bytes);
+    expect(files.size).toBe(2);
+    const calendarOf = (name: string) => {
+      const text = files.get(name)!.toString("utf8");
+      // RFC 5545 §3.1: CRLF line ends, no line longer than 75 octets.
+      for (const line of text.split("\r\n")) expect(Buffer.byteLength(line, "utf8")).toBeLessThanOrEqual(75);
+      return new ICAL.Component(ICAL.parse(text) as unknown[]);
+    };
+
+    const projects = calendarOf(`${projectsName}.ics`);
+    expect(projects.getFirstPropertyValue("x-wr-calname")).toBe(projectsName);
+    const [holiday] = projects.getAllSubcomponents("vevent");
+    expect(projects.getAllSubcomponents("vevent")).toHaveLength(1);
+    expect(holiday!.getFirstPropertyValue("summary")).toBe("Projekt Säntis");
+    const holidayStart = holiday!.getFirstProperty("dtstart")!;
+    expect([holidayStart.type, String(holidayStart.getFirstValue())]).toEqual(["date", "2027-03-08"]);
+
+    const primaryName = [...files.keys()].find((name) => name !== `${projectsName}.ics`)!;
+    const primary = calendarOf(primaryName);
+    const zones = primary.getAllSubcomponents("vtimezone").map((zone) => zone.getFirstPropertyValue("tzid"));
+    expect(zones).toContain("Europe/Zurich");
+    const events = primary.getAllSubcomponents("vevent").map((vevent) => ({
+      uid: vevent.getFirstPropertyValue("uid"),
+      summary: vevent.getFirstPropertyValue("summary"),
+      start: String(vevent.getFirstPropertyValue("dtstart")),
+      zone: vevent.getFirstProperty("dtstart")!.getParameter("tzid") ?? null,
+      rrule: vevent.getFirstPropertyValue("rrule")?.toString() ?? null,
+      recurrenceId: vevent.hasProperty("recurrence-id"),
+      status: vevent.getFirstPropertyValue("status"),
+    }));
+    expect(events.find((event) => event.uid === single.iCalUID)).toMatchObject({
+      summary: single.summary,
+      start: "2027-03-01T09:00:00Z",
+      rrule: null,
+    });
+    const seriesEvents = events.filter((event) => event.uid === series.iCalUID);
+    expect(seriesEvents.find((event) => !event.recurrenceId)).toMatchObject({
+      summary: "Weekly sync",
+      start: "2027-03-02T09:00:00",
+      zone: "Europe/Zurich",
+      rrule: "FREQ=WEEKLY;COUNT=4",
+    });
+    const exceptions = seriesEvents.filter((event) => event.recurrenceId);
+    expect(exceptions.map((event) => event.status).sort()).toEqual(["CANCELLED", "CONFIRMED"]);
+    expect(exceptions.find((event) => event.status === "CONFIRMED")?.summary).toBe("Weekly sync (moved)");
+  });
+
+  test("when the export is written one item a delivery (each delivery at its deadline), then its calendars' files are the same as one delivery writes", async () => {
+    const exports = exportsOf(setup.call, setup.organization);
+    const whole = await exports.start({ resourceId, service: "calendar" });
+    const wholeJob = await exports.finished((whole.body as ExportJob).exportId);
+    const regionId = setup.organization.subscriptions[0]!.region.id as RegionId;
+    const scope = { organizationId: setup.organization.organizationId, regionId };
+    const queued: string[] = [];
+    const enqueue = async (_region: unknown, task: { exportId: string }) => {
+      queued.push(task.exportId);
+    };
+    const job = await startExport(scope, { resourceId, service: "calendar" }, "test@alpvault.test", enqueue);
+    const task = { organizationId: scope.organizationId, exportId: job.exportId };
+    const outcomes: string[] = [];
+    // A budget of 0: every delivery checkpoints after its first item and hands the rest over.
+    for (let delivery = 0; delivery < 100 && outcomes.at(-1) !== "succeeded"; delivery++) {
+      outcomes.push(await executeExport(task, { ...exportDeps(), enqueue, budgetMs: 0 }));
+    }
+    expect(outcomes.at(-1)).toBe("succeeded");
+    expect(outcomes.filter((outcome) => outcome === "continued").length).toBeGreaterThanOrEqual(5);
+    const pieced = unzipWithPython((await exports.download(job.exportId)).bytes);
+    const inOne = unzipWithPython((await exports.download(wholeJob.exportId)).bytes);
+    expect([...pieced.keys()]).toEqual([...inOne.keys()]);
+    for (const [name, bytes] of inOne)
+      expect(pieced.get(name)?.toString("utf8")).toBe(bytes.toString("utf8"));
   });
 });

@@ -3,13 +3,17 @@
  * contact in a group of theirs, another one) loses a contact at Google. A recovery to the original place
  * creates the lost contact again, back in its group, and skips the one still there; a recovery into a
  * separate folder creates every contact into a group of the folder's name; a delivery that stopped after
- * Google created a contact finds it by the recovery's tag instead of creating it twice.
+ * Google created a contact finds it by the recovery's tag instead of creating it twice. Their export is
+ * one vCard 4.0 file that a parser nobody here wrote (Mozilla's ical.js) reads back.
  */
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
+import type { ExportJob } from "@alpvault/contracts/exports";
 import type { people_v1 } from "@googleapis/people";
+import ICAL from "ical.js";
 import { SCOPES } from "../../emulators/workspace/src/index";
 import { RESTORE_TAG_KEY } from "../../functions/src/engine/contacts/restore-lookups";
 import { backedUpWithPolicy, itemsOf, type StoredRun } from "../support/backup-runs";
+import { exportsOf } from "../support/exports";
 import { onboarded, setAccount } from "../support/organizations";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { peopleFor, workspaceAdmin } from "../support/workspace";
@@ -162,5 +166,36 @@ describe("a user's contacts recovered", () => {
       progress: { restored: 1, failed: 0 },
     });
     expect(await contactsNamed(hans)).toHaveLength(before);
+  });
+});
+
+describe("a user's contacts exported", () => {
+  type JCardProperty = [string, Record<string, unknown>, string, ...unknown[]];
+
+  test("when the contacts are exported, then one vCard 4.0 file holds a card per contact that an independent parser reads back with its name, address and group", async () => {
+    const exports = exportsOf(setup.call, setup.organization);
+    const started = await exports.start({ resourceId, service: "contacts" });
+    expect(started.status).toBe(202);
+    const job = await exports.finished((started.body as ExportJob).exportId);
+    expect(job).toMatchObject({ state: "succeeded", format: "vcf", progress: { failed: 0 } });
+    expect(job.fileName).toMatch(/-contacts-\d{4}-\d{2}-\d{2}\.vcf$/);
+    const { bytes, disposition } = await exports.download(job.exportId);
+    expect(disposition).toContain(job.fileName);
+    const text = bytes.toString("utf8");
+    for (const line of text.split("\r\n")) expect(Buffer.byteLength(line, "utf8")).toBeLessThanOrEqual(75);
+    const parsed = ICAL.parse(text) as unknown[];
+    const cards = (typeof parsed[0] === "string" ? [parsed] : parsed) as [string, JCardProperty[]][];
+    const values = (card: JCardProperty[], name: string) =>
+      card.filter((property) => property[0] === name).map(([, , , ...rest]) => rest);
+    const byFamily = (family: string) =>
+      cards.find(([, card]) => values(card, "n").some((value) => (value[0] as string[])[0] === family));
+    expect(cards.every(([name, card]) => name === "vcard" && values(card, "version")[0]?.[0] === "4.0")).toBe(
+      true,
+    );
+    const vreniCard = byFamily(vreni)![1];
+    expect(values(vreniCard, "fn")).toEqual([[`Vreni ${vreni}`]]);
+    expect(values(vreniCard, "email")).toEqual([["vreni@example.ch"]]);
+    expect(values(vreniCard, "categories").flat()).toContain("Team");
+    expect(values(byFamily(hans)![1], "fn")).toEqual([[`Hans ${hans}`]]);
   });
 });

@@ -5,6 +5,7 @@
  * lowered limits rather than 4 GiB), and the writer is shown to stream: content in, pieces out, a piece at a
  * time.
  */
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { crc32, inflateRawSync } from "node:zlib";
 import { unzip } from "../../emulators/workspace/src/index";
@@ -407,4 +408,57 @@ test("when the content fails midway or the download stops, then the entry stops 
   }
   await new Promise((resolve) => setTimeout(resolve, 50));
   expect(released).toBe(true);
+});
+
+test("when an entry is written across two stretches (a checkpoint between them), then the archive reads back whole, here and with Python's zipfile", async () => {
+  const first = new ZipWriter();
+  const parts: Buffer[] = [];
+  parts.push(...(await collect(first.entry("before.txt", [Buffer.from("first file\n")], MODIFIED, 11))));
+  const opened = first.openEntry("Kalender/Arbeit.ics", MODIFIED);
+  parts.push(opened.header);
+  const lines = Array.from({ length: 300 }, (_, index) => Buffer.from(`Zeile ${index} – Zürich\r\n`));
+  for (const line of lines.slice(0, 120)) parts.push(first.append(opened.entry, line));
+  // Only one entry at a time: another cannot start while this one is open.
+  await expect(collect(first.entry("other.txt", [Buffer.from("x")], MODIFIED, 1))).rejects.toThrow();
+  const directory = first.takeDirectory();
+
+  // The checkpoint keeps the open entry's state; the next stretch's writer starts where the file stands.
+  const kept = JSON.parse(JSON.stringify(opened.entry)) as typeof opened.entry;
+  const size = parts.reduce((sum, part) => sum + part.length, 0);
+  expect(() => new ZipWriter({ offset: size + 1 }).resumeEntry(kept)).toThrow();
+  const second = new ZipWriter({ offset: size });
+  second.resumeEntry(kept);
+  for (const line of lines.slice(120)) parts.push(second.append(kept, line));
+  parts.push(second.close(kept));
+  parts.push(...(await collect(second.entry("after.txt", [Buffer.from("last file\n")], MODIFIED, 10))));
+  const rest = second.takeDirectory();
+  const start = parts.reduce((sum, part) => sum + part.length, 0);
+  const records = Buffer.concat([directory.records, rest.records]);
+  parts.push(
+    records,
+    second.endRecords({ count: directory.count + rest.count, start, size: records.length }),
+  );
+  const archive = Buffer.concat(parts);
+
+  const parsed = parseArchive(archive);
+  expect(parsed.entries.map((entry) => entry.name)).toEqual([
+    "before.txt",
+    "Kalender/Arbeit.ics",
+    "after.txt",
+  ]);
+  expect(parsed.entries[1]!.content.equals(Buffer.concat(lines))).toBe(true);
+  expect(parsed.entries[1]!.localZip64).toBe(true);
+  // A reader nobody here wrote: Python's zipfile checks every entry's CRC-32 (testzip) and reads the names.
+  const python = execFileSync(
+    "python3",
+    [
+      "-c",
+      "import sys, zipfile, io; z = zipfile.ZipFile(io.BytesIO(sys.stdin.buffer.read())); assert z.testzip() is None; print('|'.join(z.namelist())); print(len(z.read('Kalender/Arbeit.ics')))",
+    ],
+    { input: archive },
+  )
+    .toString("utf8")
+    .trim()
+    .split("\n");
+  expect(python).toEqual(["before.txt|Kalender/Arbeit.ics|after.txt", String(Buffer.concat(lines).length)]);
 });

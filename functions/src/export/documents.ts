@@ -7,7 +7,15 @@
  * never downloaded and of chosen items or a whole resource.
  */
 import { z } from "zod/mini";
-import type { ExportJob, ExportProblem, ExportProgress } from "@alpvault/contracts/exports";
+import {
+  EXPORT_FORMAT_NAMES,
+  EXPORT_SERVICES,
+  type ExportFormat,
+  type ExportJob,
+  type ExportProblem,
+  type ExportProgress,
+  type ExportService,
+} from "@alpvault/contracts/exports";
 import { exportProblemSchema } from "@alpvault/contracts/schemas/exports";
 import { storedKind, storedKindWithId } from "../lib/stored";
 
@@ -31,6 +39,11 @@ export interface ExportCheckpoint {
   directoryBytes: number;
   /** The source bytes of the items settled so far (written or left out), for the bytes left. */
   sourceBytes: number;
+  /**
+   * What the format's writer keeps between deliveries (formats.ts), decoded by that writer's own schema;
+   * null when it keeps nothing (an export written before formats kept any reads so too).
+   */
+  format: Record<string, unknown> | null;
 }
 
 /** What an export records of its progress (the API adds its pace and time left while it runs). */
@@ -64,6 +77,7 @@ const checkpointSchema: z.ZodMiniType<ExportCheckpoint> = z.object({
   directoryParts: z.number(),
   directoryBytes: z.number(),
   sourceBytes: counted,
+  format: z._default(z.nullable(z.record(z.string(), z.unknown())), null),
 });
 
 /** `exports/{exportId}`. */
@@ -73,8 +87,8 @@ export const EXPORT = storedKindWithId<StoredExport>(
   z.object({
     exportId: z.string(),
     state: z.enum(["pending", "running", "succeeded", "failed", "expired"]),
-    service: z.enum(["gmail", "drive"]),
-    format: z.enum(["mbox", "eml", "zip"]),
+    service: z.enum(EXPORT_SERVICES as [ExportService, ...ExportService[]]),
+    format: z.enum(EXPORT_FORMAT_NAMES as [ExportFormat, ...ExportFormat[]]),
     resourceId: z.string(),
     resourceName: z.string(),
     fileName: z.string(),

@@ -2,8 +2,9 @@
  * The export worker: one `runExport` task delivery writes (a stretch of) one export job's file into the
  * organisation's regional bucket. It takes the job's lease, opens (first delivery) or resumes the file's
  * resumable upload session, and walks the items from the checkpoint: each item is read from the backup,
- * checked (AEAD tag and chunk HMAC, docs/backup-format.md §3) and written as an MBOX entry, an .eml entry or
- * a Drive file entry of a ZIP. An item whose stored objects are damaged or missing is left out and named
+ * checked (AEAD tag and chunk HMAC, docs/backup-format.md §3) and written by its format's writer
+ * (formats/: an MBOX entry, an .eml or Drive file entry of a ZIP, a VEVENT of a calendar's iCalendar file in
+ * a ZIP, a VCARD). An item whose stored objects are damaged or missing is left out and named
  * in the job's problems and report (and, in a ZIP, in a last entry); the export goes on.
  *
  * Bytes go to the bucket in 8 MiB requests (multiples of 256 KiB, as the protocol requires). At item
@@ -28,7 +29,9 @@ import { openStretch, type Stretch, type StretchDeps } from "../lib/stretch";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import { organizationServedIn } from "../organizations/service";
-import { exportKind, settleItem, type ExportFile } from "./entries";
+import { settleItem } from "./entries";
+import { FORMAT_WRITERS } from "./formats";
+import { exportKind, type ExportFile } from "./formats/format";
 import { Output } from "./output";
 import {
   EMPTY_CHECKPOINT,
@@ -59,12 +62,6 @@ const CHECKPOINT_BYTES = 64 * 1024 * 1024;
 const CHECKPOINT_MS = 30_000;
 /** A job still unfinished after this many deliveries fails (a fault that retries cannot cure). */
 const MAX_DELIVERIES = 500;
-
-export const EXPORT_CONTENT_TYPES = {
-  mbox: "application/mbox",
-  eml: "application/zip",
-  zip: "application/zip",
-} as const;
 
 /** The directory part objects of an export (ZIP formats), beside its file. */
 export function directoryPartName(objectName: string, part: number): string {
@@ -124,12 +121,15 @@ export async function executeExport(
     blobStore: ending.blobStore,
     keys: dataKeyResolver(scope, deps.wrappers),
     output,
-    zip: job.format === "mbox" ? undefined : new ZipWriter({ offset: position.uploaded + position.tail }),
+    zip: FORMAT_WRITERS[job.format].zip
+      ? new ZipWriter({ offset: position.uploaded + position.tail })
+      : undefined,
     taken: new Set(),
   };
   try {
     const walked = await writeItems(file, stretch, sizes.checkpoint);
     if (walked !== "done") return walked;
+    await FORMAT_WRITERS[job.format].finish?.(file);
     if (file.zip) await finishZip(file, file.zip);
     job.progress.bytes = await output.finish();
     return await complete(ending);
@@ -161,7 +161,7 @@ async function openOutput(
     job.checkpoint = {
       ...EMPTY_CHECKPOINT,
       session: await openUploadSession(target, job.objectName, {
-        contentType: EXPORT_CONTENT_TYPES[job.format],
+        contentType: FORMAT_WRITERS[job.format].contentType,
         contentDisposition: `attachment; filename="${job.fileName}"`,
       }),
     };

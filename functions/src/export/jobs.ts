@@ -21,7 +21,7 @@ import {
 } from "@alpvault/contracts/exports";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
 import { isId } from "@alpvault/contracts/ids";
-import { searchDateEnd } from "@alpvault/contracts/search";
+import { SEARCH_SERVICES, searchDateEnd } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
 import { quotaOutlook, restoreEta, roundRate } from "../backups/eta";
@@ -34,6 +34,7 @@ import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { EnqueueExport } from "../backups/queue";
 import { itemKeysIn, labelName } from "../search/browse";
+import { FORMAT_WRITERS } from "./formats";
 import { directoryPartName } from "./job";
 import {
   createExport,
@@ -65,8 +66,6 @@ function parseRequest(body: unknown): ExportRequest {
     throw error;
   }
 }
-
-const EXTENSIONS: Record<ExportFormat, string> = { mbox: "mbox", eml: "zip", zip: "zip" };
 
 /**
  * While an export runs, its pace and time left: no Google quota applies, so the time left is what its
@@ -136,12 +135,20 @@ async function chosenItems(
   asOf: string | null,
 ): Promise<{ itemIds: string[] | null; within: string | null }> {
   const { label, folder } = request;
-  if (label === undefined && folder === undefined) return { itemIds: request.itemIds ?? null, within: null };
+  if (label === undefined && folder === undefined) {
+    // Items whose file follows what they belong to (a calendar's events) are taken in key order.
+    const chosen = request.itemIds ?? null;
+    const inKeyOrder = chosen && SERVICES[service].restoresInKeyOrder ? [...chosen].sort() : chosen;
+    return { itemIds: inKeyOrder, within: null };
+  }
+  // A label or folder is one a browse shows (the request's rules tie each to its service).
+  const browsed = SEARCH_SERVICES.find((id) => id === service);
+  if (!browsed) throw DomainError.invalid(EXPORT_MESSAGES.invalid);
   const place = await itemKeysIn(
     scope,
     request.resourceId,
     {
-      service,
+      service: browsed,
       ...(label !== undefined ? { label } : {}),
       ...(folder !== undefined ? { folder } : {}),
       ...(asOf ? { asOf } : {}),
@@ -183,7 +190,7 @@ export async function startExport(
   const resourceName = resource.email ?? resource.name;
   const base = resourceName.replace(/[^A-Za-z0-9@._-]/g, "_");
   const day = now.toISOString().slice(0, 10);
-  const fileName = `${base}-${SERVICES[service].exportWord}-${day}.${EXTENSIONS[format]}`;
+  const fileName = `${base}-${SERVICES[service].exportWord}-${day}.${FORMAT_WRITERS[format].extension}`;
   const stored = await createExport(
     scope,
     {

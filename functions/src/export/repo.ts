@@ -39,6 +39,7 @@ export const EMPTY_CHECKPOINT: ExportCheckpoint = {
   directoryParts: 0,
   directoryBytes: 0,
   sourceBytes: 0,
+  format: null,
 };
 
 export async function createExport(

@@ -38,7 +38,8 @@ export const exportStorage: ExportStorage = {
   delete: (regionId, name) => regionBucket(regionId).delete(name),
 };
 
-function exportDeps(): ExportDeps {
+/** The export worker's dependencies as the deployed handler wires them. */
+export function exportDeps(): ExportDeps {
   const backup = workerDeps();
   return {
     blobStore: (regionId) => regionBucket(regionId),

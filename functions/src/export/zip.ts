@@ -14,7 +14,7 @@
  *   with the ZIP64 end of central directory record and its locator before the classic end record.
  */
 import { pipeline } from "node:stream";
-import { createDeflateRaw, crc32 } from "node:zlib";
+import { constants as zlibConstants, createDeflateRaw, crc32, deflateRawSync } from "node:zlib";
 
 /** An entry that was written without ZIP64 (it was expected small) turned out larger than 4 GiB. */
 export class ZipLimitError extends Error {
@@ -44,8 +44,9 @@ export interface DirectoryExtent {
   size: number;
 }
 
-interface Entry {
-  name: Buffer;
+/** An entry open across stretches, as a checkpoint keeps it (`openEntry`): its name, and where its content stands. */
+export interface OpenZipEntry {
+  name: string;
   zip64: boolean;
   crc: number;
   compressed: number;
@@ -53,6 +54,11 @@ interface Entry {
   offset: number;
   time: number;
   date: number;
+}
+
+/** An entry as the writer keeps it for the central directory (its name as bytes). */
+interface Entry extends Omit<OpenZipEntry, "name"> {
+  name: Buffer;
 }
 
 const MARK32 = 0xffffffff;
@@ -98,6 +104,8 @@ export class ZipWriter {
   private readonly limits: { bytes: number; entries: number };
   private offset = 0;
   private writing = false;
+  /** An entry opened with `openEntry` (or taken up with `resumeEntry`) is not closed yet. */
+  private open = false;
 
   constructor(options: ZipWriterOptions = {}) {
     this.limits = options.limits ?? { bytes: MARK32 - 1, entries: MARK16 - 1 };
@@ -121,6 +129,57 @@ export class ZipWriter {
     return { records, count };
   }
 
+  /** The local header of an entry that starts here (its CRC and sizes follow in its data descriptor). */
+  private localHeader(entry: Entry): Buffer {
+    const extra = entry.zip64 ? zip64Extra([0, 0]) : Buffer.alloc(0);
+    const header = Buffer.alloc(30);
+    header.writeUInt32LE(0x04034b50, 0);
+    header.writeUInt16LE(entry.zip64 ? VERSION_ZIP64 : VERSION, 4);
+    header.writeUInt16LE(FLAGS, 6);
+    header.writeUInt16LE(DEFLATE, 8);
+    header.writeUInt16LE(entry.time, 10);
+    header.writeUInt16LE(entry.date, 12);
+    // CRC-32 (14) and sizes (18, 22) follow in the data descriptor: zero, or ZIP64's marker.
+    if (entry.zip64) {
+      header.writeUInt32LE(MARK32, 18);
+      header.writeUInt32LE(MARK32, 22);
+    }
+    header.writeUInt16LE(entry.name.length, 26);
+    header.writeUInt16LE(extra.length, 28);
+    const local = Buffer.concat([header, entry.name, extra]);
+    this.offset += local.length;
+    return local;
+  }
+
+  /** The data descriptor after an entry's content; the entry joins the central directory. */
+  private dataDescriptor(entry: Entry): Buffer {
+    const descriptor = Buffer.alloc(entry.zip64 ? 24 : 16);
+    descriptor.writeUInt32LE(0x08074b50, 0);
+    descriptor.writeUInt32LE(entry.crc, 4);
+    if (entry.zip64) {
+      descriptor.writeBigUInt64LE(BigInt(entry.compressed), 8);
+      descriptor.writeBigUInt64LE(BigInt(entry.size), 16);
+    } else {
+      descriptor.writeUInt32LE(entry.compressed, 8);
+      descriptor.writeUInt32LE(entry.size, 12);
+    }
+    this.offset += descriptor.length;
+    this.entries.push(entry);
+    return descriptor;
+  }
+
+  private newEntry(name: string, modified: Date, zip64: boolean): Entry {
+    return {
+      name: Buffer.from(name, "utf8"),
+      zip64,
+      crc: 0,
+      compressed: 0,
+      size: 0,
+      offset: this.offset,
+      ...dosDateTime(modified),
+    };
+  }
+
   /**
    * The bytes of one entry (local header, deflated content, data descriptor), piece by piece.
    * `expectedSize`, the content's size when known, decides whether the entry needs ZIP64.
@@ -131,39 +190,11 @@ export class ZipWriter {
     modified: Date,
     expectedSize?: number,
   ): AsyncGenerator<Buffer> {
-    if (this.writing) throw new Error("The previous entry is not written yet");
+    if (this.writing || this.open) throw new Error("The previous entry is not written yet");
     this.writing = true;
-    const nameBytes = Buffer.from(name, "utf8");
     const zip64 = expectedSize === undefined || deflateBound(expectedSize) > this.limits.bytes;
-    const { time, date } = dosDateTime(modified);
-    const entry: Entry = {
-      name: nameBytes,
-      zip64,
-      crc: 0,
-      compressed: 0,
-      size: 0,
-      offset: this.offset,
-      time,
-      date,
-    };
-    const extra = zip64 ? zip64Extra([0, 0]) : Buffer.alloc(0);
-    const header = Buffer.alloc(30);
-    header.writeUInt32LE(0x04034b50, 0);
-    header.writeUInt16LE(zip64 ? VERSION_ZIP64 : VERSION, 4);
-    header.writeUInt16LE(FLAGS, 6);
-    header.writeUInt16LE(DEFLATE, 8);
-    header.writeUInt16LE(time, 10);
-    header.writeUInt16LE(date, 12);
-    // CRC-32 (14) and sizes (18, 22) follow in the data descriptor: zero, or ZIP64's marker.
-    if (zip64) {
-      header.writeUInt32LE(MARK32, 18);
-      header.writeUInt32LE(MARK32, 22);
-    }
-    header.writeUInt16LE(nameBytes.length, 26);
-    header.writeUInt16LE(extra.length, 28);
-    const local = Buffer.concat([header, nameBytes, extra]);
-    this.offset += local.length;
-    yield local;
+    const entry = this.newEntry(name, modified, zip64);
+    yield this.localHeader(entry);
 
     const measured = async function* () {
       for await (const piece of content) {
@@ -182,20 +213,54 @@ export class ZipWriter {
     }
 
     if (!zip64 && Math.max(entry.size, entry.compressed) > this.limits.bytes) throw new ZipLimitError(name);
-    const descriptor = Buffer.alloc(zip64 ? 24 : 16);
-    descriptor.writeUInt32LE(0x08074b50, 0);
-    descriptor.writeUInt32LE(entry.crc, 4);
-    if (zip64) {
-      descriptor.writeBigUInt64LE(BigInt(entry.compressed), 8);
-      descriptor.writeBigUInt64LE(BigInt(entry.size), 16);
-    } else {
-      descriptor.writeUInt32LE(entry.compressed, 8);
-      descriptor.writeUInt32LE(entry.size, 12);
-    }
-    this.offset += descriptor.length;
-    this.entries.push(entry);
     this.writing = false;
-    yield descriptor;
+    yield this.dataDescriptor(entry);
+  }
+
+  /**
+   * Opens an entry whose content comes piece by piece, possibly across stretches (`append`, `close`): its
+   * size is unknown, so it is ZIP64. Until it is closed no other entry starts. Answers its local header
+   * and the state a checkpoint keeps of it.
+   */
+  openEntry(name: string, modified: Date): { header: Buffer; entry: OpenZipEntry } {
+    if (this.writing || this.open) throw new Error("The previous entry is not written yet");
+    const entry = this.newEntry(name, modified, true);
+    const header = this.localHeader(entry);
+    this.open = true;
+    return { header, entry: { ...entry, name } };
+  }
+
+  /** Takes up an entry a previous stretch opened: this writer must start where that entry's content ends. */
+  resumeEntry(entry: OpenZipEntry): void {
+    if (this.writing || this.open) throw new Error("The previous entry is not written yet");
+    const header = 30 + Buffer.byteLength(entry.name, "utf8") + (entry.zip64 ? zip64Extra([0, 0]).length : 0);
+    if (entry.offset + header + entry.compressed !== this.offset) {
+      throw new Error("The open entry does not end where this stretch starts");
+    }
+    this.open = true;
+  }
+
+  /**
+   * A piece of an open entry's content, deflated on its own and flushed to a byte boundary (a full flush:
+   * the next piece's blocks need nothing of this one, so a later stretch's deflater goes on from here).
+   */
+  append(entry: OpenZipEntry, piece: Buffer): Buffer {
+    if (piece.length === 0) return Buffer.alloc(0);
+    const deflated = deflateRawSync(piece, { finishFlush: zlibConstants.Z_FULL_FLUSH });
+    entry.crc = crc32(piece, entry.crc);
+    entry.size += piece.length;
+    entry.compressed += deflated.length;
+    this.offset += deflated.length;
+    return deflated;
+  }
+
+  /** Ends an open entry: the deflate stream's last (empty) block and the data descriptor. */
+  close(entry: OpenZipEntry): Buffer {
+    const last = deflateRawSync(Buffer.alloc(0));
+    entry.compressed += last.length;
+    this.offset += last.length;
+    this.open = false;
+    return Buffer.concat([last, this.dataDescriptor({ ...entry, name: Buffer.from(entry.name, "utf8") })]);
   }
 
   /** The central directory and its end records: the archive's last bytes, in batches. */

@@ -20,7 +20,7 @@ import {
   type ContactsRestoreEntry,
   type ContactsRestoreTarget,
 } from "../engine/contacts/restorer";
-import { GROUP_KEY_PREFIX, isContactEntry, type BackedUpGroup } from "../engine/contacts/people";
+import { backedUpGroupNames, isContactEntry } from "../engine/contacts/people";
 import type { CatalogItem } from "../engine/runner/catalog";
 import { contentOf, record, type ItemOutcome, type PageRestorer, type RecoveryRestore } from "./item-context";
 import { withContents } from "./restore-item";
@@ -35,9 +35,6 @@ export interface ContactsEntriesRestorer {
   tagged(tag: string): Promise<Map<string, string>>;
   existing(resourceNames: readonly string[]): Promise<Set<string>>;
 }
-
-/** Group entries read per catalog page. */
-const GROUP_PAGE = 100;
 
 interface PageEntry {
   itemKey: string;
@@ -140,21 +137,11 @@ export class ContactsItems implements PageRestorer {
   }
 
   /** Every backed-up group's name, by its resource name, from the catalog's group entries. */
-  private async readGroupNames(restore: RecoveryRestore): Promise<Record<string, string>> {
+  private readGroupNames(restore: RecoveryRestore): Promise<Record<string, string>> {
     const { scope, recovery } = restore;
-    const names: Record<string, string> = {};
-    let after = GROUP_KEY_PREFIX;
-    for (;;) {
-      const page = await itemsAfter(scope, recovery.resourceId, restore.kind, after, GROUP_PAGE);
-      const groups = page.filter((item) => item.itemKey.startsWith(GROUP_KEY_PREFIX));
-      for (const item of groups) {
-        const content = await contentOf(restore, item);
-        const group = JSON.parse(content.toString("utf8")) as BackedUpGroup;
-        const name = group.name ?? group.formattedName;
-        if (group.resourceName && name) names[group.resourceName] = name;
-      }
-      if (groups.length < GROUP_PAGE || groups.length < page.length) return names;
-      after = groups[groups.length - 1]!.itemKey;
-    }
+    return backedUpGroupNames(
+      (after, size) => itemsAfter(scope, recovery.resourceId, restore.kind, after, size),
+      (item) => contentOf(restore, item),
+    );
   }
 }

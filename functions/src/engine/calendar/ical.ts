@@ -203,27 +203,74 @@ function dateRecurrenceIds(text: string): string {
   });
 }
 
+const PRODUCT = { company: "Alpvault", product: "Calendar export", language: "EN" } as const;
+
+/** The writer's text with every content line ended by CRLF, the last one too (RFC 5545 §3.1). */
+const crlfEnded = (text: string): string => (text.endsWith("\r\n") ? text : `${text}\r\n`);
+
+/**
+ * The lines that open a calendar's VCALENDAR, up to its first component: VERSION, PRODID, NAME and
+ * X-WR-CALNAME, X-WR-TIMEZONE. An export written piece by piece follows it with the VEVENTs, then `icalTail`.
+ */
+export function icalHead(options: Pick<ICalExportOptions, "name" | "timeZone"> = {}): string {
+  const calendar = ical({ prodId: PRODUCT, ...(options.name ? { name: options.name } : {}) });
+  if (options.timeZone) calendar.x([["X-WR-TIMEZONE", options.timeZone]]);
+  return crlfEnded(calendar.toString().replace(/END:VCALENDAR\s*$/, ""));
+}
+
+/** The VTIMEZONE of each zone the calendar's events named (§3.6.5), and the calendar's end. */
+export function icalTail(zones: Iterable<string>): string {
+  const components = [...new Set(zones)].sort().flatMap((zone) => {
+    const component = getVtimezoneComponent(zone);
+    return component ? [crlfEnded(component.replace(/\r?\n/g, "\r\n").trimEnd())] : [];
+  });
+  return `${components.join("")}END:VCALENDAR\r\n`;
+}
+
+/** A backed-up event entry, with the UID its VEVENT takes; undefined for a calendar or an event without one. */
+function backedUpEvent(entry: ICalEntry): { event: calendar_v3.Schema$Event; uid: string } | undefined {
+  if (entry.metadata.calendarEntry !== "event") return undefined;
+  const event = JSON.parse(entry.content.toString("utf8")) as calendar_v3.Schema$Event;
+  const uid = event.iCalUID ?? entry.metadata.iCalUID;
+  // Without a UID an entry is no VEVENT (RFC 5545 §3.6.1): a cancelled instance whose series was unknown.
+  return uid ? { event, uid } : undefined;
+}
+
+/** When a backed-up event last changed (0: never said). */
+export const eventChangedAt = (entry: ICalEntry): number =>
+  Date.parse(backedUpEvent(entry)?.event.updated ?? "") || 0;
+
+/**
+ * One event entry's VEVENT (its TZID parameters name zones that `icalTail` must describe), or undefined for
+ * an entry that is no VEVENT. `stampFallback` stamps a cancelled instance, which has no time of its own.
+ */
+export function eventVEvent(
+  entry: ICalEntry,
+  options: ICalExportOptions,
+  stampFallback: number,
+): { text: string; zones: string[] } | undefined {
+  const backedUp = backedUpEvent(entry);
+  if (!backedUp) return undefined;
+  // A calendar of its own without a zone generator: the VEVENT is all it writes, its TZIDs named only.
+  const calendar = ical({ prodId: PRODUCT });
+  calendar.createEvent(eventData(backedUp.event, backedUp.uid, options, stampFallback));
+  const written = /BEGIN:VEVENT\r\n[\s\S]*END:VEVENT\r\n/.exec(crlfEnded(calendar.toString()));
+  if (!written) return undefined;
+  const text = dateRecurrenceIds(written[0]);
+  // A folded line is unfolded first: a zone's name may be split across lines.
+  const unfolded = text.replace(/\r\n /g, "");
+  const zones = [...unfolded.matchAll(/;TZID=("[^"]*"|[^;:]+)/g)].map((match) =>
+    (match[1] ?? "").replace(/^"|"$/g, ""),
+  );
+  return { text, zones: [...new Set(zones)] };
+}
+
 /** The event entries as one iCalendar file (text, CRLF line ends). */
 export function eventsToICal(entries: readonly ICalEntry[], options: ICalExportOptions = {}): string {
-  const calendar = ical({
-    prodId: { company: "Alpvault", product: "Calendar export", language: "EN" },
-    ...(options.name ? { name: options.name } : {}),
-    // No calendar-wide zone (the writer would then write DTSTAMP and CREATED in local time): each event
-    // has its own TZID, and the generator adds the VTIMEZONE of each.
-    timezone: { name: null, generator: getVtimezoneComponent },
-  });
-  if (options.timeZone) calendar.x([["X-WR-TIMEZONE", options.timeZone]]);
-  const events = entries.flatMap(({ metadata, content }) => {
-    if (metadata.calendarEntry !== "event") return [];
-    const event = JSON.parse(content.toString("utf8")) as calendar_v3.Schema$Event;
-    const uid = event.iCalUID ?? metadata.iCalUID;
-    // Without a UID an entry is no VEVENT (RFC 5545 §3.6.1): a cancelled instance whose series was unknown.
-    return uid ? [{ event, uid }] : [];
-  });
   // A cancelled instance has no time of its own to stamp: the latest change of the export stands for it.
-  const latest = Math.max(0, ...events.map(({ event }) => Date.parse(event.updated ?? "") || 0));
-  for (const { event, uid } of events) calendar.createEvent(eventData(event, uid, options, latest));
-  // RFC 5545 §3.1: every content line ends with CRLF, the last one too (the writer leaves it off).
-  const written = dateRecurrenceIds(calendar.toString());
-  return written.endsWith("\r\n") ? written : `${written}\r\n`;
+  const latest = Math.max(0, ...entries.map(eventChangedAt));
+  const events = entries.flatMap((entry) => eventVEvent(entry, options, latest) ?? []);
+  return `${icalHead(options)}${events.map((event) => event.text).join("")}${icalTail(
+    events.flatMap((event) => event.zones),
+  )}`;
 }

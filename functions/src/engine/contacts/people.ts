@@ -85,6 +85,10 @@ const KEY_PREFIX: Readonly<Record<ContactEntryKind, { key: string; resource: str
 export const isContactEntry = (metadata: { contactEntry?: ContactEntryKind }): boolean =>
   metadata.contactEntry === "contact";
 
+/** Whether a version's metadata is a contact group's. */
+export const isGroupEntry = (metadata: { contactEntry?: ContactEntryKind }): boolean =>
+  metadata.contactEntry === "group";
+
 /** The start of every contact group's item key (`group:…`). */
 export const GROUP_KEY_PREFIX = KEY_PREFIX.group.key;
 
@@ -201,4 +205,30 @@ export function googleRefusal(error: unknown): string {
     return `${code}${typeof body.status === "string" ? `${body.status}: ` : ""}${body.message}`;
   }
   return error instanceof Error ? error.message : String(error);
+}
+
+/** How many group entries `backedUpGroupNames` reads a page. */
+const GROUP_PAGE = 100;
+
+/**
+ * Every backed-up group's name, by its resource name, from the catalog's group entries (their keys come
+ * together, after `GROUP_KEY_PREFIX`): `page` lists the items after a key, `content` reads one's content.
+ */
+export async function backedUpGroupNames<T extends { itemKey: string }>(
+  page: (after: string, size: number) => Promise<readonly T[]>,
+  content: (item: T) => Promise<Buffer>,
+): Promise<Record<string, string>> {
+  const names: Record<string, string> = {};
+  let after = GROUP_KEY_PREFIX;
+  for (;;) {
+    const items = await page(after, GROUP_PAGE);
+    const groups = items.filter((item) => item.itemKey.startsWith(GROUP_KEY_PREFIX));
+    for (const item of groups) {
+      const group = JSON.parse((await content(item)).toString("utf8")) as BackedUpGroup;
+      const name = group.name ?? group.formattedName;
+      if (group.resourceName && name) names[group.resourceName] = name;
+    }
+    if (groups.length < GROUP_PAGE || groups.length < items.length) return names;
+    after = groups[groups.length - 1]!.itemKey;
+  }
 }
