@@ -52,6 +52,7 @@ export const SYSTEM_LABELS: readonly { id: string; name: string }[] = [
 export const MAX_BROWSE_FOLDERS = 100;
 
 export const BROWSE_MESSAGES = {
+  unknownService: "Browse Gmail by label or Drive by folder: browsing calendars and contacts is coming soon",
   labelForMail: "A label is for browsing Gmail; Drive is browsed by folder",
   folderForDrive: "A folder is for browsing Drive; Gmail is browsed by label",
   invalidLabel: "The label must be one of the mailbox's labels",

@@ -5,10 +5,22 @@
  */
 import * as yup from "yup";
 
-export const SEARCH_SERVICES = ["gmail", "drive"] as const;
+export const SEARCH_SERVICES = ["gmail", "drive", "calendar", "contacts"] as const;
 export type SearchService = (typeof SEARCH_SERVICES)[number];
+/** The services a browse shows (by label, by folder). */
+export const BROWSE_SERVICES = ["gmail", "drive"] as const satisfies readonly SearchService[];
+export type BrowseService = (typeof BROWSE_SERVICES)[number];
 /** Tabs shown as coming soon. */
-export const COMING_SOON_SEARCH_SERVICES = ["chat", "calendars", "contacts", "directory"] as const;
+export const COMING_SOON_SEARCH_SERVICES = ["chat", "directory"] as const;
+/** The search screen's tabs, in the spec's order (docs/requirements.md#screens-and-navigation). */
+export const SEARCH_TABS = [
+  "gmail",
+  "drive",
+  "chat",
+  "calendar",
+  "contacts",
+  "directory",
+] as const satisfies readonly (SearchService | (typeof COMING_SOON_SEARCH_SERVICES)[number])[];
 
 export const SEARCH_MESSAGES = {
   resourceRequired: "Please enter a resource name or email",
@@ -17,7 +29,7 @@ export const SEARCH_MESSAGES = {
   futureDate: "The date cannot be in the future: choose today or an earlier day",
   keywordTooShort: "The keyword must be at least 3 characters",
   keywordCharacters: "The keyword may only contain letters, numbers, spaces, hyphens and underscores",
-  unknownService: "Search Gmail or Drive: Chat, Calendars, Contacts and Directory are coming soon",
+  unknownService: "Search Gmail, Drive, Calendars or Contacts: Chat and Directory are coming soon",
   resourceNotFound: "No resource matches this name or email",
 } as const;
 
@@ -121,6 +133,43 @@ export interface DriveSearchResult {
   notExportable: boolean;
 }
 
+/** A calendar or an event in the results: its title, calendar, organiser, guests and times. */
+export interface CalendarSearchResult {
+  itemId: string;
+  versionId: string;
+  entry: "calendar" | "event";
+  /** The event's title, or the calendar's name. */
+  summary: string;
+  /** The name of the calendar it is in (a calendar: its own). */
+  calendar: string;
+  /** The organiser's address. */
+  organizer: string;
+  /** The guests' addresses, lower case (the first 50 an event names). */
+  attendees: string[];
+  /** ISO 8601: a date for an all-day event, else a date-time; "" for a calendar. */
+  start: string;
+  end: string;
+  /** ISO 8601: the last backup that saw it. */
+  lastBackup: string;
+  deletedAtSource: string | null;
+}
+
+/** A contact, a contact group or an other contact in the results. */
+export interface ContactSearchResult {
+  itemId: string;
+  versionId: string;
+  entry: "contact" | "group" | "other-contact";
+  name: string;
+  /** Its first address as written; `emails` and `phones` as searched (lower case). */
+  email: string;
+  emails: string[];
+  phones: string[];
+  /** The names of the groups it belongs to. */
+  groups: string[];
+  lastBackup: string;
+  deletedAtSource: string | null;
+}
+
 /** GET /v1/organizations/{id}/search?service&resource&keyword&date&page&pageSize&pageToken */
 export type SearchResponse = {
   resource: { resourceId: string; name: string; email: string | null };
@@ -131,4 +180,9 @@ export type SearchResponse = {
   pageSize: number;
   /** Asks for the next page (with `page` + 1); null on the last page. */
   nextPageToken: string | null;
-} & ({ service: "gmail"; results: MailSearchResult[] } | { service: "drive"; results: DriveSearchResult[] });
+} & (
+  | { service: "gmail"; results: MailSearchResult[] }
+  | { service: "drive"; results: DriveSearchResult[] }
+  | { service: "calendar"; results: CalendarSearchResult[] }
+  | { service: "contacts"; results: ContactSearchResult[] }
+);

@@ -8,6 +8,7 @@
  * (Python's zipfile, Mozilla's ical.js).
  */
 import type { ExportJob } from "@alpvault/contracts/exports";
+import type { SearchResponse } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
 import type { calendar_v3 } from "@googleapis/calendar";
@@ -197,6 +198,38 @@ describe("a user's calendars recovered", () => {
     );
     const lines = (await report(recovery.recoveryId)).split("\r\n");
     expect(lines.filter((line) => line.includes(RECOVERY_ITEM_REASONS.calendarNotRecreated))).toHaveLength(2);
+  });
+});
+
+describe("a user's calendars searched", () => {
+  test("when the calendars are searched by a word of a title, then its events are listed, newest start first, with their calendar, organiser and times; without a word the calendars are listed too", async () => {
+    const search = async (query: Record<string, string>) => {
+      const answer = await setup.call(
+        `/organizations/${setup.organization.organizationId}/search?${new URLSearchParams(query).toString()}`,
+      );
+      expect(answer.status).toBe(200);
+      return answer.body as Extract<SearchResponse, { service: "calendar" }>;
+    };
+    const weekly = await search({
+      service: "calendar",
+      resource: setup.workspace.user,
+      keyword: "weekly sync",
+    });
+    expect(weekly.service).toBe("calendar");
+    expect(weekly.results.map((result) => [result.summary, result.start])).toEqual([
+      ["Weekly sync (moved)", "2027-03-09T13:00:00.000Z"],
+      ["Weekly sync", "2027-03-02T08:00:00.000Z"],
+    ]);
+    expect(weekly.results[1]).toMatchObject({
+      entry: "event",
+      organizer: setup.workspace.user.toLowerCase(),
+    });
+    const all = await search({ service: "calendar", resource: setup.workspace.user });
+    expect(
+      all.results.filter((result) => result.entry === "calendar").map((result) => result.summary),
+    ).toContain(projectsName);
+    const holiday = all.results.find((result) => result.summary === "Projekt Säntis");
+    expect(holiday).toMatchObject({ calendar: projectsName, start: "2027-03-08", end: "2027-03-09" });
   });
 });
 

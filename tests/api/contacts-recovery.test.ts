@@ -8,6 +8,7 @@
  */
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
 import type { ExportJob } from "@alpvault/contracts/exports";
+import type { SearchResponse } from "@alpvault/contracts/search";
 import type { people_v1 } from "@googleapis/people";
 import ICAL from "ical.js";
 import { SCOPES } from "../../emulators/workspace/src/index";
@@ -166,6 +167,24 @@ describe("a user's contacts recovered", () => {
       progress: { restored: 1, failed: 0 },
     });
     expect(await contactsNamed(hans)).toHaveLength(before);
+  });
+});
+
+describe("a user's contacts searched", () => {
+  test("when the contacts are searched by a name or a word of an address, then the contact is listed with its address and group", async () => {
+    const search = async (keyword: string) => {
+      const query = new URLSearchParams({ service: "contacts", resource: setup.workspace.user, keyword });
+      const answer = await setup.call(`/organizations/${setup.organization.organizationId}/search?${query}`);
+      expect(answer.status).toBe(200);
+      return answer.body as Extract<SearchResponse, { service: "contacts" }>;
+    };
+    for (const keyword of [vreni, "vreni example"]) {
+      const found = await search(keyword);
+      expect(found.service).toBe("contacts");
+      expect(found.results.map((result) => [result.name, result.email, result.groups])).toEqual([
+        [`Vreni ${vreni}`, "vreni@example.ch", ["Team"]],
+      ]);
+    }
   });
 });
 

@@ -1,5 +1,15 @@
 import { z } from "zod/mini";
-import type { ExportDownload, ExportJob, ExportList, ExportProblem, ExportProgress } from "../exports";
+import {
+  EXPORT_FORMAT_NAMES,
+  EXPORT_SERVICES,
+  type ExportDownload,
+  type ExportFormat,
+  type ExportJob,
+  type ExportList,
+  type ExportProblem,
+  type ExportProgress,
+  type ExportService,
+} from "../exports";
 import { count, nullableString } from "./common";
 import { workPaceFields } from "./eta";
 
@@ -20,8 +30,8 @@ export const exportProgressSchema: z.ZodMiniType<ExportProgress> = z.object({
 export const exportJobSchema: z.ZodMiniType<ExportJob> = z.object({
   exportId: z.string(),
   state: z.enum(["pending", "running", "succeeded", "failed", "expired"]),
-  service: z.enum(["gmail", "drive"]),
-  format: z.enum(["mbox", "eml", "zip"]),
+  service: z.enum(EXPORT_SERVICES as [ExportService, ...ExportService[]]),
+  format: z.enum(EXPORT_FORMAT_NAMES as [ExportFormat, ...ExportFormat[]]),
   resourceId: z.string(),
   resourceName: z.string(),
   fileName: z.string(),

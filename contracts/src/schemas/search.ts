@@ -1,6 +1,12 @@
 import { z } from "zod/mini";
 import type { BrowseResponse } from "../browse";
-import type { DriveSearchResult, MailSearchResult, SearchResponse } from "../search";
+import type {
+  CalendarSearchResult,
+  ContactSearchResult,
+  DriveSearchResult,
+  MailSearchResult,
+  SearchResponse,
+} from "../search";
 import { count, nullableString } from "./common";
 
 export const mailSearchResultSchema: z.ZodMiniType<MailSearchResult> = z.object({
@@ -35,6 +41,33 @@ export const driveSearchResultSchema: z.ZodMiniType<DriveSearchResult> = z.objec
   ),
 });
 
+export const calendarSearchResultSchema: z.ZodMiniType<CalendarSearchResult> = z.object({
+  itemId: z.string(),
+  versionId: z.string(),
+  entry: z.enum(["calendar", "event"]),
+  summary: z.string(),
+  calendar: z.string(),
+  organizer: z.string(),
+  attendees: z.array(z.string()),
+  start: z.string(),
+  end: z.string(),
+  lastBackup: z.string(),
+  deletedAtSource: nullableString,
+});
+
+export const contactSearchResultSchema: z.ZodMiniType<ContactSearchResult> = z.object({
+  itemId: z.string(),
+  versionId: z.string(),
+  entry: z.enum(["contact", "group", "other-contact"]),
+  name: z.string(),
+  email: z.string(),
+  emails: z.array(z.string()),
+  phones: z.array(z.string()),
+  groups: z.array(z.string()),
+  lastBackup: z.string(),
+  deletedAtSource: nullableString,
+});
+
 const page = {
   resource: z.object({ resourceId: z.string(), name: z.string(), email: nullableString }),
   total: count,
@@ -47,6 +80,8 @@ const page = {
 export const searchResponseSchema: z.ZodMiniType<SearchResponse> = z.discriminatedUnion("service", [
   z.object({ ...page, service: z.literal("gmail"), results: z.array(mailSearchResultSchema) }),
   z.object({ ...page, service: z.literal("drive"), results: z.array(driveSearchResultSchema) }),
+  z.object({ ...page, service: z.literal("calendar"), results: z.array(calendarSearchResultSchema) }),
+  z.object({ ...page, service: z.literal("contacts"), results: z.array(contactSearchResultSchema) }),
 ]);
 
 const browseExtras = {

@@ -21,7 +21,7 @@ import {
 } from "@alpvault/contracts/exports";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
 import { isId } from "@alpvault/contracts/ids";
-import { SEARCH_SERVICES, searchDateEnd } from "@alpvault/contracts/search";
+import { BROWSE_SERVICES, searchDateEnd } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
 import { quotaOutlook, restoreEta, roundRate } from "../backups/eta";
@@ -142,7 +142,7 @@ async function chosenItems(
     return { itemIds: inKeyOrder, within: null };
   }
   // A label or folder is one a browse shows (the request's rules tie each to its service).
-  const browsed = SEARCH_SERVICES.find((id) => id === service);
+  const browsed = BROWSE_SERVICES.find((id) => id === service);
   if (!browsed) throw DomainError.invalid(EXPORT_MESSAGES.invalid);
   const place = await itemKeysIn(
     scope,

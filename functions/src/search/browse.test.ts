@@ -36,7 +36,8 @@ describe("a browse's query", () => {
   });
 
   it.each([
-    ["the service is coming soon", { service: "chat" }, SEARCH_MESSAGES.unknownService],
+    ["the service is coming soon", { service: "chat" }, BROWSE_MESSAGES.unknownService],
+    ["the service is not browsed yet", { service: "calendar" }, BROWSE_MESSAGES.unknownService],
     ["the day does not exist", { date: "02-30-2026" }, SEARCH_MESSAGES.invalidDate],
     ["the day is in the future", { date: "12-31-2099" }, SEARCH_MESSAGES.futureDate],
     ["Drive is asked for by label", { service: "drive", label: "INBOX" }, BROWSE_MESSAGES.labelForMail],

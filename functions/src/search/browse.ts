@@ -16,11 +16,10 @@ import {
 } from "@alpvault/contracts/browse";
 import {
   MAX_SEARCH_PAGE_SIZE,
-  SEARCH_MESSAGES,
-  SEARCH_SERVICES,
+  BROWSE_SERVICES,
   searchDateEnd,
   searchDateProblem,
-  type SearchService,
+  type BrowseService,
 } from "@alpvault/contracts/search";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
 import { isId } from "@alpvault/contracts/ids";
@@ -33,7 +32,8 @@ import { resourceById } from "../resources/service";
 import { findItems } from "./find-items";
 import { searchDigest, type PageToken } from "./page-token";
 import { nextFolderPath } from "./repo";
-import { auditSearch, driveResult, heldAt, mailResult, pageOf, positive, single, tokenOf } from "./service";
+import { driveResult, mailResult } from "./results";
+import { auditSearch, heldAt, pageOf, positive, single, tokenOf } from "./service";
 
 /** The longest label or folder a browse takes. */
 const MAX_LABEL = 200;
@@ -43,7 +43,7 @@ const HIGHEST = "\uf8ff";
 
 export interface BrowseQuery {
   /** As asked for, or as a label (Gmail) or a folder (Drive) implies; absent: the resource's first. */
-  service?: SearchService;
+  service?: BrowseService;
   asOf?: string;
   label?: string;
   folder: string;
@@ -55,8 +55,8 @@ export interface BrowseQuery {
 /** Reads and checks a browse's query; anything else is a 400 with its text. */
 export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
   const asked = single(query, "service");
-  if (asked !== undefined && !(SEARCH_SERVICES as readonly string[]).includes(asked)) {
-    throw DomainError.invalid(SEARCH_MESSAGES.unknownService);
+  if (asked !== undefined && !(BROWSE_SERVICES as readonly string[]).includes(asked)) {
+    throw DomainError.invalid(BROWSE_MESSAGES.unknownService);
   }
   const date = single(query, "date");
   const dateProblem = date ? searchDateProblem(date) : null;
@@ -74,7 +74,7 @@ export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
     throw DomainError.invalid(BROWSE_MESSAGES.invalidFolder);
   const pageToken = single(query, "pageToken");
   return {
-    ...(service ? { service: service as SearchService } : {}),
+    ...(service ? { service: service as BrowseService } : {}),
     ...(asOf ? { asOf } : {}),
     ...(label !== undefined ? { label } : {}),
     folder: (folder ?? "").trim().replace(/\/+$/, ""),
@@ -85,7 +85,7 @@ export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
 }
 
 /** The service a browse shows: the one asked for (or implied), else a mailbox's Gmail, a shared drive's Drive. */
-export function browsedService(query: BrowseQuery, type: Resource["type"]): SearchService {
+export function browsedService(query: BrowseQuery, type: Resource["type"]): BrowseService {
   return query.service ?? (type === "shared_drive" ? "drive" : "gmail");
 }
 
@@ -205,7 +205,7 @@ const PLACE_PAGE = 500;
 export async function itemKeysIn(
   scope: Scope,
   resourceId: string,
-  place: { service: SearchService; label?: string; folder?: string; asOf?: string },
+  place: { service: BrowseService; label?: string; folder?: string; asOf?: string },
   limit: number,
 ): Promise<{ keys: string[]; more: boolean }> {
   const mail = place.service === "gmail";

@@ -14,8 +14,6 @@ import {
   SEARCH_SERVICES,
   searchDateEnd,
   searchFormSchema,
-  type DriveSearchResult,
-  type MailSearchResult,
   type SearchResponse,
   type SearchService,
 } from "@alpvault/contracts/search";
@@ -26,6 +24,7 @@ import type { Scope } from "../lib/tenancy";
 import { findResourceByNameOrEmail } from "../resources/service";
 import { versionAt } from "../backups/service";
 import { findItems, type FoundPage } from "./find-items";
+import { searchAnswer } from "./results";
 import {
   PAGE_TOKEN_MESSAGES,
   decodePageToken,
@@ -115,42 +114,6 @@ export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {
   };
 }
 
-/** A mail item's result: its texts as written when the catalog has them, else the lower-cased search fields. */
-export function mailResult(item: SearchableItem): MailSearchResult {
-  const search = item.search.kind === "mail" ? item.search : undefined;
-  return {
-    itemId: item.itemKey,
-    versionId: item.currentVersionId,
-    subject: search?.display?.subject || (search?.subject ?? ""),
-    fromName: search?.display?.fromName || (search?.fromName ?? ""),
-    fromEmail: search?.fromEmail ?? "",
-    to: search?.to ?? [],
-    date: search?.date ?? "",
-    size: search?.size ?? 0,
-    deletedAtSource: item.deletedAtSource,
-  };
-}
-
-/** A Drive item's result, its name and path as written when the catalog has them. */
-export function driveResult(item: SearchableItem): DriveSearchResult {
-  const search = item.search.kind === "drive" ? item.search : undefined;
-  return {
-    itemId: item.itemKey,
-    versionId: item.currentVersionId,
-    name: search?.display?.name || (search?.name ?? ""),
-    path: search?.display?.path || (search?.path ?? ""),
-    mimeType: search?.mimeType ?? "",
-    createdBy: search?.createdBy ?? "",
-    lastModified: search?.modifiedTime ?? "",
-    lastBackup: item.lastSeenAt,
-    size: search?.size ?? 0,
-    googleId: search?.googleId ?? "",
-    currentVersion: item.current?.metadata?.version ?? "",
-    deletedAtSource: item.deletedAtSource,
-    notExportable: item.current?.metadata?.contentSkipped === "not-exportable",
-  };
-}
-
 /**
  * An item as the backups held it at `asOf`: the fields of its version of that time (a Drive file's name,
  * size, modification and version then), not deleted. When retention no longer keeps that version, the item
@@ -221,9 +184,7 @@ export async function searchBackups(
   const items = await heldAt(scope, resource.resourceId, found.items, query.asOf);
   await auditSearch(scope, actor, query.service, resource, now);
   const base = pageOf(resource, query, found, digest);
-  return query.service === "gmail"
-    ? { ...base, service: "gmail", results: items.map(mailResult) }
-    : { ...base, service: "drive", results: items.map(driveResult) };
+  return searchAnswer(base, query.service, items);
 }
 
 /** "Backup item searched", with the service and the resource (never the keyword). */

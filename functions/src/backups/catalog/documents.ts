@@ -148,7 +148,9 @@ const calendarSearchSchema: z.ZodMiniType<CalendarSearchFields> = z.object({
 
 const contactSearchSchema: z.ZodMiniType<ContactSearchFields> = z.object({
   kind: z.literal("contact"),
-  display: z.optional(z.object({ name: z.string(), email: z.string() })),
+  display: z.optional(
+    z.object({ name: z.string(), email: z.string(), groups: z.optional(z.array(z.string())) }),
+  ),
   entry: z.enum(["contact", "group", "other-contact"]),
   name: z.string(),
   emails: texts,

@@ -46,7 +46,14 @@ export function personSearchFields(
   );
   return {
     kind: "contact",
-    display: { name: displayText(name), email: displayText(emails[0] ?? "") },
+    display: {
+      name: displayText(name),
+      email: displayText(emails[0] ?? ""),
+      groups: [...new Set(groups.map((group) => displayText(group)).filter(Boolean))].slice(
+        0,
+        MAX_RECIPIENTS,
+      ),
+    },
     entry,
     name: bounded(name),
     emails: distinctBounded(emails),

@@ -55,7 +55,8 @@ export interface CalendarSearchFields {
 /** A contact, a contact group (its name in `name`) or an other contact. */
 export interface ContactSearchFields {
   kind: "contact";
-  display?: { name: string; email: string };
+  /** As written: its name, first address and (a contact's) groups' names (absent: backed up before they were kept). */
+  display?: { name: string; email: string; groups?: string[] };
   entry: "contact" | "group" | "other-contact";
   name: string;
   /** Addresses and phone numbers, lower-cased (phones also as digits only), bounded. */

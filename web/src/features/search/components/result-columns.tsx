@@ -8,7 +8,7 @@ import { formatStorage } from "@/lib/format";
 import "../i18n/register";
 import type { ResultColumn } from "./results-table";
 
-function useDateFormat(): (iso: string) => string {
+export function useDateFormat(): (iso: string) => string {
   const { i18n } = useTranslation();
   const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
   return (iso) => {
@@ -18,7 +18,7 @@ function useDateFormat(): (iso: string) => string {
 }
 
 /** The first column: the item's title, and a chip when it is gone from Google (the backup keeps it). */
-function Title(props: {
+export function Title(props: {
   text: string;
   secondary?: string;
   deletedAtSource: string | null;

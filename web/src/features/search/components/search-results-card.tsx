@@ -8,10 +8,19 @@ import IconButton from "@mui/material/IconButton";
 import LinearProgress from "@mui/material/LinearProgress";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import type { SearchResponse } from "@alpvault/contracts/search";
+import type {
+  CalendarSearchResult,
+  ContactSearchResult,
+  DriveSearchResult,
+  MailSearchResult,
+  SearchResponse,
+} from "@alpvault/contracts/search";
+import { useCalendarColumns, useContactColumns } from "./calendar-contact-columns";
 import { ExportButton, type ExportPlace } from "./export-button";
 import { useDriveColumns, useMailColumns } from "./result-columns";
-import { ResultsTable } from "./results-table";
+import { ResultsTable, type ResultColumn } from "./results-table";
+
+type Row = SearchResponse["results"][number];
 
 /** The table of one answer, with the columns of its service. */
 function Results(props: {
@@ -21,29 +30,36 @@ function Results(props: {
   onSelectedChange: (selected: Set<string>) => void;
 }) {
   const { t } = useTranslation();
-  const mailColumns = useMailColumns();
-  const driveColumns = useDriveColumns();
-  const common = {
-    label: t(`search.table.${props.answer.service}`),
-    busy: props.busy,
-    selected: props.selected,
-    onSelectedChange: props.onSelectedChange,
-    // Several words may stop a page short after reading their share: then more may follow.
-    empty: props.answer.nextPageToken ? t("search.emptySoFar") : t(`search.empty.${props.answer.service}`),
+  const noTitle = t("search.table.noTitle");
+  const tables = {
+    gmail: {
+      columns: useMailColumns(),
+      rowName: (mail: MailSearchResult) => mail.subject || t("search.table.noSubject"),
+    },
+    drive: { columns: useDriveColumns(), rowName: (file: DriveSearchResult) => file.name },
+    calendar: {
+      columns: useCalendarColumns(),
+      rowName: (entry: CalendarSearchResult) => entry.summary || noTitle,
+    },
+    contacts: {
+      columns: useContactColumns(),
+      rowName: (contact: ContactSearchResult) => contact.name || contact.email,
+    },
   };
-  return props.answer.service === "gmail" ? (
+  const { service } = props.answer;
+  // Each service's columns read the results of that service, which the answer carries beside its name.
+  const table = tables[service] as unknown as { columns: ResultColumn<Row>[]; rowName: (row: Row) => string };
+  return (
     <ResultsTable
-      {...common}
-      columns={mailColumns}
-      rows={props.answer.results}
-      rowName={(mail) => mail.subject || t("search.table.noSubject")}
-    />
-  ) : (
-    <ResultsTable
-      {...common}
-      columns={driveColumns}
-      rows={props.answer.results}
-      rowName={(file) => file.name}
+      label={t(`search.table.${service}`)}
+      busy={props.busy}
+      selected={props.selected}
+      onSelectedChange={props.onSelectedChange}
+      // Several words may stop a page short after reading their share: then more may follow.
+      empty={props.answer.nextPageToken ? t("search.emptySoFar") : t(`search.empty.${service}`)}
+      columns={table.columns}
+      rows={props.answer.results as Row[]}
+      rowName={table.rowName}
     />
   );
 }

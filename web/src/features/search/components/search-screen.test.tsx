@@ -9,7 +9,17 @@ import { SEARCH_MESSAGES } from "@alpvault/contracts/search";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { fill } from "@/testing/fill";
 import { aResource, aSharedDrive } from "@/testing/fixtures/resources";
-import { aFile, aMail, anExport, driveAnswer, mailAnswer } from "@/testing/fixtures/search";
+import {
+  aContact,
+  aFile,
+  aMail,
+  anEvent,
+  anExport,
+  calendarAnswer,
+  contactsAnswer,
+  driveAnswer,
+  mailAnswer,
+} from "@/testing/fixtures/search";
 import { renderWithProviders, type Rendered } from "@/testing/render";
 import { expectSnackbar } from "@/testing/snackbar";
 import { SearchScreen } from "./search-screen";
@@ -52,17 +62,21 @@ const cells = (row: HTMLElement) =>
     .map((cell) => cell.textContent);
 
 describe("the search card", () => {
-  it("when the screen opens, then Gmail and Drive are tabs, the other services are disabled as coming soon, and a hint shows", async () => {
+  it("when the screen opens, then Gmail, Drive, Calendars and Contacts are tabs, Chat and Directory are disabled as coming soon, and a hint shows", async () => {
     await openSearch();
-    expect(screen.getByRole("tab", { name: "Gmail" })).toHaveAttribute("aria-selected", "true");
-    expect(screen.getByRole("tab", { name: "Drive" })).toBeEnabled();
-    const comingSoon = screen.getAllByTestId("search-tab-coming-soon");
-    expect(comingSoon.map((tab) => tab.textContent)).toEqual([
+    expect(screen.getAllByRole("tab").map((tab) => tab.textContent)).toEqual([
+      "Gmail",
+      "Drive",
       "ChatComing soon",
-      "CalendarsComing soon",
-      "ContactsComing soon",
+      "Calendars",
+      "Contacts",
       "DirectoryComing soon",
     ]);
+    expect(screen.getByRole("tab", { name: "Gmail" })).toHaveAttribute("aria-selected", "true");
+    for (const name of ["Drive", "Calendars", "Contacts"])
+      expect(screen.getByRole("tab", { name })).toBeEnabled();
+    const comingSoon = screen.getAllByTestId("search-tab-coming-soon");
+    expect(comingSoon.map((tab) => tab.textContent)).toEqual(["ChatComing soon", "DirectoryComing soon"]);
     for (const tab of comingSoon) expect(tab).toBeDisabled();
     expect(screen.getByTestId("search-hint")).toHaveTextContent(
       "Enter a resource's name or email to search its backups.",
@@ -152,6 +166,65 @@ describe("the results", () => {
     expect(within(rows()[2] as HTMLElement).getByTestId("not-exportable")).toHaveTextContent(
       "Not exportable",
     );
+  });
+
+  it("when events are found on the Calendars tab, then each shows its title and calendar, organiser, guests, start, end and last backup; all-day events show their day", async () => {
+    api.answer(
+      SEARCH,
+      calendarAnswer([
+        anEvent(1),
+        anEvent(2, { summary: "Projekt Säntis", start: "2027-03-08", end: "2027-03-09", attendees: [] }),
+        anEvent(0, { entry: "calendar", summary: "Work", organizer: "", attendees: [], start: "", end: "" }),
+      ]),
+    );
+    const { user } = await openSearch();
+    await user.click(screen.getByRole("tab", { name: "Calendars" }));
+    await searchFor(user, { resource: "admin@alpvault-demo.test", keyword: "board" });
+    await screen.findAllByTestId("search-result");
+    expect(api.lastRequest(SEARCH).query.service).toEqual(["calendar"]);
+    expect(screen.getByRole("table", { name: "Backed-up calendars and events" })).toBeInTheDocument();
+    expect(cells(rows()[0] as HTMLElement)).toEqual([
+      "Board meeting 1Work",
+      "admin@alpvault-demo.test",
+      "2 guestsuser@alpvault-demo.test, vreni@example.ch",
+      "Mar 1, 2027, 9:00 AM",
+      "Mar 1, 2027, 10:00 AM",
+      "Apr 5, 2026, 2:00 AM",
+    ]);
+    expect(cells(rows()[1] as HTMLElement).slice(2, 5)).toEqual(["—", "Mar 8, 2027", "Mar 9, 2027"]);
+    expect(cells(rows()[2] as HTMLElement)[0]).toBe("WorkCalendar");
+  });
+
+  it("when contacts are found on the Contacts tab, then each shows name, email, phone and groups, and Export all exports them as vCard", async () => {
+    api.answer(
+      SEARCH,
+      contactsAnswer([
+        aContact(1),
+        aContact(2, { entry: "group", name: "Team", email: "", phones: [], groups: [] }),
+      ]),
+    );
+    api.answer(START_EXPORT, anExport({ service: "contacts", format: "vcf" }));
+    const { user } = await openSearch();
+    await user.click(screen.getByRole("tab", { name: "Contacts" }));
+    await searchFor(user, { resource: "admin@alpvault-demo.test" });
+    await screen.findAllByTestId("search-result");
+    expect(cells(rows()[0] as HTMLElement)).toEqual([
+      "Vreni Muster 1",
+      "vreni1@example.ch",
+      "+41 44 123 45 67",
+      "Team",
+      "Apr 5, 2026, 2:00 AM",
+    ]);
+    expect(cells(rows()[1] as HTMLElement)).toEqual([
+      "TeamContact group",
+      "—",
+      "—",
+      "—",
+      "Apr 5, 2026, 2:00 AM",
+    ]);
+    await user.click(screen.getByRole("button", { name: "Export all" }));
+    await expectSnackbar(EXPORT_MESSAGES.started, "success");
+    expect(api.lastRequest(START_EXPORT).body).toMatchObject({ service: "contacts", format: "vcf" });
   });
 
   it("when nothing matches, then the table says so for the service", async () => {

@@ -26,13 +26,13 @@ export interface RecoverSelection {
 }
 
 /**
- * Search Backups (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #validation): a tab per service (Gmail and Drive; Chat, Calendars, Contacts and
- * Directory coming soon), the search card, and one page of the resource's backed-up emails or files with a
- * checkbox per row and the recover action. Opened for a resource (`/search/{resourceId}`), the card starts
+ * Search Backups (docs/requirements.md#screens-and-navigation, #data-the-console-shows, #validation): a tab per service (Gmail, Drive, Calendars
+ * and Contacts; Chat and Directory coming soon), the search card, and one page of the resource's backed-up
+ * emails, files, calendars and events, or contacts with a checkbox per row and the recover action. Opened for a resource (`/search/{resourceId}`), the card starts
  * with its email (a shared drive's name, on the Drive tab) and searches at once. Recover hands the selected
  * rows, their resource and the tab's service to `onRecover`. Export all / Export selected starts an export
- * job (mail as MBOX or as .eml files in a ZIP, files as a ZIP), which the exports card below follows to its
- * download.
+ * job (mail as MBOX or as .eml files in a ZIP, files as a ZIP, calendars as iCalendar files in a ZIP,
+ * contacts as one vCard file), which the exports card below follows to its download.
  */
 export function SearchScreen(props: {
   /** The route's resource id, if any. */

@@ -3,9 +3,11 @@ import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
 import Typography from "@mui/material/Typography";
 import { useTranslation } from "react-i18next";
-import { COMING_SOON_SEARCH_SERVICES, SEARCH_SERVICES, type SearchService } from "@alpvault/contracts/search";
+import { SEARCH_SERVICES, SEARCH_TABS, type SearchService } from "@alpvault/contracts/search";
 
-/** A tab per searchable service, then the services coming soon (disabled). */
+const isSearchService = (name: string): name is SearchService => SEARCH_SERVICES.some((id) => id === name);
+
+/** A tab per service in the spec's order, those not searchable yet disabled as coming soon. */
 export function SearchTabs({
   service,
   onChange,
@@ -23,31 +25,32 @@ export function SearchTabs({
         variant="scrollable"
         allowScrollButtonsMobile
       >
-        {SEARCH_SERVICES.map((name) => (
-          <Tab
-            key={name}
-            value={name}
-            label={t(`search.tabs.${name}`)}
-            id={`search-tab-${name}`}
-            aria-controls="search-panel"
-          />
-        ))}
-        {COMING_SOON_SEARCH_SERVICES.map((name) => (
-          <Tab
-            key={name}
-            value={name}
-            disabled
-            data-testid="search-tab-coming-soon"
-            label={
-              <Box component="span" sx={{ display: "flex", flexDirection: "column", lineHeight: 1.2 }}>
-                <span>{t(`search.tabs.${name}`)}</span>
-                <Typography component="span" variant="caption" sx={{ textTransform: "none" }}>
-                  {t("search.tabs.comingSoon")}
-                </Typography>
-              </Box>
-            }
-          />
-        ))}
+        {SEARCH_TABS.map((name) =>
+          isSearchService(name) ? (
+            <Tab
+              key={name}
+              value={name}
+              label={t(`search.tabs.${name}`)}
+              id={`search-tab-${name}`}
+              aria-controls="search-panel"
+            />
+          ) : (
+            <Tab
+              key={name}
+              value={name}
+              disabled
+              data-testid="search-tab-coming-soon"
+              label={
+                <Box component="span" sx={{ display: "flex", flexDirection: "column", lineHeight: 1.2 }}>
+                  <span>{t(`search.tabs.${name}`)}</span>
+                  <Typography component="span" variant="caption" sx={{ textTransform: "none" }}>
+                    {t("search.tabs.comingSoon")}
+                  </Typography>
+                </Box>
+              }
+            />
+          ),
+        )}
       </Tabs>
     </Box>
   );
