@@ -73,10 +73,10 @@ export interface DailyActivity {
   /**
    * Protected storage per service at the end of the day (backed-up bytes of every resource, as the
    * resources' figures say): the last figure recorded that day, or the one before it carried forward;
-   * null before the first backup. Gmail's and Drive's only: the resources count their bytes per service as
-   * mail and Drive bytes (Calendar and Contacts are counted with them once they are backed up on a schedule).
+   * null before the first backup. Every service's (a day recorded before Calendar and Contacts were
+   * counted reads 0 for them).
    */
-  storage: Record<Extract<BackedUpService, "gmail" | "drive">, number> | null;
+  storage: Record<BackedUpService, number> | null;
 }
 
 /** GET /v1/organizations/{id}/activity?days=N: the last N days (today included), oldest first. */

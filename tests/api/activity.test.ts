@@ -127,7 +127,12 @@ describe("a resource's page and the organisation's activity", () => {
     expect(today.items).toBe(stored.reduce((sum, run) => sum + run.progress.items, 0));
     expect(today.bytes).toBe(stored.reduce((sum, run) => sum + run.progress.bytes, 0));
     const resource = await resourceOf(setup.call, setup.organization, setup.workspace.user);
-    expect(today.storage).toEqual({ gmail: resource.mailBackupBytes, drive: resource.driveBackupBytes });
+    expect(today.storage).toEqual({
+      gmail: resource.mailBackupBytes,
+      drive: resource.driveBackupBytes,
+      calendar: resource.calendarBackupBytes,
+      contacts: resource.contactsBackupBytes,
+    });
     expect(days[0]).toMatchObject({ runs: { ok: 0, partial: 0, failed: 0 }, items: 0, storage: null });
   });
 

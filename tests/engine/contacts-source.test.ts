@@ -176,7 +176,11 @@ test(
     const search = entries.get(ids[0] as string)?.search as ContactSearchFields;
     expect(search).toEqual({
       kind: "contact",
-      display: { name: "Dr. Zoë1 Ann Müller-Łukasz, Jr; 1 PhD", email: "Zoe1@Example.NET" },
+      display: {
+        name: "Dr. Zoë1 Ann Müller-Łukasz, Jr; 1 PhD",
+        email: "Zoe1@Example.NET",
+        groups: ["Clients", "Starred"],
+      },
       entry: "contact",
       name: "dr. zoë1 ann müller-łukasz, jr; 1 phd",
       emails: ["zoe1@example.net", "zoe1.home@example.org"],

@@ -53,7 +53,7 @@ const dailyActivitySchema: z.ZodMiniType<DailyActivity> = z.object({
   runs: z.object({ ok: count, partial: count, failed: count }),
   items: count,
   bytes: count,
-  storage: z.nullable(z.object({ gmail: count, drive: count })),
+  storage: z.nullable(z.object({ gmail: count, drive: count, calendar: count, contacts: count })),
 });
 
 export const activityResponseSchema: z.ZodMiniType<ActivityResponse> = z.object({

@@ -124,7 +124,7 @@ test("when data keys, daily activity, the GC lock and a verification are written
   expect(await dataKeyRecords(scope)).toEqual([record]);
 
   await addRunToDay(scope, { runId: "run-1", day: "2026-03-01", outcome: "ok", items: 3, bytes: 30 });
-  await recordDayStorage(scope, "2026-03-02", { gmail: 100, drive: 5 }, LATER);
+  await recordDayStorage(scope, "2026-03-02", { gmail: 100, drive: 5, calendar: 2, contacts: 1 }, LATER);
   expect(await readDays(scope, "2026-03-01", "2026-03-02")).toEqual({
     days: [
       { date: "2026-03-01", runs: { ok: 1, partial: 0, failed: 0 }, items: 3, bytes: 30, storage: null },
@@ -133,7 +133,7 @@ test("when data keys, daily activity, the GC lock and a verification are written
         runs: { ok: 0, partial: 0, failed: 0 },
         items: 0,
         bytes: 0,
-        storage: { gmail: 100, drive: 5 },
+        storage: { gmail: 100, drive: 5, calendar: 2, contacts: 1 },
         storageAt: LATER,
       },
     ],

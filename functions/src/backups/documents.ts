@@ -5,6 +5,7 @@
  * per UTC day (`dailyActivity/{YYYY-MM-DD}`).
  */
 import { z } from "zod/mini";
+import type { ServiceId } from "@alpvault/contracts/services";
 import { dataKeyRecordSchema } from "../engine/format/keys";
 import { storedKind, storedKindWithId } from "../lib/stored";
 
@@ -20,7 +21,7 @@ export interface StoredDay {
   items: number;
   bytes: number;
   /** The protected storage per service as last recorded that day (null: none recorded). */
-  storage: { gmail: number; drive: number } | null;
+  storage: Record<ServiceId, number> | null;
   /** When that figure was measured (a later one replaces it, an earlier one never does). */
   storageAt?: string;
 }
@@ -43,7 +44,18 @@ export const DAILY_ACTIVITY = storedKindWithId<StoredDay>(
     }),
     items: figure,
     bytes: figure,
-    storage: z._default(z.nullable(z.object({ gmail: z.number(), drive: z.number() })), null),
+    // A day recorded before Calendar and Contacts were counted holds none of theirs.
+    storage: z._default(
+      z.nullable(
+        z.object({
+          gmail: z.number(),
+          drive: z.number(),
+          calendar: z._default(z.number(), 0),
+          contacts: z._default(z.number(), 0),
+        }),
+      ),
+      null,
+    ),
     storageAt: z.optional(z.string()),
   }),
 );

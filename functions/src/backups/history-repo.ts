@@ -9,6 +9,7 @@
  * carries when its figure was measured, and an older one never replaces a newer one.
  */
 import { FieldPath, FieldValue } from "firebase-admin/firestore";
+import type { ServiceId } from "@alpvault/contracts/services";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeDocument, readableDocument, readableDocuments } from "../lib/stored";
 import type { RunRecord } from "../engine/runner/catalog";
@@ -88,7 +89,7 @@ export async function addRunToDay(scope: Scope, activity: RunActivity): Promise<
 export async function recordDayStorage(
   scope: Scope,
   day: string,
-  storage: { gmail: number; drive: number },
+  storage: Record<ServiceId, number>,
   measuredAt: string,
 ): Promise<void> {
   const db = organizationRef(scope).firestore;

@@ -1,3 +1,4 @@
+import type { ServiceId } from "@alpvault/contracts/services";
 import type { RunRecord } from "../engine/runner/catalog";
 import { fillDays, outcomeOf, runSummary } from "./history";
 
@@ -67,7 +68,7 @@ describe("a run's mark in the history", () => {
 
 describe("the activity's days", () => {
   const now = new Date("2026-11-28T15:00:00Z");
-  const day = (date: string, storage: { gmail: number; drive: number } | null, ok = 0) => ({
+  const day = (date: string, storage: Record<ServiceId, number> | null, ok = 0) => ({
     date,
     runs: { ok, partial: 0, failed: 0 },
     items: ok * 10,
@@ -77,7 +78,10 @@ describe("the activity's days", () => {
 
   it("when days have no record, then they count nothing and carry the storage of the day before forward", () => {
     const days = fillDays(
-      { days: [day("2026-11-26", { gmail: 50, drive: 70 }, 2)], storageBefore: { gmail: 10, drive: 20 } },
+      {
+        days: [day("2026-11-26", { gmail: 50, drive: 70, calendar: 0, contacts: 0 }, 2)],
+        storageBefore: { gmail: 10, drive: 20, calendar: 0, contacts: 0 },
+      },
       7,
       now,
     );
@@ -95,10 +99,14 @@ describe("the activity's days", () => {
       runs: { ok: 0, partial: 0, failed: 0 },
       items: 0,
       bytes: 0,
-      storage: { gmail: 10, drive: 20 },
+      storage: { gmail: 10, drive: 20, calendar: 0, contacts: 0 },
     });
-    expect(days[4]).toMatchObject({ runs: { ok: 2 }, items: 20, storage: { gmail: 50, drive: 70 } });
-    expect(days[6]?.storage).toEqual({ gmail: 50, drive: 70 });
+    expect(days[4]).toMatchObject({
+      runs: { ok: 2 },
+      items: 20,
+      storage: { gmail: 50, drive: 70, calendar: 0, contacts: 0 },
+    });
+    expect(days[6]?.storage).toEqual({ gmail: 50, drive: 70, calendar: 0, contacts: 0 });
   });
 
   it("when nothing was ever recorded, then the storage is null every day", () => {

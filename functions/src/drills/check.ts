@@ -3,7 +3,12 @@
  * Google's API and compared with the backup; its outcome written, then counted in the run.
  */
 import type { Readable } from "node:stream";
-import { DRILL_ITEM_REASONS, type DrillItem, type DrillOutcome } from "@alpvault/contracts/drills";
+import {
+  DRILL_ITEM_REASONS,
+  type DrillItem,
+  type DrillOutcome,
+  type DrillService,
+} from "@alpvault/contracts/drills";
 import { itemsByKey } from "../backups/service";
 import { RESUMABLE_UPLOAD_BYTES } from "../engine/drive/restorer";
 import { createContentDigester } from "../engine/format/content-digest";
@@ -168,6 +173,11 @@ async function checkFile(sandbox: DrillSandbox, stored: StoredDrillItem, item: C
   return { outcome: "matched", reason: null };
 }
 
+/** How a drill checks an item of each service in the sandbox. */
+const CHECKS: Readonly<
+  Record<DrillService, (sandbox: DrillSandbox, stored: StoredDrillItem, item: CatalogItem) => Promise<Result>>
+> = { gmail: checkMessage, drive: checkFile };
+
 /** Checks one drawn item (or takes the outcome it already has) and counts it. */
 export async function settleItem(sandbox: DrillSandbox, seq: number): Promise<void> {
   const { scope, run } = sandbox;
@@ -180,8 +190,7 @@ export async function settleItem(sandbox: DrillSandbox, seq: number): Promise<vo
     const [item] = await itemsByKey(scope, stored.resourceId, [stored.itemKey]);
     try {
       if (!item) result = { outcome: "skipped", reason: "No longer in the backups" };
-      else if (stored.service === "gmail") result = await checkMessage(sandbox, stored, item);
-      else result = await checkFile(sandbox, stored, item);
+      else result = await CHECKS[stored.service](sandbox, stored, item);
     } catch (error) {
       const reason = itemFailureReason(error);
       if (reason === undefined) throw error;

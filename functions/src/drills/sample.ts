@@ -4,6 +4,7 @@
  * resource's catalog, in one walk and one read per item; the drawn items are written in drawing order.
  */
 import { DRILL_MAX_FILE_BYTES, type DrillService } from "@alpvault/contracts/drills";
+import { itemKindOf } from "@alpvault/contracts/services";
 import { itemsAfter } from "../backups/service";
 import type { CatalogItem, ItemKind } from "../engine/runner/catalog";
 import type { Scope } from "../lib/tenancy";
@@ -11,12 +12,6 @@ import { writeItems, type StoredDrillItem, type StoredDrillRun } from "./repo";
 
 /** Items read per catalog page while drawing. */
 const SAMPLING_PAGE = 300;
-/**
- * Messages drawn beside each sampled one to stand in for it when the sandbox already holds its Message-ID
- * (see check.ts, restorableMessage).
- */
-const SPARES_PER_MESSAGE = 2;
-
 /** The name a drill shows for an item: the message's subject or the file's name. */
 export function itemName(item: CatalogItem): string {
   const display = item.search.display as { subject?: string; name?: string } | undefined;
@@ -24,8 +19,7 @@ export function itemName(item: CatalogItem): string {
 }
 
 /** Whether a backed-up file can be proven byte for byte by a restore (see worker.ts). */
-function drawable(item: CatalogItem): boolean {
-  if (item.kind !== "drive-file") return true;
+function drawableFile(item: CatalogItem): boolean {
   const metadata = item.current.metadata;
   return (
     !metadata.native &&
@@ -36,6 +30,24 @@ function drawable(item: CatalogItem): boolean {
   );
 }
 
+interface Draw {
+  /** Items drawn beside each sampled one to stand in for it (see check.ts, restorableMessage). */
+  spares: number;
+  /** The sandbox's own items are in it already: none is drawn from the sandbox's resource. */
+  sandboxHoldsItsOwn: boolean;
+  /** Whether a restore can prove the item byte for byte. */
+  drawable(item: CatalogItem): boolean;
+}
+
+/**
+ * How a drill draws each service's items, in the order it draws them: a message beside two spares that
+ * stand in for it when the sandbox already holds its Message-ID; files Google can give back byte for byte.
+ */
+export const DRILL_DRAWS: Readonly<Record<DrillService, Draw>> = {
+  gmail: { spares: 2, sandboxHoldsItsOwn: true, drawable: () => true },
+  drive: { spares: 0, sandboxHoldsItsOwn: false, drawable: drawableFile },
+};
+
 /** Reservoir sampling (Algorithm R) of up to `size` drawable items of a kind, in one walk of the catalog. */
 async function drawSample(
   scope: Scope,
@@ -43,6 +55,7 @@ async function drawSample(
   kind: ItemKind,
   size: number,
   random: (below: number) => number,
+  drawable: (item: CatalogItem) => boolean,
 ): Promise<CatalogItem[]> {
   const reservoir: CatalogItem[] = [];
   let seen = 0;
@@ -82,15 +95,22 @@ export async function sampleResource(
 ): Promise<void> {
   const drawn: StoredDrillItem[] = [];
   let seq = run.position.itemsTo;
-  for (const [kind, service] of [
-    ["gmail-message", "gmail"],
-    ["drive-file", "drive"],
-  ] as [ItemKind, DrillService][]) {
-    // The sandbox's own messages are in it already: none of them could be restored there.
-    if (service === "gmail" && resource.resourceId === run.sandboxResourceId) continue;
-    const spares = service === "gmail" ? SPARES_PER_MESSAGE : 0;
+  for (const [service, draw] of Object.entries(DRILL_DRAWS) as [
+    DrillService,
+    (typeof DRILL_DRAWS)[DrillService],
+  ][]) {
+    if (draw.sandboxHoldsItsOwn && resource.resourceId === run.sandboxResourceId) continue;
+    const kind: ItemKind = itemKindOf(service);
+    const spares = draw.spares;
     const pool = shuffled(
-      await drawSample(scope, resource.resourceId, kind, run.sampleSize * (1 + spares), random),
+      await drawSample(
+        scope,
+        resource.resourceId,
+        kind,
+        run.sampleSize * (1 + spares),
+        random,
+        draw.drawable,
+      ),
       random,
     );
     const chosen = pool.slice(0, run.sampleSize);

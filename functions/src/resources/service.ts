@@ -3,6 +3,7 @@
  * such) and shared drives, listed with search, filters, sorting and paging, and summed up for the
  * resources screen (analytics and alerts).
  */
+import type { ServiceId } from "@alpvault/contracts/services";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { appendAudit } from "../audit/service";
 import {
@@ -303,7 +304,7 @@ export async function findResourceByNameOrEmail(scope: Scope, text: string): Pro
 }
 
 /** The organisation's protected storage per service now (the activity's storage over time). */
-export function storageByService(scope: Scope): Promise<{ gmail: number; drive: number }> {
+export function storageByService(scope: Scope): Promise<Record<ServiceId, number>> {
   return totals.storageByService(scope);
 }
 

@@ -11,6 +11,7 @@
 import { AggregateField, type Query } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { SERVICE_BACKUP_BYTES_FIELDS } from "@alpvault/contracts/organizations";
+import { SERVICE_IDS, type ServiceId } from "@alpvault/contracts/services";
 
 function resources(scope: Scope): Query {
   return organizationRef(scope).collection("resources");
@@ -76,16 +77,15 @@ export async function activeMailboxCount(scope: Scope): Promise<number> {
   return all - inactive;
 }
 
-/** Backed-up bytes per service of every resource (deleted ones too): mail is Gmail, the rest Drive. */
-export async function storageByService(scope: Scope): Promise<{ gmail: number; drive: number }> {
-  const totals = (
-    await resources(scope)
-      .aggregate({
-        gmail: AggregateField.sum("mailBackupBytes"),
-        drive: AggregateField.sum("driveBackupBytes"),
-      })
-      .get()
-  ).data();
+/** Backed-up bytes per service of every resource (deleted ones too), by each service's resource field. */
+export async function storageByService(scope: Scope): Promise<Record<ServiceId, number>> {
+  const sums = Object.fromEntries(
+    SERVICE_IDS.map((service) => [service, AggregateField.sum(SERVICE_BACKUP_BYTES_FIELDS[service])]),
+  ) as Record<ServiceId, AggregateField<number>>;
+  const totals = (await resources(scope).aggregate(sums).get()).data();
   const finite = (value: number) => (Number.isFinite(value) ? value : 0);
-  return { gmail: finite(totals.gmail), drive: finite(totals.drive) };
+  return Object.fromEntries(SERVICE_IDS.map((service) => [service, finite(totals[service])])) as Record<
+    ServiceId,
+    number
+  >;
 }

@@ -15,7 +15,15 @@ import { useTranslation } from "react-i18next";
 import { isLoading } from "@/lib/query";
 import { useActivity } from "../api/get-activity";
 import { ActivityTable } from "./activity-table";
-import { inUnit, outcomeColor, sizeUnit, storageSeries, successRates } from "./chart-format";
+import {
+  inUnit,
+  outcomeColor,
+  serviceColor,
+  sizeUnit,
+  storageSeries,
+  successRates,
+  totalStorage,
+} from "./chart-format";
 import "../i18n/register";
 
 const PERIODS = [7, 30, 90] as const;
@@ -63,9 +71,7 @@ function Charts({ days }: { days: DailyActivity[] }) {
   const dayLabel = useDayLabel();
   const dates = days.map((day) => dayLabel(day.date));
   const band = [{ scaleType: "band" as const, data: dates }];
-  const storageUnit = sizeUnit(
-    Math.max(0, ...days.map((day) => (day.storage ? day.storage.gmail + day.storage.drive : 0))),
-  );
+  const storageUnit = sizeUnit(Math.max(0, ...days.map(totalStorage)));
   const dataUnit = sizeUnit(Math.max(0, ...days.map((day) => day.bytes)));
   return (
     <>
@@ -82,7 +88,7 @@ function Charts({ days }: { days: DailyActivity[] }) {
             ...series,
             // A single day with a figure is a point, not a line: every day is marked.
             showMark: true,
-            color: series.id === "gmail" ? theme.palette.primary.main : theme.palette.success.main,
+            color: serviceColor(theme, series.id),
             valueFormatter: (value: number | null) =>
               value === null ? "—" : `${value} ${storageUnit.label}`,
           }))}

@@ -1,3 +1,4 @@
+import { SERVICE_IDS } from "@alpvault/contracts/services";
 import Card from "@mui/material/Card";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
@@ -22,8 +23,11 @@ export function ActivityTable({ days }: { days: DailyActivity[] }) {
             <TableCell align="right">{t("activity.screen.rate")}</TableCell>
             <TableCell align="right">{t("activity.screen.items")}</TableCell>
             <TableCell align="right">{t("activity.screen.bytes")}</TableCell>
-            <TableCell align="right">{t("activity.screen.gmail")}</TableCell>
-            <TableCell align="right">{t("activity.screen.drive")}</TableCell>
+            {SERVICE_IDS.map((service) => (
+              <TableCell key={service} align="right">
+                {t(`activity.screen.${service}`)}
+              </TableCell>
+            ))}
           </TableRow>
         </TableHead>
         <TableBody>
@@ -44,12 +48,11 @@ export function ActivityTable({ days }: { days: DailyActivity[] }) {
                 <TableCell align="right" data-testid="activity-bytes">
                   {formatStorage(day.bytes)}
                 </TableCell>
-                <TableCell align="right" data-testid="activity-gmail">
-                  {day.storage ? formatStorage(day.storage.gmail) : none}
-                </TableCell>
-                <TableCell align="right" data-testid="activity-drive">
-                  {day.storage ? formatStorage(day.storage.drive) : none}
-                </TableCell>
+                {SERVICE_IDS.map((service) => (
+                  <TableCell key={service} align="right" data-testid={`activity-${service}`}>
+                    {day.storage ? formatStorage(day.storage[service]) : none}
+                  </TableCell>
+                ))}
               </TableRow>
             );
           })}

@@ -23,7 +23,7 @@ function aDay(date: string, change: Partial<DailyActivity> = {}): DailyActivity 
     runs: { ok: 3, partial: 1, failed: 0 },
     items: 1234,
     bytes: 5 * MB,
-    storage: { gmail: 100 * MB, drive: 50 * MB },
+    storage: { gmail: 100 * MB, drive: 50 * MB, calendar: 2 * MB, contacts: MB },
     ...change,
   };
 }
@@ -92,8 +92,20 @@ describe("Backup Activity", () => {
       "5.00 MB",
       "100.00 MB",
       "50.00 MB",
+      "2.00 MB",
+      "1.00 MB",
     ]);
-    expect(cells(rows[1] as HTMLElement)).toEqual(["2026-11-27", "0 / 0 / 0", "—", "0", "0.00 B", "—", "—"]);
+    expect(cells(rows[1] as HTMLElement)).toEqual([
+      "2026-11-27",
+      "0 / 0 / 0",
+      "—",
+      "0",
+      "0.00 B",
+      "—",
+      "—",
+      "—",
+      "—",
+    ]);
     await user.click(screen.getByRole("button", { name: "Hide the figures" }));
     expect(screen.queryByRole("table", { name: "Backups per day" })).not.toBeInTheDocument();
   });

@@ -65,7 +65,7 @@ const aDay = (date: string, change: Partial<DailyActivity> = {}): DailyActivity 
   runs: { ok: 3, partial: 1, failed: 0 },
   items: 10,
   bytes: 1024,
-  storage: { gmail: 200 * 1024 ** 2, drive: 50 * 1024 ** 2 },
+  storage: { gmail: 200 * 1024 ** 2, drive: 50 * 1024 ** 2, calendar: 3 * 1024 ** 2, contacts: 1024 ** 2 },
   ...change,
 });
 
@@ -78,6 +78,8 @@ describe("the activity charts' series", () => {
     expect(series.map((one) => [one.id, one.data, "stack" in one])).toEqual([
       ["gmail", [null, 200], false],
       ["drive", [null, 50], false],
+      ["calendar", [null, 3], false],
+      ["contacts", [null, 1], false],
     ]);
   });
 

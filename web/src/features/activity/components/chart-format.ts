@@ -1,6 +1,7 @@
 import type { Theme } from "@mui/material/styles";
 import { successRate, type DailyActivity, type RunOutcomeMark } from "@alpvault/contracts/activity";
 import { SERVICE_LABELS } from "@alpvault/contracts/backups";
+import { SERVICE_IDS, type ServiceId } from "@alpvault/contracts/services";
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 
@@ -59,12 +60,27 @@ export function inUnit(bytes: number, unit: { bytes: number }): number {
  * Drive's mark sat at Gmail + Drive while its tooltip said Drive's alone).
  */
 export function storageSeries(days: readonly DailyActivity[], unit: { label: string; bytes: number }) {
-  return (["gmail", "drive"] as const).map((service) => ({
+  return SERVICE_IDS.map((service) => ({
     id: service,
     label: SERVICE_LABELS[service],
     data: days.map((day) => (day.storage ? inUnit(day.storage[service], unit) : null)),
   }));
 }
+
+/** The colour of each service's storage line: the theme's, so both themes keep their contrast. */
+export function serviceColor(theme: Theme, service: ServiceId): string {
+  const colors: Record<ServiceId, string> = {
+    gmail: theme.palette.primary.main,
+    drive: theme.palette.success.main,
+    calendar: theme.palette.warning.main,
+    contacts: theme.palette.secondary.main,
+  };
+  return colors[service];
+}
+
+/** The day's protected storage, every service's together (0 before the first backup). */
+export const totalStorage = (day: DailyActivity): number =>
+  day.storage ? SERVICE_IDS.reduce((sum, service) => sum + day.storage![service], 0) : 0;
 
 /** Each day's success rate in percent (`successRate`), null on a day without backups that ended. */
 export function successRates(days: readonly DailyActivity[]): (number | null)[] {
