@@ -7,8 +7,8 @@ import * as yup from "yup";
 
 export const SEARCH_SERVICES = ["gmail", "drive", "calendar", "contacts"] as const;
 export type SearchService = (typeof SEARCH_SERVICES)[number];
-/** The services a browse shows (by label, by folder). */
-export const BROWSE_SERVICES = ["gmail", "drive"] as const satisfies readonly SearchService[];
+/** The services a browse shows (Gmail by label, Drive by folder, Calendar by calendar and day, Contacts by group). */
+export const BROWSE_SERVICES = SEARCH_SERVICES;
 export type BrowseService = (typeof BROWSE_SERVICES)[number];
 /** Tabs shown as coming soon. */
 export const COMING_SOON_SEARCH_SERVICES = ["chat", "directory"] as const;
@@ -152,6 +152,11 @@ export interface CalendarSearchResult {
   /** ISO 8601: the last backup that saw it. */
   lastBackup: string;
   deletedAtSource: string | null;
+  /**
+   * A browse's row for one occurrence of a recurring series (its start and end are the occurrence's): the
+   * item is the series, recovered or exported whole with its changed and cancelled instances.
+   */
+  occurrenceOf?: "series";
 }
 
 /** A contact, a contact group or an other contact in the results. */

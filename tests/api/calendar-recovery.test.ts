@@ -7,6 +7,7 @@
  * Their export is a ZIP of one iCalendar file per calendar, read back by parsers nobody here wrote
  * (Python's zipfile, Mozilla's ical.js).
  */
+import { BROWSE_MESSAGES, type BrowseResponse } from "@alpvault/contracts/browse";
 import type { ExportJob } from "@alpvault/contracts/exports";
 import type { SearchResponse } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
@@ -230,6 +231,69 @@ describe("a user's calendars searched", () => {
     ).toContain(projectsName);
     const holiday = all.results.find((result) => result.summary === "Projekt Säntis");
     expect(holiday).toMatchObject({ calendar: projectsName, start: "2027-03-08", end: "2027-03-09" });
+  });
+});
+
+describe("a user's calendars browsed", () => {
+  const browse = async (query: Record<string, string>) => {
+    const answer = await setup.call(
+      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?${new URLSearchParams(query).toString()}`,
+    );
+    return answer;
+  };
+  const browsed = async (query: Record<string, string>) => {
+    const answer = await browse({ service: "calendar", ...query });
+    expect(answer.status).toBe(200);
+    return answer.body as Extract<BrowseResponse, { service: "calendar" }>;
+  };
+  const rows = (answer: Extract<BrowseResponse, { service: "calendar" }>) =>
+    answer.results.map((result) => [result.summary, result.start, result.occurrenceOf ?? "event"]);
+
+  test("when the primary calendar is browsed by week and by day, then each day shows its events and the series at each occurrence, its changed instance at its own time and its cancelled one not at all", async () => {
+    const firstWeek = await browsed({ day: "2027-03-03", span: "week" });
+    expect(firstWeek.calendars.map((entry) => entry.name)).toEqual([
+      expect.any(String) as string,
+      projectsName,
+    ]);
+    expect(firstWeek.calendar).toBe(firstWeek.calendars[0]!.calendar);
+    expect(firstWeek.view).toMatchObject({ span: "week", from: "2027-03-01", to: "2027-03-08" });
+    expect(rows(firstWeek)).toEqual([
+      [single.summary, "2027-03-01T09:00:00.000Z", "event"],
+      ["Weekly sync", "2027-03-02T08:00:00.000Z", "series"],
+    ]);
+    // A row of the series is the series: the item a recovery or an export takes whole.
+    const seriesRow = firstWeek.results[1]!;
+    expect(seriesRow.itemId).toMatch(new RegExp(`/${series.id!}$`));
+    expect(seriesRow.end).toBe("2027-03-02T08:30:00.000Z");
+
+    const moved = await browsed({ day: "2027-03-09", span: "day" });
+    expect(moved.view).toMatchObject({ span: "day", from: "2027-03-09", to: "2027-03-10" });
+    expect(rows(moved)).toEqual([["Weekly sync (moved)", "2027-03-09T13:00:00.000Z", "event"]]);
+    expect(rows(await browsed({ day: "2027-03-16", span: "day" }))).toEqual([]);
+    expect(rows(await browsed({ day: "2027-03-23", span: "day" }))).toEqual([
+      ["Weekly sync", "2027-03-23T08:00:00.000Z", "series"],
+    ]);
+    // After the series' four occurrences, nothing.
+    expect(rows(await browsed({ day: "2027-03-30", span: "week" }))).toEqual([]);
+  });
+
+  test("when another calendar is browsed, then its all-day event is on its day; a calendar the user does not have, a span or a day that is not one is refused", async () => {
+    const first = await browsed({ day: "2027-03-08" });
+    const projects = first.calendars.find((entry) => entry.name === projectsName)!;
+    const week = await browsed({ calendar: projects.calendar, day: "2027-03-08" });
+    expect(rows(week)).toEqual([["Projekt Säntis", "2027-03-08", "event"]]);
+    expect(week.results[0]).toMatchObject({ calendar: projectsName, end: "2027-03-09" });
+
+    for (const [query, message] of [
+      [{ calendar: "nobody@example.com" }, BROWSE_MESSAGES.invalidCalendar],
+      [{ span: "month" }, BROWSE_MESSAGES.invalidSpan],
+      [{ day: "03-08-2027" }, BROWSE_MESSAGES.invalidDay],
+      [{ group: "all" }, BROWSE_MESSAGES.groupForContacts],
+    ] as const) {
+      const answer = await browse({ service: "calendar", ...query });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ code: 400, message });
+    }
   });
 });
 

@@ -7,6 +7,7 @@
  * one vCard 4.0 file that a parser nobody here wrote (Mozilla's ical.js) reads back.
  */
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
+import { BROWSE_MESSAGES, type BrowseResponse } from "@alpvault/contracts/browse";
 import type { ExportJob } from "@alpvault/contracts/exports";
 import type { SearchResponse } from "@alpvault/contracts/search";
 import type { people_v1 } from "@googleapis/people";
@@ -185,6 +186,46 @@ describe("a user's contacts searched", () => {
         [`Vreni ${vreni}`, "vreni@example.ch", ["Team"]],
       ]);
     }
+  });
+});
+
+describe("a user's contacts browsed", () => {
+  const browsed = async (query: Record<string, string>) => {
+    const answer = await setup.call(
+      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?${new URLSearchParams({ service: "contacts", ...query }).toString()}`,
+    );
+    expect(answer.status).toBe(200);
+    return answer.body as Extract<BrowseResponse, { service: "contacts" }>;
+  };
+  const names = (answer: Extract<BrowseResponse, { service: "contacts" }>) =>
+    answer.results.map((result) => result.name);
+
+  test("when the address book is browsed, then all contacts are listed by name, a group shows its members, and a group the user does not have is refused", async () => {
+    const all = await browsed({});
+    expect(all.group).toBe("all");
+    expect(all.groups[0]).toEqual({ group: "all", name: "All contacts" });
+    expect(all.groups.at(-1)).toEqual({ group: "other", name: "Other contacts" });
+    const teamGroup = all.groups.find((entry) => entry.name === "Team");
+    expect(teamGroup).toEqual({ group: "group:team", name: "Team" });
+    // Every contact, no group or other contact among them, by name.
+    expect(all.results.every((result) => result.entry === "contact")).toBe(true);
+    expect(names(all)).toEqual(expect.arrayContaining([`Hans ${hans}`, `Vreni ${vreni}`]));
+    expect(names(all)).toEqual(
+      [...names(all)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())),
+    );
+
+    const team = await browsed({ group: teamGroup!.group });
+    expect(team.results.map((result) => [result.name, result.groups])).toEqual([
+      [`Vreni ${vreni}`, ["Team"]],
+    ]);
+    expect(team.total).toBe(1);
+    expect((await browsed({ group: "other" })).results).toEqual([]);
+
+    const refused = await setup.call(
+      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?service=contacts&group=group:nobody`,
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ code: 400, message: BROWSE_MESSAGES.invalidGroup });
   });
 });
 

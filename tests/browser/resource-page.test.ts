@@ -8,7 +8,9 @@
 import type { ActivityResponse, BackupRunsPage } from "@alpvault/contracts/activity";
 import type { ExportJob } from "@alpvault/contracts/exports";
 import type { ResourceDetail } from "@alpvault/contracts/organizations";
-import { inUnit, sizeUnit } from "../../web/src/features/activity/components/chart-format";
+import { SERVICE_LABELS } from "@alpvault/contracts/backups";
+import { SERVICE_IDS } from "@alpvault/contracts/services";
+import { inUnit, sizeUnit, totalStorage } from "../../web/src/features/activity/components/chart-format";
 import { formatStorage } from "../../web/src/lib/format";
 import { backupNow, finishedRun } from "../support/backup-runs";
 import { workspaceAdmin } from "../support/workspace";
@@ -197,8 +199,11 @@ describe("the Backup Activity screen", () => {
     expect(today.runs.ok + today.runs.partial + today.runs.failed).toBe(3);
     expect(await row.getByTestId("activity-items").innerText()).toBe(String(today.items));
     expect(await row.getByTestId("activity-bytes").innerText()).toBe(formatStorage(today.bytes));
-    expect(await row.getByTestId("activity-gmail").innerText()).toBe(formatStorage(today.storage!.gmail));
-    expect(await row.getByTestId("activity-drive").innerText()).toBe(formatStorage(today.storage!.drive));
+    for (const service of SERVICE_IDS) {
+      expect(await row.getByTestId(`activity-${service}`).innerText()).toBe(
+        formatStorage(today.storage![service]),
+      );
+    }
     await countIs(page().getByTestId("activity-day"), 7);
     // The success rate is plotted (a point per day with backups), and the backups by outcome as stacked bars.
     const success = page().getByTestId("activity-success");
@@ -208,20 +213,19 @@ describe("the Backup Activity screen", () => {
     expect(await page().getByTestId("activity-success-rates").innerText()).toContain(`: ${rate} %`);
     expect(await page().getByTestId("activity-storage").locator("svg path").count()).toBeGreaterThan(0);
     // Each chart draws the API's figures: today's marks say them in the chart's tooltip.
-    const storageUnit = sizeUnit(
-      Math.max(0, ...days.map((day) => (day.storage ? day.storage.gmail + day.storage.drive : 0))),
-    );
+    const storageUnit = sizeUnit(Math.max(0, ...days.map(totalStorage)));
     const inStorageUnit = (bytes: number) => `${inUnit(bytes, storageUnit)} ${storageUnit.label}`;
     expect(
       await lastMarkTooltip(page(), page().getByTestId("activity-storage"), ".MuiLineChart-mark"),
-    ).toEqual({
-      Gmail: inStorageUnit(today.storage!.gmail),
-      Drive: inStorageUnit(today.storage!.drive),
-    });
+    ).toEqual(
+      Object.fromEntries(
+        SERVICE_IDS.map((service) => [SERVICE_LABELS[service], inStorageUnit(today.storage![service])]),
+      ),
+    );
     // Each mark sits where its tooltip says (not stacked: Drive's mark at Drive's figure), read off the axis.
     const storage = page().getByTestId("activity-storage");
     const last = days.length - 1;
-    const storageMax = inUnit(today.storage!.gmail + today.storage!.drive, storageUnit);
+    const storageMax = inUnit(totalStorage(today), storageUnit);
     expectNear(
       await markValue(storage, "gmail", last),
       inUnit(today.storage!.gmail, storageUnit),

@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import type { BrowseResponse } from "../browse";
+import { BROWSE_SPANS, type BrowseResponse } from "../browse";
 import type {
   CalendarSearchResult,
   ContactSearchResult,
@@ -53,6 +53,7 @@ export const calendarSearchResultSchema: z.ZodMiniType<CalendarSearchResult> = z
   end: z.string(),
   lastBackup: z.string(),
   deletedAtSource: nullableString,
+  occurrenceOf: z.optional(z.literal("series")),
 });
 
 export const contactSearchResultSchema: z.ZodMiniType<ContactSearchResult> = z.object({
@@ -90,6 +91,19 @@ const browseExtras = {
   folder: z.string(),
   folders: z.array(z.object({ name: z.string(), path: z.string() })),
   foldersAtLeast: z.boolean(),
+  calendars: z.array(z.object({ calendar: z.string(), name: z.string() })),
+  calendar: nullableString,
+  view: z.nullable(
+    z.object({
+      span: z.enum(BROWSE_SPANS),
+      from: z.string(),
+      to: z.string(),
+      timeZone: z.string(),
+      eventsAtLeast: z.boolean(),
+    }),
+  ),
+  groups: z.array(z.object({ group: z.string(), name: z.string() })),
+  group: nullableString,
 };
 
 export const browseResponseSchema: z.ZodMiniType<BrowseResponse> = z.discriminatedUnion("service", [
@@ -104,5 +118,17 @@ export const browseResponseSchema: z.ZodMiniType<BrowseResponse> = z.discriminat
     ...browseExtras,
     service: z.literal("drive"),
     results: z.array(driveSearchResultSchema),
+  }),
+  z.object({
+    ...page,
+    ...browseExtras,
+    service: z.literal("calendar"),
+    results: z.array(calendarSearchResultSchema),
+  }),
+  z.object({
+    ...page,
+    ...browseExtras,
+    service: z.literal("contacts"),
+    results: z.array(contactSearchResultSchema),
   }),
 ]);

@@ -33,7 +33,7 @@ import { optionalIdParam } from "../lib/query-params";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { EnqueueExport } from "../backups/queue";
-import { itemKeysIn, labelName } from "../search/browse";
+import { folderPath, itemKeysIn, labelName } from "../search/browse";
 import { FORMAT_WRITERS } from "./formats";
 import { directoryPartName } from "./job";
 import {
@@ -147,19 +147,17 @@ async function chosenItems(
   const place = await itemKeysIn(
     scope,
     request.resourceId,
-    {
-      service: browsed,
-      ...(label !== undefined ? { label } : {}),
-      ...(folder !== undefined ? { folder } : {}),
-      ...(asOf ? { asOf } : {}),
-    },
+    browsed,
+    { ...(label !== undefined ? { label } : {}), ...(folder !== undefined ? { folder } : {}) },
+    asOf ?? undefined,
     MAX_EXPORT_PLACE_ITEMS,
+    EXPORT_MESSAGES.invalid,
   );
   if (place.more) throw DomainError.invalid(EXPORT_MESSAGES.tooManyInPlace);
   if (place.keys.length === 0) throw DomainError.invalid(EXPORT_MESSAGES.nothingToExport);
   return {
     itemIds: place.keys,
-    within: label !== undefined ? labelName(label) : (folder ?? "").trim().replace(/\/+$/, ""),
+    within: label !== undefined ? labelName(label) : folderPath(folder),
   };
 }
 

@@ -24,6 +24,7 @@ import {
   type ItemCursor,
   readStream,
   type ItemKind,
+  type PlaceFilter,
   type SearchableItem,
   type Stream,
 } from "./repo";
@@ -43,9 +44,8 @@ export const SEARCH_PAGE_MESSAGES = {
 export interface ItemsQuery {
   kind: ItemKind;
   words: string[];
-  /** A browse's label (mail) or folder (Drive), as the search fields keep it. */
-  label?: string;
-  folder?: string;
+  /** A browse's place (a label's mail, a folder's files, a group's contacts). */
+  place?: PlaceFilter;
   /** End of the chosen day (exclusive), ISO 8601. */
   asOf?: string;
   pageSize: number;
@@ -105,8 +105,7 @@ async function planOf(scope: Scope, resourceId: string, query: ItemsQuery): Prom
   if (wordIndex >= Math.max(1, query.words.length)) throw DomainError.invalid(SEARCH_PAGE_MESSAGES.changed);
   const narrowed: Stream = {
     word: query.words[wordIndex],
-    ...(query.label ? { label: query.label } : {}),
-    ...(query.folder !== undefined ? { folder: query.folder } : {}),
+    ...(query.place ? { place: query.place } : {}),
   };
   const totals = query.words.length > 1 ? "found" : asOf ? "held" : "counted";
   if (!asOf) return { streams: [narrowed], unfiltered: query.words.length <= 1, totals, wordIndex };
@@ -201,11 +200,7 @@ async function heldTotal(
 ): Promise<{ total: number; atLeast: boolean }> {
   const asOf = query.asOf as string;
   const cap = TOTAL_CAP + query.skip;
-  const narrowed = {
-    word,
-    ...(query.label ? { label: query.label } : {}),
-    ...(query.folder !== undefined ? { folder: query.folder } : {}),
-  };
+  const narrowed = { word, ...(query.place ? { place: query.place } : {}) };
   const [held, deleted] = await Promise.all([
     countItems(scope, resourceId, query.kind, { ...narrowed, firstSeenBefore: asOf }, cap),
     countItems(scope, resourceId, query.kind, { ...narrowed, deletedBefore: asOf }, cap),

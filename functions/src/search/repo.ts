@@ -3,7 +3,8 @@
  * items`, never the objects. A search reads one or two streams: indexed queries over a resource's items of
  * a kind in display order (newest mail first, Drive files by name), narrowed by a keyword word
  * (`search.keywords array-contains`), a mail date range, whether a message is dated after its first backup
- * (`datedLater`), and when it was first backed up; a browse narrows them by a label (mail) or a folder (Drive). Pages are read from a cursor (the catalog document the
+ * (`datedLater`), and when it was first backed up; a browse narrows them by its place (`PlaceFilter`).
+ * Pages are read from a cursor (the catalog document the
  * previous page ended on), never by offset, and totals come from count aggregations stopped at a cap, so a
  * page costs about its size in reads whatever the catalog's size.
  */
@@ -11,6 +12,7 @@ import { factsOfItemKind, type ServiceItemKind } from "@alpvault/contracts/servi
 import type { DocumentSnapshot, Query } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeQueried, readableDocument } from "../lib/stored";
+import { catalogDocId } from "../engine/runner/catalog-ids";
 import {
   CATALOG_ITEM_FOLDER_VIEW,
   CATALOG_ITEM_SEARCH_VIEW,
@@ -26,13 +28,21 @@ export type SearchableItem = CatalogItemSearchView;
 /** Where a stream is read from: a catalog document of it, as read. */
 export type ItemCursor = DocumentSnapshot;
 
+/**
+ * Where a browse narrows a service's items to (a label's mail, a folder's files, a group's contacts): one
+ * search field equal to, or listing, a value as the search fields keep it.
+ */
+export interface PlaceFilter {
+  field: "search.labels" | "search.path" | "search.groups" | "search.entry";
+  op: "==" | "array-contains";
+  value: string;
+}
+
 /** One query of a search: the items of a kind in display order, narrowed. */
 export interface Stream {
   word?: string;
-  /** Only mail carrying this label (its name as the search fields keep it: `bounded`). */
-  label?: string;
-  /** Only files directly in this folder (its path as the search fields keep it). */
-  folder?: string;
+  /** Only the items of a browse's place. */
+  place?: PlaceFilter;
   /** Only messages dated after their first backup (`datedLater`). */
   datedLater?: boolean;
   /** Mail dated at or after this instant. */
@@ -51,8 +61,7 @@ function streamQuery(scope: Scope, resourceId: string, kind: ItemKind, stream: S
   let query: Query = items(scope, resourceId).where("kind", "==", kind);
   if (stream.datedLater) query = query.where("datedLater", "==", true);
   if (stream.word) query = query.where("search.keywords", "array-contains", stream.word);
-  if (stream.label) query = query.where("search.labels", "array-contains", stream.label);
-  if (stream.folder !== undefined) query = query.where("search.path", "==", stream.folder);
+  if (stream.place) query = query.where(stream.place.field, stream.place.op, stream.place.value);
   if (stream.dateFrom) query = query.where("search.date", ">=", stream.dateFrom);
   if (stream.dateBefore) query = query.where("search.date", "<", stream.dateBefore);
   if (stream.firstSeenBefore) query = query.where("firstSeenAt", "<", stream.firstSeenBefore);
@@ -116,8 +125,7 @@ export async function countItems(
   kind: ItemKind,
   filter: {
     word?: string;
-    label?: string;
-    folder?: string;
+    place?: PlaceFilter;
     firstSeenBefore?: string;
     deletedBefore?: string;
   },
@@ -125,8 +133,7 @@ export async function countItems(
 ): Promise<number> {
   let query: Query = items(scope, resourceId).where("kind", "==", kind);
   if (filter.word) query = query.where("search.keywords", "array-contains", filter.word);
-  if (filter.label) query = query.where("search.labels", "array-contains", filter.label);
-  if (filter.folder !== undefined) query = query.where("search.path", "==", filter.folder);
+  if (filter.place) query = query.where(filter.place.field, filter.place.op, filter.place.value);
   if (filter.firstSeenBefore) query = query.where("firstSeenAt", "<", filter.firstSeenBefore);
   if (filter.deletedBefore) query = query.where("deletedAtSource", "<", filter.deletedBefore);
   return (await query.limit(cap).count().get()).data().count;
@@ -155,4 +162,79 @@ export async function nextFolderPath(
   if (!doc) return undefined;
   const { search } = decodeQueried(CATALOG_ITEM_FOLDER_VIEW, doc);
   return { path: search.path, shown: search.display?.path ?? search.path };
+}
+
+/** The items of a kind whose search entry is `entry` (a user's calendars, contact groups), at most `limit`. */
+export async function entriesOf(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  entry: string,
+  limit: number,
+): Promise<SearchableItem[]> {
+  const page = await items(scope, resourceId)
+    .where("kind", "==", kind)
+    .where("search.entry", "==", entry)
+    .select(...SEARCH_VIEW_FIELDS)
+    .limit(limit)
+    .get();
+  return page.docs.flatMap((doc) => readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc) ?? []);
+}
+
+/**
+ * A calendar's entries (events, changed and cancelled instances, series' masters) starting at or after
+ * `from` and before `to` (as search keeps times: dates and UTC instants compare as text), in start order,
+ * at most `limit`.
+ */
+export async function calendarEntriesStarting(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  calendarId: string,
+  range: { from: string; to: string },
+  limit: number,
+): Promise<SearchableItem[]> {
+  const page = await items(scope, resourceId)
+    .where("kind", "==", kind)
+    .where("search.calendarId", "==", calendarId)
+    .where("search.start", ">=", range.from)
+    .where("search.start", "<", range.to)
+    .orderBy("search.start")
+    .select(...SEARCH_VIEW_FIELDS)
+    .limit(limit)
+    .get();
+  return page.docs.flatMap((doc) => readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc) ?? []);
+}
+
+/** The masters of a calendar's recurring series (`search.recurring`), at most `limit`. */
+export async function seriesOf(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  calendarId: string,
+  limit: number,
+): Promise<SearchableItem[]> {
+  const page = await items(scope, resourceId)
+    .where("kind", "==", kind)
+    .where("search.calendarId", "==", calendarId)
+    .where("search.recurring", "==", true)
+    .select(...SEARCH_VIEW_FIELDS)
+    .limit(limit)
+    .get();
+  return page.docs.flatMap((doc) => readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc) ?? []);
+}
+
+/** Which of these item keys the catalog holds (one batched read of their documents). */
+export async function heldItemKeys(
+  scope: Scope,
+  resourceId: string,
+  itemKeys: readonly string[],
+): Promise<Set<string>> {
+  if (itemKeys.length === 0) return new Set();
+  const collection = items(scope, resourceId);
+  const docs = await collection.firestore.getAll(
+    ...itemKeys.map((key) => collection.doc(catalogDocId(key))),
+    { fieldMask: ["itemKey"] },
+  );
+  return new Set(docs.filter((doc) => doc.exists).map((doc) => String(doc.get("itemKey"))));
 }

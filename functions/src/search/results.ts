@@ -14,7 +14,7 @@ import type { SearchFields } from "../engine/sources/source";
 import type { SearchableItem } from "./repo";
 
 /** The item's search fields when they are of `kind` (an item of another kind shows empty fields). */
-function fieldsOf<K extends SearchFields["kind"]>(
+export function fieldsOf<K extends SearchFields["kind"]>(
   item: SearchableItem,
   kind: K,
 ): Extract<SearchFields, { kind: K }> | undefined {

@@ -143,6 +143,10 @@ const calendarSearchSchema: z.ZodMiniType<CalendarSearchFields> = z.object({
   start: z.string(),
   end: z.string(),
   calendarId: z.string(),
+  timeZone: z.optional(z.string()),
+  recurrence: z.optional(texts),
+  recurring: z.optional(z.literal(true)),
+  cancelled: z.optional(z.literal(true)),
   keywords: texts,
 });
 

@@ -135,6 +135,10 @@ export function eventMetadata(
   };
 }
 
+/** The most rule lines, and the longest, a series' search fields keep. */
+const MAX_RULE_LINES = 50;
+const MAX_RULE_LINE = 1_000;
+
 /** An event time as search keeps it: the date of an all-day event, else the instant in UTC. */
 function timeOf(time: calendar_v3.Schema$EventDateTime | undefined): string {
   if (!time) return "";
@@ -151,6 +155,10 @@ export function eventSearchFields(
   const summary = event.summary ?? "";
   const organizer = event.organizer ?? {};
   const attendees = event.attendees ?? [];
+  // A series' rule lines, bounded as every search field is (Google's rules are a few short lines).
+  const recurrence = (event.recurrence ?? [])
+    .filter((line) => line.length <= MAX_RULE_LINE)
+    .slice(0, MAX_RULE_LINES);
   return {
     kind: "calendar",
     display: { summary: displayText(summary), calendar: displayText(calendar) },
@@ -164,6 +172,9 @@ export function eventSearchFields(
     start: timeOf(event.start ?? event.originalStartTime),
     end: timeOf(event.end),
     calendarId,
+    ...(event.start?.timeZone ? { timeZone: event.start.timeZone } : {}),
+    ...(recurrence.length > 0 ? { recurrence, recurring: true as const } : {}),
+    ...(event.status === "cancelled" ? { cancelled: true as const } : {}),
     // Titles, places and people, not descriptions: as mail search keeps subjects and addresses, not bodies.
     keywords: keywordsOf([
       summary,
@@ -187,6 +198,7 @@ export function calendarSearchFields(calendarId: string, content: CalendarConten
     start: "",
     end: "",
     calendarId,
+    ...(content.calendar.timeZone ? { timeZone: content.calendar.timeZone } : {}),
     keywords: keywordsOf([name, content.calendar.summary ?? "", content.calendar.location ?? ""]),
   };
 }

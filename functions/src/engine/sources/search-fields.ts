@@ -49,6 +49,14 @@ export interface CalendarSearchFields {
   start: string;
   end: string;
   calendarId: string;
+  /** The calendar's time zone (a calendar), or the event's start time zone; absent when Google gives none. */
+  timeZone?: string;
+  /** A recurring series' master: its RRULE, EXDATE and RDATE lines as Google keeps them (a browse expands them). */
+  recurrence?: string[];
+  /** Only on a series' master: what a browse queries the series of a calendar by. */
+  recurring?: true;
+  /** A cancelled instance of a series (the occurrence it names does not take place). */
+  cancelled?: true;
   keywords: string[];
 }
 

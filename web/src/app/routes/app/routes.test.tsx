@@ -17,7 +17,7 @@ import {
   pageOf,
 } from "@/testing/fixtures/resources";
 import { anEstimate } from "@/testing/fixtures/recovery";
-import { aMail, mailAnswer } from "@/testing/fixtures/search";
+import { aMail, browseAnswer, mailAnswer } from "@/testing/fixtures/search";
 import { renderWithProviders } from "@/testing/render";
 import BrowseRoute from "./browse";
 import NotFoundRoute from "./not-found";
@@ -138,14 +138,12 @@ describe("the browse page's first load", () => {
     api.answer(DETAIL, aResourceDetail());
     api.answer("GET /organizations/:organizationId/resources", pageOf([aResource()]));
     api.answer("GET /organizations/:organizationId/exports", { exports: [] });
-    api.answer(BROWSE, {
-      ...mailAnswer([aMail(1), aMail(2)]),
-      asOf: null,
-      labels: [{ label: "INBOX", name: "Inbox", system: true }],
-      folder: "",
-      folders: [],
-      foldersAtLeast: false,
-    });
+    api.answer(
+      BROWSE,
+      browseAnswer(mailAnswer([aMail(1), aMail(2)]), {
+        labels: [{ label: "INBOX", name: "Inbox", system: true }],
+      }),
+    );
   });
 
   it("when the page opens, then the items are asked for at once, beside the resource, and show before the resource's figures arrive", async () => {

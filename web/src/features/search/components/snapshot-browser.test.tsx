@@ -10,7 +10,7 @@ import { SEARCH_MESSAGES } from "@alpvault/contracts/search";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { fill } from "@/testing/fill";
 import { aResource, aSharedDrive } from "@/testing/fixtures/resources";
-import { aFile, aMail, anExport, driveAnswer, mailAnswer } from "@/testing/fixtures/search";
+import { aFile, aMail, anExport, browseAnswer, driveAnswer, mailAnswer } from "@/testing/fixtures/search";
 import { TEST_ORGANIZATION_ID } from "@/testing/fixtures/session";
 import { renderWithProviders } from "@/testing/render";
 import { expectSnackbar } from "@/testing/snackbar";
@@ -22,31 +22,24 @@ const START_EXPORT = "POST /organizations/:organizationId/exports";
 /** What a test changes of a browse answer: anything but its items. */
 type BrowseChange = Partial<Omit<BrowseResponse, "service" | "results">>;
 
-const mailbox = (change: BrowseChange = {}): BrowseResponse => ({
-  ...mailAnswer([aMail(1), aMail(2)]),
-  asOf: null,
-  labels: [
-    { label: "INBOX", name: "Inbox", system: true },
-    { label: "Label_1", name: "Projects", system: false },
-  ],
-  folder: "",
-  folders: [],
-  foldersAtLeast: false,
-  ...change,
-});
+const mailbox = (change: BrowseChange = {}): BrowseResponse =>
+  browseAnswer(mailAnswer([aMail(1), aMail(2)]), {
+    labels: [
+      { label: "INBOX", name: "Inbox", system: true },
+      { label: "Label_1", name: "Projects", system: false },
+    ],
+    ...change,
+  });
 
-const drive = (folder: string, change: BrowseChange = {}): BrowseResponse => ({
-  ...driveAnswer([aFile(1)]),
-  asOf: null,
-  labels: [],
-  folder,
-  folders:
-    folder === ""
-      ? [{ name: "My Drive", path: "My Drive" }]
-      : [{ name: "Finance", path: `${folder}/Finance` }],
-  foldersAtLeast: false,
-  ...change,
-});
+const drive = (folder: string, change: BrowseChange = {}): BrowseResponse =>
+  browseAnswer(driveAnswer([aFile(1)]), {
+    folder,
+    folders:
+      folder === ""
+        ? [{ name: "My Drive", path: "My Drive" }]
+        : [{ name: "Finance", path: `${folder}/Finance` }],
+    ...change,
+  });
 
 let api: FakeApi;
 beforeEach(() => {
