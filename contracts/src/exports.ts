@@ -16,14 +16,14 @@ const browsedBy = (service: unknown): ServiceFacts["browseBy"] | undefined =>
 export const EXPORT_MESSAGES = {
   started: "Export started",
   invalid:
-    "An export names a resource, the service (gmail, drive, calendar or contacts), a format it offers (mbox or eml for gmail, zip for drive, ics for calendar, vcf for contacts) and optionally up to 1000 item ids, or a label (gmail) or a folder (drive)",
+    "An export names a resource, the service (gmail, drive, calendar or contacts), a format it offers (mbox or eml for gmail, zip for drive, ics for calendar, vcf for contacts) and optionally up to 1000 item ids, or a label (gmail), a folder (drive), a calendar (calendar) or a group (contacts)",
   resourceNotFound: "Resource not found",
   exportNotFound: "Export not found",
   notReady: "The export is not finished yet",
   expired: "The export has expired and was deleted. Start a new one.",
   nothingToExport: "There is nothing backed up to export for this choice",
   tooManyInPlace:
-    "This label or folder holds more than 10,000 items: export the whole mailbox or drive, or select the items to export",
+    "This place holds more than 10,000 items: export the whole service of the resource, or select the items to export",
 } as const;
 
 /** Why an item was left out of an export (the job's problems and its report). */
@@ -52,6 +52,33 @@ export const MAX_EXPORT_PLACE_ITEMS = 10_000;
 export const EXPORT_LIFETIME_DAYS = 7;
 /** How long a download link works. */
 export const EXPORT_LINK_MINUTES = 15;
+
+/** The request's fields that name a browse's place, one per way of browsing. */
+export const EXPORT_PLACE_FIELDS = [
+  "label",
+  "folder",
+  "calendar",
+  "group",
+] as const satisfies readonly ServiceFacts["browseBy"][];
+export type ExportPlaceField = (typeof EXPORT_PLACE_FIELDS)[number];
+
+/** A place field: only for the service browsed by it, alone, without item ids, not blank, at most 1,000 characters. */
+function placeField(field: ExportPlaceField) {
+  return yup
+    .string()
+    .optional()
+    .test(
+      field,
+      EXPORT_MESSAGES.invalid,
+      (value, context) =>
+        value === undefined ||
+        (browsedBy(context.parent.service) === field &&
+          context.parent.itemIds === undefined &&
+          EXPORT_PLACE_FIELDS.every((other) => other === field || context.parent[other] === undefined) &&
+          value.trim() !== "" &&
+          value.length <= 1_000),
+    );
+}
 
 export const exportRequestSchema = yup
   .object({
@@ -83,35 +110,16 @@ export const exportRequestSchema = yup
       .max(1000, EXPORT_MESSAGES.invalid)
       .optional(),
     /**
-     * A browse's label (Gmail, as the browse names it: "INBOX", a user's label) or folder (Drive, a path:
-     * "My Drive/Projects", its own files): the items a browse of it shows, every page. Not with `itemIds`.
+     * A browse's place, the one of the export's service (its `browseBy`): a label (Gmail, as the browse
+     * names it: "INBOX", a user's label), a folder (Drive, a path: "My Drive/Projects", its own files), a
+     * calendar (Calendar, its id: the calendar and all its events) or a group (Contacts, as the browse
+     * names it: "all", "group:<name>", "other"): the items a browse of it shows, every page. Not with
+     * `itemIds`, nor with another place.
      */
-    label: yup
-      .string()
-      .optional()
-      .test(
-        "label",
-        EXPORT_MESSAGES.invalid,
-        (value, context) =>
-          value === undefined ||
-          (browsedBy(context.parent.service) === "label" &&
-            context.parent.itemIds === undefined &&
-            context.parent.folder === undefined &&
-            value.trim() !== ""),
-      ),
-    folder: yup
-      .string()
-      .optional()
-      .test(
-        "folder",
-        EXPORT_MESSAGES.invalid,
-        (value, context) =>
-          value === undefined ||
-          (browsedBy(context.parent.service) === "folder" &&
-            context.parent.itemIds === undefined &&
-            value.trim() !== "" &&
-            value.length <= 1_000),
-      ),
+    label: placeField("label"),
+    folder: placeField("folder"),
+    calendar: placeField("calendar"),
+    group: placeField("group"),
     /** MM-DD-YYYY: the items as the backups held them at the end of that day (UTC). */
     date: yup.string().trim().optional().test("date", SEARCH_MESSAGES.invalidDate, testSearchDate),
   })
@@ -156,8 +164,8 @@ export interface ExportJob {
   /** Items exported as held at this instant (the end of the request's date), or null: as backed up last. */
   asOf: string | null;
   /**
-   * The label (Gmail, by its name) or folder (Drive, its path) whose items the export holds, as a browse of
-   * it showed them; null: the chosen items or the whole resource.
+   * The place whose items the export holds, as a browse of it showed them: a label (by its name), a folder
+   * (its path), a calendar or a contact group (by its name); null: the chosen items or the whole resource.
    */
   within: string | null;
   requestedAt: string;

@@ -352,6 +352,33 @@ describe("a user's calendars exported", () => {
     expect(exceptions.find((event) => event.status === "CONFIRMED")?.summary).toBe("Weekly sync (moved)");
   });
 
+  test("when one calendar of a browse is exported, then the ZIP holds that calendar's file alone, with its events, and the job says which calendar", async () => {
+    const answer = await setup.call(
+      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?service=calendar`,
+    );
+    const projects = (answer.body as BrowseResponse).calendars.find((entry) => entry.name === projectsName)!;
+    const exports = exportsOf(setup.call, setup.organization);
+    const started = await exports.start({ resourceId, service: "calendar", calendar: projects.calendar });
+    expect(started.status).toBe(202);
+    const job = await exports.finished((started.body as ExportJob).exportId);
+    expect(job).toMatchObject({ state: "succeeded", within: projectsName, progress: { failed: 0 } });
+    const files = unzipWithPython((await exports.download(job.exportId)).bytes);
+    expect([...files.keys()]).toEqual([`${projectsName}.ics`]);
+    const vevents = new ICAL.Component(
+      ICAL.parse(files.get(`${projectsName}.ics`)!.toString("utf8")) as unknown[],
+    ).getAllSubcomponents("vevent");
+    expect(vevents.map((vevent) => vevent.getFirstPropertyValue("summary"))).toEqual(["Projekt Säntis"]);
+
+    for (const body of [
+      { resourceId, service: "calendar", calendar: "nobody@example.com" },
+      { resourceId, service: "calendar", calendar: projects.calendar, group: "all" },
+      { resourceId, service: "contacts", calendar: projects.calendar },
+    ]) {
+      const refused = await exports.start(body);
+      expect(refused.status).toBe(400);
+    }
+  });
+
   test("when the export is written one item a delivery (each delivery at its deadline), then its calendars' files are the same as one delivery writes", async () => {
     const exports = exportsOf(setup.call, setup.organization);
     const whole = await exports.start({ resourceId, service: "calendar" });

@@ -258,4 +258,20 @@ describe("a user's contacts exported", () => {
     expect(values(vreniCard, "categories").flat()).toContain("Team");
     expect(values(byFamily(hans)![1], "fn")).toEqual([[`Hans ${hans}`]]);
   });
+
+  test("when a contact group of a browse is exported, then the vCard file holds its members alone and the job names the group", async () => {
+    const exports = exportsOf(setup.call, setup.organization);
+    const started = await exports.start({ resourceId, service: "contacts", group: "group:team" });
+    expect(started.status).toBe(202);
+    const job = await exports.finished((started.body as ExportJob).exportId);
+    expect(job).toMatchObject({ state: "succeeded", within: "Team", progress: { exported: 1, failed: 0 } });
+    const parsed = ICAL.parse((await exports.download(job.exportId)).bytes.toString("utf8")) as unknown[];
+    const card = (typeof parsed[0] === "string" ? parsed : parsed[0]) as [string, JCardProperty[]];
+    expect(card[1].filter((property) => property[0] === "fn").map((property) => property[3])).toEqual([
+      `Vreni ${vreni}`,
+    ]);
+    const refused = await exports.start({ resourceId, service: "contacts", group: "group:nobody" });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ message: BROWSE_MESSAGES.invalidGroup });
+  });
 });

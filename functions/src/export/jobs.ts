@@ -10,6 +10,7 @@ import {
   EXPORT_LINK_MINUTES,
   EXPORT_MESSAGES,
   MAX_EXPORT_PLACE_ITEMS,
+  EXPORT_PLACE_FIELDS,
   exportRequestSchema,
   type ExportDownload,
   type ExportFormat,
@@ -21,7 +22,7 @@ import {
 } from "@alpvault/contracts/exports";
 import { ACTIVITY_MESSAGES } from "@alpvault/contracts/activity";
 import { isId } from "@alpvault/contracts/ids";
-import { BROWSE_SERVICES, searchDateEnd } from "@alpvault/contracts/search";
+import { searchDateEnd } from "@alpvault/contracts/search";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
 import { quotaOutlook, restoreEta, roundRate } from "../backups/eta";
@@ -33,7 +34,7 @@ import { optionalIdParam } from "../lib/query-params";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
 import type { EnqueueExport } from "../backups/queue";
-import { folderPath, itemKeysIn, labelName } from "../search/browse";
+import { itemKeysIn } from "../search/browse";
 import { FORMAT_WRITERS } from "./formats";
 import { directoryPartName } from "./job";
 import {
@@ -125,8 +126,10 @@ export function toExportJob(stored: StoredExport, now = new Date()): ExportJob {
 }
 
 /**
- * The items an export takes: those chosen, or a label's or folder's (every item a browse of it shows at the
- * date, at most `MAX_EXPORT_PLACE_ITEMS`, kept as the job's item ids), or (null) the whole resource.
+ * The items an export takes: those chosen, or a browse's place's (a label's, a folder's, a calendar's, a
+ * contact group's: every item a browse of it shows at the date, at most `MAX_EXPORT_PLACE_ITEMS`, kept as
+ * the job's item ids), or (null) the whole resource. Items whose file follows what they belong to (a
+ * calendar's events) are taken in key order.
  */
 async function chosenItems(
   scope: Scope,
@@ -134,31 +137,25 @@ async function chosenItems(
   service: ExportService,
   asOf: string | null,
 ): Promise<{ itemIds: string[] | null; within: string | null }> {
-  const { label, folder } = request;
-  if (label === undefined && folder === undefined) {
-    // Items whose file follows what they belong to (a calendar's events) are taken in key order.
+  const inKeyOrder = (keys: string[]) => (SERVICES[service].restoresInKeyOrder ? [...keys].sort() : keys);
+  const field = EXPORT_PLACE_FIELDS.find((name) => request[name] !== undefined);
+  if (field === undefined) {
     const chosen = request.itemIds ?? null;
-    const inKeyOrder = chosen && SERVICES[service].restoresInKeyOrder ? [...chosen].sort() : chosen;
-    return { itemIds: inKeyOrder, within: null };
+    return { itemIds: chosen && inKeyOrder(chosen), within: null };
   }
-  // A label or folder is one a browse shows (the request's rules tie each to its service).
-  const browsed = BROWSE_SERVICES.find((id) => id === service);
-  if (!browsed) throw DomainError.invalid(EXPORT_MESSAGES.invalid);
+  // A place is one a browse shows (the request's rules tie each to its service).
   const place = await itemKeysIn(
     scope,
     request.resourceId,
-    browsed,
-    { ...(label !== undefined ? { label } : {}), ...(folder !== undefined ? { folder } : {}) },
+    service,
+    { [field]: request[field] as string },
     asOf ?? undefined,
     MAX_EXPORT_PLACE_ITEMS,
     EXPORT_MESSAGES.invalid,
   );
   if (place.more) throw DomainError.invalid(EXPORT_MESSAGES.tooManyInPlace);
   if (place.keys.length === 0) throw DomainError.invalid(EXPORT_MESSAGES.nothingToExport);
-  return {
-    itemIds: place.keys,
-    within: label !== undefined ? labelName(label) : folderPath(folder),
-  };
+  return { itemIds: inKeyOrder(place.keys), within: place.within };
 }
 
 export async function startExport(

@@ -25,8 +25,17 @@ import { eventItemKey, parseItemKey } from "../engine/calendar/entries";
 import { addDays, dayStart, knownTimeZone, occurrencesBetween, timeMs } from "../engine/calendar/occurrences";
 import type { CalendarSearchFields } from "../engine/sources/source";
 import { DomainError } from "../lib/errors";
-import { NO_ITEMS, type BrowseContext, type BrowsePage, type PlaceBrowser } from "./browse-place";
-import { calendarEntriesStarting, entriesOf, heldItemKeys, seriesOf, type SearchableItem } from "./repo";
+import type { Scope } from "../lib/tenancy";
+import { NO_ITEMS, placeKeys, type BrowseContext, type BrowsePage, type PlaceBrowser } from "./browse-place";
+import {
+  calendarEntriesStarting,
+  entriesOf,
+  heldItemKeys,
+  seriesOf,
+  type ItemKind,
+  type PlaceFilter,
+  type SearchableItem,
+} from "./repo";
 import { calendarResult, fieldsOf } from "./results";
 import { heldAt, single } from "./service";
 
@@ -69,10 +78,14 @@ interface HeldCalendar extends BrowseCalendar {
 }
 
 /** The user's calendars in the backups: the primary (its id is the user's address) first, then by name. */
-async function calendarsOf(context: BrowseContext): Promise<HeldCalendar[]> {
-  const { scope, resource, kind } = context;
-  const entries = await entriesOf(scope, resource.resourceId, kind, "calendar", MAX_BROWSE_PLACES);
-  const primary = resource.email?.toLowerCase();
+async function calendarsOf(
+  scope: Scope,
+  resourceId: string,
+  email: string | null | undefined,
+  kind: ItemKind,
+): Promise<HeldCalendar[]> {
+  const entries = await entriesOf(scope, resourceId, kind, "calendar", MAX_BROWSE_PLACES);
+  const primary = email?.toLowerCase();
   return entries
     .flatMap((entry) => fieldsOf(entry, "calendar") ?? [])
     .map((search) => ({
@@ -166,7 +179,12 @@ async function seriesRows(
 }
 
 async function calendarPage(context: BrowseContext, place: CalendarPlace): Promise<BrowsePage> {
-  const calendars = await calendarsOf(context);
+  const calendars = await calendarsOf(
+    context.scope,
+    context.resource.resourceId,
+    context.resource.email,
+    context.kind,
+  );
   const chosen =
     place.calendar === undefined
       ? calendars[0]
@@ -223,6 +241,14 @@ export const calendarBrowser: PlaceBrowser = {
     return {
       key: [place.calendar ?? null, place.day ?? null, place.span],
       page: (context) => calendarPage(context, place),
+      // An export of a calendar takes the calendar (its settings and sharing) and every event in it.
+      async keys(context, asOf, limit) {
+        const calendars = await calendarsOf(context.scope, context.resourceId, undefined, context.kind);
+        const chosen = calendars.find((entry) => entry.calendar === place.calendar);
+        if (!chosen) throw DomainError.invalid(BROWSE_MESSAGES.invalidCalendar);
+        const filter: PlaceFilter = { field: "search.calendarId", op: "==", value: chosen.calendar };
+        return { ...(await placeKeys(context, filter, asOf, limit)), within: chosen.name };
+      },
     };
   },
 };

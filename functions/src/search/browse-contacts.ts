@@ -73,8 +73,9 @@ export const contactsBrowser: PlaceBrowser = {
         return { found, results: items.map(contactResult), extras: { groups, group } };
       },
       async keys(context, asOf, limit) {
-        await checkedGroups(context, context.resourceId, group);
-        return placeKeys(context, groupFilter(group), asOf, limit);
+        const groups = await checkedGroups(context, context.resourceId, group);
+        const within = groups.find((entry) => entry.group === group)?.name ?? group;
+        return { ...(await placeKeys(context, groupFilter(group), asOf, limit)), within };
       },
     };
   },

@@ -83,9 +83,9 @@ export const driveBrowser: PlaceBrowser = {
           extras: { folder, folders: sub.folders, foldersAtLeast: sub.atLeast },
         };
       },
-      keys(context, asOf, limit) {
-        if (folderKey === "") return Promise.resolve({ keys: [], more: false });
-        return placeKeys(context, folderFilter(folderKey), asOf, limit);
+      async keys(context, asOf, limit) {
+        if (folderKey === "") return { keys: [], more: false, within: folder };
+        return { ...(await placeKeys(context, folderFilter(folderKey), asOf, limit)), within: folder };
       },
     };
   },

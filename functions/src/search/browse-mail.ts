@@ -57,9 +57,9 @@ export const mailBrowser: PlaceBrowser = {
         return { found, results: items.map(mailResult), extras: { labels } };
       },
       async keys(context, asOf, limit) {
-        if (label === undefined) return { keys: [], more: false };
+        if (label === undefined) return { keys: [], more: false, within: "" };
         await checkedLabels(context.scope, context.resourceId, label);
-        return placeKeys(context, labelFilter(label), asOf, limit);
+        return { ...(await placeKeys(context, labelFilter(label), asOf, limit)), within: labelName(label) };
       },
     };
   },

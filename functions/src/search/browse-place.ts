@@ -63,6 +63,8 @@ export interface PlaceKeysContext {
 export interface PlaceKeys {
   keys: string[];
   more: boolean;
+  /** The place's name as the browse shows it (an export's `within`). */
+  within: string;
 }
 
 export interface PlaceBrowser {
@@ -101,7 +103,7 @@ export async function placeKeys(
   place: PlaceFilter,
   asOf: string | undefined,
   limit: number,
-): Promise<PlaceKeys> {
+): Promise<Omit<PlaceKeys, "within">> {
   const keys: string[] = [];
   let token: PageToken | undefined;
   for (let page = 1; ; page++) {

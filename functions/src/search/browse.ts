@@ -28,9 +28,6 @@ import type { BrowseCommon, BrowsedPlace, BrowseExtras, PlaceBrowser, PlaceKeys 
 import { searchDigest } from "./page-token";
 import { auditSearch, pageOf, positive, single, tokenOf } from "./service";
 
-export { labelName } from "./browse-mail";
-export { folderPath } from "./browse-drive";
-
 /** Each service's places. */
 const BROWSERS: Readonly<Record<BrowseService, PlaceBrowser>> = {
   gmail: mailBrowser,

@@ -33,7 +33,7 @@ export type ItemCursor = DocumentSnapshot;
  * search field equal to, or listing, a value as the search fields keep it.
  */
 export interface PlaceFilter {
-  field: "search.labels" | "search.path" | "search.groups" | "search.entry";
+  field: "search.labels" | "search.path" | "search.groups" | "search.entry" | "search.calendarId";
   op: "==" | "array-contains";
   value: string;
 }
