@@ -7,7 +7,8 @@
  * The product has branches from before the registry. They are counted per file in
  * `service-branches-baseline.json`, which may only shrink: a file with more branches than its baseline
  * (a new file: none) is reported at each of them, and a file with fewer is reported once so the baseline
- * is lowered with the change that removed them. When the baseline is empty, every branch is gone.
+ * is lowered with the change that removed them. The baseline is empty: every branch is gone, and none may
+ * come back.
  *
  * Exempt: the service folders (`functions/src/engine/<service>/`, `web/src/features/<service>/` once they
  * exist), the registries (`SERVICE_REGISTRIES` below) and tests (`*.test.ts(x)`, `testing/` folders).
@@ -63,7 +64,14 @@ module.exports = {
   meta: {
     type: "problem",
     docs: { description: "services are plug-ins: no comparison with a service's name outside its folder" },
-    schema: [],
+    // `baseline` replaces service-branches-baseline.json (the rule's tests use it).
+    schema: [
+      {
+        type: "object",
+        properties: { baseline: { type: "object", additionalProperties: { type: "integer" } } },
+        additionalProperties: false,
+      },
+    ],
     messages: {
       branch:
         'A comparison with the service "{{word}}" outside its folder and the registry ({{count}} in this file, {{allowed}} allowed by eslint-rules/service-branches-baseline.json): ask the service registry instead.',
@@ -86,7 +94,8 @@ module.exports = {
         if (isServiceWord(node.test)) branches.push({ node, word: node.test.value });
       },
       "Program:exit"(program) {
-        const allowed = baselineCounts()[relative] ?? 0;
+        const counts = context.options[0]?.baseline ?? baselineCounts();
+        const allowed = counts[relative] ?? 0;
         const count = branches.length;
         if (count > allowed) {
           for (const { node, word } of branches) {

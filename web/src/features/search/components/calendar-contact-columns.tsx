@@ -28,7 +28,13 @@ export function useCalendarColumns(): ResultColumn<CalendarSearchResult>[] {
       render: (entry) => (
         <Title
           text={entry.summary || t("search.table.noTitle")}
-          secondary={entry.entry === "event" ? entry.calendar : t("search.table.calendarEntry")}
+          secondary={
+            entry.entry !== "event"
+              ? t("search.table.calendarEntry")
+              : entry.occurrenceOf
+                ? t("search.table.occurrence", { calendar: entry.calendar })
+                : entry.calendar
+          }
           deletedAtSource={entry.deletedAtSource}
         />
       ),

@@ -5,22 +5,30 @@ import Menu from "@mui/material/Menu";
 import MenuItem from "@mui/material/MenuItem";
 import { useState, type MouseEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { EXPORT_FORMATS, EXPORT_MESSAGES, type ExportFormat } from "@alpvault/contracts/exports";
+import {
+  EXPORT_FORMATS,
+  EXPORT_MESSAGES,
+  type ExportFormat,
+  type ExportPlaceField,
+} from "@alpvault/contracts/exports";
 import type { SearchResponse } from "@alpvault/contracts/search";
 import { useSnackbar } from "@/lib/snackbar";
 import { asApiError } from "@/lib/query";
 import { useStartExport } from "../api/start-export";
 
-/** The label or folder a browse shows: what its Export all exports, and the name it says it by. */
+/**
+ * The place a browse shows (a label, a folder, a calendar, a contact group): what its Export all exports
+ * (the request's field and value), and the name it says it by.
+ */
 export interface ExportPlace {
-  label?: string;
-  folder?: string;
+  field: ExportPlaceField;
+  value: string;
   name: string;
 }
 
 /**
  * Export all / Export selected: starts an export job of the answer's resource and service (the selected
- * rows; else the label or folder a browse shows, every page of it, and the button names it; else
+ * rows; else the place a browse shows, every page of it, and the button names it; else
  * everything), as of the search's date. Mail asks for its format first (MBOX or .eml files in a ZIP);
  * files export as a ZIP.
  */
@@ -51,13 +59,7 @@ export function ExportButton({
         resourceId: resource.resourceId,
         service,
         format,
-        ...(selected.size > 0
-          ? { itemIds: [...selected] }
-          : place?.label !== undefined
-            ? { label: place.label }
-            : place?.folder !== undefined
-              ? { folder: place.folder }
-              : {}),
+        ...(selected.size > 0 ? { itemIds: [...selected] } : place ? { [place.field]: place.value } : {}),
         ...(date ? { date } : {}),
       });
       show({ text: EXPORT_MESSAGES.started, isError: false });

@@ -29,6 +29,8 @@ export function ResultsTable<T extends { itemId: string }>(props: {
   rows: T[];
   /** How a row is named for its checkbox ("Select …"). */
   rowName: (row: T) => string;
+  /** What tells rows apart (absent: the item; a series' occurrences are rows of one item). */
+  rowKey?: (row: T) => string;
   selected: ReadonlySet<string>;
   onSelectedChange: (selected: Set<string>) => void;
   busy: boolean;
@@ -71,7 +73,12 @@ export function ResultsTable<T extends { itemId: string }>(props: {
         </TableHead>
         <TableBody>
           {rows.map((row) => (
-            <TableRow key={row.itemId} hover selected={selected.has(row.itemId)} data-testid="search-result">
+            <TableRow
+              key={props.rowKey?.(row) ?? row.itemId}
+              hover
+              selected={selected.has(row.itemId)}
+              data-testid="search-result"
+            >
               <TableCell padding="checkbox">
                 <Checkbox
                   checked={selected.has(row.itemId)}

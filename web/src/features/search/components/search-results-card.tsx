@@ -40,6 +40,8 @@ function Results(props: {
     calendar: {
       columns: useCalendarColumns(),
       rowName: (entry: CalendarSearchResult) => entry.summary || noTitle,
+      // A browse shows a series at each of its occurrences: a row per occurrence.
+      rowKey: (entry: CalendarSearchResult) => `${entry.itemId} ${entry.start}`,
     },
     contacts: {
       columns: useContactColumns(),
@@ -48,7 +50,11 @@ function Results(props: {
   };
   const { service } = props.answer;
   // Each service's columns read the results of that service, which the answer carries beside its name.
-  const table = tables[service] as unknown as { columns: ResultColumn<Row>[]; rowName: (row: Row) => string };
+  const table = tables[service] as unknown as {
+    columns: ResultColumn<Row>[];
+    rowName: (row: Row) => string;
+    rowKey?: (row: Row) => string;
+  };
   return (
     <ResultsTable
       label={t(`search.table.${service}`)}
@@ -60,6 +66,7 @@ function Results(props: {
       columns={table.columns}
       rows={props.answer.results as Row[]}
       rowName={table.rowName}
+      {...(table.rowKey ? { rowKey: table.rowKey } : {})}
     />
   );
 }

@@ -10,10 +10,22 @@ import { SEARCH_MESSAGES } from "@alpvault/contracts/search";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { fill } from "@/testing/fill";
 import { aResource, aSharedDrive } from "@/testing/fixtures/resources";
-import { aFile, aMail, anExport, browseAnswer, driveAnswer, mailAnswer } from "@/testing/fixtures/search";
+import {
+  aContact,
+  aFile,
+  aMail,
+  anEvent,
+  anExport,
+  browseAnswer,
+  calendarAnswer,
+  contactsAnswer,
+  driveAnswer,
+  mailAnswer,
+} from "@/testing/fixtures/search";
 import { TEST_ORGANIZATION_ID } from "@/testing/fixtures/session";
 import { renderWithProviders } from "@/testing/render";
 import { expectSnackbar } from "@/testing/snackbar";
+import { addDays } from "./browse-places";
 import { SnapshotBrowser } from "./snapshot-browser";
 
 const BROWSE = "GET /organizations/:organizationId/resources/:resourceId/browse";
@@ -41,14 +53,53 @@ const drive = (folder: string, change: BrowseChange = {}): BrowseResponse =>
     ...change,
   });
 
+/** A week of Ada's work calendar as the API answers it: an event, and a weekly series at an occurrence. */
+const calendarWeek = (query: Record<string, string[] | undefined>): BrowseResponse =>
+  browseAnswer(
+    calendarAnswer([
+      anEvent(1),
+      anEvent(2, { summary: "Weekly sync", start: "2027-03-02T08:00:00.000Z", occurrenceOf: "series" }),
+      anEvent(2, { summary: "Weekly sync", start: "2027-03-04T08:00:00.000Z", occurrenceOf: "series" }),
+    ]),
+    {
+      calendars: [
+        { calendar: "admin@alpvault-demo.test", name: "Ada Brunner" },
+        { calendar: "work", name: "Work" },
+      ],
+      calendar: query.calendar?.[0] ?? "admin@alpvault-demo.test",
+      view: {
+        span: query.span?.[0] === "day" ? "day" : "week",
+        from: query.day?.[0] ?? "2027-03-01",
+        to: addDays(query.day?.[0] ?? "2027-03-01", query.span?.[0] === "day" ? 1 : 7),
+        timeZone: "Europe/Zurich",
+        eventsAtLeast: false,
+      },
+    },
+  );
+
+const addressBook = (query: Record<string, string[] | undefined>): BrowseResponse =>
+  browseAnswer(contactsAnswer([aContact(1)]), {
+    groups: [
+      { group: "all", name: "All contacts" },
+      { group: "group:team", name: "Team" },
+      { group: "other", name: "Other contacts" },
+    ],
+    group: query.group?.[0] ?? "all",
+  });
+
 let api: FakeApi;
 beforeEach(() => {
   api = installFakeApi();
   api.answer("GET /organizations/:organizationId/exports", { exports: [] });
   // As the API answers: without a service, a mailbox's Gmail.
-  api.answer(BROWSE, (request) =>
-    request.query.service?.[0] === "drive" ? drive(request.query.folder?.[0] ?? "") : mailbox(),
-  );
+  api.answer(BROWSE, (request) => {
+    const answers: Record<string, () => BrowseResponse> = {
+      drive: () => drive(request.query.folder?.[0] ?? ""),
+      calendar: () => calendarWeek(request.query),
+      contacts: () => addressBook(request.query),
+    };
+    return answers[request.query.service?.[0] ?? ""]?.() ?? mailbox();
+  });
 });
 
 async function openBrowser(resource = aResource()) {
@@ -67,6 +118,12 @@ async function openBrowser(resource = aResource()) {
 }
 
 const lastQuery = () => api.lastRequest(BROWSE).query;
+
+/** The export started says so, and was asked for Ada's items with this body. */
+async function expectExportStarted(body: Record<string, unknown>) {
+  await expectSnackbar(EXPORT_MESSAGES.started, "success");
+  expect(api.lastRequest(START_EXPORT).body).toEqual({ resourceId: "user-ada", ...body });
+}
 
 describe("browsing a mailbox", () => {
   it("when it opens, then the mailbox as backed up now shows by label, All mail first", async () => {
@@ -204,9 +261,7 @@ describe("exporting what the browse shows", () => {
     await waitFor(() => expect(lastQuery().label).toEqual(["Label_1"]));
     await user.click(await screen.findByRole("button", { name: "Export all of Projects" }));
     await user.click(await screen.findByRole("menuitem", { name: "MBOX (one file)" }));
-    await expectSnackbar(EXPORT_MESSAGES.started, "success");
-    expect(api.lastRequest(START_EXPORT).body).toEqual({
-      resourceId: "user-ada",
+    await expectExportStarted({
       service: "gmail",
       format: "mbox",
       label: "Label_1",
@@ -223,12 +278,93 @@ describe("exporting what the browse shows", () => {
     await user.click(await screen.findByRole("button", { name: "My Drive" }));
     await waitFor(() => expect(lastQuery().folder).toEqual(["My Drive"]));
     await user.click(await screen.findByRole("button", { name: "Export all of My Drive" }));
-    await expectSnackbar(EXPORT_MESSAGES.started, "success");
-    expect(api.lastRequest(START_EXPORT).body).toEqual({
-      resourceId: "user-ada",
+    await expectExportStarted({
       service: "drive",
       format: "zip",
       folder: "My Drive",
+    });
+  });
+});
+
+describe("browsing a calendar", () => {
+  it("when Calendar is chosen, then its primary calendar's week shows, a series at each occurrence, and the days go back and forth by week or day", async () => {
+    const { user } = await openBrowser();
+    await user.click(screen.getByRole("button", { name: "Calendars" }));
+    await waitFor(() =>
+      expect(lastQuery()).toEqual({ service: ["calendar"], page: ["1"], pageSize: ["25"] }),
+    );
+    expect(await screen.findByTestId("browse-days")).toHaveTextContent(
+      "Monday, March 1, 2027 – Sunday, March 7, 2027",
+    );
+    expect(screen.getByText("Times of day in Europe/Zurich")).toBeInTheDocument();
+    const rows = screen.getAllByTestId("search-result");
+    expect(rows).toHaveLength(3);
+    expect(within(rows[1]!).getByText("Work · repeats: the whole series is recovered")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Ada Brunner" })).toHaveAttribute("aria-current", "location");
+
+    await user.click(screen.getByRole("button", { name: "Next week" }));
+    await waitFor(() => expect(lastQuery().day).toEqual(["2027-03-08"]));
+    await user.click(screen.getByRole("button", { name: "Day" }));
+    await waitFor(() => expect(lastQuery()).toMatchObject({ span: ["day"], day: ["2027-03-08"] }));
+    await user.click(await screen.findByRole("button", { name: "Previous day" }));
+    await waitFor(() => expect(lastQuery().day).toEqual(["2027-03-07"]));
+    await user.click(screen.getByRole("button", { name: "Today" }));
+    await waitFor(() => expect(lastQuery().day).toBeUndefined());
+    await user.click(screen.getByRole("button", { name: "Work" }));
+    await waitFor(() => expect(lastQuery().calendar).toEqual(["work"]));
+  });
+
+  it("when a series' occurrence is selected, then the recovery gets the series, and Export all exports the calendar", async () => {
+    api.answer(
+      START_EXPORT,
+      anExport({ state: "pending", service: "calendar", format: "ics", within: "Ada Brunner" }),
+    );
+    const { user, onRecover } = await openBrowser();
+    await user.click(screen.getByRole("button", { name: "Calendars" }));
+    const [first] = await screen.findAllByRole("checkbox", { name: "Select Weekly sync" });
+    await user.click(first!);
+    // Both occurrences are the one series.
+    expect(
+      screen
+        .getAllByRole("checkbox", { name: "Select Weekly sync" })
+        .map((box) => (box as HTMLInputElement).checked),
+    ).toEqual([true, true]);
+    await user.click(screen.getByRole("button", { name: "Recover" }));
+    expect(onRecover).toHaveBeenCalledWith(
+      expect.objectContaining({ services: ["calendar"], itemIds: ["event:work/e2"] }),
+    );
+    // Without a selection, Export all takes the calendar browsed.
+    await user.click(screen.getAllByRole("checkbox", { name: "Select Weekly sync" })[1]!);
+    await user.click(screen.getByRole("button", { name: "Export all of Ada Brunner" }));
+    await expectExportStarted({
+      service: "calendar",
+      format: "ics",
+      calendar: "admin@alpvault-demo.test",
+    });
+  });
+});
+
+describe("browsing contacts", () => {
+  it("when Contacts is chosen, then all contacts show, a group is chosen, and Export all exports the group", async () => {
+    api.answer(
+      START_EXPORT,
+      anExport({ state: "pending", service: "contacts", format: "vcf", within: "Team" }),
+    );
+    const { user } = await openBrowser();
+    await user.click(screen.getByRole("button", { name: "Contacts" }));
+    await waitFor(() => expect(lastQuery().service).toEqual(["contacts"]));
+    expect((await screen.findAllByTestId("browse-group")).map((group) => group.textContent)).toEqual([
+      "All contacts",
+      "Team",
+      "Other contacts",
+    ]);
+    await user.click(screen.getByRole("button", { name: "Team" }));
+    await waitFor(() => expect(lastQuery().group).toEqual(["group:team"]));
+    await user.click(await screen.findByRole("button", { name: "Export all of Team" }));
+    await expectExportStarted({
+      service: "contacts",
+      format: "vcf",
+      group: "group:team",
     });
   });
 });

@@ -1,28 +1,21 @@
-import FolderOutlined from "@mui/icons-material/FolderOutlined";
-import LabelOutlined from "@mui/icons-material/LabelOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
-import List from "@mui/material/List";
-import ListItem from "@mui/material/ListItem";
-import ListItemButton from "@mui/material/ListItemButton";
-import ListItemIcon from "@mui/material/ListItemIcon";
-import ListItemText from "@mui/material/ListItemText";
 import TextField from "@mui/material/TextField";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
-import type { BrowseResponse } from "@alpvault/contracts/browse";
 import type { Resource } from "@alpvault/contracts/organizations";
-import { searchDateProblem, type SearchService } from "@alpvault/contracts/search";
+import { SEARCH_SERVICES, searchDateProblem, type SearchService } from "@alpvault/contracts/search";
+import { SERVICES } from "@alpvault/contracts/services";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDate } from "@/lib/format";
 import { isLoading } from "@/lib/query";
 import { useBrowseBackups, type BrowseQuery } from "../api/browse-backups";
+import { PLACE_VIEWS, type PlaceParams } from "./browse-places";
 import { SearchResultsCard } from "./search-results-card";
-import type { ExportPlace } from "./export-button";
 import { ExportsCard } from "./exports-card";
 import type { RecoverSelection } from "./search-screen";
 import "../i18n/register";
@@ -31,104 +24,23 @@ const PAGE_SIZE = 25;
 
 /**
  * Where the browse is: the service (none until one is chosen: the API browses the resource's first, Gmail
- * for a mailbox, Drive for a shared drive), the day, the label or folder.
+ * for a mailbox, Drive for a shared drive), the day, and the service's place (a label, a folder, a
+ * calendar's days, a contact group).
  */
 interface Place {
   service?: SearchService;
   date?: string;
-  label?: string;
-  folder: string;
+  params: PlaceParams;
 }
 
 /** Whose backups are browsed: the resource as read, or, until it is, as the browse's answer names it. */
 type Browsed = Pick<Resource, "resourceId" | "name" | "email"> & { type?: Resource["type"] };
 
-/** A mailbox is browsed by Gmail and Drive; a shared drive (the one kind without an email) by Drive. */
-const servicesOf = (browsed: Browsed): SearchService[] =>
-  (browsed.type ?? (browsed.email === null ? "shared_drive" : "email")) === "shared_drive"
-    ? ["drive"]
-    : ["gmail", "drive"];
-
-/** The labels to browse by, the chosen one marked; "All mail" first. */
-function LabelList(props: {
-  answer: BrowseResponse;
-  label: string | undefined;
-  onLabel: (label?: string) => void;
-}) {
-  const { t } = useTranslation();
-  const entries = [{ label: undefined, name: t("search.browse.allMail") }, ...props.answer.labels];
-  return (
-    <List dense aria-label={t("search.browse.labels")} data-testid="browse-labels">
-      {entries.map((entry) => (
-        <ListItem key={entry.label ?? ""} disablePadding>
-          <ListItemButton
-            selected={entry.label === props.label}
-            onClick={() => props.onLabel(entry.label)}
-            data-testid="browse-label"
-          >
-            <ListItemIcon sx={{ minWidth: 32 }}>
-              <LabelOutlined fontSize="small" />
-            </ListItemIcon>
-            <ListItemText primary={entry.name} />
-          </ListItemButton>
-        </ListItem>
-      ))}
-    </List>
-  );
-}
-
-/** The folder browsed, as a trail back to the top, and its sub-folders as the backups hold them. */
-function FolderList(props: { answer: BrowseResponse; onFolder: (folder: string) => void }) {
-  const { t } = useTranslation();
-  const parts = props.answer.folder === "" ? [] : props.answer.folder.split("/");
-  return (
-    <Box>
-      <Box
-        component="nav"
-        aria-label={t("search.browse.path")}
-        sx={{ display: "flex", flexWrap: "wrap", px: 1 }}
-      >
-        <Button size="small" onClick={() => props.onFolder("")} data-testid="browse-crumb">
-          {t("search.browse.allDrives")}
-        </Button>
-        {parts.map((part, index) => (
-          <Button
-            key={parts.slice(0, index + 1).join("/")}
-            size="small"
-            onClick={() => props.onFolder(parts.slice(0, index + 1).join("/"))}
-            aria-current={index === parts.length - 1 ? "location" : undefined}
-            data-testid="browse-crumb"
-          >
-            / {part}
-          </Button>
-        ))}
-      </Box>
-      {props.answer.folders.length === 0 ? (
-        <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
-          {t("search.browse.noFolders")}
-        </Typography>
-      ) : (
-        <List dense aria-label={t("search.browse.folders")} data-testid="browse-folders">
-          {props.answer.folders.map((folder) => (
-            <ListItem key={folder.path} disablePadding>
-              <ListItemButton onClick={() => props.onFolder(folder.path)} data-testid="browse-folder">
-                <ListItemIcon sx={{ minWidth: 32 }}>
-                  <FolderOutlined fontSize="small" />
-                </ListItemIcon>
-                <ListItemText primary={folder.name} />
-              </ListItemButton>
-            </ListItem>
-          ))}
-        </List>
-      )}
-      {props.answer.foldersAtLeast && (
-        <Typography variant="caption" color="text.secondary" sx={{ px: 2 }} component="p">
-          {t("search.browse.moreFolders")}
-        </Typography>
-      )}
-    </Box>
-  );
-}
+/** A mailbox is browsed by every service; a shared drive (the one kind without an email) by those needing no mailbox. */
+const servicesOf = (browsed: Browsed): SearchService[] => {
+  const hasMailbox = (browsed.type ?? (browsed.email === null ? "shared_drive" : "email")) !== "shared_drive";
+  return SEARCH_SERVICES.filter((service) => hasMailbox || !SERVICES[service].needsMailbox);
+};
 
 /** The day to browse: MM-DD-YYYY (today or before), or empty for the backups as they are now. */
 function DateForm({ onDate }: { onDate: (date: string | undefined) => void }) {
@@ -208,20 +120,6 @@ function BrowseToolbar(props: {
   );
 }
 
-/** Export all exports what the browse shows: the open label's or folder's items (the top: none). */
-function exportPlaceOf(
-  answer: BrowseResponse | undefined,
-  label: string | undefined,
-): ExportPlace | undefined {
-  if (answer?.service === "gmail" && label !== undefined) {
-    return { label, name: answer.labels.find((entry) => entry.label === label)?.name ?? label };
-  }
-  if (answer?.service === "drive" && answer.folder !== "") {
-    return { folder: answer.folder, name: answer.folder.split("/").at(-1) ?? answer.folder };
-  }
-  return undefined;
-}
-
 /**
  * Point-in-time browse of one resource (docs/requirements.md#backup-activity): a day (or now), the
  * service, then the mailbox by label or the drive folder by folder, each page of items as the backups held
@@ -235,7 +133,7 @@ export function SnapshotBrowser(props: {
   onRecover: (selection: RecoverSelection) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const [place, setPlace] = useState<Place>({ folder: "" });
+  const [place, setPlace] = useState<Place>({ params: {} });
   const [page, setPage] = useState(1);
   const [tokens, setTokens] = useState<Record<number, string>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -243,8 +141,7 @@ export function SnapshotBrowser(props: {
   const query: BrowseQuery = {
     ...(place.service ? { service: place.service } : {}),
     ...(place.date ? { date: place.date } : {}),
-    ...(place.service === "gmail" && place.label ? { label: place.label } : {}),
-    ...(place.service === "drive" && place.folder ? { folder: place.folder } : {}),
+    ...place.params,
     page,
     pageSize: PAGE_SIZE,
     ...(pageToken ? { pageToken } : {}),
@@ -265,8 +162,13 @@ export function SnapshotBrowser(props: {
 
   // Another place shows other items: the page and the selection start again.
   const go = (next: Partial<Place>) => {
-    // The service shown stays the one asked for from now on.
-    setPlace((current) => ({ ...current, service: current.service ?? service, ...next }));
+    // The service shown stays the one asked for from now on; another service starts at its first place.
+    setPlace((current) => ({
+      ...current,
+      service: current.service ?? service,
+      ...(next.service !== undefined ? { params: {} } : {}),
+      ...next,
+    }));
     setPage(1);
     setTokens({});
     setSelected(new Set());
@@ -281,7 +183,8 @@ export function SnapshotBrowser(props: {
       ...(place.date ? { date: place.date } : {}),
     });
   };
-  const exportPlace = exportPlaceOf(answer, place.label);
+  const view = answer ? PLACE_VIEWS[answer.service] : undefined;
+  const exportPlace = answer && view ? view.exportPlace(answer, place.params, t) : undefined;
   const asOf = answer?.asOf
     ? t("search.browse.asOf", {
         // The end of the day is the next day's first instant: the day is the one before it.
@@ -312,14 +215,11 @@ export function SnapshotBrowser(props: {
         <Card
           variant="outlined"
           component="section"
-          aria-label={service === "drive" ? t("search.browse.folders") : t("search.browse.labels")}
+          aria-label={service ? t(PLACE_VIEWS[service].title) : undefined}
         >
-          {answer &&
-            (answer.service === "gmail" ? (
-              <LabelList answer={answer} label={place.label} onLabel={(label) => go({ label })} />
-            ) : (
-              <FolderList answer={answer} onFolder={(folder) => go({ folder })} />
-            ))}
+          {answer && view && (
+            <view.Pane answer={answer} params={place.params} onPlace={(params) => go({ params })} />
+          )}
         </Card>
         <SearchResultsCard
           organizationId={props.organizationId}
