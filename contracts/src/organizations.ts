@@ -56,6 +56,29 @@ export interface OrganizationDetails {
   plan: { name: string };
 }
 
+/**
+ * What Alpvault's installation grants for one service (GET /v1/organizations/{organizationId}/access): its
+ * backups need the backup scopes, its restores the restore scopes (`SERVICES[service].scopes`).
+ */
+export interface ServiceAccess {
+  service: ServiceId;
+  name: string;
+  /** The organisation's plan includes the service (a plan without it needs none of its scopes). */
+  inPlan: boolean;
+  backup: boolean;
+  restore: boolean;
+  /** The scopes Google refused, in the order the service lists them. */
+  missingScopes: string[];
+  /** What to grant and where, or null when nothing is missing. */
+  grant: string | null;
+}
+
+/** GET /v1/organizations/{organizationId}/access: each service's access, as Google answered just now. */
+export interface AccessResponse {
+  services: ServiceAccess[];
+  checkedAt: string;
+}
+
 /** GET /v1/organizations/{organizationId}/subscriptions/{subscriptionId} (docs/requirements.md#data-the-console-shows subscription). */
 export interface SubscriptionDetails {
   subscriptionId: string;

@@ -205,17 +205,39 @@ const ACCESS_REFUSALS: ReadonlySet<string> = new Set([
   "access_denied",
 ]);
 
+/** Whether Google's OAuth answer (its `error`) refuses the scopes asked for. */
+export const isAccessRefusal = (detail: string | null | undefined): boolean =>
+  detail !== null && detail !== undefined && ACCESS_REFUSALS.has(detail);
+
+/** Every scope a service's backups and restores need, each once. */
+export function scopesOf(service: ServiceId): string[] {
+  const { backup, restore } = SERVICES[service].scopes;
+  return [...new Set([...backup, ...restore])];
+}
+
+/** Where an admin grants scopes: Alpvault's client in the Google Admin console's domain-wide delegation. */
+const grantWhere = (scopes: readonly string[]) =>
+  `In the Google Admin console, open Security → Access and data control → API controls → Manage ` +
+  `domain-wide delegation, edit Alpvault's client and make sure it has ${scopes.join(", ")}.`;
+
 /**
  * What to grant and where, when Google refused a service's access (`detail` is Google's refusal), or null:
  * an installation made before the service was protected lacks its scopes.
  */
 export function accessToGrantText(service: ServiceId, detail: string | null): string | null {
-  if (detail === null || !ACCESS_REFUSALS.has(detail)) return null;
-  const { name, scopes: needed } = SERVICES[service];
-  const all = [...new Set([...needed.backup, ...needed.restore])];
+  if (!isAccessRefusal(detail)) return null;
+  const { name } = SERVICES[service];
   return (
-    `Google refused Alpvault's access to ${name}: the installation may not grant it. In the Google Admin ` +
-    `console, open Security → Access and data control → API controls → Manage domain-wide delegation, ` +
-    `edit Alpvault's client and make sure it has ${all.join(", ")}. The next backup then includes ${name}.`
+    `Google refused Alpvault's access to ${name}: the installation may not grant it. ${grantWhere(scopesOf(service))} ` +
+    `The next backup then includes ${name}.`
+  );
+}
+
+/** What to grant and where, found before any backup: the scopes of a service Google refuses to grant. */
+export function scopesToGrantText(service: ServiceId, missing: readonly string[]): string {
+  const { name } = SERVICES[service];
+  return (
+    `Alpvault's installation does not grant ${name}: its backups and restores of ${name} stop at Google. ` +
+    `${grantWhere(missing)} The next backup then includes ${name}.`
   );
 }

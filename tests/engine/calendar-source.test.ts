@@ -277,12 +277,21 @@ describe("search fields", () => {
       start: "2027-01-20",
       end: "2027-01-22",
     });
-    // A cancelled instance is found at the occurrence it cancels.
+    // A cancelled instance is found at the occurrence it cancels, and says it is cancelled.
     expect(await search(eventItemKey(user, kinds.cancelledInstance))).toMatchObject({
       summary: "",
       start: "2027-01-18T08:00:00.000Z",
       end: "",
+      cancelled: true,
     });
+    // A series' master keeps its rule lines and zone (what a browse expands it by), and is marked a series.
+    expect(await search(eventItemKey(user, kinds.series))).toMatchObject({
+      start: "2027-01-04T08:00:00.000Z",
+      timeZone: "Europe/Zurich",
+      recurrence: ["RRULE:FREQ=WEEKLY;COUNT=6", "EXDATE;TZID=Europe/Zurich:20270125T090000"],
+      recurring: true,
+    });
+    expect(await search(eventItemKey(user, kinds.changedInstance))).not.toHaveProperty("recurring");
     expect(await search(eventItemKey(user, kinds.external))).toMatchObject({
       organizer: "lena.meier@bergwerk-partner.test",
     });
@@ -305,6 +314,7 @@ describe("search fields", () => {
       start: "",
       end: "",
       calendarId: projects,
+      timeZone: "Europe/Zurich",
       keywords: ["projekte", "süd"],
     });
   });

@@ -1,6 +1,7 @@
 import { z } from "zod/mini";
 import { SERVICE_IDS } from "../services";
 import type {
+  AccessResponse,
   Alert,
   AlertsResponse,
   InstallationResponse,
@@ -188,3 +189,18 @@ export const subscriptionViewSchema: z.ZodMiniType<SubscriptionView> = z.extend(
   z.partial(z.object(subscriptionParts)),
   { subscriptionId },
 );
+
+export const accessResponseSchema: z.ZodMiniType<AccessResponse> = z.object({
+  services: z.array(
+    z.object({
+      service: z.enum(SERVICE_IDS),
+      name: z.string(),
+      inPlan: z.boolean(),
+      backup: z.boolean(),
+      restore: z.boolean(),
+      missingScopes: z.array(z.string()),
+      grant: nullableString,
+    }),
+  ),
+  checkedAt: z.string(),
+});

@@ -53,6 +53,10 @@ export function organizationRoutes(service: () => OrganizationService): Router {
     response.json(await service().details(callerOf(response), request.params.organizationId));
   });
 
+  router.get("/organizations/:organizationId/access", async (request, response) => {
+    response.json(await service().access(callerOf(response), request.params.organizationId));
+  });
+
   router.get("/organizations/:organizationId/subscriptions/:subscriptionId", async (request, response) => {
     const { organizationId, subscriptionId } = request.params;
     const fields = subscriptionFields(request.query.fields);

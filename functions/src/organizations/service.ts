@@ -7,16 +7,20 @@ import {
   ORGANIZATION_MESSAGES,
   SEAT_OVERAGE_LISTED,
   seatStopsAt,
+  type AccessResponse,
   type CreateOrganizationRequest,
   type InstallationResponse,
   type OrganizationDetails,
   type OrganizationSummary,
   type SeatOverage,
+  type ServiceAccess,
   type SubscriptionField,
   type SubscriptionView,
   servedElsewhereMessage,
 } from "@alpvault/contracts/organizations";
 import { PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans";
+import { planAllowsDataType } from "@alpvault/contracts/policies";
+import { SERVICE_IDS, SERVICES, scopesOf, scopesToGrantText } from "@alpvault/contracts/services";
 import { REGIONS, isRegionId, type Region, type RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
 import { DomainError } from "../lib/errors";
@@ -257,6 +261,53 @@ async function details(
   };
 }
 
+/**
+ * What the installation grants, service by service (docs/api.md "Organisations"): Google is asked for a
+ * token of each service's backup scopes and of its restore scopes, as the caller (domain-wide delegation);
+ * a refused set is asked scope by scope to name what is missing. Side by side, each scope set once.
+ */
+async function access(
+  deps: OrganizationContext,
+  caller: Caller,
+  organizationId: string,
+): Promise<AccessResponse> {
+  const organization = await requireAdmin(deps, caller, organizationId);
+  const asked = new Map<string, Promise<boolean>>();
+  const grants = (scopes: readonly string[]) => {
+    const key = [...scopes].sort().join(" ");
+    let answer = asked.get(key);
+    if (!answer) {
+      answer = deps.workspace.grants(caller.email, scopes);
+      asked.set(key, answer);
+    }
+    return answer;
+  };
+  const services = await Promise.all(
+    SERVICE_IDS.map(async (service): Promise<ServiceAccess> => {
+      const { name, scopes, dataType } = SERVICES[service];
+      const [backup, restore] = await Promise.all([grants(scopes.backup), grants(scopes.restore)]);
+      const refused =
+        backup && restore
+          ? []
+          : (
+              await Promise.all(
+                scopesOf(service).map(async (scope) => ((await grants([scope])) ? [] : [scope])),
+              )
+            ).flat();
+      return {
+        service,
+        name,
+        inPlan: planAllowsDataType(organization.planId, dataType),
+        backup,
+        restore,
+        missingScopes: refused,
+        grant: refused.length > 0 ? scopesToGrantText(service, refused) : null,
+      };
+    }),
+  );
+  return { services, checkedAt: deps.now().toISOString() };
+}
+
 /** docs/requirements.md#calls-the-web-makes plan data; `fields` (repeated query keys) limits the answer, none means everything. */
 async function subscription(
   deps: OrganizationContext,
@@ -308,6 +359,7 @@ export function organizationService(deps: OrganizationDeps) {
     createOrganization: (caller: Caller, request: CreateOrganizationRequest) =>
       createOrganization(context, caller, request),
     details: (caller: Caller, organizationId: string) => details(context, caller, organizationId),
+    access: (caller: Caller, organizationId: string) => access(context, caller, organizationId),
     subscription: (
       caller: Caller,
       organizationId: string,

@@ -9,6 +9,7 @@ import { JWT } from "google-auth-library";
 import type { WorkspaceConfig } from "../config";
 import { DomainError } from "../lib/errors";
 import { ORGANIZATION_MESSAGES } from "@alpvault/contracts/organizations";
+import { isAccessRefusal } from "@alpvault/contracts/services";
 
 /** Scopes the installation grants us: back up and restore Gmail and Drive, read the directory. */
 export const REQUIRED_SCOPES = [
@@ -46,6 +47,8 @@ export interface SharedDrive {
 export interface WorkspaceGateway {
   /** Whether delegation works for `email` with every required scope. */
   installation(email: string): Promise<InstallationState>;
+  /** Whether delegation grants every one of `scopes` for `email` (Google refuses the set otherwise). */
+  grants(email: string, scopes: readonly string[]): Promise<boolean>;
   /**
    * The Directory's record of `email`, read as that user: their Google account id (the `sub` of their
    * Google sign-in) and whether they are a super admin. Undefined when they may not read the directory.
@@ -147,6 +150,16 @@ export function workspaceGateway(config: WorkspaceConfig): WorkspaceGateway {
         const reason = tokenError(error);
         if (reason === "unauthorized_client") return "not-installed";
         if (reason === "invalid_grant") return "no-account";
+        throw unavailable(error);
+      }
+    },
+
+    async grants(email, scopes) {
+      try {
+        await jwt(email, scopes).getAccessToken();
+        return true;
+      } catch (error) {
+        if (isAccessRefusal(tokenError(error))) return false;
         throw unavailable(error);
       }
     },

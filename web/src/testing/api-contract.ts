@@ -26,6 +26,7 @@ import { exportDownloadSchema, exportJobSchema, exportListSchema } from "@alpvau
 import { healthResponseSchema } from "@alpvault/contracts/schemas/health";
 import { integrityReportSchema, verifyRunSchema } from "@alpvault/contracts/schemas/integrity";
 import {
+  accessResponseSchema,
   alertsResponseSchema,
   installationResponseSchema,
   markAlertsReadResponseSchema,
@@ -140,6 +141,7 @@ export const API_CONTRACT = {
   [`GET ${ORGANIZATION}/alerts`]: json(alertsResponseSchema),
   [`POST ${ORGANIZATION}/alerts/mark-all-read`]: json(markAlertsReadResponseSchema),
   [`GET ${ORGANIZATION}/analytics`]: json(resourcesAnalyticsSchema),
+  [`GET ${ORGANIZATION}/access`]: json(accessResponseSchema),
   [`GET ${ORGANIZATION}/search`]: json(searchResponseSchema),
   [`GET ${ORGANIZATION}/exports`]: json(exportListSchema),
   [`POST ${ORGANIZATION}/exports`]: json(exportJobSchema),

@@ -9,6 +9,7 @@ import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { aPolicy, policiesOf } from "@/testing/fixtures/policies";
 import {
   alertsOf,
+  anAccess,
   anAnalytics,
   aResource,
   aResourceDetail,
@@ -71,6 +72,7 @@ describe("recovering from the resources screen", () => {
   beforeEach(() => {
     api.answer("GET /organizations/:organizationId/resources", pageOf([aResource(), aSharedDrive()]));
     api.answer("GET /organizations/:organizationId/analytics", anAnalytics());
+    api.answer("GET /organizations/:organizationId/access", anAccess());
     api.answer("GET /organizations/:organizationId/alerts", alertsOf());
     api.answer("GET /organizations/:organizationId/policies", policiesOf("geneva", aPolicy()));
     api.answer("POST /organizations/:organizationId/recoveries/estimate", anEstimate());
@@ -103,6 +105,7 @@ describe("the way to Backup Activity and Restore Drills", () => {
   beforeEach(() => {
     api.answer("GET /organizations/:organizationId/resources", pageOf([aResource()]));
     api.answer("GET /organizations/:organizationId/analytics", anAnalytics());
+    api.answer("GET /organizations/:organizationId/access", anAccess());
     api.answer("GET /organizations/:organizationId/alerts", alertsOf());
     api.answer("GET /organizations/:organizationId/policies", policiesOf("geneva", aPolicy()));
     window.localStorage.setItem(WELCOME_DISMISSED_KEY, "true");

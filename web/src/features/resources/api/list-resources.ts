@@ -28,6 +28,7 @@ export const resourcesKeys = {
     [...resourcesKeys.lists(organizationId), query] as const,
   analytics: (organizationId: string | null) => [...resourcesKeys.all(organizationId), "analytics"] as const,
   alerts: (organizationId: string | null) => [...resourcesKeys.all(organizationId), "alerts"] as const,
+  access: (organizationId: string | null) => [...resourcesKeys.all(organizationId), "access"] as const,
   policyChoices: (organizationId: string | null) =>
     [...resourcesKeys.all(organizationId), "policy-choices"] as const,
 };

@@ -8,7 +8,14 @@ import { BACKUP_FAILURE_ADVICE, BACKUP_MESSAGES, type ServiceStatus } from "@alp
 import type { Resource } from "@alpvault/contracts/organizations";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { aCustomPolicy, aPolicy, policiesOf } from "@/testing/fixtures/policies";
-import { alertsOf, anAnalytics, aResource, aRunningBackup, pageOf } from "@/testing/fixtures/resources";
+import {
+  alertsOf,
+  anAccess,
+  anAnalytics,
+  aResource,
+  aRunningBackup,
+  pageOf,
+} from "@/testing/fixtures/resources";
 import { renderWithProviders } from "@/testing/render";
 import { expectSnackbar, expectSnackbarAnnounced } from "@/testing/snackbar";
 import { WELCOME_DISMISSED_KEY } from "./welcome-modal";
@@ -24,6 +31,7 @@ let api: FakeApi;
 beforeEach(() => {
   api = installFakeApi();
   api.answer(ANALYTICS, anAnalytics());
+  api.answer("GET /organizations/:organizationId/access", anAccess());
   api.answer(ALERTS, alertsOf());
   api.answer("GET /organizations/:organizationId/policies", policiesOf("geneva", aPolicy(), aCustomPolicy()));
   window.localStorage.setItem(WELCOME_DISMISSED_KEY, "true");

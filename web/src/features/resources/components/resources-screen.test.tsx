@@ -7,7 +7,15 @@ import { screen, waitFor, within } from "@testing-library/react";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
 import { fill } from "@/testing/fill";
 import { aCustomPolicy, aPolicy, policiesOf } from "@/testing/fixtures/policies";
-import { alertsOf, anAnalytics, aResource, aSharedDrive, pageOf } from "@/testing/fixtures/resources";
+import { SERVICES, scopesToGrantText } from "@alpvault/contracts/services";
+import {
+  alertsOf,
+  anAccess,
+  anAnalytics,
+  aResource,
+  aSharedDrive,
+  pageOf,
+} from "@/testing/fixtures/resources";
 import { renderWithProviders } from "@/testing/render";
 import { expectSnackbar, expectSnackbarAnnounced } from "@/testing/snackbar";
 import { WELCOME_DISMISSED_KEY } from "./welcome-modal";
@@ -15,6 +23,7 @@ import { ResourcesScreen } from "./resources-screen";
 
 const RESOURCES = "GET /organizations/:organizationId/resources";
 const ANALYTICS = "GET /organizations/:organizationId/analytics";
+const ACCESS = "GET /organizations/:organizationId/access";
 const ALERTS = "GET /organizations/:organizationId/alerts";
 const POLICIES = "GET /organizations/:organizationId/policies";
 const MARK_READ = "POST /organizations/:organizationId/alerts/mark-all-read";
@@ -40,6 +49,7 @@ beforeEach(() => {
   api = installFakeApi();
   api.answer(RESOURCES, pageOf([ada, ueli, finance]));
   api.answer(ANALYTICS, anAnalytics());
+  api.answer(ACCESS, anAccess());
   api.answer(ALERTS, alertsOf({ message: "2 resources added" }, { message: "Old news", read: true }));
   api.answer(POLICIES, policiesOf("geneva", aPolicy(), aCustomPolicy()));
 });
@@ -100,6 +110,42 @@ describe("the resources list", () => {
     api.answer(RESOURCES, pageOf([]));
     await renderWithProviders(<ResourcesScreen onRecoverAll={jest.fn()} />, { route: "/resources" });
     expect(await screen.findByTestId("resources-empty")).toHaveTextContent("No resources match.");
+  });
+
+  it("when the installation does not grant a service of the plan, then the screen says what to grant and where; a service outside the plan says nothing", async () => {
+    const grant = scopesToGrantText("contacts", [SERVICES.contacts.scopes.restore[0]!]);
+    api.answer(
+      ACCESS,
+      anAccess({
+        drive: {
+          backup: false,
+          restore: false,
+          missingScopes: ["https://www.googleapis.com/auth/drive"],
+          grant: "Grant Drive",
+        },
+        contacts: { inPlan: false, restore: false, grant },
+      }),
+    );
+    await openScreen();
+    const alerts = await screen.findAllByTestId("service-access");
+    expect(alerts.map((alert) => alert.dataset.service)).toEqual(["drive"]);
+    expect(alerts[0]).toHaveTextContent("Alpvault cannot back up Drive: Google does not grant it");
+    expect(alerts[0]).toHaveTextContent("Grant Drive");
+  });
+
+  it("when a service of the plan may back up but not restore, then the alert says restores stop", async () => {
+    const grant = scopesToGrantText("gmail", ["https://www.googleapis.com/auth/gmail.insert"]);
+    api.answer(ACCESS, anAccess({ gmail: { restore: false, grant } }));
+    await openScreen();
+    const alert = await screen.findByTestId("service-access");
+    expect(alert).toHaveTextContent("Alpvault cannot restore Gmail: Google does not grant it");
+    expect(alert).toHaveTextContent("https://www.googleapis.com/auth/gmail.insert");
+  });
+
+  it("when every service is granted, then no access alert shows", async () => {
+    await openScreen();
+    await waitFor(() => expect(api.requests(ACCESS)).toHaveLength(1));
+    expect(screen.queryByTestId("service-access")).not.toBeInTheDocument();
   });
 
   it("when the analytics load, then they show the API's figures", async () => {

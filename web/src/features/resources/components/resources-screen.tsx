@@ -19,6 +19,7 @@ import { AlertsPanel } from "./alerts-panel";
 import { AnalyticsCards } from "./analytics-cards";
 import { ResourcesTable } from "./resources-table";
 import { ResourcesToolbar } from "./resources-toolbar";
+import { ServiceAccessAlerts } from "./service-access";
 import { WelcomeModal } from "./welcome-modal";
 
 /** The assign dialog loads when a policy is first changed. */
@@ -83,6 +84,7 @@ export function ResourcesScreen({ onRecoverAll }: { onRecoverAll: (resource: Res
           {firstError.message}
         </Alert>
       )}
+      <ServiceAccessAlerts organizationId={organizationId} />
       <AnalyticsCards analytics={analytics.data} />
       <AlertsPanel alerts={alerts.data} marking={actions.marking} onMarkAllRead={actions.markAllRead} />
       <Card variant="outlined">

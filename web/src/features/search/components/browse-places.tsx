@@ -175,7 +175,7 @@ function DaysBar({ answer, params, onPlace }: PlaceProps) {
         size="small"
         value={view.span}
         aria-label={t("search.browse.span")}
-        onChange={(_event, span: BrowseSpan | null) => span && go({ span, day: view.from })}
+        onChange={(_event, span: BrowseSpan | null) => span && go({ span })}
       >
         {BROWSE_SPANS.map((span) => (
           <ToggleButton key={span} value={span}>

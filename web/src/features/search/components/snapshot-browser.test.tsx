@@ -296,10 +296,10 @@ describe("browsing a calendar", () => {
     expect(await screen.findByTestId("browse-days")).toHaveTextContent(
       "Monday, March 1, 2027 – Sunday, March 7, 2027",
     );
-    expect(screen.getByText("Times of day in Europe/Zurich")).toBeInTheDocument();
+    expect(screen.getByText("Days as in Europe/Zurich, the calendar's time zone")).toBeInTheDocument();
     const rows = screen.getAllByTestId("search-result");
     expect(rows).toHaveLength(3);
-    expect(within(rows[1]!).getByText("Work · repeats: the whole series is recovered")).toBeInTheDocument();
+    expect(within(rows[1]!).getByText("Work · recurring: recovered whole")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Ada Brunner" })).toHaveAttribute("aria-current", "location");
 
     await user.click(screen.getByRole("button", { name: "Next week" }));
