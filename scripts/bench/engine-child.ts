@@ -4,7 +4,7 @@
  */
 import { serveSection } from "./sections";
 
-export type SectionName = "mailbox" | "parallel" | "scale" | "corpus" | "large-file";
+export type SectionName = "mailbox" | "parallel" | "scale" | "corpus" | "large-file" | "calendar";
 
 /** Loaded on demand: the large-file section's process must not hold the Workspace emulator's code. */
 serveSection({
@@ -13,4 +13,5 @@ serveSection({
   scale: async () => ({ measured: await (await import("./engine-scale")).measureScale() }),
   corpus: async () => ({ measured: await (await import("./engine-corpus")).measureCorpus() }),
   "large-file": async () => ({ measured: await (await import("./engine-large-file")).measureLargeFile() }),
+  calendar: async () => ({ measured: await (await import("./engine-calendar")).measureCalendar() }),
 } satisfies Record<SectionName, unknown>);

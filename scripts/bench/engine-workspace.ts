@@ -20,6 +20,7 @@ import {
 } from "../../emulators/workspace/src/index";
 import type { GoogleCaller } from "../../functions/src/engine/google/caller";
 import { googleClientOptions } from "../../functions/src/engine/google/client-options";
+import type { GoogleApi } from "../../functions/src/engine/google/caller";
 import { unitCost } from "../../functions/src/engine/google/costs";
 import { DriveSource } from "../../functions/src/engine/drive/source";
 import { GmailSource, type GmailSourceOptions } from "../../functions/src/engine/gmail/source";
@@ -143,7 +144,7 @@ export class BenchWorkspace {
   }
 
   /** What the emulator charged (Google's view) for an API: units, calls and refused calls. */
-  charged(api: "gmail" | "drive"): { units: number; calls: number; rejected: number } {
+  charged(api: GoogleApi): { units: number; calls: number; rejected: number } {
     return this.harness.emulator.quota.report().project[api] ?? { units: 0, calls: 0, rejected: 0 };
   }
 

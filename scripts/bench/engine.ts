@@ -129,6 +129,32 @@ const SECTIONS: Section<SectionName>[] = [
       ),
     ],
   },
+  {
+    name: "calendar",
+    figures: [
+      figureSpec(
+        "calendar-ceiling-fraction",
+        "Calendar full backup, one user with 1,200 calendars: requests per quota minute ÷ per-user limit (steady part)",
+        ">=",
+        0.95,
+        { digits: 3 },
+      ),
+      figureSpec(
+        "calendar-units-per-event",
+        "Calendar full backup, one calendar of 20,000 events: quota units per event",
+        "<=",
+        0.01,
+        { unit: "units", digits: 4 },
+      ),
+      figureSpec(
+        "calendar-restore-ceiling-fraction",
+        "Calendar restore, 2,400 events into a new calendar: requests per quota minute ÷ per-user limit (steady part)",
+        ">=",
+        0.9,
+        { digits: 3 },
+      ),
+    ],
+  },
 ];
 
 export const engineBench = sectionedBench(

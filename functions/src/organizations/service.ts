@@ -13,14 +13,11 @@ import {
   type OrganizationDetails,
   type OrganizationSummary,
   type SeatOverage,
-  type ServiceAccess,
   type SubscriptionField,
   type SubscriptionView,
   servedElsewhereMessage,
 } from "@alpvault/contracts/organizations";
 import { PLANS, isPremium, maximumStorageBytes } from "@alpvault/contracts/plans";
-import { planAllowsDataType } from "@alpvault/contracts/policies";
-import { SERVICE_IDS, SERVICES, scopesOf, scopesToGrantText } from "@alpvault/contracts/services";
 import { REGIONS, isRegionId, type Region, type RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
 import { DomainError } from "../lib/errors";
@@ -28,6 +25,7 @@ import type { Caller, RefusedAttempt } from "../lib/caller";
 import { isId } from "@alpvault/contracts/ids";
 import type { Scope, Transaction } from "../lib/tenancy";
 import type { WorkspaceGateway } from "../workspace/gateway";
+import { serviceAccess } from "./access";
 import * as organizations from "./repo";
 import type { Account, Organization } from "./repo";
 
@@ -261,51 +259,14 @@ async function details(
   };
 }
 
-/**
- * What the installation grants, service by service (docs/api.md "Organisations"): Google is asked for a
- * token of each service's backup scopes and of its restore scopes, as the caller (domain-wide delegation);
- * a refused set is asked scope by scope to name what is missing. Side by side, each scope set once.
- */
+/** What the installation grants, service by service (organizations/access.ts), for the organisation's admin. */
 async function access(
   deps: OrganizationContext,
   caller: Caller,
   organizationId: string,
 ): Promise<AccessResponse> {
   const organization = await requireAdmin(deps, caller, organizationId);
-  const asked = new Map<string, Promise<boolean>>();
-  const grants = (scopes: readonly string[]) => {
-    const key = [...scopes].sort().join(" ");
-    let answer = asked.get(key);
-    if (!answer) {
-      answer = deps.workspace.grants(caller.email, scopes);
-      asked.set(key, answer);
-    }
-    return answer;
-  };
-  const services = await Promise.all(
-    SERVICE_IDS.map(async (service): Promise<ServiceAccess> => {
-      const { name, scopes, dataType } = SERVICES[service];
-      const [backup, restore] = await Promise.all([grants(scopes.backup), grants(scopes.restore)]);
-      const refused =
-        backup && restore
-          ? []
-          : (
-              await Promise.all(
-                scopesOf(service).map(async (scope) => ((await grants([scope])) ? [] : [scope])),
-              )
-            ).flat();
-      return {
-        service,
-        name,
-        inPlan: planAllowsDataType(organization.planId, dataType),
-        backup,
-        restore,
-        missingScopes: refused,
-        grant: refused.length > 0 ? scopesToGrantText(service, refused) : null,
-      };
-    }),
-  );
-  return { services, checkedAt: deps.now().toISOString() };
+  return serviceAccess(deps.workspace, caller.email, organization.planId, deps.now());
 }
 
 /** docs/requirements.md#calls-the-web-makes plan data; `fields` (repeated query keys) limits the answer, none means everything. */
