@@ -4,12 +4,13 @@
  *
  * Every run reads the calendar list (`calendarList.list`), then:
  * - calendar items: each owned calendar's resource (`calendars.get`), list settings and sharing
- *   (`acl.list`), one batch, every run (a user has a few calendars, and an unchanged one lists with the same
+ *   (`acl.list`), read `PARALLEL_CALENDARS` at once, one batch, every run (most users have a few calendars, and an unchanged one lists with the same
  *   version key, so the engine skips it). A calendar gone from the list (deleted, given away, no longer
  *   owned) is a delete of its calendar item; its events stay in the catalog as they were (nothing lists
  *   them any more, and a restore of the calendar wants them), and its sync token is dropped, so a
  *   calendar that comes back gets a full listing;
- * - events, calendar after calendar (primary first, then by id), through the shared sync-token loop
+ * - events, calendar after calendar (primary first, then by id; the next `PARALLEL_CALENDARS` calendars'
+ *   first pages asked for while one is listed, and yielded in their turn), through the shared sync-token loop
  *   (`../sources/sync-token-listing.ts`): a calendar without a token gets a full listing (`events.list`
  *   with `singleEvents=false`: a recurring series is its master event plus its changed and cancelled
  *   instances as entries of their own), page by page, and the last page's `nextSyncToken` is its
@@ -51,6 +52,7 @@ import {
   parseItemKey,
   type CalendarContent,
 } from "./entries";
+import { inParallel } from "../../lib/parallel";
 import { CALENDAR_EVENTS_PAGE_SIZE } from "./limits";
 import { CalendarReads, calendarOrder, type OwnedCalendar } from "./reads";
 
@@ -66,6 +68,13 @@ export interface CalendarSourceOptions {
   pageSize?: number;
 }
 
+/**
+ * Calendars read at once, and calendars whose first page of events is asked for ahead: a user with many
+ * calendars (team calendars, rooms) is listed at the quota's pace instead of one answer's time after
+ * another (the caller keeps within the per-user limit and concurrency).
+ */
+const PARALLEL_CALENDARS = 4;
+
 /** What the listing hands its fetch: the entry it already read. */
 type CalendarHint =
   { entry: "calendar"; content: CalendarContent } | { entry: "event"; event: calendar_v3.Schema$Event };
@@ -79,6 +88,9 @@ export class CalendarSource implements Source {
   private readonly pageSize: number;
   /** The reads of the user's calendars, and what this run learnt of them. */
   private readonly reads: CalendarReads;
+  /** First pages of events asked for ahead of their calendar's turn, by calendar. */
+  private readonly ahead = new Map<string, { params: string; page: Promise<SyncTokenPage> }>();
+  private readonly deletedSeries = new Map<string, Set<string>>();
 
   constructor(options: CalendarSourceOptions) {
     this.calendar = options.calendar;
@@ -129,13 +141,19 @@ export class CalendarSource implements Source {
     state: CalendarCursor,
     owned: OwnedCalendar[],
   ): Promise<{ batch: ChangeBatch; state: CalendarCursor }> {
-    const changes: Change[] = [];
-    for (const { id, entry } of owned) {
+    // Each calendar's reads wait on Google's answer, not on the quota: several calendars at once.
+    const upserts: Change[] = new Array<Change>(owned.length);
+    await inParallel([...owned.keys()], PARALLEL_CALENDARS, async (index) => {
+      const { id, entry } = owned[index] as OwnedCalendar;
       const content = await this.reads.readCalendar(id, entry);
       const { versionKey, contentKey } = calendarBytes(content);
       const hint: CalendarHint = { entry: "calendar", content };
-      changes.push({ type: "upsert", item: { itemKey: calendarItemKey(id), versionKey, contentKey, hint } });
-    }
+      upserts[index] = {
+        type: "upsert",
+        item: { itemKey: calendarItemKey(id), versionKey, contentKey, hint },
+      };
+    });
+    const changes: Change[] = [...upserts];
     const ids = new Set(owned.map((calendar) => calendar.id));
     for (const id of state.calendars) {
       if (!ids.has(id)) changes.push({ type: "delete", itemKey: calendarItemKey(id) });
@@ -169,6 +187,11 @@ export class CalendarSource implements Source {
     let tokens = state.tokens;
     for (let i = index; i < owned.length; i += 1) {
       const calendarId = (owned[i] as OwnedCalendar).id;
+      // The next calendars' first pages are asked for while this one is listed (they are yielded in order).
+      for (const ahead of owned.slice(i + 1, i + 1 + PARALLEL_CALENDARS)) {
+        const token = tokens[ahead.id];
+        this.askAhead(ahead.id, token ? { syncToken: token } : {});
+      }
       const following = owned[i + 1]?.id;
       const saved = tokens[calendarId];
       const from =
@@ -207,25 +230,61 @@ export class CalendarSource implements Source {
     }
   }
 
+  /** Asks for a calendar's first page of events now (once), for `eventsOf` to take when it asks the same. */
+  private askAhead(calendarId: string, params: calendar_v3.Params$Resource$Events$List): void {
+    if (this.ahead.has(calendarId)) return;
+    const page = this.eventsPage(calendarId, params);
+    // Its failure is the listing's, when it takes the page; until then it is not unhandled.
+    page.catch(() => undefined);
+    this.ahead.set(calendarId, { params: JSON.stringify(params), page });
+  }
+
+  /** Series deleted in this run's listing of a calendar: their cancelled instances went with them. */
+  private deletedSeriesOf(calendarId: string): Set<string> {
+    let deleted = this.deletedSeries.get(calendarId);
+    if (!deleted) {
+      deleted = new Set();
+      this.deletedSeries.set(calendarId, deleted);
+    }
+    return deleted;
+  }
+
+  /** One page of a calendar's events (the one asked ahead, when it was asked with these parameters). */
+  private eventsPage(
+    calendarId: string,
+    params: calendar_v3.Params$Resource$Events$List,
+  ): Promise<SyncTokenPage> {
+    const early = this.ahead.get(calendarId);
+    if (early?.params === JSON.stringify(params)) {
+      this.ahead.delete(calendarId);
+      return early.page;
+    }
+    return this.readEventsPage(calendarId, params, this.deletedSeriesOf(calendarId));
+  }
+
   /** One calendar's events as the sync-token loop lists them. */
   private eventsOf(calendarId: string): SyncTokenCollection {
-    /** Series deleted in this listing: their cancelled instances went with them. */
-    const deletedSeries = new Set<string>();
-    const page = async (params: calendar_v3.Params$Resource$Events$List): Promise<SyncTokenPage> => {
-      const { data } = await this.call("calendar.events.list", () =>
-        this.calendar.events.list({ calendarId, singleEvents: false, maxResults: this.pageSize, ...params }),
-      );
-      return {
-        changes: this.changesOf(calendarId, data.items ?? [], deletedSeries),
-        ...(data.nextPageToken ? { nextPageToken: data.nextPageToken } : {}),
-        ...(data.nextSyncToken ? { nextSyncToken: data.nextSyncToken } : {}),
-      };
-    };
+    const page = (params: calendar_v3.Params$Resource$Events$List) => this.eventsPage(calendarId, params);
     return {
       fullPage: (pageToken, resync) =>
         page({ ...(pageToken ? { pageToken } : {}), ...(resync ? { showDeleted: true } : {}) }),
       changesPage: (syncToken, pageToken) => page({ syncToken, ...(pageToken ? { pageToken } : {}) }),
       isExpired: (error) => googleStatus(error) === 410,
+    };
+  }
+
+  private async readEventsPage(
+    calendarId: string,
+    params: calendar_v3.Params$Resource$Events$List,
+    deletedSeries: Set<string>,
+  ): Promise<SyncTokenPage> {
+    const { data } = await this.call("calendar.events.list", () =>
+      this.calendar.events.list({ calendarId, singleEvents: false, maxResults: this.pageSize, ...params }),
+    );
+    return {
+      changes: this.changesOf(calendarId, data.items ?? [], deletedSeries),
+      ...(data.nextPageToken ? { nextPageToken: data.nextPageToken } : {}),
+      ...(data.nextSyncToken ? { nextSyncToken: data.nextSyncToken } : {}),
     };
   }
 
