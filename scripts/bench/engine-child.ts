@@ -4,7 +4,8 @@
  */
 import { serveSection } from "./sections";
 
-export type SectionName = "mailbox" | "parallel" | "scale" | "corpus" | "large-file" | "calendar";
+export type SectionName =
+  "mailbox" | "parallel" | "scale" | "corpus" | "large-file" | "calendar" | "contacts";
 
 /** Loaded on demand: the large-file section's process must not hold the Workspace emulator's code. */
 serveSection({
@@ -14,4 +15,5 @@ serveSection({
   corpus: async () => ({ measured: await (await import("./engine-corpus")).measureCorpus() }),
   "large-file": async () => ({ measured: await (await import("./engine-large-file")).measureLargeFile() }),
   calendar: async () => ({ measured: await (await import("./engine-calendar")).measureCalendar() }),
+  contacts: async () => ({ measured: await (await import("./engine-contacts")).measureContacts() }),
 } satisfies Record<SectionName, unknown>);

@@ -143,8 +143,11 @@ export class BenchWorkspace {
     return bytes;
   }
 
-  /** What the emulator charged (Google's view) for an API: units, calls and refused calls. */
-  charged(api: GoogleApi): { units: number; calls: number; rejected: number } {
+  /**
+   * What the emulator charged (Google's view) for an API: units, calls and refused calls. People's contact
+   * writes are a metric of their own (`peopleWrites`).
+   */
+  charged(api: GoogleApi | "peopleWrites"): { units: number; calls: number; rejected: number } {
     return this.harness.emulator.quota.report().project[api] ?? { units: 0, calls: 0, rejected: 0 };
   }
 

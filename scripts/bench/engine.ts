@@ -155,6 +155,25 @@ const SECTIONS: Section<SectionName>[] = [
       ),
     ],
   },
+  {
+    name: "contacts",
+    figures: [
+      figureSpec(
+        "contacts-units-per-contact",
+        "Contacts full backup, 10,000 contacts: quota units per contact",
+        "<=",
+        0.01,
+        { unit: "units", digits: 4 },
+      ),
+      figureSpec(
+        "contacts-restore-ceiling-fraction",
+        "Contacts restore, 600 contacts with photos: requests per quota minute ÷ per-user limit (steady part)",
+        ">=",
+        0.9,
+        { digits: 3 },
+      ),
+    ],
+  },
 ];
 
 export const engineBench = sectionedBench(
