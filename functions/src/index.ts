@@ -17,7 +17,7 @@ import { GLOBAL_REGION, apiSecrets, withoutEmulatorCors, workerSecrets } from ".
 import type { Express } from "express";
 import { productApi } from "./api";
 import { runDispatcher } from "./jobs/dispatcher";
-import type { QueueName } from "./backups/queue";
+import type { QueueName } from "./lib/task-queue";
 import { TASK_QUEUES } from "./task-queues";
 
 setGlobalOptions({ region: GLOBAL_REGION });

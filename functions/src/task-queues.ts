@@ -6,7 +6,7 @@
 import type { Request, TaskQueueOptions } from "firebase-functions/v2/tasks";
 import { REGION_IDS, type RegionId } from "@alpvault/contracts/regions";
 import { deployTimeQuotaConfig, workerSecrets } from "./config";
-import type { QueueName } from "./backups/queue";
+import type { QueueName } from "./lib/task-queue";
 import { backupTaskHandler } from "./backups/task";
 import { gcTaskHandler } from "./backups/retention/task";
 import { verifyTaskHandler } from "./backups/verify/task";

@@ -3,7 +3,7 @@
  * process): the tasks its API and workers enqueued, delivered to their handlers; the scheduled dispatcher's
  * jobs for one organisation at a time the test chooses.
  */
-import type { QueueName } from "../../functions/src/backups/queue";
+import type { QueueName } from "../../functions/src/lib/task-queue";
 import { dispatchOrganization } from "../../functions/src/jobs/dispatcher";
 import type { DispatchCounts } from "../../functions/src/jobs/job";
 import { getRouting, withAccount } from "../../functions/src/organizations/service";

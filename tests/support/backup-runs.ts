@@ -4,7 +4,7 @@
  * restore would.
  */
 import { regionDatabaseId, type RegionId } from "@alpvault/contracts/regions";
-import { regionalQueue } from "../../functions/src/backups/queue";
+import { regionalQueue } from "../../functions/src/lib/task-queue";
 import { randomBytes } from "node:crypto";
 import { deleteApp, initializeApp } from "firebase-admin/app";
 import { getFunctions } from "firebase-admin/functions";

@@ -19,7 +19,7 @@ import {
   type DrillSettingsRequest,
 } from "@alpvault/contracts/drills";
 import { auditedChange, type AuditRecord } from "../audit/service";
-import { enqueueDrill, type EnqueueDrill } from "../backups/queue";
+import { enqueueDrill, type EnqueueDrill } from "./queue";
 import { readBackupResource } from "../backups/service";
 import { DomainError } from "../lib/errors";
 import { typeMismatch } from "../lib/json-types";

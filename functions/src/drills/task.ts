@@ -1,5 +1,5 @@
 import type { RegionId } from "@alpvault/contracts/regions";
-import { enqueueDrill } from "../backups/queue";
+import { enqueueDrill } from "./queue";
 import { restoreWorkerDeps } from "../backups/wiring";
 import { organizationTaskHandler } from "../lib/task-handler";
 import { executeDrill, type DrillDeps } from "./worker";

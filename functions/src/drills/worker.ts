@@ -21,7 +21,7 @@
 import { randomInt } from "node:crypto";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { appendAudit } from "../audit/service";
-import type { EnqueueDrill, DrillTask } from "../backups/queue";
+import type { EnqueueDrill, DrillTask } from "./queue";
 import { readBackupResource } from "../backups/service";
 import { openStretch, type Stretch, type StretchDeps } from "../lib/stretch";
 import type { Scope } from "../lib/tenancy";

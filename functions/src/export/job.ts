@@ -21,7 +21,7 @@ import { EXPORT_LIFETIME_DAYS } from "@alpvault/contracts/exports";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
 import { dataKeyResolver, type KeyWrappers } from "../backups/data-keys";
-import type { EnqueueExport, ExportTask } from "../backups/queue";
+import type { EnqueueExport, ExportTask } from "./queue";
 import { itemsAfter, itemsByKey } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
 import { csvField } from "../lib/csv";

@@ -33,7 +33,7 @@ import { typeMismatch } from "../lib/json-types";
 import { optionalIdParam } from "../lib/query-params";
 import type { Scope } from "../lib/tenancy";
 import * as logs from "../logs";
-import type { EnqueueExport } from "../backups/queue";
+import type { EnqueueExport } from "./queue";
 import { itemKeysIn } from "../search/browse";
 import { FORMAT_WRITERS } from "./formats";
 import { directoryPartName } from "./job";

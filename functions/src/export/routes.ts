@@ -1,7 +1,7 @@
 import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
 import { workerDeps } from "../backups/wiring";
-import { enqueueExport } from "../backups/queue";
+import { enqueueExport } from "./queue";
 import { callerOf } from "../http/authenticate";
 import { sendCsvReport, sendDownload } from "../http/write-chunk";
 import type { OrganizationService } from "../organizations/service";

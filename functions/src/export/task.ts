@@ -8,7 +8,7 @@ import type { RegionId } from "@alpvault/contracts/regions";
 import { loadEngineConfig, loadWorkspaceConfig } from "../config";
 import { organizationTaskHandler } from "../lib/task-handler";
 import { GcsBlobStore, regionBucketName } from "../engine/blobstore/gcs-blob-store";
-import { enqueueExport } from "../backups/queue";
+import { enqueueExport } from "./queue";
 import { TASK_BUDGET_MS, workerDeps } from "../backups/wiring";
 import { executeExport, type ExportDeps } from "./job";
 import type { ExportStorage } from "./jobs";

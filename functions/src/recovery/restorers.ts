@@ -10,7 +10,7 @@ import type { gmail_v1 } from "@googleapis/gmail";
 import type { people_v1 } from "@googleapis/people";
 import { RECOVERY_MESSAGES, type RecoveryService } from "@alpvault/contracts/recovery";
 import type { KeyWrappers } from "../backups/data-keys";
-import type { EnqueueRecovery, RecoveryTask } from "../backups/queue";
+import type { EnqueueRecovery, RecoveryTask } from "./queue";
 import type { readBackupResource } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
 import { CalendarRestorer } from "../engine/calendar/restorer";

@@ -19,7 +19,7 @@ import {
 } from "@alpvault/contracts/recovery";
 import { searchDateEnd } from "@alpvault/contracts/search";
 import { recoveryRequestSchema, type RecoveryRequest } from "@alpvault/contracts/recovery-request";
-import { enqueueRecovery, type EnqueueRecovery } from "../backups/queue";
+import { enqueueRecovery, type EnqueueRecovery } from "./queue";
 import { paceShown, quotaOutlook, restoreEta, roundRate } from "../backups/eta";
 import { measuredImports } from "./pace";
 import { activeBackupResources, chosenTotals, readBackupResource } from "../backups/service";

@@ -1,5 +1,5 @@
 import type { RegionId } from "@alpvault/contracts/regions";
-import { enqueueRecovery } from "../backups/queue";
+import { enqueueRecovery } from "./queue";
 import { restoreWorkerDeps } from "../backups/wiring";
 import { organizationTaskHandler } from "../lib/task-handler";
 import { executeRecovery, type RecoveryDeps } from "./worker";

@@ -12,7 +12,7 @@ import { itemKindOf, SERVICES } from "@alpvault/contracts/services";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { appendAudit } from "../audit/service";
 import { dataKeyResolver } from "../backups/data-keys";
-import type { RecoveryTask } from "../backups/queue";
+import type { RecoveryTask } from "./queue";
 import { itemsAfter, itemsByKey, readBackupResource } from "../backups/service";
 import type { CatalogItem } from "../engine/runner/catalog";
 import { openStretch, type Stretch } from "../lib/stretch";

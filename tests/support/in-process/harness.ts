@@ -3,7 +3,7 @@
  * test's (`TestTaskQueue`), so background work runs when the test says so, and its APIs are served from
  * this process. Installed by `setup.ts` for each test file; helpers ask for it through `harness()`.
  */
-import { useTaskTransport } from "../../../functions/src/backups/queue";
+import { useTaskTransport } from "../../../functions/src/lib/task-queue";
 import { TestTaskQueue } from "./task-queue";
 
 export interface Harness {

@@ -7,7 +7,7 @@
  * a retry is due once the test has moved the queue's clock past its backoff (`advance`).
  */
 import type { RegionId } from "@alpvault/contracts/regions";
-import type { EnqueueOptions, QueueName, TaskTransport } from "../../../functions/src/backups/queue";
+import type { EnqueueOptions, QueueName, TaskTransport } from "../../../functions/src/lib/task-queue";
 import { TASK_QUEUES, type TaskHandler } from "../../../functions/src/task-queues";
 
 export interface QueuedTask {
