@@ -148,7 +148,8 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     restoresInKeyOrder: false,
     datedByContent: false,
     unavailableTexts: {},
-    scopes: scopes(["contacts.readonly", "contacts.other.readonly"], ["contacts"]),
+    // A restore to the original place reads the other contacts the user still has (not created again).
+    scopes: scopes(["contacts.readonly", "contacts.other.readonly"], ["contacts", "contacts.other.readonly"]),
   },
 };
 

@@ -28,6 +28,7 @@ let people: people_v1.People;
 let team: string;
 let vreni: string;
 let hans: string;
+let otto: string;
 
 const recover = (body: Record<string, unknown>) => recoveriesOf(setup.call, setup.organization).start(body);
 const finished = (recoveryId: string) => recoveriesOf(setup.call, setup.organization).finished(recoveryId);
@@ -70,6 +71,7 @@ beforeAll(async () => {
   const marker = organization.organizationId;
   vreni = `Vreni${marker}`;
   hans = `Hans${marker}`;
+  otto = `Otto${marker}`;
   team = (await people.contactGroups.create({ requestBody: { contactGroup: { name: "Team" } } })).data
     .resourceName!;
   // Made ten minutes ago, as an address book is: Google's sync requests see a write only after minutes.
@@ -83,6 +85,14 @@ beforeAll(async () => {
         },
       },
       { person: { names: [{ givenName: "Hans", familyName: hans }] } },
+      // Saved by Gmail from mail: an other contact, which a restore creates as a contact.
+      {
+        person: {
+          names: [{ givenName: "Otto", familyName: otto }],
+          emailAddresses: [{ value: "otto@example.ch" }],
+        },
+        other: true,
+      },
     ],
     ageMinutes: 10,
   });
@@ -99,7 +109,7 @@ beforeAll(async () => {
 });
 
 describe("a user's contacts recovered", () => {
-  test("when they are recovered to the original place, then the lost contact is created again in its group and the one still there is skipped", async () => {
+  test("when they are recovered to the original place, then the lost contact is created again in its group, and the contact and the other contact still there are skipped", async () => {
     const started = await recover({
       resourceId,
       service: "contacts",
@@ -108,7 +118,7 @@ describe("a user's contacts recovered", () => {
     });
     expect(started.status).toBe(202);
     const recovery = await finished((started.body as Recovery).recoveryId);
-    expect(recovery).toMatchObject({ state: "succeeded", progress: { failed: 0, skipped: 1 } });
+    expect(recovery).toMatchObject({ state: "succeeded", progress: { failed: 0, skipped: 2 } });
     expect(await contactsNamed(vreni)).toEqual([
       {
         resourceName: expect.stringMatching(/^people\//) as string,
@@ -116,8 +126,10 @@ describe("a user's contacts recovered", () => {
       },
     ]);
     expect(await contactsNamed(hans)).toHaveLength(1);
+    // The other contact is not created as a contact while the user still has it.
+    expect(await contactsNamed(otto)).toEqual([]);
     const lines = (await report(recovery.recoveryId)).split("\r\n");
-    expect(lines.filter((line) => line.includes(RECOVERY_ITEM_REASONS.alreadyThere))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes(RECOVERY_ITEM_REASONS.alreadyThere))).toHaveLength(2);
   });
 
   test("when they are recovered into a separate folder, then every contact is created into a group of the folder's name", async () => {
@@ -135,7 +147,8 @@ describe("a user's contacts recovered", () => {
       progress: { failed: 0, skipped: 0 },
     });
     const group = await groupNamed(folderName);
-    expect(group?.memberCount).toBe(2);
+    // Vreni, Hans and the other contact, each a contact of the group.
+    expect(group?.memberCount).toBe(3);
     expect(await contactsNamed(hans)).toHaveLength(2);
   });
 
@@ -219,7 +232,7 @@ describe("a user's contacts browsed", () => {
       [`Vreni ${vreni}`, ["Team"]],
     ]);
     expect(team.total).toBe(1);
-    expect((await browsed({ group: "other" })).results).toEqual([]);
+    expect(names(await browsed({ group: "other" }))).toEqual([`Otto ${otto}`]);
 
     const refused = await setup.call(
       `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?service=contacts&group=group:nobody`,

@@ -20,7 +20,7 @@ import {
   type ContactsRestoreEntry,
   type ContactsRestoreTarget,
 } from "../engine/contacts/restorer";
-import { backedUpGroupNames, isContactEntry } from "../engine/contacts/people";
+import { backedUpGroupNames, isPersonEntry } from "../engine/contacts/people";
 import type { CatalogItem } from "../engine/runner/catalog";
 import { contentOf, record, type ItemOutcome, type PageRestorer, type RecoveryRestore } from "./item-context";
 import { withContents } from "./restore-item";
@@ -112,8 +112,10 @@ export class ContactsItems implements PageRestorer {
     const created = entries.some((entry) => entry.importing)
       ? await (this.created ??= this.restorer.tagged(this.target.tag))
       : new Map<string, string>();
+    // Contacts and other contacts the original place may still have (an other contact restores as a
+    // contact: without this, every recovery to the original place would create it again).
     const contacts = entries.filter(
-      ({ entry, from }) => isContactEntry(entry.metadata) && from && !created.has(from),
+      ({ entry, from }) => isPersonEntry(entry.metadata) && from && !created.has(from),
     );
     const there =
       this.skipExisting && contacts.length > 0
@@ -125,7 +127,7 @@ export class ContactsItems implements PageRestorer {
       if (made) {
         await record(restore, entry.itemKey, { state: "done", targetId: made });
         results.set(entry.itemKey, { outcome: "restored" });
-      } else if (isContactEntry(entry.entry.metadata) && there.has(entry.from)) {
+      } else if (isPersonEntry(entry.entry.metadata) && there.has(entry.from)) {
         const reason = RECOVERY_ITEM_REASONS.alreadyThere;
         await record(restore, entry.itemKey, { state: "done", targetId: entry.from, reason });
         results.set(entry.itemKey, { outcome: "skipped", reason });

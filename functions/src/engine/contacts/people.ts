@@ -85,6 +85,10 @@ const KEY_PREFIX: Readonly<Record<ContactEntryKind, { key: string; resource: str
 export const isContactEntry = (metadata: { contactEntry?: ContactEntryKind }): boolean =>
   metadata.contactEntry === "contact";
 
+/** Whether a version's metadata is a person's: a contact or an other contact (not a group). */
+export const isPersonEntry = (metadata: { contactEntry?: ContactEntryKind }): boolean =>
+  metadata.contactEntry === "contact" || metadata.contactEntry === "other-contact";
+
 /** Whether a version's metadata is a contact group's. */
 export const isGroupEntry = (metadata: { contactEntry?: ContactEntryKind }): boolean =>
   metadata.contactEntry === "group";

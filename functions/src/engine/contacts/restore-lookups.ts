@@ -18,6 +18,9 @@ export function chunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
+/** The start of an other contact's resource name. */
+const OTHER_CONTACT_RESOURCE = "otherContacts/";
+
 /**
  * The contacts of the target user a restore tagged `tag` created, by the backed-up resource name each
  * came from (every connection read once, with its client data only).
@@ -48,6 +51,43 @@ export async function taggedContacts(
     pageToken = data.nextPageToken ?? undefined;
   } while (pageToken);
   return found;
+}
+
+/**
+ * Which of these resource names the target user still has: contacts by `people.getBatchGet`, other
+ * contacts (`otherContacts/…`, which no call gets by name) among every other contact read once.
+ */
+export async function existingEntries(
+  people: people_v1.People,
+  call: PeopleCall,
+  resourceNames: readonly string[],
+): Promise<Set<string>> {
+  const others = resourceNames.filter((name) => name.startsWith(OTHER_CONTACT_RESOURCE));
+  const contacts = resourceNames.filter((name) => !name.startsWith(OTHER_CONTACT_RESOURCE));
+  const [found, otherNames] = await Promise.all([
+    contacts.length > 0 ? existingContacts(people, call, contacts) : new Set<string>(),
+    others.length > 0 ? otherContactNames(people, call) : new Set<string>(),
+  ]);
+  for (const name of others) if (otherNames.has(name)) found.add(name);
+  return found;
+}
+
+/** The resource name of every other contact the user has. */
+async function otherContactNames(people: people_v1.People, call: PeopleCall): Promise<Set<string>> {
+  const names = new Set<string>();
+  let pageToken: string | undefined;
+  do {
+    const { data } = await call("people.otherContacts.list", true, () =>
+      people.otherContacts.list({
+        readMask: "metadata",
+        pageSize: 1_000,
+        ...(pageToken ? { pageToken } : {}),
+      }),
+    );
+    for (const other of data.otherContacts ?? []) if (other.resourceName) names.add(other.resourceName);
+    pageToken = data.nextPageToken ?? undefined;
+  } while (pageToken);
+  return names;
 }
 
 /** Which of these contacts' resource names the target user still has. */

@@ -23,7 +23,7 @@ import type { people_v1 } from "@googleapis/people";
 import type { GoogleCaller } from "../google/caller";
 import { classifyGoogleError } from "../google/errors";
 import { PEOPLE_BATCH_CREATE_SIZE } from "./limits";
-import { RESTORE_TAG_KEY, chunks, existingContacts, taggedContacts } from "./restore-lookups";
+import { RESTORE_TAG_KEY, chunks, existingEntries, taggedContacts } from "./restore-lookups";
 import {
   GROUP_FIELDS,
   PHOTO_FIELD,
@@ -164,9 +164,9 @@ export class ContactsRestorer {
     return taggedContacts(this.people, this.call, tag);
   }
 
-  /** Which of these contacts' resource names the target user still has. */
+  /** Which of these contacts' and other contacts' resource names the target user still has. */
   existing(resourceNames: readonly string[]): Promise<Set<string>> {
-    return existingContacts(this.people, this.call, resourceNames);
+    return existingEntries(this.people, this.call, resourceNames);
   }
 }
 
