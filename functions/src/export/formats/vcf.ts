@@ -1,9 +1,10 @@
 /**
  * Contacts' export format: one vCard 4.0 file (RFC 6350, engine/contacts/vcard.ts), a VCARD per contact
  * and other contact in item-key order. Groups write no card of their own: each contact names its groups
- * (CATEGORIES), by the names the catalog's group entries hold (read once a delivery).
+ * (CATEGORIES), by the names the catalog's group entries held at the export's date (read once a
+ * delivery).
  */
-import { itemsAfter } from "../../backups/service";
+import { heldItem, itemsAfter } from "../../backups/service";
 import { backedUpGroupNames, isGroupEntry, type BackedUpPerson } from "../../engine/contacts/people";
 import { personVCard } from "../../engine/contacts/vcard";
 import { isIntegrityError, versionContent } from "../../engine/restore/content";
@@ -11,7 +12,10 @@ import { exportKind, type ExportFile, type FormatWriter } from "./format";
 
 const groupNames = new WeakMap<ExportFile, Promise<ReadonlyMap<string, string>>>();
 
-/** The names of the resource's backed-up groups, by resource name (a group whose backup is damaged is unnamed). */
+/**
+ * The names of the resource's backed-up groups at the export's date, by resource name (a group whose
+ * backup is damaged, or that the backups did not hold then, is unnamed).
+ */
 function namesOf(file: ExportFile): Promise<ReadonlyMap<string, string>> {
   let names = groupNames.get(file);
   if (!names) {
@@ -19,12 +23,19 @@ function namesOf(file: ExportFile): Promise<ReadonlyMap<string, string>> {
     names = backedUpGroupNames(
       (after, size) => itemsAfter(scope, job.resourceId, exportKind(job), after, size),
       async (item) => {
+        // The group as the backups held it at the export's date (a group made since is unnamed then).
+        const held = await heldItem(
+          scope,
+          { resourceId: job.resourceId, kind: exportKind(job), asOf: job.asOf },
+          item,
+        );
+        if (!held) return Buffer.from("{}");
         try {
-          const keys = await file.keys(item.current.dataKeyId);
+          const keys = await file.keys(held.current.dataKeyId);
           return await versionContent(
             file.blobStore,
             { organizationId: scope.organizationId, keys },
-            item.current,
+            held.current,
           );
         } catch (error) {
           if (!isIntegrityError(error)) throw error;
