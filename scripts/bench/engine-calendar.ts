@@ -26,7 +26,7 @@ import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/engine/google/costs";
 import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import type { MeasuredFigure } from "./types";
 import { BackupStore, busyShare, sampler, steadyRate } from "./engine-store";
-import { BenchWorkspace } from "./engine-workspace";
+import { BenchWorkspace, CALLER_FRACTION, spendCalls } from "./engine-workspace";
 
 const TIME_SCALE = 10;
 const SEED = 8_001;
@@ -95,28 +95,13 @@ async function addCalendars(workspace: BenchWorkspace, user: string, calendars: 
   }
 }
 
-/** The caller's share of the limit: its buckets hold and refill 97 % of it. */
-const CALLER_FRACTION = 0.97;
-
-/**
- * Spends the user's full first bucket (the caller's and the emulator's) at once, with `calendarList.list`:
- * a run started next is at the limit from its first call, as in the middle of a long one, instead of
- * spending a bucket on top of the limit first (as the Gmail section does). Answers the calls.
- */
-async function spendFirstBucket(
-  workspace: BenchWorkspace,
-  user: string,
-  caller: GoogleCaller,
-): Promise<number> {
+/** Spends the user's first bucket with `calendarList.list` (see `spendCalls`). */
+function spendFirstBucket(workspace: BenchWorkspace, user: string, caller: GoogleCaller): Promise<number> {
   const client = calendarClient(workspace, user);
-  const calls = Math.floor(LIMIT * CALLER_FRACTION);
   const request = { api: "calendar", user, idempotent: true, method: "calendar.calendarList.list" } as const;
-  await Promise.all(
-    Array.from({ length: calls }, () =>
-      caller.call(request, () => client.calendarList.list({ maxResults: 1 })),
-    ),
+  return spendCalls(caller, request, Math.floor(LIMIT * CALLER_FRACTION), () =>
+    client.calendarList.list({ maxResults: 1 }),
   );
-  return calls;
 }
 
 function source(workspace: BenchWorkspace, user: string, caller: GoogleCaller): CalendarSource {

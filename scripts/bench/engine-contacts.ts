@@ -26,7 +26,7 @@ import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller
 import type { ChangeBatch } from "../../functions/src/engine/sources/source";
 import type { MeasuredFigure } from "./types";
 import { sampler, steadyRate } from "./engine-store";
-import { BenchWorkspace } from "./engine-workspace";
+import { BenchWorkspace, CALLER_FRACTION, spendCalls } from "./engine-workspace";
 
 const TIME_SCALE = 10;
 const SEED = 9_001;
@@ -34,7 +34,6 @@ const LIMIT = GOOGLE_QUOTA_LIMITS.people.perUserPerMinute;
 const CONTACTS = 10_000;
 /** About 7 quota minutes of writes: a photo each. */
 const RESTORED = 600;
-const CALLER_FRACTION = 0.97;
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
@@ -93,21 +92,13 @@ async function addGroup(workspace: BenchWorkspace, user: string, name: string): 
   return answer.body.resourceName;
 }
 
-/** Spends the user's first bucket (the caller's and the emulator's) with `contactGroups.list`. */
-async function spendFirstBucket(
-  workspace: BenchWorkspace,
-  user: string,
-  caller: GoogleCaller,
-): Promise<number> {
+/** Spends the user's first bucket with `contactGroups.list` (see `spendCalls`). */
+function spendFirstBucket(workspace: BenchWorkspace, user: string, caller: GoogleCaller): Promise<number> {
   const people = peopleClient(workspace, user);
-  const calls = Math.floor(LIMIT * CALLER_FRACTION);
   const request = { api: "people", user, idempotent: true, method: "people.contactGroups.list" } as const;
-  await Promise.all(
-    Array.from({ length: calls }, () =>
-      caller.call(request, () => people.contactGroups.list({ pageSize: 1 })),
-    ),
+  return spendCalls(caller, request, Math.floor(LIMIT * CALLER_FRACTION), () =>
+    people.contactGroups.list({ pageSize: 1 }),
   );
-  return calls;
 }
 
 /** Every upsert of a full listing, fetched as a backup stores it: the entries a restore reads. */

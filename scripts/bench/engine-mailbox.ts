@@ -26,7 +26,7 @@ import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller
 import type { GmailSource } from "../../functions/src/engine/gmail/source";
 import type { MeasuredFigure } from "./types";
 import { BackupStore, busyShare, sampler, steadyRate } from "./engine-store";
-import { BenchWorkspace } from "./engine-workspace";
+import { BenchWorkspace, CALLER_FRACTION } from "./engine-workspace";
 
 const TIME_SCALE = 10;
 const MESSAGES = 10_000;
@@ -40,8 +40,6 @@ const LARGE_MESSAGES = [
   ...Array<number>(15).fill(5),
   ...Array<number>(20).fill(2),
 ].map((size) => size * MB);
-/** The caller's default `targetFraction`: its buckets hold and refill this share of the limit. */
-const CALLER_FRACTION = 0.97;
 
 /**
  * The source, counting the messages in flight each time one starts: the run's adaptive concurrency at

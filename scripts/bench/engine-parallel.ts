@@ -12,14 +12,13 @@ import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/engine/google/costs";
 import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import type { MeasuredFigure } from "./types";
 import { BackupStore, busyShare, sampler, steadyRate } from "./engine-store";
-import { BenchWorkspace } from "./engine-workspace";
+import { BenchWorkspace, CALLER_FRACTION } from "./engine-workspace";
 
 const TIME_SCALE = 6;
 const MAILBOXES = 5;
 /** About 8 quota minutes of each user's quota. */
 const MESSAGES = 2_300;
 const SEED = 6_002;
-const CALLER_FRACTION = 0.97;
 
 export async function measureParallel(): Promise<MeasuredFigure[]> {
   // The generated roster has suspended users too: two more than needed leaves enough active ones.

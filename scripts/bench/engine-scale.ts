@@ -40,7 +40,7 @@ import type { MeasuredFigure } from "./types";
 import { BackupStore, DiscardingBlobStore, busyShare, sampler, steadyRate } from "./engine-store";
 import { fillMailboxes } from "./engine-scale-mail";
 import { type RunContext, type ScaledRun, backupRun } from "./engine-scale-run";
-import { BenchWorkspace } from "./engine-workspace";
+import { BenchWorkspace, CALLER_FRACTION } from "./engine-workspace";
 
 export interface ScaleOptions {
   timeScale: number;
@@ -52,7 +52,6 @@ export interface ScaleOptions {
 
 const DEFAULTS: ScaleOptions = { timeScale: 0.15, mailboxes: 200, messagesPerMailbox: 800, textChars: 1_100 };
 const SEED = 6_003;
-const CALLER_FRACTION = 0.97;
 /** What the pace allows when the runs start, as a multiple of what they need. */
 const PACE_HEADROOM = 1.2;
 
