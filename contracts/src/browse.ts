@@ -76,6 +76,27 @@ export type BrowseResponse = SearchResponse & {
   group: string | null;
 };
 
+/** What a browse answer says besides its page: the places of every service. */
+export type BrowsePlaces = Omit<BrowseResponse, keyof SearchResponse | "asOf">;
+
+/** The places of a browse of another service: none. */
+export const NO_BROWSE_PLACES: BrowsePlaces = {
+  labels: [],
+  folder: "",
+  folders: [],
+  foldersAtLeast: false,
+  calendars: [],
+  calendar: null,
+  view: null,
+  groups: [],
+  group: null,
+};
+
+/** A day `days` after another (both YYYY-MM-DD): how a calendar browse steps through days and weeks. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** Gmail's system labels a mailbox is browsed by, with the names Gmail shows. */
 export const SYSTEM_LABELS: readonly { id: string; name: string }[] = [
   { id: "INBOX", name: "Inbox" },

@@ -11,8 +11,8 @@
  * At most `MAX_BROWSE_EVENTS` events are shown (`view.eventsAtLeast`: there are more); the page is cut
  * from them.
  */
-import { TZDate } from "@date-fns/tz";
 import {
+  addDays,
   BROWSE_MESSAGES,
   BROWSE_SPANS,
   MAX_BROWSE_EVENTS,
@@ -22,7 +22,7 @@ import {
 } from "@alpvault/contracts/browse";
 import type { CalendarSearchResult } from "@alpvault/contracts/search";
 import { eventItemKey, parseItemKey } from "../engine/calendar/entries";
-import { addDays, dayStart, knownTimeZone, occurrencesBetween, timeMs } from "../engine/calendar/occurrences";
+import { dayOf, dayStart, knownTimeZone, occurrencesBetween, timeMs } from "../engine/calendar/occurrences";
 import type { CalendarSearchFields } from "../engine/sources/source";
 import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
@@ -102,10 +102,7 @@ async function calendarsOf(
 
 /** The days shown: the day asked for (today in the calendar's zone), or the week (Monday first) around it. */
 function daysShown(place: CalendarPlace, zone: string, now: Date) {
-  const today = new TZDate(now.getTime(), zone);
-  const day =
-    place.day ??
-    `${String(today.getFullYear()).padStart(4, "0")}-${String(today.getMonth() + 1).padStart(2, "0")}-${String(today.getDate()).padStart(2, "0")}`;
+  const day = place.day ?? dayOf(now.getTime(), zone);
   const weekday = new Date(`${day}T00:00:00Z`).getUTCDay();
   const from = place.span === "week" ? addDays(day, -((weekday + 6) % 7)) : day;
   const to = addDays(from, place.span === "week" ? 7 : 1);

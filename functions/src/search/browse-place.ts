@@ -3,9 +3,9 @@
  * its places take, how a place is read from the query, and the page of a place with what to browse on to
  * (the mailbox's labels, a folder's sub-folders, the calendars and the days shown, the contact groups).
  */
-import type { BrowseResponse } from "@alpvault/contracts/browse";
+import type { BrowsePlaces, BrowseResponse } from "@alpvault/contracts/browse";
 import type { Resource } from "@alpvault/contracts/organizations";
-import type { SearchResponse, SearchService } from "@alpvault/contracts/search";
+import type { SearchService } from "@alpvault/contracts/search";
 import type { Scope } from "../lib/tenancy";
 import { findItems, type FoundPage } from "./find-items";
 import type { PageToken } from "./page-token";
@@ -32,14 +32,11 @@ export interface BrowseContext {
   now: Date;
 }
 
-/** What a browse shows beside its results, each service its own part. */
-export type BrowseExtras = Omit<BrowseResponse, keyof SearchResponse | "asOf">;
-
 export interface BrowsePage {
   found: FoundPage;
   /** The page's results, in the service's result shape. */
   results: BrowseResponse["results"];
-  extras: Partial<BrowseExtras>;
+  extras: Partial<BrowsePlaces>;
 }
 
 /** A place of a service read from a browse's query. */

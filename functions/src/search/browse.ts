@@ -6,7 +6,7 @@
  * resource, the page token, the audit entry ("Backup item searched"), the answer; each service's places
  * are its `PlaceBrowser` (`BROWSERS`).
  */
-import { BROWSE_MESSAGES, type BrowseResponse } from "@alpvault/contracts/browse";
+import { BROWSE_MESSAGES, NO_BROWSE_PLACES, type BrowseResponse } from "@alpvault/contracts/browse";
 import {
   MAX_SEARCH_PAGE_SIZE,
   BROWSE_SERVICES,
@@ -24,7 +24,7 @@ import { calendarBrowser } from "./browse-calendar";
 import { contactsBrowser } from "./browse-contacts";
 import { driveBrowser } from "./browse-drive";
 import { mailBrowser } from "./browse-mail";
-import type { BrowseCommon, BrowsedPlace, BrowseExtras, PlaceBrowser, PlaceKeys } from "./browse-place";
+import type { BrowseCommon, BrowsedPlace, PlaceBrowser, PlaceKeys } from "./browse-place";
 import { searchDigest } from "./page-token";
 import { auditSearch, pageOf, positive, single, tokenOf } from "./service";
 
@@ -34,19 +34,6 @@ const BROWSERS: Readonly<Record<BrowseService, PlaceBrowser>> = {
   drive: driveBrowser,
   calendar: calendarBrowser,
   contacts: contactsBrowser,
-};
-
-/** What an answer of another service's browse says of a service's places: nothing. */
-const NO_EXTRAS: BrowseExtras = {
-  labels: [],
-  folder: "",
-  folders: [],
-  foldersAtLeast: false,
-  calendars: [],
-  calendar: null,
-  view: null,
-  groups: [],
-  group: null,
 };
 
 export interface BrowseQuery extends BrowseCommon {
@@ -116,7 +103,7 @@ export async function browseBackups(
   return {
     ...pageOf(resource, query, page.found, digest),
     asOf: query.asOf ?? null,
-    ...NO_EXTRAS,
+    ...NO_BROWSE_PLACES,
     ...page.extras,
     service,
     results: page.results,

@@ -164,21 +164,27 @@ export async function nextFolderPath(
   return { path: search.path, shown: search.display?.path ?? search.path };
 }
 
+/** At most `limit` documents of a query, each with the fields search reads, decoded (an undecodable one left out). */
+async function searchViews(query: Query, limit: number): Promise<SearchableItem[]> {
+  const page = await query
+    .select(...SEARCH_VIEW_FIELDS)
+    .limit(limit)
+    .get();
+  return page.docs.flatMap((doc) => readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc) ?? []);
+}
+
 /** The items of a kind whose search entry is `entry` (a user's calendars, contact groups), at most `limit`. */
-export async function entriesOf(
+export function entriesOf(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
   entry: string,
   limit: number,
 ): Promise<SearchableItem[]> {
-  const page = await items(scope, resourceId)
-    .where("kind", "==", kind)
-    .where("search.entry", "==", entry)
-    .select(...SEARCH_VIEW_FIELDS)
-    .limit(limit)
-    .get();
-  return page.docs.flatMap((doc) => readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc) ?? []);
+  return searchViews(
+    items(scope, resourceId).where("kind", "==", kind).where("search.entry", "==", entry),
+    limit,
+  );
 }
 
 /**
@@ -186,7 +192,7 @@ export async function entriesOf(
  * `from` and before `to` (as search keeps times: dates and UTC instants compare as text), in start order,
  * at most `limit`.
  */
-export async function calendarEntriesStarting(
+export function calendarEntriesStarting(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
@@ -194,37 +200,35 @@ export async function calendarEntriesStarting(
   range: { from: string; to: string },
   limit: number,
 ): Promise<SearchableItem[]> {
-  const page = await items(scope, resourceId)
-    .where("kind", "==", kind)
-    .where("search.calendarId", "==", calendarId)
-    .where("search.start", ">=", range.from)
-    .where("search.start", "<", range.to)
-    .orderBy("search.start")
-    .select(...SEARCH_VIEW_FIELDS)
-    .limit(limit)
-    .get();
-  return page.docs.flatMap((doc) => readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc) ?? []);
+  return searchViews(
+    items(scope, resourceId)
+      .where("kind", "==", kind)
+      .where("search.calendarId", "==", calendarId)
+      .where("search.start", ">=", range.from)
+      .where("search.start", "<", range.to)
+      .orderBy("search.start"),
+    limit,
+  );
 }
 
 /** The masters of a calendar's recurring series (`search.recurring`), at most `limit`. */
-export async function seriesOf(
+export function seriesOf(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
   calendarId: string,
   limit: number,
 ): Promise<SearchableItem[]> {
-  const page = await items(scope, resourceId)
-    .where("kind", "==", kind)
-    .where("search.calendarId", "==", calendarId)
-    .where("search.recurring", "==", true)
-    .select(...SEARCH_VIEW_FIELDS)
-    .limit(limit)
-    .get();
-  return page.docs.flatMap((doc) => readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc) ?? []);
+  return searchViews(
+    items(scope, resourceId)
+      .where("kind", "==", kind)
+      .where("search.calendarId", "==", calendarId)
+      .where("search.recurring", "==", true),
+    limit,
+  );
 }
 
-/** Which of these item keys the catalog holds (one batched read of their documents). */
+/** Which of these item keys the catalog holds (one batched read of their documents, nothing of them read). */
 export async function heldItemKeys(
   scope: Scope,
   resourceId: string,
@@ -232,9 +236,10 @@ export async function heldItemKeys(
 ): Promise<Set<string>> {
   if (itemKeys.length === 0) return new Set();
   const collection = items(scope, resourceId);
+  // Answered in the order asked: a document that exists is the key at its place.
   const docs = await collection.firestore.getAll(
     ...itemKeys.map((key) => collection.doc(catalogDocId(key))),
-    { fieldMask: ["itemKey"] },
+    { fieldMask: [] },
   );
-  return new Set(docs.filter((doc) => doc.exists).map((doc) => String(doc.get("itemKey"))));
+  return new Set(itemKeys.filter((_key, index) => docs[index]?.exists === true));
 }

@@ -13,6 +13,7 @@
  * A series expands at most `MAX_STEPS` occurrences from its start (a daily series over 270 years).
  */
 import { TZDate } from "@date-fns/tz";
+import { addDays } from "@alpvault/contracts/browse";
 import ICAL from "ical.js";
 
 /** A series' times as search keeps them (`CalendarSearchFields`). */
@@ -79,12 +80,8 @@ const pad = (value: number, width = 2) => String(value).padStart(width, "0");
 const dateText = (wall: Pick<Wall, "year" | "month" | "day">) =>
   `${pad(wall.year, 4)}-${pad(wall.month)}-${pad(wall.day)}`;
 
-/** A date `days` after another (both YYYY-MM-DD). */
-export function addDays(date: string, days: number): string {
-  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
-  const moved = new Date(Date.UTC(year, month - 1, day + days));
-  return dateText({ year: moved.getUTCFullYear(), month: moved.getUTCMonth() + 1, day: moved.getUTCDate() });
-}
+/** The day (YYYY-MM-DD) an instant falls on in a zone. */
+export const dayOf = (ms: number, zone: string): string => dateText(wallOf(ms, zone));
 
 /** Midnight of a date (YYYY-MM-DD) in a zone. */
 export function dayStart(date: string, zone: string): number {

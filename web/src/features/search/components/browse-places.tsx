@@ -15,7 +15,7 @@ import ListItemText from "@mui/material/ListItemText";
 import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
-import { BROWSE_SPANS, type BrowseResponse, type BrowseSpan } from "@alpvault/contracts/browse";
+import { addDays, BROWSE_SPANS, type BrowseResponse, type BrowseSpan } from "@alpvault/contracts/browse";
 import type { SearchService } from "@alpvault/contracts/search";
 import type { ComponentType, ReactNode } from "react";
 import { useTranslation } from "react-i18next";
@@ -141,12 +141,6 @@ function FolderPane({ answer, onPlace }: PlaceProps) {
       )}
     </Box>
   );
-}
-
-/** A date `days` after another (both YYYY-MM-DD). */
-export function addDays(date: string, days: number): string {
-  const moved = new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000);
-  return moved.toISOString().slice(0, 10);
 }
 
 /** The days shown, as people read them: "Mon, 1 Mar 2027 – Sun, 7 Mar 2027". */

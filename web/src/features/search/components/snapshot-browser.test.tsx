@@ -4,7 +4,7 @@
  * the selection recovered as of that day.
  */
 import { screen, waitFor, within } from "@testing-library/react";
-import type { BrowseResponse } from "@alpvault/contracts/browse";
+import { addDays, type BrowseResponse } from "@alpvault/contracts/browse";
 import { EXPORT_MESSAGES } from "@alpvault/contracts/exports";
 import { SEARCH_MESSAGES } from "@alpvault/contracts/search";
 import { installFakeApi, type FakeApi } from "@/testing/fake-api";
@@ -25,7 +25,6 @@ import {
 import { TEST_ORGANIZATION_ID } from "@/testing/fixtures/session";
 import { renderWithProviders } from "@/testing/render";
 import { expectSnackbar } from "@/testing/snackbar";
-import { addDays } from "./browse-places";
 import { SnapshotBrowser } from "./snapshot-browser";
 
 const BROWSE = "GET /organizations/:organizationId/resources/:resourceId/browse";
