@@ -10,8 +10,8 @@
  */
 import { gzipSync } from "node:zlib";
 
-import { meteredCaller, type GoogleCaller } from "../../functions/src/engine/google/caller";
-import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import type { GoogleCaller } from "../../functions/src/engine/google/caller";
+import { meteredCaller, quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import type { Source } from "../../functions/src/engine/sources/source";
 import type { MeasuredFigure } from "./types";
 import { BackupStore } from "./engine-store";

@@ -11,9 +11,8 @@ import { drive_v3 } from "@googleapis/drive";
 
 import { emulatorJwt, type ServiceAccountKey } from "../../emulators/workspace/src/index";
 import { dataKey, deriveKeys, type DataKey } from "../../functions/src/engine/format/keys";
-import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { meteredCaller, quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { googleClientOptions } from "../../functions/src/engine/google/client-options";
-import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { versionChunks } from "../../functions/src/engine/restore/content";
 import type { CurrentVersion } from "../../functions/src/engine/runner/catalog";
 import { DriveRestorer } from "../../functions/src/engine/drive/restorer";

@@ -20,9 +20,8 @@
  *   At time scale 30 this 2-core machine measured 0.943 with the event loop half busy: the engine and the
  *   emulator then share one thread at 145 messages a second.
  */
-import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { meteredCaller, quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/engine/google/costs";
-import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import type { GmailSource } from "../../functions/src/engine/gmail/source";
 import type { MeasuredFigure } from "./types";
 import { BackupStore, busyShare, sampler, steadyRate } from "./engine-store";

@@ -7,9 +7,8 @@
  * Time scale 6 (a quota minute lasts 10 s): the five runs and the emulator share this process's one
  * thread, which a faster clock would saturate (the note gives the event loop's busy share).
  */
-import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { meteredCaller, quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/engine/google/costs";
-import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import type { MeasuredFigure } from "./types";
 import { BackupStore, busyShare, sampler, steadyRate } from "./engine-store";
 import { BenchWorkspace, CALLER_FRACTION } from "./engine-workspace";

@@ -1,7 +1,6 @@
 /** The scale section's backup runs: one per mailbox, each delivery within its share of the daily pace. */
-import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { meteredCaller, type quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { deliveryShare, quotaDayOf } from "../../functions/src/engine/google/daily-budget";
-import { type quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { runBackup } from "../../functions/src/engine/runner/run-backup";
 import { type BackupStore, ORGANIZATION_ID } from "./engine-store";
 import { type BenchWorkspace } from "./engine-workspace";

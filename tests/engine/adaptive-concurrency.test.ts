@@ -9,8 +9,12 @@
 import { ManualClock, startHarness, type Harness } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { newDataKey } from "../../functions/src/engine/format/keys";
-import { emptyCounts, meteredCaller } from "../../functions/src/engine/google/caller";
-import { quotaAwareCaller, type QuotaCallerOptions } from "../../functions/src/engine/google/quota-caller";
+import { emptyCounts } from "../../functions/src/engine/google/caller";
+import {
+  meteredCaller,
+  quotaAwareCaller,
+  type QuotaCallerOptions,
+} from "../../functions/src/engine/google/quota-caller";
 import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
 import {
   ITEM_CONCURRENCY,

@@ -6,8 +6,7 @@
 import { startHarness, type Harness } from "../../emulators/workspace/src/index";
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { newDataKey } from "../../functions/src/engine/format/keys";
-import { meteredCaller } from "../../functions/src/engine/google/caller";
-import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import { meteredCaller, quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
 import { runBackup, type RunBackupResult } from "../../functions/src/engine/runner/run-backup";
 import { Mailboxes } from "../support/backup";

@@ -16,9 +16,8 @@ import {
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import { DriveSource } from "../../functions/src/engine/drive/source";
 import { newDataKey } from "../../functions/src/engine/format/keys";
-import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { meteredCaller, quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { quotaDayOf } from "../../functions/src/engine/google/daily-budget";
-import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
 import { runBackup, type RunBackupResult } from "../../functions/src/engine/runner/run-backup";
 import { ResourceSource } from "../../functions/src/engine/sources/resource-source";

@@ -17,9 +17,8 @@ import {
 import { MemoryBlobStore } from "../../functions/src/engine/blobstore/memory-blob-store";
 import type { ObjectScope } from "../../functions/src/engine/format/chunk-codec";
 import { deriveKeys, newDataKey } from "../../functions/src/engine/format/keys";
-import { meteredCaller } from "../../functions/src/engine/google/caller";
+import { meteredCaller, quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { googleClientOptions } from "../../functions/src/engine/google/client-options";
-import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog";
 import { runBackup } from "../../functions/src/engine/runner/run-backup";
 import {

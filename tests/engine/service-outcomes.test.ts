@@ -11,8 +11,7 @@ import { MemoryCatalog } from "../../functions/src/engine/runner/memory-catalog"
 import { runBackup, type RunBackupResult } from "../../functions/src/engine/runner/run-backup";
 import { DriveSource } from "../../functions/src/engine/drive/source";
 import { ResourceSource, parseResourceCursor } from "../../functions/src/engine/sources/resource-source";
-import { meteredCaller } from "../../functions/src/engine/google/caller";
-import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import { meteredCaller, quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import { Mailboxes } from "../support/backup";
 
 /** The product's caller, with retries that wait milliseconds instead of seconds (5xx cases). */

@@ -4,8 +4,7 @@
  * jobs for one organisation at a time the test chooses.
  */
 import type { QueueName } from "../../functions/src/lib/task-queue";
-import { dispatchOrganization } from "../../functions/src/jobs/dispatcher";
-import type { DispatchCounts } from "../../functions/src/jobs/job";
+import { dispatchOrganization, type DispatchCounts } from "../../functions/src/jobs/dispatcher";
 import { getRouting, withAccount } from "../../functions/src/organizations/service";
 import { harness } from "./in-process/harness";
 import type { Delivery, QueuedTask } from "./in-process/task-queue";

@@ -7,8 +7,8 @@ import { type Harness, SCOPES, testMessage } from "../../emulators/workspace/src
 import type { BlobStore } from "../../functions/src/engine/blobstore/blob-store";
 import type { ChunkRef, ObjectScope } from "../../functions/src/engine/format/chunk-codec";
 import { seededText } from "../../functions/src/engine/format/testing";
-import { meteredCaller, type GoogleCaller } from "../../functions/src/engine/google/caller";
-import { quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
+import type { GoogleCaller } from "../../functions/src/engine/google/caller";
+import { meteredCaller, quotaAwareCaller } from "../../functions/src/engine/google/quota-caller";
 import type { CatalogVersion } from "../../functions/src/engine/runner/catalog";
 import { GmailSource } from "../../functions/src/engine/gmail/source";
 import type { ChangeBatch, FetchedItem, ItemRef, Source } from "../../functions/src/engine/sources/source";

@@ -29,7 +29,7 @@ import type { BlobStore } from "../engine/blobstore/blob-store";
 import type { DataKey } from "../engine/format/keys";
 import { activeDataKey, type KeyWrappers } from "./data-keys";
 import type { GoogleCaller } from "../engine/google/caller";
-import { meteredCaller } from "../engine/google/caller";
+import { meteredCaller } from "../engine/google/quota-caller";
 import { isPacedApi, type PacedApi } from "../engine/google/daily-budget";
 import type { EnqueueBackup } from "./queue";
 import { failIdleRun, readBackupResource, readRun, setRunResumesAt, type BackupResource } from "./repo";

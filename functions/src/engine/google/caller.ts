@@ -1,10 +1,10 @@
 /**
  * How the backup engine calls Google: every request goes through a `GoogleCaller`, which knows whose
  * quota it spends (the delegated user), what it costs (Google's unit cost of the method) and how to retry.
- * Sources (Gmail, Drive) only ever call Google through it.
+ * Sources only ever call Google through it.
  *
  * Production uses `quotaAwareCaller()` (`quota-caller.ts`), one per process, shared by every run; a run
- * wraps it in `meteredCaller()` to count its own units. The official clients behind `send` are built
+ * wraps it in `meteredCaller()` (same file) to count its own units. The official clients behind `send` are built
  * with `googleClientOptions()` (`client-options.ts`) so that only the caller retries. Method ids and their
  * unit costs: `costs.ts` (a Drive download is `drive.files.download`, not `drive.files.get`).
  */
@@ -65,27 +65,3 @@ export const emptyCounts = (): CallCounts => ({
   units: 0,
   quotaWaitMs: 0,
 });
-
-/**
- * A caller that passes every request to `inner` with `usage` (and its API's `usageOf`) as meters, so one
- * run knows what it spent while sharing the process's buckets. Counts are filled by a quota-aware `inner`.
- */
-export function meteredCaller(inner: GoogleCaller): GoogleCaller & {
-  readonly usage: CallCounts;
-  /** What the run spent of one API (e.g. its Gmail units, for the project's daily budget). */
-  usageOf(api: GoogleApi): CallCounts;
-} {
-  const usage = emptyCounts();
-  const byApi = new Map<GoogleApi, CallCounts>();
-  const usageOf = (api: GoogleApi): CallCounts => {
-    let found = byApi.get(api);
-    if (!found) byApi.set(api, (found = emptyCounts()));
-    return found;
-  };
-  return {
-    usage,
-    usageOf,
-    call: (request, send) =>
-      inner.call({ ...request, meters: [...(request.meters ?? []), usage, usageOf(request.api)] }, send),
-  };
-}

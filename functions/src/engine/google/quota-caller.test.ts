@@ -1,9 +1,8 @@
 import { PassThrough } from "node:stream";
-import { meteredCaller } from "./caller";
 import { GoogleCallError, classifyGoogleError } from "./errors";
 import { FakeClock, flush } from "./fake-clock";
 import { QUOTA_MODELS } from "./costs";
-import { DEFAULT_RETRY_POLICY, backoffDelay, quotaAwareCaller } from "./quota-caller";
+import { DEFAULT_RETRY_POLICY, backoffDelay, meteredCaller, quotaAwareCaller } from "./quota-caller";
 
 const GET = { api: "gmail", user: "a@x.test", method: "gmail.users.messages.get", idempotent: true } as const;
 const IMPORT = { ...GET, method: "gmail.users.messages.import", idempotent: false } as const;

@@ -255,3 +255,27 @@ export function quotaAwareCaller(options: QuotaCallerOptions = {}): QuotaCaller 
     },
   };
 }
+
+/**
+ * A caller that passes every request to `inner` with `usage` (and its API's `usageOf`) as meters, so one
+ * run knows what it spent while sharing the process's buckets. Counts are filled by a quota-aware `inner`.
+ */
+export function meteredCaller(inner: GoogleCaller): GoogleCaller & {
+  readonly usage: CallCounts;
+  /** What the run spent of one API (e.g. its Gmail units, for the project's daily budget). */
+  usageOf(api: GoogleApi): CallCounts;
+} {
+  const usage = emptyCounts();
+  const byApi = new Map<GoogleApi, CallCounts>();
+  const usageOf = (api: GoogleApi): CallCounts => {
+    let found = byApi.get(api);
+    if (!found) byApi.set(api, (found = emptyCounts()));
+    return found;
+  };
+  return {
+    usage,
+    usageOf,
+    call: (request, send) =>
+      inner.call({ ...request, meters: [...(request.meters ?? []), usage, usageOf(request.api)] }, send),
+  };
+}
