@@ -8,6 +8,8 @@
  * - functions/src: only the HTTP layer imports http/ (http/ itself, routes.ts and their tests, and the
  *   composition at the top: index.ts and api.ts, which builds the API as deployed);
  *   a domain module (a service, repo, worker, task, lib/…) never does: its errors come from lib/errors.ts.
+ * - functions/src/http is a transport kit: it imports only http/, lib/, the top-level logs.ts and config.ts,
+ *   contracts/ and packages, never a product area (the routes are composed in api.ts).
  * - emulators: each one (and the shared kit) is a package whose only public entry is `src/index.ts`; from
  *   outside an emulator (tests, scripts, another emulator) nothing else under it may be imported.
  * - functions/src/engine is a library (sources and restorers, runner, format, blob store, Google caller):
@@ -40,6 +42,8 @@ const FUNCTIONS_SRC = path.join(ROOT, "functions", "src");
  */
 const CROSS_MODULE_REPO_IMPORTS = new Map([]);
 const ENGINE_DEPS = new Set(["engine", "lib"]);
+/** What http/ may import inside functions/src: its own kit, lib/, and the top-level logs and config. */
+const HTTP_DEPS = new Set(["http", "lib", "logs", "logs.ts", "config", "config.ts"]);
 const HTTP_LAYER_FILES = new Set(["routes.ts", "routes.test.ts"]);
 const WEB_SHARED = new Set(["components", "lib", "config", "testing", "assets", "types"]);
 
@@ -67,7 +71,7 @@ function functionsSrcParts(file) {
 /** Whether a functions/src file belongs to the HTTP layer, the only one that may import http/. */
 function inHttpLayer(parts) {
   if (parts[0] === "http") return true;
-  if (parts.length === 1 && (parts[0] === "index.ts" || parts[0] === "api.ts")) return true;
+  if (parts.length === 1 && ["index.ts", "api.ts", "api.test.ts"].includes(parts[0])) return true;
   return HTTP_LAYER_FILES.has(parts[parts.length - 1]);
 }
 
@@ -137,6 +141,9 @@ function violation(fromFile, source, listed = CROSS_MODULE_REPO_IMPORTS) {
   const targetParts = functionsSrcParts(target);
   if (fromParts && targetParts?.[0] === "http" && !inHttpLayer(fromParts)) {
     return "domain modules never import http/ (only http/, routes.ts, index.ts and api.ts do)";
+  }
+  if (fromParts?.[0] === "http" && targetParts && !HTTP_DEPS.has(targetParts[0])) {
+    return "http/ is a transport kit: it imports only http/, lib/, logs.ts and config.ts (routes are composed in api.ts)";
   }
   if (fromParts?.[0] === "engine" && targetParts && !ENGINE_DEPS.has(targetParts[0])) {
     return "the engine imports only engine/, lib/ and contracts/";

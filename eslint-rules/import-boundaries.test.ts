@@ -48,8 +48,19 @@ tester.run("import-boundaries", rule, {
       code: 'import { createApi } from "../http/app";',
     },
     { filename: at("functions/src/index.ts"), code: 'import { createApi } from "./http/app";' },
-    // ...and api.ts, which builds the API as deployed beside index.ts.
+    // ...and api.ts, which builds the API as deployed beside index.ts and composes the product's routes.
     { filename: at("functions/src/api.ts"), code: 'import { createApi } from "./http/app";' },
+    { filename: at("functions/src/api.ts"), code: 'import { searchRoutes } from "./search/routes";' },
+    // http/ uses its own kit, lib/, the logs and the configuration.
+    {
+      filename: at("functions/src/http/authenticate.ts"),
+      code: 'import { DomainError } from "../lib/errors";',
+    },
+    { filename: at("functions/src/http/request-log.ts"), code: 'import * as logs from "../logs";' },
+    {
+      filename: at("functions/src/http/verifiers.ts"),
+      code: 'import type { RuntimeConfig } from "../config";',
+    },
     // Domain modules take their errors and the caller from lib/.
     {
       filename: at("functions/src/billing/service.ts"),
@@ -219,6 +230,22 @@ tester.run("import-boundaries", rule, {
       options: [{ crossModuleRepoImports: LISTED }],
       errors: [{ messageId: "staleException" }],
     },
+    // http/ is a transport kit: no product area, no engine (its tests neither).
+    ...[
+      ["functions/src/http/app.ts", 'import { searchRoutes } from "../search/routes";'],
+      ["functions/src/http/app.ts", 'import { productServices } from "../organizations/wiring";'],
+      ["functions/src/http/authenticate.ts", 'import type { Organization } from "../organizations/service";'],
+      [
+        "functions/src/http/write-chunk.ts",
+        'export { blobStore } from "../engine/blobstore/gcs-blob-store";',
+      ],
+      ["functions/src/http/app.test.ts", 'import { billingRoutes } from "../billing/routes";'],
+      ["functions/src/http/request-log.ts", 'import { productApi } from "../api";'],
+    ].map(([filename, code]) => ({
+      filename: at(filename!),
+      code: code!,
+      errors: [{ messageId: "boundary" }],
+    })),
     // A domain module (anything under functions/src but http/, routes and index.ts) never imports http/.
     ...[
       ["functions/src/billing/service.ts", 'import { DomainError } from "../http/error-handler";'],

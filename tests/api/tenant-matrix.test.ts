@@ -6,7 +6,7 @@
  * before. B's own admin reading the same ids gets them, so the 404s are about tenancy, not bad ids.
  */
 import type { DocumentReference, Firestore } from "firebase-admin/firestore";
-import { createApi } from "../../functions/src/http/app";
+import { composeApi } from "../../functions/src/api";
 import { routeTable, type RouteEntry } from "../../functions/src/http/route-table";
 import type { CheckoutResponse } from "@alpvault/contracts/billing";
 import type { Policy } from "@alpvault/contracts/policies";
@@ -22,7 +22,7 @@ import { EMPTY_CHECKPOINT } from "../../functions/src/export/repo";
 jest.setTimeout(300_000);
 
 const ROUTES = routeTable(
-  createApi({
+  composeApi(null, {
     identity: { verifyIdToken: () => Promise.reject(new Error("only the table is read")) },
     appCheck: { verifyAppCheckToken: () => Promise.reject(new Error("only the table is read")) },
   }),

@@ -7,14 +7,14 @@
  * check of each answer.
  */
 import * as fc from "fast-check";
-import { createApi } from "../../functions/src/http/app";
+import { composeApi } from "../../functions/src/api";
 import { routeTable, type RouteEntry } from "../../functions/src/http/route-table";
 import { validBodies } from "./requests";
 
 /** Requests per route (FUZZ_RUNS overrides it). */
 export const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 30);
 export const ROUTES = routeTable(
-  createApi({
+  composeApi(null, {
     identity: { verifyIdToken: () => Promise.reject(new Error("only the table is read")) },
     appCheck: { verifyAppCheckToken: () => Promise.reject(new Error("only the table is read")) },
   }),

@@ -34,6 +34,7 @@ function app() {
     appCheck: { verifyAppCheckToken: () => Promise.reject(new Error("no app check here")) },
     publicRouters: [billingPublicRoutes(() => service)],
     routers: [billingRoutes(() => service)],
+    onRefused: () => Promise.resolve(),
   });
 }
 

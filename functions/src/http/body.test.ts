@@ -23,6 +23,7 @@ function api() {
       }),
     },
     appCheck: { verifyAppCheckToken: async () => ({ appId: "app" }) },
+    onRefused: () => Promise.resolve(),
     routers: [router],
   });
 }

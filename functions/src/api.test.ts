@@ -1,9 +1,9 @@
-import { createApi } from "./app";
-import { ID_PARAMS } from "./api-router";
-import { routeTable } from "./route-table";
+import { composeApi } from "./api";
+import { ID_PARAMS } from "./http/api-router";
+import { routeTable } from "./http/route-table";
 
 const api = () =>
-  createApi({
+  composeApi(null, {
     identity: { verifyIdToken: async () => Promise.reject(new Error("not used")) },
     appCheck: { verifyAppCheckToken: async () => Promise.reject(new Error("not used")) },
   });
