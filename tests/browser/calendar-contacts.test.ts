@@ -6,6 +6,7 @@
  * selection taken to the recovery modal, Export all of the calendar and of the group, the search tabs; each
  * screen light and dark, and axe-core finds nothing serious.
  */
+import { addDays } from "@alpvault/contracts/browse";
 import { SCOPES } from "../../emulators/workspace/src/index";
 import { backedUpWithPolicy } from "../support/backup-runs";
 import { setAccount } from "../support/organizations";
@@ -19,9 +20,13 @@ import { expectSnackbar } from "./support/snackbar";
 jest.setTimeout(240_000);
 
 const ZONE = "Europe/Zurich";
-/** A day `days` after today in the calendar's zone (YYYY-MM-DD). */
-const dayInZone = (days: number) =>
-  new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(new Date(Date.now() + days * 86_400_000));
+/**
+ * The day the test browses as "today" (YYYY-MM-DD in the calendar's zone), chosen once when the calendar
+ * is written; the page's clock is held at that moment, so a run across midnight browses the same day.
+ */
+let today: string;
+let writtenAt: Date;
+const dayInZone = (days: number) => addDays(today, days);
 
 let resourceId: string;
 
@@ -29,6 +34,8 @@ let resourceId: string;
 async function prepare({ setup }: FreshOrganizationPage) {
   const { organization, workspace } = setup;
   await setAccount(organization, { planId: "zurich", seats: 5 });
+  writtenAt = new Date();
+  today = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(writtenAt);
   const calendar = calendarFor(workspace.user, [SCOPES.calendar]);
   await calendar.events.insert({
     calendarId: "primary",
@@ -78,6 +85,7 @@ const rows = () => page().getByTestId("search-result");
 
 describe("a calendar and an address book browsed", () => {
   it("when a day of the calendar is shown, then its event and the series' occurrence are listed in time order, the cancelled occurrence nowhere", async () => {
+    await page().clock.setFixedTime(writtenAt);
     await page().goto(`/resources/${resourceId}/browse`);
     await page().getByRole("button", { name: "Calendars", exact: true }).click();
     await page().getByTestId("browse-days").waitFor();
