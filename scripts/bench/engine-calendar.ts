@@ -6,9 +6,9 @@
  * - Backup ceiling: a user with `CALENDARS` calendars (shared team calendars, rooms: each a few events) is
  *   the backup that quota bounds, at three calls a calendar (`calendars.get`, `acl.list`, `events.list`).
  *   The requests the emulator charged, sampled every 100 ms, per quota minute over the run's steady part
- *   (`steadyRate`), as a fraction of the per-user limit. The caller aims at 97 %; its first full bucket
- *   (and the emulator's: both are token buckets of a minute's quota) is spent just before each measured run,
- *   so that the steady part is not a burst on top of the limit.
+ *   (`steadyRate`), as a fraction of the per-user limit. The caller aims at 97 %; its bucket and the
+ *   emulator's (both token buckets of a minute's quota) are emptied at one instant just before each
+ *   measured run (`BenchWorkspace.emptyBuckets`), so that the steady part is not a burst on top of the limit.
  * - Units per event: a user whose primary calendar holds `EVENTS` events (a daily series with exceptions
  *   among them), backed up in full: `events.list` pages of 2,500, so a few hundredths of a unit an event.
  * - Restore ceiling: `RESTORED` events imported (`events.import`, one call an event, 4 at once as the
@@ -26,7 +26,7 @@ import { googleClientOptions } from "../../functions/src/engine/google/client-op
 import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/engine/google/costs";
 import type { MeasuredFigure } from "./types";
 import { BackupStore, busyShare, sampler, steadyRate } from "./engine-store";
-import { BenchWorkspace, CALLER_FRACTION, spendCalls } from "./engine-workspace";
+import { BenchWorkspace, CALLER_FRACTION } from "./engine-workspace";
 
 const TIME_SCALE = 10;
 const SEED = 8_001;
@@ -95,13 +95,10 @@ async function addCalendars(workspace: BenchWorkspace, user: string, calendars: 
   }
 }
 
-/** Spends the user's first bucket with `calendarList.list` (see `spendCalls`). */
+/** Empties the user's buckets at once (see `BenchWorkspace.emptyBuckets`), charged as `calendarList.list`. */
 function spendFirstBucket(workspace: BenchWorkspace, user: string, caller: GoogleCaller): Promise<number> {
-  const client = calendarClient(workspace, user);
   const request = { api: "calendar", user, idempotent: true, method: "calendar.calendarList.list" } as const;
-  return spendCalls(caller, request, Math.floor(LIMIT * CALLER_FRACTION), () =>
-    client.calendarList.list({ maxResults: 1 }),
-  );
+  return workspace.emptyBuckets(caller, request, LIMIT * CALLER_FRACTION);
 }
 
 function source(workspace: BenchWorkspace, user: string, caller: GoogleCaller): CalendarSource {
@@ -180,8 +177,8 @@ export async function measureCalendar(): Promise<MeasuredFigure[]> {
           `${count(CALENDARS)} calendars of ${EVENTS_PER_CALENDAR} events (${count(teamsItems)} entries), ` +
           `${count(teamsCaller.usage.units)} requests in ${backupSteady.runMinutes.toFixed(1)} quota minutes, steady ` +
           `part ${backupSteady.minutes.toFixed(1)} minutes at ${count(Math.round(backupSteady.perMinute))} ` +
-          `requests/min of ${count(LIMIT)}; the caller aims at 97 %, and its first full bucket was spent just ` +
-          `before (${spentTeams} calendarList.list); refused by the emulator: ${refused}; ` +
+          `requests/min of ${count(LIMIT)}; the caller aims at 97 %, its bucket and the emulator's emptied ` +
+          `just before (${spentTeams} charged); refused by the emulator: ${refused}; ` +
           `event loop busy ${percent(busy)}`,
       },
       {
@@ -198,8 +195,8 @@ export async function measureCalendar(): Promise<MeasuredFigure[]> {
           `${count(restored)} events imported into a new calendar of another user (events.import, one request ` +
           `each, 4 at once): ${restoreSteady.runMinutes.toFixed(1)} quota minutes, steady part ` +
           `${restoreSteady.minutes.toFixed(1)} minutes at ${count(Math.round(restoreSteady.perMinute))} ` +
-          `requests/min of ${count(LIMIT)}; the caller's first full bucket was spent just before ` +
-          `(${spentTarget} calendarList.list)`,
+          `requests/min of ${count(LIMIT)}; the caller's bucket and the emulator's emptied just before ` +
+          `(${spentTarget} charged)`,
       },
     ];
   } finally {

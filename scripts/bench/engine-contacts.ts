@@ -10,7 +10,7 @@
  *   recovery restores them (one user's writes one after another): `batchCreateContacts` 200 a call, then
  *   `updateContactPhoto` per photo and the groups' members. Requests the emulator charged (reads and
  *   writes, which the caller spends from one budget) per quota minute over the steady part ÷ the per-user
- *   limit, the caller's first bucket spent just before.
+ *   limit, the caller's bucket and the emulator's emptied at one instant just before.
  * A contacts backup reads 1,000 contacts a request, so it stays far under the per-minute limit (25,000
  * contacts, Google's most per user, are some 30 requests): it has no per-user ceiling to measure.
  */
@@ -26,7 +26,7 @@ import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/engine/google/costs";
 import type { ChangeBatch } from "../../functions/src/engine/sources/source";
 import type { MeasuredFigure } from "./types";
 import { sampler, steadyRate } from "./engine-store";
-import { BenchWorkspace, CALLER_FRACTION, spendCalls } from "./engine-workspace";
+import { BenchWorkspace, CALLER_FRACTION } from "./engine-workspace";
 
 const TIME_SCALE = 10;
 const SEED = 9_001;
@@ -92,13 +92,10 @@ async function addGroup(workspace: BenchWorkspace, user: string, name: string): 
   return answer.body.resourceName;
 }
 
-/** Spends the user's first bucket with `contactGroups.list` (see `spendCalls`). */
+/** Empties the user's buckets at once (see `BenchWorkspace.emptyBuckets`), charged as `contactGroups.list`. */
 function spendFirstBucket(workspace: BenchWorkspace, user: string, caller: GoogleCaller): Promise<number> {
-  const people = peopleClient(workspace, user);
   const request = { api: "people", user, idempotent: true, method: "people.contactGroups.list" } as const;
-  return spendCalls(caller, request, Math.floor(LIMIT * CALLER_FRACTION), () =>
-    people.contactGroups.list({ pageSize: 1 }),
-  );
+  return workspace.emptyBuckets(caller, request, LIMIT * CALLER_FRACTION);
 }
 
 /** Every upsert of a full listing, fetched as a backup stores it: the entries a restore reads. */
@@ -182,8 +179,8 @@ export async function measureContacts(): Promise<MeasuredFigure[]> {
           `time scale ${TIME_SCALE}, latency model on; ${count(restored)} entries (${RESTORED} contacts with a ` +
           `photo each, their group) restored to another user into a group, one write after another: ` +
           `${steady.runMinutes.toFixed(1)} quota minutes, steady part ${steady.minutes.toFixed(1)} minutes at ` +
-          `${steady.perMinute.toFixed(1)} requests (reads and writes) a minute of ${LIMIT}; the caller's first full bucket was spent just ` +
-          `before (${spent} contactGroups.list); refused by the emulator: ${refused}`,
+          `${steady.perMinute.toFixed(1)} requests (reads and writes) a minute of ${LIMIT}; the caller's bucket and the emulator's emptied just ` +
+          `before (${spent} charged); refused by the emulator: ${refused}`,
       },
     ];
   } finally {

@@ -114,6 +114,28 @@ export class BenchWorkspace {
   }
 
   /**
+   * Empties `request.user`'s buckets of `request.api` at one instant, the caller's (`callerUnits` taken by
+   * calls that send nothing) and the emulator's (charged until it refuses, as Google would answer): a run
+   * started next is at the limit from its first call, as in the middle of a long one. Spending them with
+   * real calls instead leaves what both buckets refill while those calls are answered, a burst on top of
+   * the limit that a short run does not use up. Answers the emulator's charges.
+   */
+  async emptyBuckets(caller: GoogleCaller, request: GoogleRequest, callerUnits: number): Promise<number> {
+    await spendCalls(caller, request, Math.floor(callerUnits / unitCost(request.method)), () =>
+      Promise.resolve(),
+    );
+    let charged = 0;
+    for (;;) {
+      try {
+        this.harness.emulator.quota.begin(request.method, request.user)();
+        charged += 1;
+      } catch {
+        return charged;
+      }
+    }
+  }
+
+  /**
    * Spends what is left in the caller's Gmail bucket of `user` (`units`: its capacity), at once, with
    * `messages.get` of one message: a run started next is at the limit from its first call, as in the
    * middle of a long backup, instead of spending a full bucket on top of the limit first. Answers the calls.
