@@ -14,7 +14,14 @@ import type { people_v1 } from "@googleapis/people";
 import ICAL from "ical.js";
 import { SCOPES } from "../../emulators/workspace/src/index";
 import { RESTORE_TAG_KEY } from "../../functions/src/engine/contacts/restore-lookups";
-import { backedUpWithPolicy, itemsOf, type StoredRun } from "../support/backup-runs";
+import {
+  backdateCatalog,
+  backedUpWithPolicy,
+  backupNow,
+  finishedRun,
+  itemsOf,
+  type StoredRun,
+} from "../support/backup-runs";
 import { exportsOf } from "../support/exports";
 import { onboarded, setAccount } from "../support/organizations";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
@@ -242,9 +249,22 @@ describe("a user's contacts browsed", () => {
   });
 });
 
-describe("a user's contacts exported", () => {
-  type JCardProperty = [string, Record<string, unknown>, string, ...unknown[]];
+type JCardProperty = [string, Record<string, unknown>, string, ...unknown[]];
 
+/** The cards of a vCard file as an independent parser (Mozilla's ical.js) reads them, as jCard. */
+function cardsOf(text: string): [string, JCardProperty[]][] {
+  const parsed = ICAL.parse(text) as unknown[];
+  return (typeof parsed[0] === "string" ? [parsed] : parsed) as [string, JCardProperty[]][];
+}
+
+/** The values of a card's properties of one name, one array per property. */
+const cardValues = (card: JCardProperty[], name: string) =>
+  card.filter((property) => property[0] === name).map(([, , , ...rest]) => rest);
+
+/** The family name of a card (its N property's first part). */
+const familyOf = (card: JCardProperty[]) => (cardValues(card, "n")[0]?.[0] as string[] | undefined)?.[0];
+
+describe("a user's contacts exported", () => {
   test("when the contacts are exported, then one vCard 4.0 file holds a card per contact that an independent parser reads back with its name, address and group", async () => {
     const exports = exportsOf(setup.call, setup.organization);
     const started = await exports.start({ resourceId, service: "contacts" });
@@ -256,12 +276,9 @@ describe("a user's contacts exported", () => {
     expect(disposition).toContain(job.fileName);
     const text = bytes.toString("utf8");
     for (const line of text.split("\r\n")) expect(Buffer.byteLength(line, "utf8")).toBeLessThanOrEqual(75);
-    const parsed = ICAL.parse(text) as unknown[];
-    const cards = (typeof parsed[0] === "string" ? [parsed] : parsed) as [string, JCardProperty[]][];
-    const values = (card: JCardProperty[], name: string) =>
-      card.filter((property) => property[0] === name).map(([, , , ...rest]) => rest);
-    const byFamily = (family: string) =>
-      cards.find(([, card]) => values(card, "n").some((value) => (value[0] as string[])[0] === family));
+    const cards = cardsOf(text);
+    const values = cardValues;
+    const byFamily = (family: string) => cards.find(([, card]) => familyOf(card) === family);
     expect(cards.every(([name, card]) => name === "vcard" && values(card, "version")[0]?.[0] === "4.0")).toBe(
       true,
     );
@@ -278,13 +295,54 @@ describe("a user's contacts exported", () => {
     expect(started.status).toBe(202);
     const job = await exports.finished((started.body as ExportJob).exportId);
     expect(job).toMatchObject({ state: "succeeded", within: "Team", progress: { exported: 1, failed: 0 } });
-    const parsed = ICAL.parse((await exports.download(job.exportId)).bytes.toString("utf8")) as unknown[];
-    const card = (typeof parsed[0] === "string" ? parsed : parsed[0]) as [string, JCardProperty[]];
-    expect(card[1].filter((property) => property[0] === "fn").map((property) => property[3])).toEqual([
-      `Vreni ${vreni}`,
-    ]);
+    const cards = cardsOf((await exports.download(job.exportId)).bytes.toString("utf8"));
+    expect(cards.map(([, card]) => cardValues(card, "fn"))).toEqual([[[`Vreni ${vreni}`]]]);
     const refused = await exports.start({ resourceId, service: "contacts", group: "group:nobody" });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ message: BROWSE_MESSAGES.invalidGroup });
+  });
+});
+
+describe("an export at a date before a group was renamed", () => {
+  /** Two days ago (UTC): the day the first backup is moved to, and the export's date (MM-DD-YYYY). */
+  const earlier = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+  const [year, month, day] = earlier.split("-");
+  const earlierDate = `${month}-${day}-${year}`;
+  const renamed = "Team 2027";
+
+  beforeAll(async () => {
+    await backdateCatalog(setup.organization, resourceId, `${earlier}T12:00:00.000Z`);
+    const { data: group } = await people.contactGroups.get({ resourceName: team });
+    await people.contactGroups.update({
+      resourceName: team,
+      requestBody: { contactGroup: { name: renamed, etag: group.etag } },
+    });
+    const answer = await backupNow(setup.call, setup.organization, resourceId);
+    expect(answer.status).toBe(202);
+    const run = await finishedRun(setup.organization, resourceId, (answer.body as { runId: string }).runId);
+    expect(run.state).toBe("succeeded");
+  });
+
+  /** The categories of each card of the exported file, by the card's family name. */
+  async function exportedCategories(body: Record<string, unknown>): Promise<Map<string, string[]>> {
+    const exports = exportsOf(setup.call, setup.organization);
+    const started = await exports.start({ resourceId, service: "contacts", ...body });
+    expect(started.status).toBe(202);
+    const job = await exports.finished((started.body as ExportJob).exportId);
+    expect(job).toMatchObject({ state: "succeeded", progress: { failed: 0 } });
+    const cards = cardsOf((await exports.download(job.exportId)).bytes.toString("utf8"));
+    return new Map(
+      cards.map(([, card]) => [familyOf(card) ?? "", cardValues(card, "categories").flat() as string[]]),
+    );
+  }
+
+  test("when the contacts are exported at that date, then the card names the group as it was then; exported as last backed up, by its new name", async () => {
+    const then = await exportedCategories({ date: earlierDate });
+    expect(then.get(vreni)).toEqual(["Team"]);
+    expect(then.get(hans)).toEqual([]);
+    const now = await exportedCategories({});
+    const groups = [...now.values()].flat();
+    expect(groups).toContain(renamed);
+    expect(groups).not.toContain("Team");
   });
 });

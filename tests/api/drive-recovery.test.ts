@@ -19,18 +19,16 @@ import { SEARCH_MESSAGES, type DriveSearchResult, type SearchResponse } from "@a
 import type { drive_v3 } from "@googleapis/drive";
 import { SCOPES, unzip } from "../../emulators/workspace/src/index";
 import {
-  REGION_DB,
   assignDefaultPolicy,
+  backdateCatalog,
   backupNow,
   enqueueTaskTo,
   finishedRun,
-  organizationDoc,
   organizationWithData,
   resourceOf,
   runsOf,
 } from "../support/backup-runs";
 import { drainTasks } from "../support/background";
-import { withRegionDb } from "../support/organizations";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { driveFor } from "../support/workspace";
 
@@ -88,22 +86,6 @@ async function children(client: drive_v3.Drive, parent: string) {
   return data.files ?? [];
 }
 
-/** Moves every catalog record of the backups so far to `at`, as if they had been captured then. */
-async function backdateCatalog(at: string) {
-  await withRegionDb(REGION_DB, async (db) => {
-    const items = await organizationDoc(setup.organization)(db)
-      .collection("resources")
-      .doc(setup.resource.resourceId)
-      .collection("items")
-      .get();
-    for (const item of items.docs) {
-      await item.ref.update({ firstSeenAt: at, lastSeenAt: at });
-      const versions = await item.ref.collection("versions").get();
-      for (const version of versions.docs) await version.ref.update({ capturedAt: at });
-    }
-  });
-}
-
 beforeAll(async () => {
   setup = await organizationWithData(1);
   drive = driveFor(setup.workspace.user, [SCOPES.drive]);
@@ -130,7 +112,7 @@ beforeAll(async () => {
   });
   await assignDefaultPolicy(setup.call, setup.organization, setup.resource.resourceId);
   await waitForBackup();
-  await backdateCatalog(firstBackupAt);
+  await backdateCatalog(setup.organization, setup.resource.resourceId, firstBackupAt);
 
   // The attack: the plan is overwritten and renamed, the photo deleted.
   await drive.files.update({

@@ -160,6 +160,25 @@ export async function finishedRun(
   return run!;
 }
 
+/**
+ * Moves every catalog record of a resource's backups so far to `at` (items first and last seen, versions
+ * captured), as if they had been captured then: a test's way to have backups of an earlier day.
+ */
+export async function backdateCatalog(organization: OrganizationSummary, resourceId: string, at: string) {
+  await withRegionDb(REGION_DB, async (db) => {
+    const items = await organizationDoc(organization)(db)
+      .collection("resources")
+      .doc(resourceId)
+      .collection("items")
+      .get();
+    for (const item of items.docs) {
+      await item.ref.update({ firstSeenAt: at, lastSeenAt: at });
+      const versions = await item.ref.collection("versions").get();
+      for (const version of versions.docs) await version.ref.update({ capturedAt: at });
+    }
+  });
+}
+
 export async function itemsOf(organization: OrganizationSummary, resourceId: string): Promise<StoredItem[]> {
   return withRegionDb(REGION_DB, async (db) => {
     const snapshot = await organizationDoc(organization)(db)
