@@ -15,7 +15,7 @@ import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recove
 import type { calendar_v3 } from "@googleapis/calendar";
 import ICAL from "ical.js";
 import { SCOPES } from "../../emulators/workspace/src/index";
-import { backedUpWithPolicy, type StoredRun } from "../support/backup-runs";
+import { backedUpWithPolicy, backupNow, finishedRun, type StoredRun } from "../support/backup-runs";
 import { exportsOf, unzipWithPython } from "../support/exports";
 import { startExport } from "../../functions/src/export/jobs";
 import { executeExport } from "../../functions/src/export/job";
@@ -234,21 +234,21 @@ describe("a user's calendars searched", () => {
   });
 });
 
-describe("a user's calendars browsed", () => {
-  const browse = async (query: Record<string, string>) => {
-    const answer = await setup.call(
-      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?${new URLSearchParams(query).toString()}`,
-    );
-    return answer;
-  };
-  const browsed = async (query: Record<string, string>) => {
-    const answer = await browse({ service: "calendar", ...query });
-    expect(answer.status).toBe(200);
-    return answer.body as Extract<BrowseResponse, { service: "calendar" }>;
-  };
-  const rows = (answer: Extract<BrowseResponse, { service: "calendar" }>) =>
-    answer.results.map((result) => [result.summary, result.start, result.occurrenceOf ?? "event"]);
+const browse = async (query: Record<string, string>) => {
+  const answer = await setup.call(
+    `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?${new URLSearchParams(query).toString()}`,
+  );
+  return answer;
+};
+const browsed = async (query: Record<string, string>) => {
+  const answer = await browse({ service: "calendar", ...query });
+  expect(answer.status).toBe(200);
+  return answer.body as Extract<BrowseResponse, { service: "calendar" }>;
+};
+const rows = (answer: Extract<BrowseResponse, { service: "calendar" }>) =>
+  answer.results.map((result) => [result.summary, result.start, result.occurrenceOf ?? "event"]);
 
+describe("a user's calendars browsed", () => {
   test("when the primary calendar is browsed by week and by day, then each day shows its events and the series at each occurrence, its changed instance at its own time and its cancelled one not at all", async () => {
     const firstWeek = await browsed({ day: "2027-03-03", span: "week" });
     expect(firstWeek.calendars.map((entry) => entry.name)).toEqual([
@@ -403,5 +403,46 @@ describe("a user's calendars exported", () => {
     expect([...pieced.keys()]).toEqual([...inOne.keys()]);
     for (const [name, bytes] of inOne)
       expect(pieced.get(name)?.toString("utf8")).toBe(bytes.toString("utf8"));
+  });
+});
+
+describe("an event longer than the browse's lookback", () => {
+  let leave: string;
+
+  beforeAll(async () => {
+    leave = (
+      await calendar.calendars.insert({
+        requestBody: { summary: `Leave ${setup.organization.organizationId}` },
+      })
+    ).data.id!;
+    // Three months away, and a meeting of one of its weeks.
+    await calendar.events.insert({
+      calendarId: leave,
+      requestBody: { summary: "Sabbatical", start: { date: "2027-06-01" }, end: { date: "2027-08-31" } },
+    });
+    await calendar.events.insert({
+      calendarId: leave,
+      requestBody: {
+        summary: "Handover",
+        start: { dateTime: "2027-07-21T09:00:00Z" },
+        end: { dateTime: "2027-07-21T10:00:00Z" },
+      },
+    });
+    const answer = await backupNow(setup.call, setup.organization, resourceId);
+    expect(answer.status).toBe(202);
+    const run = await finishedRun(setup.organization, resourceId, (answer.body as { runId: string }).runId);
+    expect(run.state).toBe("succeeded");
+  });
+
+  test("when a week seven weeks into it is browsed, then it is listed with the week's meeting; the week before it began and the week after it ended do not list it", async () => {
+    expect(rows(await browsed({ calendar: leave, day: "2027-07-21", span: "week" }))).toEqual([
+      ["Sabbatical", "2027-06-01", "event"],
+      ["Handover", "2027-07-21T09:00:00.000Z", "event"],
+    ]);
+    expect(rows(await browsed({ calendar: leave, day: "2027-05-25", span: "week" }))).toEqual([]);
+    expect(rows(await browsed({ calendar: leave, day: "2027-09-01", span: "day" }))).toEqual([]);
+    expect(rows(await browsed({ calendar: leave, day: "2027-08-30", span: "day" }))).toEqual([
+      ["Sabbatical", "2027-06-01", "event"],
+    ]);
   });
 });

@@ -2,8 +2,9 @@
  * Browsing a user's calendar by day or week (docs/api.md "Browse"): the calendars the backups hold (the
  * primary first, then by name), and the events of the chosen one that take place in the days shown, in
  * the calendar's time zone, in time order:
- * - single events and the changed instances of series, found by their start: those starting in the days
- *   or up to `LOOKBACK_DAYS` before them (an event that began earlier and still runs is not shown);
+ * - single events and the changed instances of series that take place in the days: found by their start
+ *   in the days or up to `LONG_EVENT_DAYS` before them, and the events longer than that by their mark
+ *   (`search.long`, engine/calendar/entries.ts), whenever they began;
  * - each recurring series at each of its occurrences in the days (engine/calendar/occurrences.ts), except
  *   those the backups keep an instance of (changed: shown at its own time; cancelled: not shown). A row of
  *   a series selects the series: it is recovered or exported whole with its exceptions;
@@ -21,7 +22,7 @@ import {
   type BrowseSpan,
 } from "@alpvault/contracts/browse";
 import type { CalendarSearchResult } from "@alpvault/contracts/search";
-import { eventItemKey, parseItemKey } from "../engine/calendar/entries";
+import { LONG_EVENT_DAYS, eventItemKey, parseItemKey } from "../engine/calendar/entries";
 import { dayOf, dayStart, knownTimeZone, occurrencesBetween, timeMs } from "../engine/calendar/occurrences";
 import type { CalendarSearchFields } from "../engine/sources/source";
 import { DomainError } from "../lib/errors";
@@ -31,6 +32,7 @@ import {
   calendarEntriesStarting,
   entriesOf,
   heldItemKeys,
+  longEventsOf,
   seriesOf,
   type ItemKind,
   type PlaceFilter,
@@ -39,9 +41,7 @@ import {
 import { calendarResult, fieldsOf } from "./results";
 import { heldAt, single } from "./service";
 
-/** How long before the days shown an event may start and still be found (multi-day events). */
-const LOOKBACK_DAYS = 31;
-/** The most recurring series of a calendar a browse expands. */
+/** The most recurring series of a calendar a browse expands, and the most events longer than the lookback. */
 const MAX_SERIES = 500;
 const MAX_CALENDAR_ID = 1_000;
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -195,13 +195,21 @@ async function calendarPage(context: BrowseContext, place: CalendarPlace): Promi
   const { scope, resource, kind, common } = context;
   // Starts as search keeps them (dates and UTC instants, compared as text): from the day before the
   // lookback (a date sorts before that day's instants) to the day after the last one shown.
-  const range = { from: addDays(days.from, -LOOKBACK_DAYS - 1), to: addDays(days.to, 1) };
-  const [entries, series] = await Promise.all([
+  const range = { from: addDays(days.from, -LONG_EVENT_DAYS - 1), to: addDays(days.to, 1) };
+  const [entries, long, series] = await Promise.all([
     calendarEntriesStarting(scope, resource.resourceId, kind, chosen.calendar, range, MAX_BROWSE_EVENTS * 2),
+    longEventsOf(scope, resource.resourceId, kind, chosen.calendar, MAX_SERIES),
     seriesOf(scope, resource.resourceId, kind, chosen.calendar, MAX_SERIES),
   ]);
+  // A long event that also starts within the lookback is found twice: once is shown.
+  const lookedBack = new Set(entries.map((entry) => entry.itemKey));
   const rows = [
-    ...eventRows(entries, zone, days.fromMs, days.toMs),
+    ...eventRows(
+      [...entries, ...long.filter((entry) => !lookedBack.has(entry.itemKey))],
+      zone,
+      days.fromMs,
+      days.toMs,
+    ),
     ...(await seriesRows(context, chosen.calendar, series, zone, days)),
   ]
     .filter((row) => heldThen(row.item, common.asOf))

@@ -142,6 +142,7 @@ const calendarSearchSchema: z.ZodMiniType<CalendarSearchFields> = z.object({
   attendees: texts,
   start: z.string(),
   end: z.string(),
+  long: z.optional(z.literal(true)),
   calendarId: z.string(),
   timeZone: z.optional(z.string()),
   recurrence: z.optional(texts),

@@ -140,6 +140,19 @@ const MAX_RULE_LINES = 50;
 const MAX_RULE_LINE = 1_000;
 
 /** An event time as search keeps it: the date of an all-day event, else the instant in UTC. */
+/**
+ * Events that last longer than this are marked `long` in their search fields: a browse finds the other
+ * events of its days by their start from this many days before, and the long ones by the mark.
+ */
+export const LONG_EVENT_DAYS = 31;
+
+/** Milliseconds of a search field's time (a date is its UTC midnight), NaN for none. */
+const timeFieldMs = (time: string): number => Date.parse(time.length === 10 ? `${time}T00:00:00Z` : time);
+
+/** Whether an event from `start` to `end` (search fields' times) lasts longer than `LONG_EVENT_DAYS`. */
+export const isLongEvent = (start: string, end: string): boolean =>
+  timeFieldMs(end) - timeFieldMs(start) > LONG_EVENT_DAYS * 86_400_000;
+
 function timeOf(time: calendar_v3.Schema$EventDateTime | undefined): string {
   if (!time) return "";
   if (time.date) return time.date;
@@ -159,6 +172,8 @@ export function eventSearchFields(
   const recurrence = (event.recurrence ?? [])
     .filter((line) => line.length <= MAX_RULE_LINE)
     .slice(0, MAX_RULE_LINES);
+  const start = timeOf(event.start ?? event.originalStartTime);
+  const end = timeOf(event.end);
   return {
     kind: "calendar",
     display: { summary: displayText(summary), calendar: displayText(calendar) },
@@ -169,8 +184,9 @@ export function eventSearchFields(
       ...new Set(attendees.flatMap((attendee) => (attendee.email ? [bounded(attendee.email)] : []))),
     ].slice(0, MAX_RECIPIENTS),
     // A cancelled instance has no times of its own: it is found at the occurrence it cancels.
-    start: timeOf(event.start ?? event.originalStartTime),
-    end: timeOf(event.end),
+    start,
+    end,
+    ...(isLongEvent(start, end) ? { long: true as const } : {}),
     calendarId,
     ...(event.start?.timeZone ? { timeZone: event.start.timeZone } : {}),
     ...(recurrence.length > 0 ? { recurrence, recurring: true as const } : {}),

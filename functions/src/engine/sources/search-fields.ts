@@ -48,6 +48,8 @@ export interface CalendarSearchFields {
   /** ISO 8601: a date for an all-day event, else a date-time; "" for a calendar. */
   start: string;
   end: string;
+  /** An event longer than `LONG_EVENT_DAYS` (engine/calendar/entries.ts): a browse finds it by this mark. */
+  long?: true;
   calendarId: string;
   /** The calendar's time zone (a calendar), or the event's start time zone; absent when Google gives none. */
   timeZone?: string;
