@@ -15,7 +15,13 @@ import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recove
 import type { calendar_v3 } from "@googleapis/calendar";
 import ICAL from "ical.js";
 import { SCOPES } from "../../emulators/workspace/src/index";
-import { backedUpWithPolicy, backupNow, finishedRun, type StoredRun } from "../support/backup-runs";
+import {
+  backdateCatalog,
+  backedUpWithPolicy,
+  backupNow,
+  finishedRun,
+  type StoredRun,
+} from "../support/backup-runs";
 import { exportsOf, unzipWithPython } from "../support/exports";
 import { startExport } from "../../functions/src/export/jobs";
 import { executeExport } from "../../functions/src/export/job";
@@ -406,8 +412,9 @@ describe("a user's calendars exported", () => {
   });
 });
 
-describe("an event longer than the browse's lookback", () => {
+describe("an event longer than the browse's lookback, and a meeting moved since a date", () => {
   let leave: string;
+  let handover: calendar_v3.Schema$Event;
 
   beforeAll(async () => {
     leave = (
@@ -420,14 +427,16 @@ describe("an event longer than the browse's lookback", () => {
       calendarId: leave,
       requestBody: { summary: "Sabbatical", start: { date: "2027-06-01" }, end: { date: "2027-08-31" } },
     });
-    await calendar.events.insert({
-      calendarId: leave,
-      requestBody: {
-        summary: "Handover",
-        start: { dateTime: "2027-07-21T09:00:00Z" },
-        end: { dateTime: "2027-07-21T10:00:00Z" },
-      },
-    });
+    handover = (
+      await calendar.events.insert({
+        calendarId: leave,
+        requestBody: {
+          summary: "Handover",
+          start: { dateTime: "2027-07-21T09:00:00Z" },
+          end: { dateTime: "2027-07-21T10:00:00Z" },
+        },
+      })
+    ).data;
     const answer = await backupNow(setup.call, setup.organization, resourceId);
     expect(answer.status).toBe(202);
     const run = await finishedRun(setup.organization, resourceId, (answer.body as { runId: string }).runId);
@@ -443,6 +452,41 @@ describe("an event longer than the browse's lookback", () => {
     expect(rows(await browsed({ calendar: leave, day: "2027-09-01", span: "day" }))).toEqual([]);
     expect(rows(await browsed({ calendar: leave, day: "2027-08-30", span: "day" }))).toEqual([
       ["Sabbatical", "2027-06-01", "event"],
+    ]);
+  });
+
+  test("when the meeting moved to the next day after a date, then browsed at that date it is on its day then at its time then, and as last backed up on its new day", async () => {
+    const earlier = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const [year, month, day] = earlier.split("-");
+    await backdateCatalog(setup.organization, resourceId, `${earlier}T12:00:00.000Z`);
+    // Moved by its organiser: Google's import of the same iCalUID with a later sequence updates it.
+    await calendar.events.import({
+      calendarId: leave,
+      requestBody: {
+        iCalUID: handover.iCalUID!,
+        summary: "Handover",
+        sequence: 1,
+        start: { dateTime: "2027-07-22T13:00:00Z" },
+        end: { dateTime: "2027-07-22T14:00:00Z" },
+      },
+    });
+    const answer = await backupNow(setup.call, setup.organization, resourceId);
+    expect(answer.status).toBe(202);
+    const run = await finishedRun(setup.organization, resourceId, (answer.body as { runId: string }).runId);
+    expect(run.state).toBe("succeeded");
+
+    const sabbatical = ["Sabbatical", "2027-06-01", "event"];
+    const then = { calendar: leave, span: "day", date: `${month}-${day}-${year}` };
+    expect(rows(await browsed({ ...then, day: "2027-07-21" }))).toEqual([
+      sabbatical,
+      ["Handover", "2027-07-21T09:00:00.000Z", "event"],
+    ]);
+    expect(rows(await browsed({ ...then, day: "2027-07-22" }))).toEqual([sabbatical]);
+    const now = { calendar: leave, span: "day" };
+    expect(rows(await browsed({ ...now, day: "2027-07-21" }))).toEqual([sabbatical]);
+    expect(rows(await browsed({ ...now, day: "2027-07-22" }))).toEqual([
+      sabbatical,
+      ["Handover", "2027-07-22T13:00:00.000Z", "event"],
     ]);
   });
 });

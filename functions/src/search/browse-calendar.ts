@@ -8,7 +8,9 @@
  * - each recurring series at each of its occurrences in the days (engine/calendar/occurrences.ts), except
  *   those the backups keep an instance of (changed: shown at its own time; cancelled: not shown). A row of
  *   a series selects the series: it is recovered or exported whole with its exceptions;
- * - with a date, what the backups held at its end (the events' times as backed up last).
+ * - with a date, what the backups held at its end, each event at its times and each series by its rules
+ *   as held then (found among the events whose start as backed up last is in the days or the lookback, and
+ *   the long ones).
  * At most `MAX_BROWSE_EVENTS` events are shown (`view.eventsAtLeast`: there are more); the page is cut
  * from them.
  */
@@ -203,28 +205,27 @@ async function calendarPage(context: BrowseContext, place: CalendarPlace): Promi
   ]);
   // A long event that also starts within the lookback is found twice: once is shown.
   const lookedBack = new Set(entries.map((entry) => entry.itemKey));
+  // With a date, each event as the backups held it then: its times and a series' rules of that time.
+  const asHeld = (found: SearchableItem[]) =>
+    heldAt(
+      scope,
+      resource.resourceId,
+      found.filter((item) => heldThen(item, common.asOf)),
+      common.asOf,
+    );
+  const [events, heldSeries] = await Promise.all([
+    asHeld([...entries, ...long.filter((entry) => !lookedBack.has(entry.itemKey))]),
+    asHeld(series),
+  ]);
   const rows = [
-    ...eventRows(
-      [...entries, ...long.filter((entry) => !lookedBack.has(entry.itemKey))],
-      zone,
-      days.fromMs,
-      days.toMs,
-    ),
-    ...(await seriesRows(context, chosen.calendar, series, zone, days)),
-  ]
-    .filter((row) => heldThen(row.item, common.asOf))
-    .sort((a, b) => a.startMs - b.startMs || a.item.itemKey.localeCompare(b.item.itemKey));
+    ...eventRows(events, zone, days.fromMs, days.toMs),
+    ...(await seriesRows(context, chosen.calendar, heldSeries, zone, days)),
+  ].sort((a, b) => a.startMs - b.startMs || a.item.itemKey.localeCompare(b.item.itemKey));
   const eventsAtLeast = rows.length > MAX_BROWSE_EVENTS;
   const shown = rows.slice(0, MAX_BROWSE_EVENTS);
   const onPage = shown.slice((common.page - 1) * common.pageSize, common.page * common.pageSize);
-  const held = await heldAt(
-    scope,
-    resource.resourceId,
-    onPage.map((row) => row.item),
-    common.asOf,
-  );
-  const results = onPage.map((row, index): CalendarSearchResult => {
-    const result = calendarResult(held[index] ?? row.item);
+  const results = onPage.map((row): CalendarSearchResult => {
+    const result = calendarResult(row.item);
     return row.occurrence ? { ...result, ...row.occurrence, occurrenceOf: "series" } : result;
   });
   return {
