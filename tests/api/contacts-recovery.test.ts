@@ -6,6 +6,7 @@
  * Google created a contact finds it by the recovery's tag instead of creating it twice. Their export is
  * one vCard 4.0 file that a parser nobody here wrote (Mozilla's ical.js) reads back.
  */
+import { randomBytes } from "node:crypto";
 import { RECOVERY_ITEM_REASONS, type Recovery } from "@alpvault/contracts/recovery";
 import { BROWSE_MESSAGES, type BrowseResponse } from "@alpvault/contracts/browse";
 import type { ExportJob } from "@alpvault/contracts/exports";
@@ -13,7 +14,11 @@ import type { SearchResponse } from "@alpvault/contracts/search";
 import type { people_v1 } from "@googleapis/people";
 import ICAL from "ical.js";
 import { SCOPES } from "../../emulators/workspace/src/index";
-import { RESTORE_TAG_KEY } from "../../functions/src/engine/contacts/restore-lookups";
+import {
+  RESTORE_TAG_KEY,
+  restoreTagValue,
+  type RestoreTag,
+} from "../../functions/src/engine/contacts/restore-lookups";
 import {
   backdateCatalog,
   backedUpWithPolicy,
@@ -159,19 +164,30 @@ describe("a user's contacts recovered", () => {
     expect(await contactsNamed(hans)).toHaveLength(2);
   });
 
-  test("when a delivery stopped after Google created a contact, then the next one finds it by the recovery's tag and creates nothing twice", async () => {
+  /** Hans's backed-up resource name and catalog item. */
+  async function hansEntry() {
     const items = await itemsOf(setup.organization, resourceId);
-    const hansItem = items.find(
-      (item) =>
-        item.kind === "contacts-entry" && JSON.stringify(item).toLowerCase().includes(hans.toLowerCase()),
-    );
-    const from = `people/${hansItem!.itemKey.replace(/^contact:/, "")}`;
+    const item = items.find(
+      (candidate) =>
+        candidate.kind === "contacts-entry" &&
+        JSON.stringify(candidate).toLowerCase().includes(hans.toLowerCase()),
+    )!;
+    return { itemId: item.itemKey, from: `people/${item.itemKey.replace(/^contact:/, "")}` };
+  }
+
+  /**
+   * A recovery of Hans into a group whose delivery stopped after Google created a contact carrying
+   * `tagValue` (given the recovery's id and secret), resumed: answers how many Hans there were before and
+   * after.
+   */
+  async function resumedAfter(tagValue: (tag: RestoreTag) => string) {
+    const { itemId } = await hansEntry();
     const recoveryId = `resumed${Date.now()}`;
-    // What the stopped delivery had created: Hans, with the recovery's tag.
+    const secret = randomBytes(32);
     await people.people.createContact({
       requestBody: {
         names: [{ givenName: "Hans", familyName: hans }],
-        clientData: [{ key: RESTORE_TAG_KEY, value: `${recoveryId} ${from}` }],
+        clientData: [{ key: RESTORE_TAG_KEY, value: tagValue({ id: recoveryId, secret }) }],
       },
     });
     const before = (await contactsNamed(hans)).length;
@@ -180,14 +196,34 @@ describe("a user's contacts recovered", () => {
       service: "contacts",
       resourceId,
       folderName: "Resumed",
-      itemId: hansItem!.itemKey,
+      itemId,
       requestedBy: setup.workspace.user,
+      tagSecret: secret.toString("base64url"),
     });
     expect(await finished(recoveryId)).toMatchObject({
       state: "succeeded",
       progress: { restored: 1, failed: 0 },
     });
-    expect(await contactsNamed(hans)).toHaveLength(before);
+    return { before, after: (await contactsNamed(hans)).length };
+  }
+
+  test("when a delivery stopped after Google created a contact, then the next one finds it by the recovery's signed tag and creates nothing twice", async () => {
+    const { from } = await hansEntry();
+    const { before, after } = await resumedAfter((tag) => restoreTagValue(tag, from));
+    expect(after).toBe(before);
+  });
+
+  test("when a contact carries a tag of the recovery that its secret did not sign, then it is not taken for one the recovery created, and the contact is created", async () => {
+    const { from } = await hansEntry();
+    // Written by the user, who can read the recovery's id and Hans's resource name but not its secret.
+    for (const forged of [
+      (tag: RestoreTag) => `${tag.id} ${from}`,
+      (tag: RestoreTag) => `${tag.id} ${from} ${"A".repeat(22)}`,
+      (tag: RestoreTag) => restoreTagValue({ id: tag.id, secret: randomBytes(32) }, from),
+    ]) {
+      const { before, after } = await resumedAfter(forged);
+      expect(after).toBe(before + 1);
+    }
   });
 });
 

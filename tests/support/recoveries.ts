@@ -37,6 +37,8 @@ export async function resumeDeadRecovery(
     folderName: string;
     itemId: string;
     requestedBy: string;
+    /** The recovery's secret for the marks it leaves at Google (absent: one requested before there was one). */
+    tagSecret?: string;
   },
 ): Promise<string> {
   const recoveryId = recovery.recoveryId ?? `resumed${Date.now()}`;
@@ -59,6 +61,7 @@ export async function resumeDeadRecovery(
       failureReason: null,
       position: { index: 0, lastItemKey: null },
       lease: { holder: "a-worker-that-died", until: new Date(Date.now() - 1000).toISOString() },
+      ...(recovery.tagSecret ? { tagSecret: recovery.tagSecret } : {}),
     });
     await stored
       .collection("ledger")

@@ -6,8 +6,9 @@
  * - Memberships name the backed-up groups by resource name; their names are read once per delivery from
  *   the catalog's group entries, which come after the contacts in item-key order.
  * - Creating a contact is not idempotent, so each contact a recovery creates carries the recovery's id in
- *   its client data: a page that a delivery left "importing" first looks its contacts up by that tag, and
- *   only those not found are created again.
+ *   its client data, signed with the recovery's secret (engine/contacts/restore-lookups.ts `RestoreTag`):
+ *   a page that a delivery left "importing" first looks its contacts up by that tag, and only those not
+ *   found are created again. A value the user wrote themselves is not taken for one.
  * - Original place ("overwrite"): a contact the user still has (the same resource name) is skipped as
  *   already there; the others are created, back in their groups. "Separate folder": every contact is
  *   created and put into a group of the folder's name as well.
@@ -21,6 +22,7 @@ import {
   type ContactsRestoreTarget,
 } from "../engine/contacts/restorer";
 import { backedUpGroupNames, isPersonEntry } from "../engine/contacts/people";
+import type { RestoreTag } from "../engine/contacts/restore-lookups";
 import type { CatalogItem } from "../engine/runner/catalog";
 import { contentOf, record, type ItemOutcome, type PageRestorer, type RecoveryRestore } from "./item-context";
 import { withContents } from "./restore-item";
@@ -32,7 +34,7 @@ export interface ContactsEntriesRestorer {
     target: ContactsRestoreTarget,
     options?: { groupNames?: Readonly<Record<string, string>> },
   ): Promise<ContactRestoreOutcome[]>;
-  tagged(tag: string): Promise<Map<string, string>>;
+  tagged(tag: RestoreTag): Promise<Map<string, string>>;
   existing(resourceNames: readonly string[]): Promise<Set<string>>;
 }
 
@@ -51,7 +53,7 @@ export class ContactsItems implements PageRestorer {
 
   constructor(
     private readonly restorer: ContactsEntriesRestorer,
-    private readonly target: ContactsRestoreTarget & { tag: string },
+    private readonly target: ContactsRestoreTarget & { tag: RestoreTag },
     /** Original place: contacts the user still has are skipped. */
     private readonly skipExisting: boolean,
   ) {}

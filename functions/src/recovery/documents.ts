@@ -30,6 +30,11 @@ export interface StoredRecovery extends Omit<Recovery, "progress"> {
   lease: { holder: string; until: string } | null;
   /** When a worker first took it (its pace is measured from then). */
   startedAt: string | null;
+  /**
+   * A random secret of the recovery (base64url), never shown: what it signs the marks it leaves at Google
+   * with (a contact's restore tag). Absent on a recovery requested before marks were signed.
+   */
+  tagSecret?: string;
 }
 
 const text = z.nullable(z.string());
@@ -66,6 +71,7 @@ export const RECOVERY = storedKindWithId<StoredRecovery>(
     position: z.object({ index: z.number(), lastItemKey: text, bytes: counted }),
     lease: z._default(z.nullable(z.object({ holder: z.string(), until: z.string() })), null),
     startedAt: z._default(text, null),
+    tagSecret: z.optional(z.string()),
   }),
 );
 

@@ -4,6 +4,7 @@
  * was restored where: a retried or resumed recovery never restores an item twice) and
  * `recoveryLocks/{targetResourceId}` (one recovery per target resource at a time).
  */
+import { randomBytes } from "node:crypto";
 import { FieldPath } from "firebase-admin/firestore";
 import type { RecoveryRequest } from "@alpvault/contracts/recovery-request";
 import { searchDateEnd } from "@alpvault/contracts/search";
@@ -114,6 +115,7 @@ export async function createRecovery(
       position: { index: 0, lastItemKey: null, bytes: 0 },
       lease: null,
       startedAt: null,
+      tagSecret: randomBytes(32).toString("base64url"),
     };
     transaction.create(ref, recovery);
     transaction.set(lockRef(scope, request.targetResourceId), { recoveryId: ref.id, at: now.toISOString() });

@@ -46,7 +46,10 @@ export interface RecoveryDeps extends StretchDeps<RecoveryTask> {
 export interface RestoreTarget {
   deps: RecoveryDeps;
   organization: Organization;
-  recovery: Pick<StoredRecovery, "recoveryId" | "method" | "folderName" | "resourceId" | "targetResourceId">;
+  recovery: Pick<
+    StoredRecovery,
+    "recoveryId" | "method" | "folderName" | "resourceId" | "targetResourceId" | "tagSecret"
+  >;
   target: NonNullable<Awaited<ReturnType<typeof readBackupResource>>>;
 }
 
@@ -99,7 +102,10 @@ export const ITEM_RESTORERS: Readonly<Record<RecoveryService, RestorerFactory>> 
       new ContactsRestorer(deps.people(user), user, deps.caller),
       {
         user,
-        tag: recovery.recoveryId,
+        tag: {
+          id: recovery.recoveryId,
+          ...(recovery.tagSecret ? { secret: Buffer.from(recovery.tagSecret, "base64url") } : {}),
+        },
         ...(intoGroup && recovery.folderName ? { group: recovery.folderName } : {}),
       },
       // Resource names are the user's own: only the original user can still have one of them.

@@ -3,11 +3,45 @@
  * contacts: the contacts an earlier part created (each carries the restore's tag and the backed-up
  * resource name in its client data), and which backed-up resource names the user still has.
  */
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { people_v1 } from "@googleapis/people";
 import type { PeopleCall } from "./people";
 
 /** The client-data key of the tag a restore in parts gives each contact it creates. */
 export const RESTORE_TAG_KEY = "alpvault.restore";
+
+/**
+ * The tag of a restore in parts: its id, and a secret of the restore that nobody at Google sees. Each
+ * value is `<id> <backed-up resource name> <MAC>`, the MAC an HMAC-SHA256 of the first two under the
+ * secret: the user, who can read and write their contacts' client data, cannot make a contact that the
+ * restore would take for one it created (and so leave the real one uncreated). Without a secret (a restore
+ * started before tags were signed) the value is `<id> <resource name>`.
+ */
+export interface RestoreTag {
+  id: string;
+  secret?: Buffer;
+}
+
+/** Base64url characters of the MAC kept (128 bits). */
+const MAC_LENGTH = 22;
+
+const macOf = (secret: Buffer, id: string, from: string): string =>
+  createHmac("sha256", secret).update(`${id} ${from}`).digest("base64url").slice(0, MAC_LENGTH);
+
+/** The client-data value a restore tagged `tag` gives the contact it creates from `from`. */
+export function restoreTagValue(tag: RestoreTag, from: string): string {
+  return tag.secret ? `${tag.id} ${from} ${macOf(tag.secret, tag.id, from)}` : `${tag.id} ${from}`;
+}
+
+/** The backed-up resource name of a value `tag` wrote, or undefined for any other value. */
+export function restoreTagSource(tag: RestoreTag, value: string): string | undefined {
+  const [id, from, mac, ...rest] = value.split(" ");
+  if (id !== tag.id || !from || rest.length > 0) return undefined;
+  if (!tag.secret) return mac === undefined ? from : undefined;
+  const expected = Buffer.from(macOf(tag.secret, id, from));
+  const given = Buffer.from(mac ?? "");
+  return given.length === expected.length && timingSafeEqual(given, expected) ? from : undefined;
+}
 /** Resource names per `people.getBatchGet` call: Google's maximum. */
 const BATCH_GET_SIZE = 200;
 
@@ -23,12 +57,12 @@ const OTHER_CONTACT_RESOURCE = "otherContacts/";
 
 /**
  * The contacts of the target user a restore tagged `tag` created, by the backed-up resource name each
- * came from (every connection read once, with its client data only).
+ * came from (every connection read once, with its client data only; a value the tag did not sign is not one).
  */
 export async function taggedContacts(
   people: people_v1.People,
   call: PeopleCall,
-  tag: string,
+  tag: RestoreTag,
 ): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   let pageToken: string | undefined;
@@ -43,9 +77,8 @@ export async function taggedContacts(
     );
     for (const person of data.connections ?? []) {
       for (const entry of person.clientData ?? []) {
-        const [entryTag, from] = (entry.value ?? "").split(" ");
-        if (entry.key === RESTORE_TAG_KEY && entryTag === tag && from && person.resourceName)
-          found.set(from, person.resourceName);
+        const from = entry.key === RESTORE_TAG_KEY ? restoreTagSource(tag, entry.value ?? "") : undefined;
+        if (from && person.resourceName) found.set(from, person.resourceName);
       }
     }
     pageToken = data.nextPageToken ?? undefined;

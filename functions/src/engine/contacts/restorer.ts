@@ -23,7 +23,14 @@ import type { people_v1 } from "@googleapis/people";
 import type { GoogleCaller } from "../google/caller";
 import { classifyGoogleError } from "../google/errors";
 import { PEOPLE_BATCH_CREATE_SIZE } from "./limits";
-import { RESTORE_TAG_KEY, chunks, existingEntries, taggedContacts } from "./restore-lookups";
+import {
+  RESTORE_TAG_KEY,
+  chunks,
+  existingEntries,
+  restoreTagValue,
+  taggedContacts,
+  type RestoreTag,
+} from "./restore-lookups";
 import {
   GROUP_FIELDS,
   PHOTO_FIELD,
@@ -46,10 +53,10 @@ export interface ContactsRestoreTarget {
   group?: string;
   /**
    * A restore in parts (a recovery's deliveries): each contact created carries this tag and its backed-up
-   * resource name in its client data (`RESTORE_TAG_KEY`), so that `tagged` finds what a part that
-   * stopped had created.
+   * resource name in its client data (`RESTORE_TAG_KEY`), signed with the tag's secret, so that `tagged`
+   * finds what a part that stopped had created, and nothing else.
    */
-  tag?: string;
+  tag?: RestoreTag;
 }
 
 /** What became of one entry, in the order of the entries. */
@@ -160,7 +167,7 @@ export class ContactsRestorer {
   }
 
   /** The contacts of the target user a restore tagged `tag` created, by backed-up resource name. */
-  tagged(tag: string): Promise<Map<string, string>> {
+  tagged(tag: RestoreTag): Promise<Map<string, string>> {
     return taggedContacts(this.people, this.call, tag);
   }
 
@@ -216,7 +223,7 @@ class RestoreRun {
       if (this.target.tag)
         body.clientData = [
           ...(body.clientData ?? []),
-          { key: RESTORE_TAG_KEY, value: `${this.target.tag} ${outcome.from}` },
+          { key: RESTORE_TAG_KEY, value: restoreTagValue(this.target.tag, outcome.from) },
         ];
       pending.push({
         outcome,
