@@ -33,6 +33,7 @@ import { QuotaTracker } from "./quota";
 import type { QuotaSettings } from "./quota-models";
 import type { Principal } from "./principal";
 import { UploadSessions } from "./uploads";
+import { UserWriteQueue, isPeopleWrite } from "./people/write-queue";
 
 export interface EmulatorSnapshot {
   format: 1;
@@ -75,6 +76,8 @@ export class WorkspaceEmulator {
   readonly calendar = new CalendarStore();
   /** Contacts run on the emulator's clock (sync propagation delay, sync token lifetime). */
   readonly people = new PeopleStore(() => this.clock.now());
+  /** One user's People writes, one at a time (people/write-queue.ts). */
+  private readonly peopleWrites = new UserWriteQueue();
   readonly oauth: OAuthServer;
   readonly quota: QuotaTracker;
   readonly latency: LatencyModel;
@@ -155,6 +158,7 @@ export class WorkspaceEmulator {
     const project = this.oauth.serviceAccount.project_id;
     const pacing = this.pace(context, route.id, route.quotaId?.(context) ?? route.id, !!route.scopes);
     let release: (() => void) | undefined;
+    let releaseWrite: (() => void) | undefined;
     let truncate = false;
     try {
       let principal: Principal | undefined;
@@ -171,6 +175,11 @@ export class WorkspaceEmulator {
           if (action.kind === "latency" || action.kind === "hold") pacing?.delay(this.clock.now() - started);
           if (action.kind === "truncate") truncate = true;
           if (action.kind === "corrupt-upload") context.corruptUpload = true;
+        }
+        if (email && isPeopleWrite(route.id, request.method)) {
+          const waiting = this.clock.now();
+          releaseWrite = await this.peopleWrites.enter(email);
+          pacing?.delay(this.clock.now() - waiting);
         }
         // New uploads and copies are refused once the user's daily Drive upload is used up.
         const uploadsMedia = context.path.startsWith("/upload/");
@@ -201,11 +210,10 @@ export class WorkspaceEmulator {
         sendGoogleError(response, render(new GoogleApiError(500, "Backend Error", "backendError")));
       }
     } finally {
-      if (release) {
-        if (response.writableFinished || response.destroyed) release();
-        else {
-          response.once("close", release);
-        }
+      for (const done of [release, releaseWrite]) {
+        if (!done) continue;
+        if (response.writableFinished || response.destroyed) done();
+        else response.once("close", done);
       }
     }
   };
