@@ -20,6 +20,7 @@ import {
   backedUpWithPolicy,
   backupNow,
   finishedRun,
+  itemsOf,
   type StoredRun,
 } from "../support/backup-runs";
 import { exportsOf, unzipWithPython } from "../support/exports";
@@ -27,7 +28,7 @@ import { startExport } from "../../functions/src/export/jobs";
 import { executeExport } from "../../functions/src/export/job";
 import { exportDeps } from "../../functions/src/export/task";
 import { onboarded, setAccount } from "../support/organizations";
-import { recoveriesOf } from "../support/recoveries";
+import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { calendarFor } from "../support/workspace";
 
 jest.setTimeout(180_000);
@@ -205,6 +206,37 @@ describe("a user's calendars recovered", () => {
     );
     const lines = (await report(recovery.recoveryId)).split("\r\n");
     expect(lines.filter((line) => line.includes(RECOVERY_ITEM_REASONS.calendarNotRecreated))).toHaveLength(2);
+  });
+
+  test("when a delivery stopped after Google recreated a lost calendar, then the next one takes that calendar for it and makes no second one", async () => {
+    const entry = (await itemsOf(setup.organization, resourceId)).find(
+      (item) => item.itemKey.startsWith("calendar:") && JSON.stringify(item).includes(projectsName),
+    )!;
+    const timeZone = (entry as unknown as { search?: { timeZone?: string } }).search?.timeZone;
+    // Only the calendar the stopped delivery had made is left of that name (earlier recoveries made others).
+    const named = async () =>
+      ((await calendar.calendarList.list({ showHidden: true })).data.items ?? []).filter(
+        (listed) => listed.summary === projectsName,
+      );
+    for (const listed of await named()) await calendar.calendars.delete({ calendarId: listed.id! });
+    const made = (
+      await calendar.calendars.insert({
+        requestBody: { summary: projectsName, ...(timeZone ? { timeZone } : {}) },
+      })
+    ).data;
+    const recoveryId = await resumeDeadRecovery(setup.organization, {
+      service: "calendar",
+      resourceId,
+      folderName: "",
+      method: "overwrite",
+      itemId: entry.itemKey,
+      requestedBy: setup.workspace.user,
+    });
+    expect(await finished(recoveryId)).toMatchObject({
+      state: "succeeded",
+      progress: { restored: 1, failed: 0 },
+    });
+    expect((await named()).map((listed) => listed.id)).toEqual([made.id]);
   });
 });
 

@@ -35,6 +35,8 @@ export async function resumeDeadRecovery(
     service: RecoveryService;
     resourceId: string;
     folderName: string;
+    /** Default: into a separate folder. */
+    method?: "folder" | "overwrite";
     itemId: string;
     requestedBy: string;
     /** The recovery's secret for the marks it leaves at Google (absent: one requested before there was one). */
@@ -49,8 +51,8 @@ export async function resumeDeadRecovery(
       service: recovery.service,
       resourceId: recovery.resourceId,
       targetResourceId: recovery.resourceId,
-      method: "folder",
-      folderName: recovery.folderName,
+      method: recovery.method ?? "folder",
+      folderName: recovery.method === "overwrite" ? null : recovery.folderName,
       asOf: null,
       permissions: false,
       itemIds: [recovery.itemId],

@@ -12,8 +12,9 @@
  *   and its events go into it.
  * - A new calendar ("folder"): every event goes into one calendar named as asked, marked with the
  *   recovery's id so that every delivery fills the same one; calendar entries are not recreated then.
- * - A calendar entry left "importing" by a delivery that stopped may be recreated a second time (Google's
- *   calendars.insert has no key to find it by); events never are.
+ * - A calendar entry left "importing" by a delivery that stopped may have been recreated already (Google's
+ *   calendars.insert has no key to find it by): the next delivery takes a calendar the user owns with
+ *   exactly the entry's settings for it instead of making a second one. Events are never imported twice.
  */
 import type { calendar_v3 } from "@googleapis/calendar";
 import { RECOVERY_ITEM_REASONS } from "@alpvault/contracts/recovery";
@@ -101,10 +102,16 @@ export class CalendarItems implements PageRestorer {
       results.set(itemKey, { outcome: "skipped", reason: RECOVERY_ITEM_REASONS.calendarNotRecreated });
       return false;
     });
-    const entries = (await withContents(restore, open, results)).map(({ itemKey, item, content }) => ({
-      itemKey,
-      entry: { metadata: item.current.metadata, content } satisfies CalendarRestoreEntry,
-    }));
+    const entries = (await withContents(restore, open, results)).map(
+      ({ itemKey, item, content, importing }) => ({
+        itemKey,
+        entry: {
+          metadata: item.current.metadata,
+          content,
+          ...(importing ? { resumed: true } : {}),
+        } satisfies CalendarRestoreEntry,
+      }),
+    );
     if (entries.length === 0) return results;
     await Promise.all(entries.map(({ itemKey }) => record(restore, itemKey, { state: "importing" })));
     this.restorer ??= this.makeRestorer(recoveryMemory(restore));

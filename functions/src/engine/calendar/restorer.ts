@@ -58,6 +58,12 @@ export interface CalendarRestoreMemory {
 export interface CalendarRestoreEntry {
   metadata: ItemMetadata;
   content: Buffer;
+  /**
+   * An earlier part of the restore was at this entry when it stopped: a calendar entry may already have
+   * been recreated then (Google's `calendars.insert` has no key), so an owned calendar with exactly its
+   * settings is taken for it instead of a second one.
+   */
+  resumed?: boolean;
 }
 
 /** What re-applying a calendar's sharing did: the rules Google took, and each it refused with why. */
@@ -106,8 +112,8 @@ interface EventEntry {
 function decodeEntries(entries: readonly CalendarRestoreEntry[]) {
   const outcomes: CalendarRestoreOutcome[] = entries.map(() => ({ restored: false, reason: "not-restored" }));
   const events: EventEntry[] = [];
-  const calendars: { index: number; calendarId: string; content: CalendarContent }[] = [];
-  entries.forEach(({ metadata, content }, index) => {
+  const calendars: { index: number; calendarId: string; content: CalendarContent; resumed: boolean }[] = [];
+  entries.forEach(({ metadata, content, resumed }, index) => {
     let parsed: unknown;
     try {
       parsed = JSON.parse(content.toString("utf8"));
@@ -118,7 +124,7 @@ function decodeEntries(entries: readonly CalendarRestoreEntry[]) {
     if (typeof parsed !== "object" || parsed === null || !calendarId) {
       outcomes[index] = { restored: false, reason: "unreadable-content" };
     } else if (metadata.calendarEntry === "calendar") {
-      calendars.push({ index, calendarId, content: parsed as CalendarContent });
+      calendars.push({ index, calendarId, content: parsed as CalendarContent, resumed: resumed === true });
     } else {
       events.push({ index, calendarId, event: parsed as calendar_v3.Schema$Event, metadata });
     }
@@ -150,7 +156,7 @@ export class CalendarRestorer {
     const { outcomes, calendars, events } = decodeEntries(entries);
     // Calendars first: their events may go into them.
     for (const entry of calendars)
-      outcomes[entry.index] = await this.restoreCalendar(entry.calendarId, entry.content);
+      outcomes[entry.index] = await this.restoreCalendar(entry.calendarId, entry.content, entry.resumed);
     // Series masters and single events, then the exceptions, which need their series in place.
     const exceptions = events.filter((entry) => entry.event.recurringEventId);
     const masters = events.filter((entry) => !entry.event.recurringEventId);
@@ -176,12 +182,15 @@ export class CalendarRestorer {
   private async restoreCalendar(
     calendarId: string,
     content: CalendarContent,
+    resumed = false,
   ): Promise<CalendarRestoreOutcome> {
     let created: string;
     try {
       if (this.target.calendar.kind === "original" && (await this.owns(calendarId)))
         return { restored: false, reason: ALREADY_THERE };
-      created = await this.insertCalendar(calendarBody(content));
+      const body = calendarBody(content);
+      created =
+        (resumed ? await this.ownedCalendarLike(body) : undefined) ?? (await this.insertCalendar(body));
     } catch (error) {
       const refusal = refusalOf(error);
       if (!refusal) throw error;
@@ -256,13 +265,35 @@ export class CalendarRestorer {
   }
 
   /** The user's own calendar whose description is `marker`, if an earlier part of the restore made it. */
-  private async markedCalendar(marker: string): Promise<string | undefined> {
+  private markedCalendar(marker: string): Promise<string | undefined> {
+    return this.ownedCalendar((entry) => entry.description === marker);
+  }
+
+  /**
+   * The user's own calendar with exactly the settings `body` gives one (summary, description, location,
+   * time zone): the one a stopped part of the restore recreated, or one the user made as it was.
+   */
+  private ownedCalendarLike(body: calendar_v3.Schema$Calendar): Promise<string | undefined> {
+    const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? "") === (b ?? "");
+    return this.ownedCalendar(
+      (entry) =>
+        same(entry.summary, body.summary) &&
+        same(entry.description, body.description) &&
+        same(entry.location, body.location) &&
+        (!body.timeZone || entry.timeZone === body.timeZone),
+    );
+  }
+
+  /** The first calendar the user owns that `matches`. */
+  private async ownedCalendar(
+    matches: (entry: calendar_v3.Schema$CalendarListEntry) => boolean,
+  ): Promise<string | undefined> {
     let pageToken: string | undefined;
     do {
       const { data } = await this.call("calendar.calendarList.list", true, () =>
         this.calendar.calendarList.list({ minAccessRole: "owner", showHidden: true, pageToken }),
       );
-      const found = (data.items ?? []).find((entry) => entry.description === marker && entry.id);
+      const found = (data.items ?? []).find((entry) => entry.id && matches(entry));
       if (found?.id) return found.id;
       pageToken = data.nextPageToken ?? undefined;
     } while (pageToken);
