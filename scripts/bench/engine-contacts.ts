@@ -11,8 +11,15 @@
  *   `updateContactPhoto` per photo and the groups' members. Requests the emulator charged (reads and
  *   writes, which the caller spends from one budget) per quota minute over the steady part ÷ the per-user
  *   limit, the caller's bucket and the emulator's emptied at one instant just before.
- * A contacts backup reads 1,000 contacts a request, so it stays far under the per-minute limit (25,000
- * contacts, Google's most per user, are some 30 requests): it has no per-user ceiling to measure.
+ * - Google-bound share: a contacts backup reads 1,000 contacts a request, so it stays far under the
+ *   per-minute limit (25,000 contacts, Google's most per user, are some 30 requests) and has no per-user
+ *   ceiling to reach. What bounds it is Google's answer times, one page after another (each page needs the
+ *   previous page's token). Its ceiling is then to be waiting on Google the whole run: `CONTACTS_AT_LIMIT`
+ *   contacts (Google's most a user) backed up by the production runner (`runBackup`, memory catalog and
+ *   store) at time scale 1 (latency not compressed, so our own work is not magnified either), the time at
+ *   least one call was waiting on Google (its answer or its quota) ÷ the run's time. What is left is the
+ *   storing of the last page, after which there is nothing more to ask: the larger the address book, the
+ *   smaller its share.
  */
 import { people_v1 } from "@googleapis/people";
 
@@ -25,13 +32,15 @@ import { googleClientOptions } from "../../functions/src/engine/google/client-op
 import { GOOGLE_QUOTA_LIMITS } from "../../functions/src/engine/google/costs";
 import type { ChangeBatch } from "../../functions/src/engine/sources/source";
 import type { MeasuredFigure } from "./types";
-import { sampler, steadyRate } from "./engine-store";
+import { BackupStore, sampler, steadyRate } from "./engine-store";
 import { BenchWorkspace, CALLER_FRACTION } from "./engine-workspace";
 
 const TIME_SCALE = 10;
 const SEED = 9_001;
 const LIMIT = GOOGLE_QUOTA_LIMITS.people.perUserPerMinute;
 const CONTACTS = 10_000;
+/** Google's most contacts per user: the longest contacts backup there is. */
+const CONTACTS_AT_LIMIT = 25_000;
 /** About 7 quota minutes of writes: a photo each. */
 const RESTORED = 600;
 /** A 1×1 PNG. */
@@ -90,6 +99,52 @@ async function addGroup(workspace: BenchWorkspace, user: string, name: string): 
   );
   if (answer.status !== 200) throw new Error(`adding a group: ${answer.status}`);
   return answer.body.resourceName;
+}
+
+/** A caller that times how long at least one of its calls was waiting on `inner` (Google's answer or quota). */
+function waitTimer(inner: GoogleCaller): { caller: GoogleCaller; waitedMs(): number } {
+  let inFlight = 0;
+  let since = 0;
+  let waited = 0;
+  return {
+    caller: {
+      async call(request, send) {
+        if (inFlight++ === 0) since = performance.now();
+        try {
+          return await inner.call(request, send);
+        } finally {
+          if (--inFlight === 0) waited += performance.now() - since;
+        }
+      },
+    },
+    waitedMs: () => waited,
+  };
+}
+
+/** The share of a full backup of `CONTACTS_AT_LIMIT` contacts that waited on Google, at time scale 1. */
+async function googleBoundShare(): Promise<{ share: number; seconds: number; requests: number }> {
+  const workspace = await BenchWorkspace.start(1, {
+    users: 1,
+    messagesPerUser: 1,
+    filesPerUser: 1,
+    seed: SEED,
+  });
+  try {
+    const [user] = workspace.users;
+    if (!user) throw new Error("the generated organisation has no user");
+    await addContacts(workspace, user, CONTACTS_AT_LIMIT, 0, await addGroup(workspace, user, "Kunden"));
+    const metered = meteredCaller(quotaAwareCaller({ minuteMs: workspace.minuteMs }));
+    const timer = waitTimer(metered);
+    const run = await new BackupStore().backup(
+      user,
+      new ContactsSource({ people: peopleClient(workspace, user), user, caller: timer.caller }),
+      metered.usage,
+    );
+    const runMs = run.finishedAt - run.startedAt;
+    return { share: timer.waitedMs() / runMs, seconds: runMs / 1000, requests: metered.usage.units };
+  } finally {
+    await workspace.stop();
+  }
 }
 
 /** Empties the user's buckets at once (see `BenchWorkspace.emptyBuckets`), charged as `contactGroups.list`. */
@@ -163,7 +218,18 @@ export async function measureContacts(): Promise<MeasuredFigure[]> {
     if (restored !== entries.length) throw new Error(`restored ${restored} of ${entries.length} entries`);
     const refused = charged().rejected - before.rejected;
 
+    const bound = await googleBoundShare();
+
     return [
+      {
+        id: "contacts-backup-google-share",
+        value: bound.share,
+        note:
+          `time scale 1, latency model on; ${count(CONTACTS_AT_LIMIT)} contacts (Google's most a user) and a ` +
+          `group backed up in full by ` +
+          `runBackup: ${count(bound.requests)} requests in ${bound.seconds.toFixed(1)} s, waiting on Google ` +
+          `${(bound.share * 100).toFixed(1)} % of it`,
+      },
       {
         id: "contacts-units-per-contact",
         value: bigCaller.usage.units / CONTACTS,

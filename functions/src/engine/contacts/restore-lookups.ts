@@ -33,6 +33,12 @@ export function restoreTagValue(tag: RestoreTag, from: string): string {
   return tag.secret ? `${tag.id} ${from} ${macOf(tag.secret, tag.id, from)}` : `${tag.id} ${from}`;
 }
 
+/** The client-data entry a restore tagged `tag` gives the contact it creates from `from`. */
+export const restoreTagEntry = (tag: RestoreTag, from: string): people_v1.Schema$ClientData => ({
+  key: RESTORE_TAG_KEY,
+  value: restoreTagValue(tag, from),
+});
+
 /** The backed-up resource name of a value `tag` wrote, or undefined for any other value. */
 export function restoreTagSource(tag: RestoreTag, value: string): string | undefined {
   const [id, from, mac, ...rest] = value.split(" ");

@@ -23,14 +23,7 @@ import type { people_v1 } from "@googleapis/people";
 import type { GoogleCaller } from "../google/caller";
 import { classifyGoogleError } from "../google/errors";
 import { PEOPLE_BATCH_CREATE_SIZE } from "./limits";
-import {
-  RESTORE_TAG_KEY,
-  chunks,
-  existingEntries,
-  restoreTagValue,
-  taggedContacts,
-  type RestoreTag,
-} from "./restore-lookups";
+import { chunks, existingEntries, restoreTagEntry, taggedContacts, type RestoreTag } from "./restore-lookups";
 import {
   GROUP_FIELDS,
   PHOTO_FIELD,
@@ -221,10 +214,7 @@ class RestoreRun {
       }
       const body = contactBody(content);
       if (this.target.tag)
-        body.clientData = [
-          ...(body.clientData ?? []),
-          { key: RESTORE_TAG_KEY, value: restoreTagValue(this.target.tag, outcome.from) },
-        ];
+        body.clientData = [...(body.clientData ?? []), restoreTagEntry(this.target.tag, outcome.from)];
       pending.push({
         outcome,
         body,

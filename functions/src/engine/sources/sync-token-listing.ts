@@ -19,6 +19,11 @@
  *   (a full listing marked `resynced`; an incremental one from its token). A refused page token of this
  *   run's own listing is an error, not a reason to loop.
  *
+ * The next page is asked for as soon as a page is handed out, so it is on its way while the caller stores
+ * this one: the pages of a listing come one after another (each needs the previous one's token), and the
+ * listing then waits on Google's answers rather than on our own work. A caller that stops between pages
+ * leaves that one read unused.
+ *
  * A position is plain JSON, kept in the service's own cursor (one per collection it lists).
  */
 import { googleStatus } from "./google-errors";
@@ -79,13 +84,18 @@ export async function* syncTokenSteps(
   let savedPageToken = position.pageToken;
   let first = position.mode === "full" && !position.pageToken;
   let resynced = false;
+  const pageAt = (at: SyncTokenPosition): Promise<SyncTokenPage> =>
+    at.mode === "full"
+      ? collection.fullPage(at.pageToken, at.resync === true)
+      : collection.changesPage(at.syncToken, at.pageToken);
+  /** The page after the one handed out last, already asked for. */
+  let ahead: Promise<SyncTokenPage> | undefined;
   for (;;) {
     let page: SyncTokenPage;
     try {
-      page =
-        position.mode === "full"
-          ? await collection.fullPage(position.pageToken, position.resync === true)
-          : await collection.changesPage(position.syncToken, position.pageToken);
+      const asked = ahead ?? pageAt(position);
+      ahead = undefined;
+      page = await asked;
     } catch (error) {
       const refusedSavedPage =
         position.pageToken !== undefined &&
@@ -112,6 +122,11 @@ export async function* syncTokenSteps(
     if (page.nextPageToken) next = { ...position, pageToken: page.nextPageToken };
     else if (page.nextSyncToken) next = { mode: "incremental", syncToken: page.nextSyncToken };
     else throw new Error("A listing's last page came without a sync token");
+    if (page.nextPageToken) {
+      ahead = pageAt(next);
+      // Awaited at the next step; a caller that stops before it leaves its failure unread.
+      ahead.catch(() => undefined);
+    }
     yield {
       changes: page.changes,
       next,
