@@ -31,11 +31,10 @@ import { DomainError } from "../lib/errors";
 import type { Scope } from "../lib/tenancy";
 import { NO_ITEMS, placeKeys, type BrowseContext, type BrowsePage, type PlaceBrowser } from "./browse-place";
 import {
+  calendarEntriesMarked,
   calendarEntriesStarting,
   entriesOf,
   heldItemKeys,
-  longEventsOf,
-  seriesOf,
   type ItemKind,
   type PlaceFilter,
   type SearchableItem,
@@ -200,8 +199,8 @@ async function calendarPage(context: BrowseContext, place: CalendarPlace): Promi
   const range = { from: addDays(days.from, -LONG_EVENT_DAYS - 1), to: addDays(days.to, 1) };
   const [entries, long, series] = await Promise.all([
     calendarEntriesStarting(scope, resource.resourceId, kind, chosen.calendar, range, MAX_BROWSE_EVENTS * 2),
-    longEventsOf(scope, resource.resourceId, kind, chosen.calendar, MAX_SERIES),
-    seriesOf(scope, resource.resourceId, kind, chosen.calendar, MAX_SERIES),
+    calendarEntriesMarked(scope, resource.resourceId, kind, chosen.calendar, "long", MAX_SERIES),
+    calendarEntriesMarked(scope, resource.resourceId, kind, chosen.calendar, "recurring", MAX_SERIES),
   ]);
   // A long event that also starts within the lookback is found twice: once is shown.
   const lookedBack = new Set(entries.map((entry) => entry.itemKey));

@@ -211,36 +211,23 @@ export function calendarEntriesStarting(
   );
 }
 
-/** A calendar's events longer than the browse's lookback (`search.long`), at most `limit`. */
-export function longEventsOf(
+/**
+ * A calendar's entries that carry a browse's mark, at most `limit`: `long` (events longer than the
+ * browse's lookback) or `recurring` (the masters of its recurring series).
+ */
+export function calendarEntriesMarked(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
   calendarId: string,
+  mark: "long" | "recurring",
   limit: number,
 ): Promise<SearchableItem[]> {
   return searchViews(
     items(scope, resourceId)
       .where("kind", "==", kind)
       .where("search.calendarId", "==", calendarId)
-      .where("search.long", "==", true),
-    limit,
-  );
-}
-
-/** The masters of a calendar's recurring series (`search.recurring`), at most `limit`. */
-export function seriesOf(
-  scope: Scope,
-  resourceId: string,
-  kind: ItemKind,
-  calendarId: string,
-  limit: number,
-): Promise<SearchableItem[]> {
-  return searchViews(
-    items(scope, resourceId)
-      .where("kind", "==", kind)
-      .where("search.calendarId", "==", calendarId)
-      .where("search.recurring", "==", true),
+      .where(`search.${mark}`, "==", true),
     limit,
   );
 }
