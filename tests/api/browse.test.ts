@@ -18,6 +18,7 @@ import {
 } from "../support/backup-runs";
 import { exportsOf } from "../support/exports";
 import { workspaceAdmin } from "../support/workspace";
+import { termsBody } from "../support/requests";
 
 jest.setTimeout(180_000);
 
@@ -30,7 +31,8 @@ describe("browsing a mailbox by label and a drive by folder", () => {
 
   const browse = async (query: string) => {
     const answer = await setup.call(
-      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?${query}`,
+      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse`,
+      { method: "POST", body: termsBody(query) },
     );
     return answer;
   };
@@ -238,6 +240,7 @@ describe("browsing a mailbox by label and a drive by folder", () => {
     }
     const unknown = await setup.call(
       `/organizations/${setup.organization.organizationId}/resources/user-nobody/browse`,
+      { method: "POST", body: {} },
     );
     expect(unknown.status).toBe(404);
   });

@@ -30,6 +30,7 @@ import { exportDeps } from "../../functions/src/export/task";
 import { onboarded, setAccount } from "../support/organizations";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { calendarFor } from "../support/workspace";
+import { termsBody } from "../support/requests";
 
 jest.setTimeout(180_000);
 
@@ -243,9 +244,10 @@ describe("a user's calendars recovered", () => {
 describe("a user's calendars searched", () => {
   test("when the calendars are searched by a word of a title, then its events are listed, newest start first, with their calendar, organiser and times; without a word the calendars are listed too", async () => {
     const search = async (query: Record<string, string>) => {
-      const answer = await setup.call(
-        `/organizations/${setup.organization.organizationId}/search?${new URLSearchParams(query).toString()}`,
-      );
+      const answer = await setup.call(`/organizations/${setup.organization.organizationId}/search`, {
+        method: "POST",
+        body: termsBody(query),
+      });
       expect(answer.status).toBe(200);
       return answer.body as Extract<SearchResponse, { service: "calendar" }>;
     };
@@ -274,7 +276,8 @@ describe("a user's calendars searched", () => {
 
 const browse = async (query: Record<string, string>) => {
   const answer = await setup.call(
-    `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?${new URLSearchParams(query).toString()}`,
+    `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse`,
+    { method: "POST", body: termsBody(query) },
   );
   return answer;
 };
@@ -392,7 +395,8 @@ describe("a user's calendars exported", () => {
 
   test("when one calendar of a browse is exported, then the ZIP holds that calendar's file alone, with its events, and the job says which calendar", async () => {
     const answer = await setup.call(
-      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?service=calendar`,
+      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse`,
+      { method: "POST", body: { service: "calendar" } },
     );
     const projects = (answer.body as BrowseResponse).calendars.find((entry) => entry.name === projectsName)!;
     const exports = exportsOf(setup.call, setup.organization);

@@ -31,6 +31,7 @@ import { exportsOf } from "../support/exports";
 import { onboarded, setAccount } from "../support/organizations";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { peopleFor, workspaceAdmin } from "../support/workspace";
+import { termsBody } from "../support/requests";
 
 jest.setTimeout(180_000);
 
@@ -230,8 +231,10 @@ describe("a user's contacts recovered", () => {
 describe("a user's contacts searched", () => {
   test("when the contacts are searched by a name or a word of an address, then the contact is listed with its address and group", async () => {
     const search = async (keyword: string) => {
-      const query = new URLSearchParams({ service: "contacts", resource: setup.workspace.user, keyword });
-      const answer = await setup.call(`/organizations/${setup.organization.organizationId}/search?${query}`);
+      const answer = await setup.call(`/organizations/${setup.organization.organizationId}/search`, {
+        method: "POST",
+        body: { service: "contacts", resource: setup.workspace.user, keyword },
+      });
       expect(answer.status).toBe(200);
       return answer.body as Extract<SearchResponse, { service: "contacts" }>;
     };
@@ -248,7 +251,8 @@ describe("a user's contacts searched", () => {
 describe("a user's contacts browsed", () => {
   const browsed = async (query: Record<string, string>) => {
     const answer = await setup.call(
-      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?${new URLSearchParams({ service: "contacts", ...query }).toString()}`,
+      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse`,
+      { method: "POST", body: termsBody({ service: "contacts", ...query }) },
     );
     expect(answer.status).toBe(200);
     return answer.body as Extract<BrowseResponse, { service: "contacts" }>;
@@ -278,7 +282,8 @@ describe("a user's contacts browsed", () => {
     expect(names(await browsed({ group: "other" }))).toEqual([`Otto ${otto}`]);
 
     const refused = await setup.call(
-      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse?service=contacts&group=group:nobody`,
+      `/organizations/${setup.organization.organizationId}/resources/${resourceId}/browse`,
+      { method: "POST", body: { service: "contacts", group: "group:nobody" } },
     );
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ code: 400, message: BROWSE_MESSAGES.invalidGroup });

@@ -31,6 +31,7 @@ import {
 import { drainTasks } from "../support/background";
 import { recoveriesOf, resumeDeadRecovery } from "../support/recoveries";
 import { driveFor } from "../support/workspace";
+import { termsBody } from "../support/requests";
 
 jest.setTimeout(240_000);
 
@@ -65,10 +66,10 @@ async function waitForBackup(runId?: string) {
 }
 
 async function search(query: Record<string, string>): Promise<SearchResponse> {
-  const parameters = new URLSearchParams({ service: "drive", resource: setup.workspace.user, ...query });
-  const answer = await setup.call(
-    `/organizations/${setup.organization.organizationId}/search?${parameters.toString()}`,
-  );
+  const answer = await setup.call(`/organizations/${setup.organization.organizationId}/search`, {
+    method: "POST",
+    body: termsBody({ service: "drive", resource: setup.workspace.user, ...query }),
+  });
   expect(answer.status).toBe(200);
   return answer.body as SearchResponse;
 }

@@ -17,6 +17,7 @@ import {
 import type { ApiCaller } from "../support/organizations";
 import { onboarded } from "../support/organizations";
 import { workspaceAdmin } from "../support/workspace";
+import { termsBody } from "../support/requests";
 
 jest.setTimeout(180_000);
 
@@ -37,9 +38,10 @@ beforeAll(async () => {
     state: "succeeded",
   });
   search = (query) =>
-    setup.call(
-      `/organizations/${setup.organization.organizationId}/search?${new URLSearchParams(query).toString()}`,
-    );
+    setup.call(`/organizations/${setup.organization.organizationId}/search`, {
+      method: "POST",
+      body: termsBody(query),
+    });
 });
 
 test("when the query breaks the search card's rules, then the API answers 400 with the card's texts", async () => {
@@ -65,6 +67,31 @@ test("when the query breaks the search card's rules, then the API answers 400 wi
     });
   }
   expect((await search({ resource: setup.workspace.user, pageSize: "500" })).status).toBe(400);
+});
+
+test("when the terms are not a body of strings and page numbers, or come in the URL, then the search is refused and nothing is searched", async () => {
+  const path = `/organizations/${setup.organization.organizationId}/search`;
+  const cases: [unknown, string][] = [
+    [[setup.workspace.user], "The request body must be an object."],
+    [{ resource: setup.workspace.user, keyword: ["budget"] }, "keyword must be a string."],
+    [{ resource: 42 }, "resource must be a string."],
+    [{ resource: setup.workspace.user, page: "2" }, "page must be a whole number."],
+    [{ resource: setup.workspace.user, pageSize: 2.5 }, "pageSize must be a whole number."],
+    [
+      { resource: setup.workspace.user, query: "budget" },
+      "The request body has a field this call does not take.",
+    ],
+  ];
+  for (const [body, message] of cases) {
+    expect(await setup.call(path, { method: "POST", body })).toMatchObject({
+      status: 400,
+      body: { code: 400, message },
+    });
+  }
+  // The terms of a search are never read from a URL: there is no such route.
+  const inUrl = await setup.call(`${path}?${new URLSearchParams({ resource: setup.workspace.user })}`);
+  expect(inUrl.status).toBe(404);
+  expect(JSON.stringify(inUrl.body)).not.toContain(setup.workspace.user);
 });
 
 test("when a mailbox is searched without a keyword, then every backed-up message is listed newest first, paged, with subject, sender parsed, recipients and date", async () => {
@@ -261,9 +288,10 @@ test("when a search is made, then it is audited without its keyword; another org
   expect(JSON.stringify(searched)).not.toContain("quarterly");
 
   const other = await onboarded();
-  const answer = await other.call(
-    `/organizations/${setup.organization.organizationId}/search?resource=${encodeURIComponent(setup.workspace.user)}`,
-  );
+  const answer = await other.call(`/organizations/${setup.organization.organizationId}/search`, {
+    method: "POST",
+    body: { resource: setup.workspace.user },
+  });
   expect([403, 404]).toContain(answer.status);
   expect(JSON.stringify(answer.body)).not.toContain("Quarterly");
 });

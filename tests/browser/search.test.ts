@@ -385,7 +385,7 @@ describe("search backups", () => {
   });
 
   it('when the search fails with an answer that has no message, then the snackbar says "Something went wrong."', async () => {
-    const failing = /\/v1\/organizations\/[^/]+\/search\?/;
+    const failing = /\/v1\/organizations\/[^/]+\/search$/;
     await page.route(failing, (route) => route.fulfill({ status: 400, json: { code: 400, message: "" } }));
     try {
       await searchFor({ resource: `nobody@${DEMO_DOMAIN}` });

@@ -51,14 +51,24 @@ export const FIELD_NAMES = [
   "enabled",
   "regionId",
   "outcome",
+  // The terms of a search or a browse.
+  "resource",
+  "keyword",
+  "page",
+  "pageSize",
+  "pageToken",
+  "label",
+  "folder",
+  "calendar",
+  "day",
+  "span",
+  "group",
 ] as const;
 
 export const QUERY_KEYS = [
   "page",
   "pageSize",
   "service",
-  "resource",
-  "keyword",
   "date",
   "start",
   "end",

@@ -35,6 +35,17 @@ export function validBodies(resources: readonly [string, string]): Record<string
     [`POST ${organization}/exports/zip`]: { resourceId: resources[0], service: "drive" },
     [`POST ${organization}/exports`]: { resourceId: resources[0], service: "gmail", format: "mbox" },
     [`POST ${organization}/integrity/verify`]: { resourceId: resources[0] },
+    [`POST ${organization}/search`]: {
+      service: "gmail",
+      resource: resources[0],
+      keyword: "budget",
+      pageSize: 5,
+    },
+    [`POST ${organization}/resources/:resourceId/browse`]: {
+      service: "gmail",
+      date: "01-01-2026",
+      pageSize: 5,
+    },
     [`POST ${organization}/policies`]: { ...SAMPLE_POLICY },
     [`PATCH ${organization}/policies/:policyId`]: { retentionDays: 1 },
     [`POST ${organization}/policies/:policyId/assign`]: { resourceIds: [...resources] },
@@ -57,4 +68,19 @@ export function validBodies(resources: readonly [string, string]): Record<string
     },
     ["POST /v1/organizations"]: { regionId: "ch" },
   };
+}
+
+/**
+ * The JSON body of a search or browse (their terms travel in the body, docs/api.md) from the terms written
+ * as a query string or its pairs: a repeated name gives an array (which the API refuses), and `page` and
+ * `pageSize` written as digits are numbers, as the console sends them.
+ */
+export function termsBody(terms: string | Record<string, string>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of new URLSearchParams(terms)) {
+    const given = (name === "page" || name === "pageSize") && /^\d+$/.test(value) ? Number(value) : value;
+    const earlier = body[name];
+    body[name] = earlier === undefined ? given : [...(Array.isArray(earlier) ? earlier : [earlier]), given];
+  }
+  return body;
 }

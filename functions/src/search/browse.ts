@@ -41,6 +41,16 @@ export interface BrowseQuery extends BrowseCommon {
   service?: BrowseService;
 }
 
+/** The fields a browse body may have: its date and page, and each service's place. */
+export const BROWSE_TERMS = [
+  "service",
+  "date",
+  "page",
+  "pageSize",
+  "pageToken",
+  ...BROWSE_SERVICES.flatMap((service) => BROWSERS[service].params),
+];
+
 /** Reads and checks a browse's query (its place is read by its service's browser); anything else is a 400. */
 export function parseBrowseQuery(query: Record<string, unknown>): BrowseQuery {
   const asked = single(query, "service");

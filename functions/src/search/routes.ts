@@ -2,25 +2,28 @@ import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
-import { browseBackups } from "./browse";
-import { searchBackups } from "./service";
+import { BROWSE_TERMS, browseBackups } from "./browse";
+import { SEARCH_TERMS, bodyTerms, searchBackups } from "./service";
 
 /**
  * Searching backups (docs/requirements.md#screens-and-navigation Search backups) and browsing them at a
- * point in time (#backup-activity): the catalog of one resource, for the organisation's admins.
+ * point in time (#backup-activity): the catalog of one resource, for the organisation's admins. Both take
+ * their terms in the request body (POST), so that no keyword, name or address is ever in a URL and the
+ * access logs between the browser and us.
  */
 export function searchRoutes(organizations: () => OrganizationService): Router {
   const router = apiRouter();
-  router.get("/organizations/:organizationId/search", async (request, response) => {
+  router.post("/organizations/:organizationId/search", async (request, response) => {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
-    response.json(await searchBackups(organization, request.query as Record<string, unknown>, caller.email));
+    const terms = bodyTerms(request.body, SEARCH_TERMS);
+    response.json(await searchBackups(organization, terms, caller.email));
   });
-  router.get("/organizations/:organizationId/resources/:resourceId/browse", async (request, response) => {
+  router.post("/organizations/:organizationId/resources/:resourceId/browse", async (request, response) => {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
-    const query = request.query as Record<string, unknown>;
-    response.json(await browseBackups(organization, request.params.resourceId, query, caller.email));
+    const terms = bodyTerms(request.body, BROWSE_TERMS);
+    response.json(await browseBackups(organization, request.params.resourceId, terms, caller.email));
   });
   return router;
 }

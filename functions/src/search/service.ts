@@ -46,10 +46,38 @@ export interface SearchQuery {
   pageToken?: string;
 }
 
+/** The fields of a search or browse body that are whole numbers; every other field is text. */
+const NUMBER_TERMS = ["page", "pageSize"];
+
+/**
+ * The terms of a search or browse request body (docs/api.md "Backups and search"): a JSON object of the
+ * fields `fields` names, each text, or a whole number for `page` and `pageSize`; answered as the texts the
+ * readers below take (numbers as their digits). No body is no terms; anything else is a 400.
+ */
+export function bodyTerms(body: unknown, fields: readonly string[]): Record<string, string> {
+  if (body === undefined) return {};
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw DomainError.invalid("The request body must be an object.");
+  const terms: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    if (!fields.includes(name))
+      throw DomainError.invalid("The request body has a field this call does not take.");
+    if (NUMBER_TERMS.includes(name)) {
+      if (typeof value !== "number" || !Number.isSafeInteger(value))
+        throw DomainError.invalid(`${name} must be a whole number.`);
+      terms[name] = String(value);
+    } else {
+      if (typeof value !== "string") throw DomainError.invalid(`${name} must be a string.`);
+      terms[name] = value;
+    }
+  }
+  return terms;
+}
+
 export function single(query: Record<string, unknown>, name: string): string | undefined {
   const value = query[name];
   if (value === undefined) return undefined;
-  if (typeof value !== "string") throw DomainError.invalid(`Query parameter '${name}' must be given once`);
+  if (typeof value !== "string") throw DomainError.invalid(`${name} must be a string.`);
   return value;
 }
 
@@ -63,7 +91,7 @@ export function positive(
   if (value === undefined || value === "") return fallback;
   const number = Number(value);
   if (!Number.isInteger(number) || number < 1 || number > max) {
-    throw DomainError.invalid(`Query parameter '${name}' must be a whole number from 1 to ${max}`);
+    throw DomainError.invalid(`${name} must be a whole number from 1 to ${max}.`);
   }
   return number;
 }
@@ -79,6 +107,17 @@ export function keywordWords(keyword: string): string[] {
     ),
   ];
 }
+
+/** The fields a search body may have. */
+export const SEARCH_TERMS = [
+  "service",
+  "resource",
+  "keyword",
+  "date",
+  "page",
+  "pageSize",
+  "pageToken",
+] as const;
 
 /** Reads and checks the query with the search card's rules and texts; anything else is a 400. */
 export function parseSearchQuery(query: Record<string, unknown>): SearchQuery {

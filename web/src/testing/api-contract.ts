@@ -62,6 +62,8 @@ export interface RecordedRequest {
   query: Record<string, string[]>;
   /** The JSON body, or undefined without one. */
   body: unknown;
+  /** The JSON body's fields when it is an object (the terms of a search or browse), else none. */
+  fields: Record<string, unknown>;
   headers: Record<string, string>;
 }
 
@@ -137,12 +139,12 @@ export const API_CONTRACT = {
   [`GET ${ORGANIZATION}/resources/:resourceId`]: json(resourceDetailSchema),
   [`POST ${ORGANIZATION}/resources/:resourceId/backups`]: json(backupNowResponseSchema),
   [`GET ${ORGANIZATION}/resources/:resourceId/runs`]: json(backupRunsPageSchema),
-  [`GET ${ORGANIZATION}/resources/:resourceId/browse`]: json(browseResponseSchema),
+  [`POST ${ORGANIZATION}/resources/:resourceId/browse`]: json(browseResponseSchema),
   [`GET ${ORGANIZATION}/alerts`]: json(alertsResponseSchema),
   [`POST ${ORGANIZATION}/alerts/mark-all-read`]: json(markAlertsReadResponseSchema),
   [`GET ${ORGANIZATION}/analytics`]: json(resourcesAnalyticsSchema),
   [`GET ${ORGANIZATION}/access`]: json(accessResponseSchema),
-  [`GET ${ORGANIZATION}/search`]: json(searchResponseSchema),
+  [`POST ${ORGANIZATION}/search`]: json(searchResponseSchema),
   [`GET ${ORGANIZATION}/exports`]: json(exportListSchema),
   [`POST ${ORGANIZATION}/exports`]: json(exportJobSchema),
   [`POST ${ORGANIZATION}/exports/:exportId/download`]: json(exportDownloadSchema),

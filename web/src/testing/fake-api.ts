@@ -216,6 +216,7 @@ export class FakeApi {
       params: {},
       query,
       body,
+      fields: typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body } : {},
       headers: headersOf(init),
     };
     for (const candidate of ROUTES) {

@@ -135,7 +135,7 @@ describe("the way to Backup Activity and Restore Drills", () => {
 
 describe("the browse page's first load", () => {
   const DETAIL = "GET /organizations/:organizationId/resources/:resourceId";
-  const BROWSE = "GET /organizations/:organizationId/resources/:resourceId/browse";
+  const BROWSE = "POST /organizations/:organizationId/resources/:resourceId/browse";
 
   beforeEach(() => {
     api.answer(DETAIL, aResourceDetail());
@@ -159,7 +159,7 @@ describe("the browse page's first load", () => {
     expect(await screen.findAllByTestId("search-result")).toHaveLength(2);
     expect(detail.arrived).toBe(1);
     expect(api.requests(BROWSE)).toHaveLength(1);
-    expect(api.lastRequest(BROWSE).query).toEqual({ page: ["1"], pageSize: ["25"] });
+    expect(api.lastRequest(BROWSE).fields).toEqual({ page: 1, pageSize: 25 });
     detail.release();
     expect(await screen.findByRole("link", { name: "Back to Ada Brunner" })).toBeInTheDocument();
     // The resource's answer changes nothing the page asked for: no second browse.

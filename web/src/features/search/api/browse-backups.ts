@@ -29,16 +29,17 @@ export interface BrowseQuery extends BrowsePlaceParams {
   pageToken?: string;
 }
 
-/** `GET /v1/organizations/{id}/resources/{resourceId}/browse`: a place's items at a date. */
+/** `POST /v1/organizations/{id}/resources/{resourceId}/browse`: a place's items at a date (terms in the body). */
 export async function browseBackups(
   organizationId: string,
   resourceId: string,
   query: BrowseQuery,
   signal?: AbortSignal,
 ): Promise<BrowseResponse> {
-  const answer = await api.get<unknown>(
+  const answer = await api.post<unknown>(
     `/organizations/${encodeURIComponent(organizationId)}/resources/${encodeURIComponent(resourceId)}/browse`,
-    { query: { ...query }, signal },
+    { ...query },
+    { signal },
   );
   return decodeAnswer(browseResponseSchema, answer);
 }

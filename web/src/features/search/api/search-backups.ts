@@ -17,16 +17,20 @@ export interface SearchQuery {
   pageToken?: string;
 }
 
-/** `GET /v1/organizations/{id}/search`: one page of a resource's backed-up emails or Drive files. */
+/**
+ * `POST /v1/organizations/{id}/search`: one page of a resource's backed-up items. The terms go in the body,
+ * never in the URL (a keyword or an address would be in every access log on the way).
+ */
 export async function searchBackups(
   organizationId: string,
   query: SearchQuery,
   signal?: AbortSignal,
 ): Promise<SearchResponse> {
-  const answer = await api.get<unknown>(`/organizations/${encodeURIComponent(organizationId)}/search`, {
-    query: { ...query },
-    signal,
-  });
+  const answer = await api.post<unknown>(
+    `/organizations/${encodeURIComponent(organizationId)}/search`,
+    { ...query },
+    { signal },
+  );
   return decodeAnswer(searchResponseSchema, answer);
 }
 

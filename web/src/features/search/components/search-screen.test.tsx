@@ -24,7 +24,7 @@ import { renderWithProviders, type Rendered } from "@/testing/render";
 import { expectSnackbar } from "@/testing/snackbar";
 import { SearchScreen } from "./search-screen";
 
-const SEARCH = "GET /organizations/:organizationId/search";
+const SEARCH = "POST /organizations/:organizationId/search";
 const EXPORTS = "GET /organizations/:organizationId/exports";
 const START_EXPORT = "POST /organizations/:organizationId/exports";
 
@@ -106,13 +106,13 @@ describe("the search card", () => {
       keyword: " budget ",
     });
     await screen.findAllByTestId("search-result");
-    expect(api.lastRequest(SEARCH).query).toEqual({
-      service: ["gmail"],
-      resource: ["admin@alpvault-demo.test"],
-      date: ["03-31-2026"],
-      keyword: ["budget"],
-      page: ["1"],
-      pageSize: ["25"],
+    expect(api.lastRequest(SEARCH).fields).toEqual({
+      service: "gmail",
+      resource: "admin@alpvault-demo.test",
+      date: "03-31-2026",
+      keyword: "budget",
+      page: 1,
+      pageSize: 25,
     });
   });
 });
@@ -152,7 +152,7 @@ describe("the results", () => {
     await user.click(screen.getByRole("tab", { name: "Drive" }));
     await searchFor(user, { resource: "admin@alpvault-demo.test" });
     await screen.findAllByTestId("search-result");
-    expect(api.lastRequest(SEARCH).query.service).toEqual(["drive"]);
+    expect(api.lastRequest(SEARCH).fields.service).toEqual("drive");
     expect(cells(rows()[0] as HTMLElement)).toEqual([
       "Budget 1.xlsxMy Drive/Finance/Budget 1.xlsx",
       "admin@alpvault-demo.test",
@@ -181,7 +181,7 @@ describe("the results", () => {
     await user.click(screen.getByRole("tab", { name: "Calendars" }));
     await searchFor(user, { resource: "admin@alpvault-demo.test", keyword: "board" });
     await screen.findAllByTestId("search-result");
-    expect(api.lastRequest(SEARCH).query.service).toEqual(["calendar"]);
+    expect(api.lastRequest(SEARCH).fields.service).toEqual("calendar");
     expect(screen.getByRole("table", { name: "Backed-up calendars and events" })).toBeInTheDocument();
     expect(cells(rows()[0] as HTMLElement)).toEqual([
       "Board meeting 1Work",
@@ -238,7 +238,7 @@ describe("the results", () => {
 
   it("when there are more pages, then Next asks with the page's token, and the selection starts again", async () => {
     api.answer(SEARCH, (request) =>
-      request.query.page?.[0] === "2"
+      request.fields.page === 2
         ? mailAnswer([aMail(26)], { total: 26, page: 2, nextPageToken: null })
         : mailAnswer([aMail(1), aMail(2)], { total: 26, nextPageToken: "token-2" }),
     );
@@ -249,7 +249,7 @@ describe("the results", () => {
     await user.click(screen.getByRole("checkbox", { name: "Select Budget 1" }));
     await user.click(screen.getByRole("button", { name: "Next page" }));
     await screen.findByText("Budget 26");
-    expect(api.lastRequest(SEARCH).query).toMatchObject({ page: ["2"], pageToken: ["token-2"] });
+    expect(api.lastRequest(SEARCH).fields).toMatchObject({ page: 2, pageToken: "token-2" });
     expect(screen.getByTestId("search-page")).toHaveTextContent("Page 2 of 2");
     expect(screen.getByRole("button", { name: "Recover" })).toBeDisabled();
     expect(screen.getByRole("button", { name: "Next page" })).toBeDisabled();
@@ -315,7 +315,7 @@ describe("opened for a resource", () => {
     );
     expect(screen.getByLabelText("Resource name or email")).toHaveValue("admin@alpvault-demo.test");
     await screen.findAllByTestId("search-result");
-    expect(api.lastRequest(SEARCH).query.resource).toEqual(["admin@alpvault-demo.test"]);
+    expect(api.lastRequest(SEARCH).fields.resource).toEqual("admin@alpvault-demo.test");
   });
 
   it("when the route names a shared drive, then the Drive tab searches its name", async () => {
@@ -327,7 +327,7 @@ describe("opened for a resource", () => {
     expect(screen.getByTestId("search-resource")).toHaveTextContent("Resource: Finance (Shared drive)");
     expect(screen.getByRole("tab", { name: "Drive" })).toHaveAttribute("aria-selected", "true");
     await screen.findByTestId("search-result");
-    expect(api.lastRequest(SEARCH).query).toMatchObject({ service: ["drive"], resource: ["Finance"] });
+    expect(api.lastRequest(SEARCH).fields).toMatchObject({ service: "drive", resource: "Finance" });
   });
 
   it("when the route names no known resource, then it says so and waits for a name", async () => {

@@ -27,7 +27,7 @@ import { renderWithProviders } from "@/testing/render";
 import { expectSnackbar } from "@/testing/snackbar";
 import { SnapshotBrowser } from "./snapshot-browser";
 
-const BROWSE = "GET /organizations/:organizationId/resources/:resourceId/browse";
+const BROWSE = "POST /organizations/:organizationId/resources/:resourceId/browse";
 const START_EXPORT = "POST /organizations/:organizationId/exports";
 
 /** What a test changes of a browse answer: anything but its items. */
@@ -53,7 +53,13 @@ const drive = (folder: string, change: BrowseChange = {}): BrowseResponse =>
   });
 
 /** A week of Ada's work calendar as the API answers it: an event, and a weekly series at an occurrence. */
-const calendarWeek = (query: Record<string, string[] | undefined>): BrowseResponse =>
+/** A body field as text (absent or not text: undefined). */
+const text = (fields: Record<string, unknown>, name: string): string | undefined => {
+  const value = fields[name];
+  return typeof value === "string" ? value : undefined;
+};
+
+const calendarWeek = (query: Record<string, unknown>): BrowseResponse =>
   browseAnswer(
     calendarAnswer([
       anEvent(1),
@@ -65,25 +71,25 @@ const calendarWeek = (query: Record<string, string[] | undefined>): BrowseRespon
         { calendar: "admin@alpvault-demo.test", name: "Ada Brunner" },
         { calendar: "work", name: "Work" },
       ],
-      calendar: query.calendar?.[0] ?? "admin@alpvault-demo.test",
+      calendar: text(query, "calendar") ?? "admin@alpvault-demo.test",
       view: {
-        span: query.span?.[0] === "day" ? "day" : "week",
-        from: query.day?.[0] ?? "2027-03-01",
-        to: addDays(query.day?.[0] ?? "2027-03-01", query.span?.[0] === "day" ? 1 : 7),
+        span: text(query, "span") === "day" ? "day" : "week",
+        from: text(query, "day") ?? "2027-03-01",
+        to: addDays(text(query, "day") ?? "2027-03-01", text(query, "span") === "day" ? 1 : 7),
         timeZone: "Europe/Zurich",
         eventsAtLeast: false,
       },
     },
   );
 
-const addressBook = (query: Record<string, string[] | undefined>): BrowseResponse =>
+const addressBook = (query: Record<string, unknown>): BrowseResponse =>
   browseAnswer(contactsAnswer([aContact(1)]), {
     groups: [
       { group: "all", name: "All contacts" },
       { group: "group:team", name: "Team" },
       { group: "other", name: "Other contacts" },
     ],
-    group: query.group?.[0] ?? "all",
+    group: text(query, "group") ?? "all",
   });
 
 let api: FakeApi;
@@ -93,11 +99,11 @@ beforeEach(() => {
   // As the API answers: without a service, a mailbox's Gmail.
   api.answer(BROWSE, (request) => {
     const answers: Record<string, () => BrowseResponse> = {
-      drive: () => drive(request.query.folder?.[0] ?? ""),
-      calendar: () => calendarWeek(request.query),
-      contacts: () => addressBook(request.query),
+      drive: () => drive(text(request.fields, "folder") ?? ""),
+      calendar: () => calendarWeek(request.fields),
+      contacts: () => addressBook(request.fields),
     };
-    return answers[request.query.service?.[0] ?? ""]?.() ?? mailbox();
+    return answers[text(request.fields, "service") ?? ""]?.() ?? mailbox();
   });
 });
 
@@ -116,7 +122,7 @@ async function openBrowser(resource = aResource()) {
   return { ...rendered, onRecover };
 }
 
-const lastQuery = () => api.lastRequest(BROWSE).query;
+const lastQuery = () => api.lastRequest(BROWSE).fields;
 
 /** The export started says so, and was asked for Ada's items with this body. */
 async function expectExportStarted(body: Record<string, unknown>) {
@@ -137,14 +143,14 @@ describe("browsing a mailbox", () => {
       "Projects",
     ]);
     // The service is the API's to choose at first: a mailbox's Gmail.
-    expect(lastQuery()).toEqual({ page: ["1"], pageSize: ["25"] });
+    expect(lastQuery()).toEqual({ page: 1, pageSize: 25 });
     expect(api.lastRequest(BROWSE).params.resourceId).toBe("user-ada");
   });
 
   it("when a label is chosen, then its items are asked, and All mail asks for the whole mailbox again", async () => {
     const { user } = await openBrowser();
     await user.click(screen.getByRole("button", { name: "Projects" }));
-    await waitFor(() => expect(lastQuery().label).toEqual(["Label_1"]));
+    await waitFor(() => expect(lastQuery().label).toEqual("Label_1"));
     await user.click(screen.getByRole("button", { name: "All mail" }));
     await waitFor(() => expect(lastQuery().label).toBeUndefined());
   });
@@ -177,14 +183,14 @@ describe("browsing a mailbox", () => {
         "As the backups held it at the end of March 31, 2026 (UTC)",
       ),
     );
-    expect(lastQuery().date).toEqual(["03-31-2026"]);
+    expect(lastQuery().date).toEqual("03-31-2026");
   });
 
   it("when items are selected at a day and recovered, then the recovery gets them as held that day", async () => {
     const { user, onRecover } = await openBrowser();
     await fill(user, screen.getByRole("textbox", { name: "Date" }), "03-31-2026");
     await user.click(screen.getByRole("button", { name: "Show" }));
-    await waitFor(() => expect(lastQuery().date).toEqual(["03-31-2026"]));
+    await waitFor(() => expect(lastQuery().date).toEqual("03-31-2026"));
     await user.click(await screen.findByRole("checkbox", { name: "Select Budget 2" }));
     await user.click(screen.getByRole("button", { name: "Recover" }));
     expect(onRecover).toHaveBeenCalledWith({
@@ -214,11 +220,11 @@ describe("browsing a drive", () => {
   it("when Drive is chosen, then the top shows the drives' roots, a folder opens with its trail back to the top", async () => {
     const { user } = await openBrowser();
     await user.click(screen.getByRole("button", { name: "Drive" }));
-    await waitFor(() => expect(lastQuery()).toEqual({ service: ["drive"], page: ["1"], pageSize: ["25"] }));
+    await waitFor(() => expect(lastQuery()).toEqual({ service: "drive", page: 1, pageSize: 25 }));
     await user.click(await screen.findByRole("button", { name: "My Drive" }));
-    await waitFor(() => expect(lastQuery().folder).toEqual(["My Drive"]));
+    await waitFor(() => expect(lastQuery().folder).toEqual("My Drive"));
     await user.click(await screen.findByRole("button", { name: "Finance" }));
-    await waitFor(() => expect(lastQuery().folder).toEqual(["My Drive/Finance"]));
+    await waitFor(() => expect(lastQuery().folder).toEqual("My Drive/Finance"));
     const trail = screen.getByRole("navigation", { name: "Folder path" });
     expect(
       within(trail)
@@ -238,7 +244,7 @@ describe("browsing a drive", () => {
     await openBrowser(aSharedDrive());
     expect(screen.queryByRole("button", { name: "Gmail" })).not.toBeInTheDocument();
     expect(screen.getByText("No folders here.")).toBeInTheDocument();
-    expect(api.lastRequest(BROWSE).query.service).toBeUndefined();
+    expect(api.lastRequest(BROWSE).fields.service).toBeUndefined();
     expect(screen.getByRole("navigation", { name: "Folder path" })).toBeInTheDocument();
   });
 
@@ -257,7 +263,7 @@ describe("exporting what the browse shows", () => {
     const { user } = await openBrowser();
     expect(screen.getByRole("button", { name: "Export all" })).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Projects" }));
-    await waitFor(() => expect(lastQuery().label).toEqual(["Label_1"]));
+    await waitFor(() => expect(lastQuery().label).toEqual("Label_1"));
     await user.click(await screen.findByRole("button", { name: "Export all of Projects" }));
     await user.click(await screen.findByRole("menuitem", { name: "MBOX (one file)" }));
     await expectExportStarted({
@@ -275,7 +281,7 @@ describe("exporting what the browse shows", () => {
     const { user } = await openBrowser();
     await user.click(screen.getByRole("button", { name: "Drive" }));
     await user.click(await screen.findByRole("button", { name: "My Drive" }));
-    await waitFor(() => expect(lastQuery().folder).toEqual(["My Drive"]));
+    await waitFor(() => expect(lastQuery().folder).toEqual("My Drive"));
     await user.click(await screen.findByRole("button", { name: "Export all of My Drive" }));
     await expectExportStarted({
       service: "drive",
@@ -289,9 +295,7 @@ describe("browsing a calendar", () => {
   it("when Calendar is chosen, then its primary calendar's week shows, a series at each occurrence, and the days go back and forth by week or day", async () => {
     const { user } = await openBrowser();
     await user.click(screen.getByRole("button", { name: "Calendars" }));
-    await waitFor(() =>
-      expect(lastQuery()).toEqual({ service: ["calendar"], page: ["1"], pageSize: ["25"] }),
-    );
+    await waitFor(() => expect(lastQuery()).toEqual({ service: "calendar", page: 1, pageSize: 25 }));
     expect(await screen.findByTestId("browse-days")).toHaveTextContent(
       "Monday, March 1, 2027 – Sunday, March 7, 2027",
     );
@@ -302,15 +306,15 @@ describe("browsing a calendar", () => {
     expect(screen.getByRole("button", { name: "Ada Brunner" })).toHaveAttribute("aria-current", "location");
 
     await user.click(screen.getByRole("button", { name: "Next week" }));
-    await waitFor(() => expect(lastQuery().day).toEqual(["2027-03-08"]));
+    await waitFor(() => expect(lastQuery().day).toEqual("2027-03-08"));
     await user.click(screen.getByRole("button", { name: "Day" }));
-    await waitFor(() => expect(lastQuery()).toMatchObject({ span: ["day"], day: ["2027-03-08"] }));
+    await waitFor(() => expect(lastQuery()).toMatchObject({ span: "day", day: "2027-03-08" }));
     await user.click(await screen.findByRole("button", { name: "Previous day" }));
-    await waitFor(() => expect(lastQuery().day).toEqual(["2027-03-07"]));
+    await waitFor(() => expect(lastQuery().day).toEqual("2027-03-07"));
     await user.click(screen.getByRole("button", { name: "Today" }));
     await waitFor(() => expect(lastQuery().day).toBeUndefined());
     await user.click(screen.getByRole("button", { name: "Work" }));
-    await waitFor(() => expect(lastQuery().calendar).toEqual(["work"]));
+    await waitFor(() => expect(lastQuery().calendar).toEqual("work"));
   });
 
   it("when a series' occurrence is selected, then the recovery gets the series, and Export all exports the calendar", async () => {
@@ -351,14 +355,14 @@ describe("browsing contacts", () => {
     );
     const { user } = await openBrowser();
     await user.click(screen.getByRole("button", { name: "Contacts" }));
-    await waitFor(() => expect(lastQuery().service).toEqual(["contacts"]));
+    await waitFor(() => expect(lastQuery().service).toEqual("contacts"));
     expect((await screen.findAllByTestId("browse-group")).map((group) => group.textContent)).toEqual([
       "All contacts",
       "Team",
       "Other contacts",
     ]);
     await user.click(screen.getByRole("button", { name: "Team" }));
-    await waitFor(() => expect(lastQuery().group).toEqual(["group:team"]));
+    await waitFor(() => expect(lastQuery().group).toEqual("group:team"));
     await user.click(await screen.findByRole("button", { name: "Export all of Team" }));
     await expectExportStarted({
       service: "contacts",
