@@ -40,7 +40,12 @@ describe("data keys", () => {
     expect(derived.dataKeyId).toBe(key.id);
     expect(derived.enc.equals(hkdf32(key.key, "alpvault:dk:v1:enc"))).toBe(true);
     expect(derived.name.equals(hkdf32(key.key, "alpvault:dk:v1:name"))).toBe(true);
-    expect(derived.enc.equals(derived.name)).toBe(false);
+    expect(derived.catalog.equals(hkdf32(key.key, "alpvault:dk:v2:catalog"))).toBe(true);
+    expect(derived.search.equals(hkdf32(key.key, "alpvault:dk:v2:search"))).toBe(true);
+    const all = [derived.enc, derived.name, derived.catalog, derived.search].map((bytes) =>
+      bytes.toString("hex"),
+    );
+    expect(new Set(all).size).toBe(4);
     expect(deriveKeys(dataKey(key.id, key.key)).name.equals(derived.name)).toBe(true);
   });
 
@@ -55,7 +60,7 @@ describe("data keys", () => {
       inspect({ nested: { key } }, { depth: 5, showHidden: true }),
     ].join("\n");
     expect(shown).toContain(key.id);
-    for (const secret of [key.key, derived.enc, derived.name]) {
+    for (const secret of [key.key, derived.enc, derived.name, derived.catalog, derived.search]) {
       expect(shown).not.toContain(secret.toString("hex"));
       expect(shown).not.toContain(secret.toString("base64"));
     }

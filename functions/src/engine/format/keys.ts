@@ -18,7 +18,12 @@ export const DATA_KEY_ID = /^[0-9a-f]{32}$/;
 export const ORGANIZATION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** HKDF-SHA256 `info` of each derived key (no salt, 32 bytes each). */
-export const HKDF_INFO = { enc: "alpvault:dk:v1:enc", name: "alpvault:dk:v1:name" } as const;
+export const HKDF_INFO = {
+  enc: "alpvault:dk:v1:enc",
+  name: "alpvault:dk:v1:name",
+  catalog: "alpvault:dk:v2:catalog",
+  search: "alpvault:dk:v2:search",
+} as const;
 
 export interface DataKey {
   /** 32 hex characters. */
@@ -27,13 +32,17 @@ export interface DataKey {
   readonly key: Buffer;
 }
 
-/** The two keys every object of a data key is written with. */
+/** The keys every object (`enc`, `name`) and catalog document (`catalog`, `search`) of a data key is written with. */
 export interface DerivedKeys {
   readonly dataKeyId: string;
   /** AES-256-GCM content key. */
   readonly enc: Buffer;
   /** HMAC-SHA256 key for chunk ids and content digests. */
   readonly name: Buffer;
+  /** AES-256-GCM key of sealed catalog fields (format v2, §9.2). */
+  readonly catalog: Buffer;
+  /** HMAC-SHA256 key of search tokens (format v2, §9.3). */
+  readonly search: Buffer;
 }
 
 /** Key bytes live in private fields: printing or serialising shows the id only. */
@@ -61,24 +70,29 @@ class SecretDataKey implements DataKey {
 }
 
 class SecretDerivedKeys implements DerivedKeys {
-  readonly #enc: Buffer;
-  readonly #name: Buffer;
+  readonly #keys: Readonly<Record<keyof typeof HKDF_INFO, Buffer>>;
 
   constructor(
     readonly dataKeyId: string,
-    enc: Buffer,
-    name: Buffer,
+    keys: Readonly<Record<keyof typeof HKDF_INFO, Buffer>>,
   ) {
-    this.#enc = enc;
-    this.#name = name;
+    this.#keys = keys;
   }
 
   get enc(): Buffer {
-    return this.#enc;
+    return this.#keys.enc;
   }
 
   get name(): Buffer {
-    return this.#name;
+    return this.#keys.name;
+  }
+
+  get catalog(): Buffer {
+    return this.#keys.catalog;
+  }
+
+  get search(): Buffer {
+    return this.#keys.search;
   }
 
   toJSON(): string {
@@ -110,10 +124,15 @@ export function newDataKey(): DataKey {
   return dataKey(randomBytes(16).toString("hex"), randomBytes(DATA_KEY_BYTES));
 }
 
-/** The `enc` and `name` keys of a data key (HKDF-SHA256, empty salt, `HKDF_INFO`). */
+/** The keys derived from a data key (HKDF-SHA256, empty salt, `HKDF_INFO`). */
 export function deriveKeys(key: DataKey): DerivedKeys {
   const derive = (info: string) => Buffer.from(hkdfSync("sha256", key.key, Buffer.alloc(0), info, 32));
-  return new SecretDerivedKeys(key.id, derive(HKDF_INFO.enc), derive(HKDF_INFO.name));
+  return new SecretDerivedKeys(key.id, {
+    enc: derive(HKDF_INFO.enc),
+    name: derive(HKDF_INFO.name),
+    catalog: derive(HKDF_INFO.catalog),
+    search: derive(HKDF_INFO.search),
+  });
 }
 
 /** Additional authenticated data of a wrapped data key: `alpvault:dk:v1:<organizationId>:<dataKeyId>`. */
