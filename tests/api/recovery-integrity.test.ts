@@ -169,6 +169,14 @@ describe("export jobs", () => {
     const { bytes, link, disposition } = await jobs().download(job.exportId);
     expect(new URL(link.url).searchParams.get("X-Goog-Signature")).toMatch(/^[0-9a-f]+$/);
     expect(disposition).toBe(`attachment; filename="${job.fileName}"`);
+    // Neither the object's name nor the download's URL names the mailbox.
+    const address = (setup.resource.email ?? "").toLowerCase();
+    expect(address).toContain("@");
+    expect(job.fileName).toMatch(
+      new RegExp(`^${setup.resource.resourceId}-mail-\\d{4}-\\d{2}-\\d{2}\\.mbox$`),
+    );
+    expect(decodeURIComponent(link.url).toLowerCase()).not.toContain(address);
+    expect(decodeURIComponent(link.url)).toContain(`/x/${job.exportId}/export.mbox`);
     expect(bytes.length).toBe(job.progress.bytes);
     const messages: Buffer[] = [];
     for await (const message of readMbox(Readable.from([bytes]))) messages.push(message);

@@ -183,9 +183,11 @@ export async function startExport(
   });
   const exportId = newExportId(scope);
   const resourceName = resource.email ?? resource.name;
-  const base = resourceName.replace(/[^A-Za-z0-9@._-]/g, "_");
+  // Neither the object's name nor the file name the signed download gives (it is in the download's URL)
+  // carries the mailbox's address or the drive's name: the resource's id stands for them.
   const day = now.toISOString().slice(0, 10);
-  const fileName = `${base}-${SERVICES[service].exportWord}-${day}.${FORMAT_WRITERS[format].extension}`;
+  const extension = FORMAT_WRITERS[format].extension;
+  const fileName = `${request.resourceId}-${SERVICES[service].exportWord}-${day}.${extension}`;
   const stored = await createExport(
     scope,
     {
@@ -195,7 +197,7 @@ export async function startExport(
       resourceId: request.resourceId,
       resourceName,
       fileName,
-      objectName: `o/${scope.organizationId}/x/${exportId}/${fileName}`,
+      objectName: `o/${scope.organizationId}/x/${exportId}/export.${extension}`,
       itemIds,
       asOf,
       within,
