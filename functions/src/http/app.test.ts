@@ -4,31 +4,11 @@ import { logger } from "firebase-functions";
 import { DomainError, type ErrorKind } from "../lib/errors";
 import { StoredDocumentError } from "../lib/stored";
 import { createApi } from "./app";
-import type { AppCheckVerifier, IdentityVerifier } from "./authenticate";
+import { TEST_APP_CHECK_TOKEN, TEST_ID_TOKEN, testVerifiers } from "./test-verifiers";
 
-const ID_TOKEN = "id-token-secret-value";
-const APP_CHECK = "app-check-secret-value";
-
-/** Verifiers that accept exactly one token each, like the real ones accept exactly valid tokens. */
-const identity: IdentityVerifier = {
-  async verifyIdToken(token) {
-    if (token !== ID_TOKEN) throw new Error("invalid");
-    return {
-      uid: "user-1",
-      email: "anna@example.com",
-      emailVerified: true,
-      signInProvider: "google.com",
-      googleSub: "sub-1",
-      hostedDomain: null,
-    };
-  },
-};
-const appCheck: AppCheckVerifier = {
-  async verifyAppCheckToken(token) {
-    if (token !== APP_CHECK) throw new Error("invalid");
-    return { appId: "app-1" };
-  },
-};
+const ID_TOKEN = TEST_ID_TOKEN;
+const APP_CHECK = TEST_APP_CHECK_TOKEN;
+const { identity, appCheck } = testVerifiers();
 
 function testRoutes(): Router {
   const router = Router();

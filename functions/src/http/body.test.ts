@@ -2,6 +2,7 @@ import { Router } from "express";
 import request from "supertest";
 import { createApi } from "./app";
 import { BODY_MAX_DEPTH, BODY_MESSAGES, bodyShapeProblem } from "./body";
+import { TEST_APP_CHECK_TOKEN, TEST_ID_TOKEN, testVerifiers } from "./test-verifiers";
 
 function api() {
   const router = Router();
@@ -12,23 +13,14 @@ function api() {
     res.json({ id: req.params.id });
   });
   return createApi({
-    identity: {
-      verifyIdToken: async () => ({
-        uid: "u",
-        email: "a@b.test",
-        emailVerified: true,
-        signInProvider: "google.com",
-        googleSub: "1",
-        hostedDomain: null,
-      }),
-    },
-    appCheck: { verifyAppCheckToken: async () => ({ appId: "app" }) },
+    ...testVerifiers(),
     onRefused: () => Promise.resolve(),
     routers: [router],
   });
 }
 
-const authed = (test: request.Test) => test.set("Authorization", "Bearer t").set("X-Firebase-AppCheck", "a");
+const authed = (test: request.Test) =>
+  test.set("Authorization", `Bearer ${TEST_ID_TOKEN}`).set("X-Firebase-AppCheck", TEST_APP_CHECK_TOKEN);
 
 function nested(depth: number): unknown {
   let value: unknown = "leaf";

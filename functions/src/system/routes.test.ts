@@ -1,28 +1,19 @@
 import request from "supertest";
 import { createApi } from "../http/app";
+import { TEST_APP_CHECK_TOKEN, TEST_ID_TOKEN, testVerifiers } from "../http/test-verifiers";
 import { systemRoutes } from "./routes";
 import { systemService } from "./service";
 
 function health(databaseAnswers: boolean): request.Test {
   const api = createApi({
-    identity: {
-      verifyIdToken: async () => ({
-        uid: "user-1",
-        email: "anna@example.com",
-        emailVerified: true,
-        signInProvider: "google.com",
-        googleSub: "sub-1",
-        hostedDomain: null,
-      }),
-    },
-    appCheck: { verifyAppCheckToken: async () => ({ appId: "app-1" }) },
+    ...testVerifiers(),
     onRefused: () => Promise.resolve(),
     routers: [systemRoutes(systemService({ databaseAnswers: async () => databaseAnswers }))],
   });
   return request(api)
     .get("/v1/health")
-    .set("Authorization", "Bearer id-token")
-    .set("X-Firebase-AppCheck", "app-check");
+    .set("Authorization", `Bearer ${TEST_ID_TOKEN}`)
+    .set("X-Firebase-AppCheck", TEST_APP_CHECK_TOKEN);
 }
 
 test("when the database does not answer, then health is 503 with {code, message}", async () => {
