@@ -5,10 +5,12 @@
  * default secret changes, the next backup makes a new data key under it and retires the others (they are
  * still read; objects never move). A secret named by a record protects backups and cannot be deleted.
  */
+import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import { DEFAULT_SECRET_ID } from "@alpvault/contracts/secrets";
 import type { Scope } from "../lib/tenancy";
 import { storedSecret, storedSecrets } from "../secrets/service";
-import { FormatError } from "../engine/format/errors";
+import { EncryptionKeyError, FormatError } from "../engine/format/errors";
+import { DomainError } from "../lib/errors";
 import {
   deriveKeys,
   newDataKey,
@@ -33,6 +35,15 @@ async function defaultSecret(scope: Scope): Promise<{ secretId: string; kmsResou
   return stored
     ? { secretId: stored.secretId, kmsResourceName: stored.kmsResourceName }
     : { secretId: DEFAULT_SECRET_ID };
+}
+
+/**
+ * The Cloud KMS key of the organisation's default secret (`projects/…/cryptoKeys/…`), or undefined when the
+ * built-in key is the default: what protects a file the organisation exports (Cloud Storage's
+ * customer-managed encryption, docs/backup-format.md §9.7).
+ */
+export async function defaultKmsKeyName(scope: Scope): Promise<string | undefined> {
+  return (await defaultSecret(scope)).kmsResourceName;
 }
 
 /**
@@ -83,4 +94,23 @@ export function dataKeyResolver(
     return deriveKeys(await unwrapDataKey(wrappers(secret), scope.organizationId, record));
   };
   return (dataKeyId) => derived.get(dataKeyId, () => resolve(dataKeyId));
+}
+
+/**
+ * Whether the organisation's backups can be read now: one data key of each secret that wrapped any
+ * (usually one) unwraps. A customer key disabled, destroyed or out of reach makes it a 409 with the
+ * spec's "Encryption key error", so that search, browse, recovery, export and downloads answer it rather
+ * than show what could not be restored (docs/backup-format.md §9.5).
+ */
+export async function requireReadableBackups(scope: Scope, wrappers: KeyWrappers): Promise<void> {
+  const records = await dataKeyRecords(scope);
+  const oneOfEach = new Map(records.map((record) => [record.secretId, record.dataKeyId]));
+  const resolve = dataKeyResolver(scope, wrappers);
+  try {
+    await Promise.all([...oneOfEach.values()].map((dataKeyId) => resolve(dataKeyId)));
+  } catch (error) {
+    if (error instanceof EncryptionKeyError)
+      throw DomainError.conflict(BACKUP_FAILURE_REASONS["encryption-key-error"]);
+    throw error;
+  }
 }

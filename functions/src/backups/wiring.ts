@@ -17,6 +17,8 @@ import { quotaAwareCaller } from "../engine/google/quota-caller";
 import { enqueueBackup } from "./queue";
 import { streamBuilders } from "./stream-builders";
 import type { WorkerDeps } from "./worker";
+import { requireReadableBackups } from "./data-keys";
+import type { Scope } from "../lib/tenancy";
 import { cloudKmsKeyWrapper } from "../secrets/key-wrapper";
 
 /** How long one delivery works before it checkpoints and re-enqueues (the function's timeout is 540 s). */
@@ -89,4 +91,12 @@ export function restoreWorkerDeps<Enqueue>(enqueue: Enqueue) {
     enqueue,
     budgetMs: TASK_BUDGET_MS,
   };
+}
+
+/**
+ * For the API's routes that read backups (search, browse, recovery, export, downloads): a 409 "Encryption
+ * key error" while the organisation's key cannot be used (`requireReadableBackups`).
+ */
+export function requireReadable(scope: Scope): Promise<void> {
+  return requireReadableBackups(scope, workerDeps().wrappers);
 }

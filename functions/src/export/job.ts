@@ -20,7 +20,7 @@ import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { EXPORT_LIFETIME_DAYS } from "@alpvault/contracts/exports";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
-import { dataKeyResolver, type KeyWrappers } from "../backups/data-keys";
+import { dataKeyResolver, defaultKmsKeyName, type KeyWrappers } from "../backups/data-keys";
 import type { EnqueueExport, ExportTask } from "./queue";
 import { itemsAfter, itemsByKey } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
@@ -160,10 +160,17 @@ async function openOutput(
       logs.exportRestarted({ organizationId: scope.organizationId, exportId: job.exportId });
     job.checkpoint = {
       ...EMPTY_CHECKPOINT,
-      session: await openUploadSession(target, job.objectName, {
-        contentType: FORMAT_WRITERS[job.format].contentType,
-        contentDisposition: `attachment; filename="${job.fileName}"`,
-      }),
+      // Under the organisation's Cloud KMS key when its default secret is one: the key protects the
+      // exported copy as it protects the backups.
+      session: await openUploadSession(
+        target,
+        job.objectName,
+        {
+          contentType: FORMAT_WRITERS[job.format].contentType,
+          contentDisposition: `attachment; filename="${job.fileName}"`,
+        },
+        await defaultKmsKeyName(scope),
+      ),
     };
     // The choice's totals stay: they were counted when the export was asked for.
     job.progress = { ...job.progress, exported: 0, failed: 0, bytes: 0 };

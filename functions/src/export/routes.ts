@@ -1,6 +1,6 @@
 import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
-import { workerDeps } from "../backups/wiring";
+import { requireReadable, workerDeps } from "../backups/wiring";
 import { enqueueExport } from "./queue";
 import { callerOf } from "../http/authenticate";
 import { sendCsvReport, sendDownload } from "../http/write-chunk";
@@ -19,6 +19,7 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
   router.post(base, async (request, response) => {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
+    await requireReadable(organization);
     response.status(202).json(await startExport(organization, request.body, caller.email, enqueueExport));
   });
   router.get(base, async (request, response) => {
@@ -47,6 +48,7 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
     response.setHeader("Cache-Control", "no-store");
+    await requireReadable(organization);
     response.json(await exportDownload(organization, request.params.exportId, caller.email, exportStorage));
   });
   router.post(`${base}/mbox`, async (request, response) => {
@@ -54,6 +56,7 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
       callerOf(response),
       request.params.organizationId,
     );
+    await requireReadable(organization);
     await sendDownload(response, await exportMailbox(organization, request.body, workerDeps()));
   });
   router.post(`${base}/zip`, async (request, response) => {
@@ -61,6 +64,7 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
       callerOf(response),
       request.params.organizationId,
     );
+    await requireReadable(organization);
     await sendDownload(response, await exportDrive(organization, request.body, workerDeps()));
   });
   return router;

@@ -55,13 +55,20 @@ async function send(request: () => Promise<Response>): Promise<Response> {
   throw lastError instanceof Error ? lastError : new UploadError("Cloud Storage could not be reached");
 }
 
-/** Opens a session for `name`; its URI is what later requests (and later deliveries) use. */
+/**
+ * Opens a session for `name`; its URI is what later requests (and later deliveries) use. With a
+ * `kmsKeyName`, Cloud Storage encrypts the object under that Cloud KMS key (customer-managed encryption:
+ * https://cloud.google.com/storage/docs/encryption/using-customer-managed-keys) and reads it only while
+ * the key version it used is enabled.
+ */
 export async function openUploadSession(
   target: UploadTarget,
   name: string,
   metadata: { contentType: string; contentDisposition?: string },
+  kmsKeyName?: string,
 ): Promise<string> {
-  const url = `${target.endpoint}/upload/storage/v1/b/${encodeURIComponent(target.bucket)}/o?uploadType=resumable&name=${encodeURIComponent(name)}`;
+  const query = new URLSearchParams({ uploadType: "resumable", name, ...(kmsKeyName ? { kmsKeyName } : {}) });
+  const url = `${target.endpoint}/upload/storage/v1/b/${encodeURIComponent(target.bucket)}/o?${query.toString()}`;
   const response = await send(async () =>
     fetch(url, {
       method: "POST",

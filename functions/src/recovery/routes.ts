@@ -1,4 +1,5 @@
 import { type Router } from "express";
+import { requireReadable } from "../backups/wiring";
 import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import { sendCsvReport } from "../http/write-chunk";
@@ -15,6 +16,7 @@ export function recoveryRoutes(organizations: () => OrganizationService): Router
   router.post(base, async (request, response) => {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
+    await requireReadable(organization);
     response.status(202).json(await startRecovery(organization, request.body, caller.email));
   });
   router.get(base, async (request, response) => {
@@ -30,6 +32,7 @@ export function recoveryRoutes(organizations: () => OrganizationService): Router
       callerOf(response),
       request.params.organizationId,
     );
+    await requireReadable(organization);
     response.json(await estimateRecovery(organization, request.body));
   });
   router.get(`${base}/:recoveryId`, async (request, response) => {
