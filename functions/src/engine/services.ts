@@ -18,3 +18,43 @@ export function itemTitle(search: SearchFields): string | undefined {
       return search.display?.name;
   }
 }
+
+/** What a catalog item of format v2 indexes (docs/backup-format.md §9.3): the values it makes tokens of, and what it keeps clear. */
+export interface IndexedParts {
+  tokens: { labels?: string[]; groups?: string[]; path?: string; calendar?: string };
+  clear: {
+    date?: string;
+    modified?: string;
+    start?: string;
+    end?: string;
+    size?: number;
+    entry?: string;
+    recurring?: true;
+    long?: true;
+    cancelled?: true;
+  };
+}
+
+/** An item's indexed parts besides its keywords, per kind of search fields. */
+export function indexedParts(search: SearchFields): IndexedParts {
+  switch (search.kind) {
+    case "mail":
+      return { tokens: { labels: search.labels }, clear: { date: search.date, size: search.size } };
+    case "drive":
+      return { tokens: { path: search.path }, clear: { modified: search.modifiedTime, size: search.size } };
+    case "calendar":
+      return {
+        tokens: { calendar: search.calendarId },
+        clear: {
+          start: search.start,
+          end: search.end,
+          entry: search.entry,
+          ...(search.recurring ? { recurring: true as const } : {}),
+          ...(search.long ? { long: true as const } : {}),
+          ...(search.cancelled ? { cancelled: true as const } : {}),
+        },
+      };
+    case "contact":
+      return { tokens: { groups: search.groups }, clear: { entry: search.entry } };
+  }
+}
