@@ -22,6 +22,7 @@ import {
   type KeyWrapper,
 } from "../engine/format/keys";
 import { SharedByKey } from "../lib/parallel";
+import { keyringOf, type CatalogKeyring } from "./catalog/sealed-documents";
 import { activeDataKeyRecord, dataKeyRecords, makeActiveDataKey } from "./repo";
 
 export interface KeyWrappers {
@@ -97,17 +98,25 @@ export function dataKeyResolver(
 }
 
 /**
- * Whether the organisation's backups can be read now: one data key of each secret that wrapped any
- * (usually one) unwraps. A customer key disabled, destroyed or out of reach makes it a 409 with the
- * spec's "Encryption key error", so that search, browse, recovery, export and downloads answer it rather
- * than show what could not be restored (docs/backup-format.md §9.5).
+ * The organisation's catalog keys: every data key it has, unwrapped, for reading catalog documents of
+ * format v2 (docs/backup-format.md §9). The wrappers' `EncryptionKeyError` when the customer's key cannot
+ * be used (a job fails with it, or retries while Cloud KMS does not answer).
  */
-export async function requireReadableBackups(scope: Scope, wrappers: KeyWrappers): Promise<void> {
+export async function catalogKeyring(scope: Scope, wrappers: KeyWrappers): Promise<CatalogKeyring> {
   const records = await dataKeyRecords(scope);
-  const oneOfEach = new Map(records.map((record) => [record.secretId, record.dataKeyId]));
   const resolve = dataKeyResolver(scope, wrappers);
+  const keys = await Promise.all(records.map((record) => resolve(record.dataKeyId)));
+  return keyringOf(scope.organizationId, keys);
+}
+
+/**
+ * `catalogKeyring` for the API: a customer key disabled, destroyed or out of reach makes it a 409 with the
+ * spec's "Encryption key error", so that search, browse, recovery, export and downloads answer it rather
+ * than show what could not be restored (§9.5).
+ */
+export async function openCatalogKeys(scope: Scope, wrappers: KeyWrappers): Promise<CatalogKeyring> {
   try {
-    await Promise.all([...oneOfEach.values()].map((dataKeyId) => resolve(dataKeyId)));
+    return await catalogKeyring(scope, wrappers);
   } catch (error) {
     if (error instanceof EncryptionKeyError)
       throw DomainError.conflict(BACKUP_FAILURE_REASONS["encryption-key-error"]);

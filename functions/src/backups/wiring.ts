@@ -17,7 +17,8 @@ import { quotaAwareCaller } from "../engine/google/quota-caller";
 import { enqueueBackup } from "./queue";
 import { streamBuilders } from "./stream-builders";
 import type { WorkerDeps } from "./worker";
-import { requireReadableBackups } from "./data-keys";
+import { openCatalogKeys } from "./data-keys";
+import type { CatalogScope } from "./catalog/sealed-documents";
 import type { Scope } from "../lib/tenancy";
 import { cloudKmsKeyWrapper } from "../secrets/key-wrapper";
 
@@ -94,9 +95,10 @@ export function restoreWorkerDeps<Enqueue>(enqueue: Enqueue) {
 }
 
 /**
- * For the API's routes that read backups (search, browse, recovery, export, downloads): a 409 "Encryption
- * key error" while the organisation's key cannot be used (`requireReadableBackups`).
+ * For the API's routes and the jobs that read backups (search, browse, recovery, export, downloads): the
+ * scope with the organisation's catalog keys open, or a 409 "Encryption key error" while its key cannot be
+ * used (`openCatalogKeys`).
  */
-export function requireReadable(scope: Scope): Promise<void> {
-  return requireReadableBackups(scope, workerDeps().wrappers);
+export async function readableScope<S extends Scope>(scope: S): Promise<S & CatalogScope> {
+  return { ...scope, keyring: await openCatalogKeys(scope, workerDeps().wrappers) };
 }

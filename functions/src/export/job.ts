@@ -20,7 +20,7 @@ import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { EXPORT_LIFETIME_DAYS } from "@alpvault/contracts/exports";
 import type { RegionId } from "@alpvault/contracts/regions";
 import { appendAudit } from "../audit/service";
-import { dataKeyResolver, defaultKmsKeyName, type KeyWrappers } from "../backups/data-keys";
+import { catalogKeyring, dataKeyResolver, defaultKmsKeyName, type KeyWrappers } from "../backups/data-keys";
 import type { EnqueueExport, ExportTask } from "./queue";
 import { itemsAfter, itemsByKey } from "../backups/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
@@ -127,6 +127,7 @@ export async function executeExport(
     taken: new Set(),
   };
   try {
+    file.scope = { ...scope, keyring: await catalogKeyring(scope, deps.wrappers) };
     const walked = await writeItems(file, stretch, sizes.checkpoint);
     if (walked !== "done") return walked;
     await FORMAT_WRITERS[job.format].finish?.(file);

@@ -1,6 +1,6 @@
 import { type Router } from "express";
 import { apiRouter } from "../http/api-router";
-import { requireReadable, workerDeps } from "../backups/wiring";
+import { readableScope, workerDeps } from "../backups/wiring";
 import { enqueueExport } from "./queue";
 import { callerOf } from "../http/authenticate";
 import { sendCsvReport, sendDownload } from "../http/write-chunk";
@@ -19,8 +19,8 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
   router.post(base, async (request, response) => {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
-    await requireReadable(organization);
-    response.status(202).json(await startExport(organization, request.body, caller.email, enqueueExport));
+    const readable = await readableScope(organization);
+    response.status(202).json(await startExport(readable, request.body, caller.email, enqueueExport));
   });
   router.get(base, async (request, response) => {
     const organization = await organizations().requireAdmin(
@@ -48,24 +48,24 @@ export function exportRoutes(organizations: () => OrganizationService): Router {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
     response.setHeader("Cache-Control", "no-store");
-    await requireReadable(organization);
-    response.json(await exportDownload(organization, request.params.exportId, caller.email, exportStorage));
+    const readable = await readableScope(organization);
+    response.json(await exportDownload(readable, request.params.exportId, caller.email, exportStorage));
   });
   router.post(`${base}/mbox`, async (request, response) => {
     const organization = await organizations().requireAdmin(
       callerOf(response),
       request.params.organizationId,
     );
-    await requireReadable(organization);
-    await sendDownload(response, await exportMailbox(organization, request.body, workerDeps()));
+    const readable = await readableScope(organization);
+    await sendDownload(response, await exportMailbox(readable, request.body, workerDeps()));
   });
   router.post(`${base}/zip`, async (request, response) => {
     const organization = await organizations().requireAdmin(
       callerOf(response),
       request.params.organizationId,
     );
-    await requireReadable(organization);
-    await sendDownload(response, await exportDrive(organization, request.body, workerDeps()));
+    const readable = await readableScope(organization);
+    await sendDownload(response, await exportDrive(readable, request.body, workerDeps()));
   });
   return router;
 }

@@ -30,7 +30,8 @@ type Decoded<T> = { success: true; value: T } | { success: false; fields: string
 /** One kind of stored document: its name (for errors and logs) and how its data decodes. */
 export interface StoredKind<T> {
   readonly name: string;
-  decode(data: unknown, id: string): Decoded<T>;
+  /** `path`: the document's path (a kind whose fields are sealed for their place reads it). */
+  decode(data: unknown, id: string, path?: string): Decoded<T>;
 }
 
 /** At most this many fields are named in an error or a log line. */
@@ -89,7 +90,7 @@ function decodeOrReport<T>(
   handling: "failed" | "skipped",
 ): T | undefined {
   if (!snapshot.exists) return undefined;
-  const decoded = kind.decode(snapshot.data(), snapshot.id);
+  const decoded = kind.decode(snapshot.data(), snapshot.id, snapshot.ref.path);
   if (decoded.success) return decoded.value;
   const path = snapshot.ref.path;
   storedDocumentUnreadable({ kind: kind.name, path, fields: decoded.fields, handling });

@@ -11,7 +11,7 @@ import type { BlobStore } from "../engine/blobstore/blob-store";
 import type { DerivedKeys } from "../engine/format/keys";
 import { versionContent } from "../engine/restore/content";
 import type { CatalogItem } from "../engine/runner/catalog";
-import type { Scope } from "../lib/tenancy";
+import type { CatalogScope } from "../backups/catalog/sealed-documents";
 import { writeLedger, type LedgerEntry, type StoredRecovery } from "./repo";
 
 /** What became of one item. */
@@ -57,7 +57,8 @@ export type ItemRestorer = ItemByItemRestorer | PageRestorer;
 
 /** What one delivery of a recovery restores with. */
 export interface RecoveryRestore {
-  scope: Scope;
+  /** With the catalog's keys once the walk begins. */
+  scope: CatalogScope;
   recovery: StoredRecovery;
   kind: ServiceItemKind;
   items: ItemRestorer;

@@ -1,5 +1,5 @@
 import { type Router } from "express";
-import { requireReadable } from "../backups/wiring";
+import { readableScope } from "../backups/wiring";
 import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import { sendCsvReport } from "../http/write-chunk";
@@ -16,8 +16,8 @@ export function recoveryRoutes(organizations: () => OrganizationService): Router
   router.post(base, async (request, response) => {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
-    await requireReadable(organization);
-    response.status(202).json(await startRecovery(organization, request.body, caller.email));
+    const readable = await readableScope(organization);
+    response.status(202).json(await startRecovery(readable, request.body, caller.email));
   });
   router.get(base, async (request, response) => {
     const organization = await organizations().requireAdmin(
@@ -32,8 +32,8 @@ export function recoveryRoutes(organizations: () => OrganizationService): Router
       callerOf(response),
       request.params.organizationId,
     );
-    await requireReadable(organization);
-    response.json(await estimateRecovery(organization, request.body));
+    const readable = await readableScope(organization);
+    response.json(await estimateRecovery(readable, request.body));
   });
   router.get(`${base}/:recoveryId`, async (request, response) => {
     const organization = await organizations().requireAdmin(

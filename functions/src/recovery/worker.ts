@@ -11,7 +11,7 @@
 import { itemKindOf, SERVICES } from "@alpvault/contracts/services";
 import { SYSTEM_ACTOR } from "@alpvault/contracts/audit";
 import { appendAudit } from "../audit/service";
-import { dataKeyResolver } from "../backups/data-keys";
+import { catalogKeyring, dataKeyResolver } from "../backups/data-keys";
 import type { RecoveryTask } from "./queue";
 import { itemsAfter, itemsByKey, readBackupResource } from "../backups/service";
 import type { CatalogItem } from "../engine/runner/catalog";
@@ -91,6 +91,7 @@ export async function executeRecovery(
   };
   let walked: "done" | "continued" | "dropped";
   try {
+    restore.scope = { ...scope, keyring: await catalogKeyring(scope, deps.wrappers) };
     walked = await restorePages(restore, stretch);
   } catch (error) {
     logs.recoveryFailed({ organizationId: scope.organizationId, recoveryId: recovery.recoveryId, error });

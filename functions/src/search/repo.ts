@@ -15,10 +15,10 @@ import { decodeQueried, readableDocument } from "../lib/stored";
 import { catalogDocId } from "../engine/runner/catalog-ids";
 import {
   CATALOG_ITEM_FOLDER_VIEW,
-  CATALOG_ITEM_SEARCH_VIEW,
   SEARCH_VIEW_FIELDS,
   type CatalogItemSearchView,
 } from "../backups/catalog/documents";
+import { catalogSearchViewKind, type CatalogScope } from "../backups/catalog/sealed-documents";
 
 export type ItemKind = ServiceItemKind;
 
@@ -71,7 +71,7 @@ function streamQuery(scope: Scope, resourceId: string, kind: ItemKind, stream: S
 
 /** The catalog document a page token names, or undefined when it is gone. */
 export async function cursorDocument(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   docId: string,
 ): Promise<DocumentSnapshot | undefined> {
@@ -85,7 +85,7 @@ export async function cursorDocument(
  * still goes on after it.
  */
 export async function readStream(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   kind: ItemKind,
   stream: Stream,
@@ -96,14 +96,14 @@ export async function readStream(
   const page = await (after ? query.startAfter(after) : query).limit(limit).get();
   return page.docs.map((doc) => ({
     id: doc.id,
-    item: readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc),
+    item: readableDocument(catalogSearchViewKind(scope), doc),
     snapshot: doc,
   }));
 }
 
 /** How many items of a stream follow `after` (all when undefined), counting at most `cap`. */
 export async function countStream(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   kind: ItemKind,
   stream: Stream,
@@ -120,7 +120,7 @@ export async function countStream(
  * backed up, or deleted at the source, before an instant; counting at most `cap`.
  */
 export async function countItems(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   kind: ItemKind,
   filter: {
@@ -145,7 +145,7 @@ export async function countItems(
  * Answers the path as kept (lower case) and as Drive shows it.
  */
 export async function nextFolderPath(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   after: string,
   end: string,
@@ -165,23 +165,24 @@ export async function nextFolderPath(
 }
 
 /** At most `limit` documents of a query, each with the fields search reads, decoded (an undecodable one left out). */
-async function searchViews(query: Query, limit: number): Promise<SearchableItem[]> {
+async function searchViews(scope: CatalogScope, query: Query, limit: number): Promise<SearchableItem[]> {
   const page = await query
     .select(...SEARCH_VIEW_FIELDS)
     .limit(limit)
     .get();
-  return page.docs.flatMap((doc) => readableDocument(CATALOG_ITEM_SEARCH_VIEW, doc) ?? []);
+  return page.docs.flatMap((doc) => readableDocument(catalogSearchViewKind(scope), doc) ?? []);
 }
 
 /** The items of a kind whose search entry is `entry` (a user's calendars, contact groups), at most `limit`. */
 export function entriesOf(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   kind: ItemKind,
   entry: string,
   limit: number,
 ): Promise<SearchableItem[]> {
   return searchViews(
+    scope,
     items(scope, resourceId).where("kind", "==", kind).where("search.entry", "==", entry),
     limit,
   );
@@ -193,7 +194,7 @@ export function entriesOf(
  * at most `limit`.
  */
 export function calendarEntriesStarting(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   kind: ItemKind,
   calendarId: string,
@@ -201,6 +202,7 @@ export function calendarEntriesStarting(
   limit: number,
 ): Promise<SearchableItem[]> {
   return searchViews(
+    scope,
     items(scope, resourceId)
       .where("kind", "==", kind)
       .where("search.calendarId", "==", calendarId)
@@ -216,7 +218,7 @@ export function calendarEntriesStarting(
  * browse's lookback) or `recurring` (the masters of its recurring series).
  */
 export function calendarEntriesMarked(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   kind: ItemKind,
   calendarId: string,
@@ -224,6 +226,7 @@ export function calendarEntriesMarked(
   limit: number,
 ): Promise<SearchableItem[]> {
   return searchViews(
+    scope,
     items(scope, resourceId)
       .where("kind", "==", kind)
       .where("search.calendarId", "==", calendarId)
@@ -234,7 +237,7 @@ export function calendarEntriesMarked(
 
 /** Which of these item keys the catalog holds (one batched read of their documents, nothing of them read). */
 export async function heldItemKeys(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   itemKeys: readonly string[],
 ): Promise<Set<string>> {

@@ -1,5 +1,5 @@
 import { type Router } from "express";
-import { requireReadable } from "../backups/wiring";
+import { readableScope } from "../backups/wiring";
 import { apiRouter } from "../http/api-router";
 import { callerOf } from "../http/authenticate";
 import type { OrganizationService } from "../organizations/service";
@@ -18,15 +18,15 @@ export function searchRoutes(organizations: () => OrganizationService): Router {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
     const terms = bodyTerms(request.body, SEARCH_TERMS);
-    await requireReadable(organization);
-    response.json(await searchBackups(organization, terms, caller.email));
+    const readable = await readableScope(organization);
+    response.json(await searchBackups(readable, terms, caller.email));
   });
   router.post("/organizations/:organizationId/resources/:resourceId/browse", async (request, response) => {
     const caller = callerOf(response);
     const organization = await organizations().requireAdmin(caller, request.params.organizationId);
     const terms = bodyTerms(request.body, BROWSE_TERMS);
-    await requireReadable(organization);
-    response.json(await browseBackups(organization, request.params.resourceId, terms, caller.email));
+    const readable = await readableScope(organization);
+    response.json(await browseBackups(readable, request.params.resourceId, terms, caller.email));
   });
   return router;
 }

@@ -253,6 +253,7 @@ export const SEARCH_VIEW_FIELDS = [
   "current.metadata.version",
   "current.metadata.contentSkipped",
   "current.capturedAt",
+  "sealed",
 ];
 
 /** `…/items/{itemDocId}` read with only `SEARCH_VIEW_FIELDS` selected (search/repo.ts). */
@@ -279,6 +280,45 @@ export const CATALOG_ITEM_SEARCH_VIEW = storedKind<CatalogItemSearchView>(
 
 /** `…/items/{itemDocId}/versions/{versionDocId}`. */
 export const CATALOG_VERSION = storedKind("catalog version", catalogVersionSchema);
+
+/** What a version keeps in clear in either format: retention and verification read nothing else. */
+export interface CatalogVersionChunks {
+  versionId: string;
+  capturedAt: string;
+  endedAt?: string | null;
+  dataKeyId: string;
+  contentDigest: string;
+}
+
+/** `…/versions/{versionDocId}` read for its chunks, dates and keys only (no key needed, §9.2). */
+export const CATALOG_VERSION_CHUNKS = storedKind<CatalogVersionChunks & ChunkList>(
+  "catalog version",
+  z.intersection(
+    z.object({
+      versionId: z.string(),
+      capturedAt: z.string(),
+      endedAt: z.optional(z.nullable(z.string())),
+      dataKeyId: z.string(),
+      contentDigest: z.string(),
+    }),
+    chunkListSchema,
+  ),
+);
+
+/** `…/items/{itemDocId}` read for its state only (either format). */
+export const CATALOG_ITEM_STATE = storedKind<
+  Pick<CatalogItem, "itemKey" | "currentVersionId" | "deletedAtSource"> & {
+    current: { healedAt?: string };
+  }
+>(
+  "catalog item",
+  z.object({
+    itemKey: catalogItemFields.itemKey,
+    currentVersionId: catalogItemFields.currentVersionId,
+    deletedAtSource: catalogItemFields.deletedAtSource,
+    current: z.object({ healedAt: z.optional(z.string()) }),
+  }),
+);
 
 /** `…/items/{itemDocId}` of a file, read with only its folder path selected (a browse's folders). */
 export const CATALOG_ITEM_FOLDER_VIEW = storedKind<{ search: { path: string; display?: { path: string } } }>(

@@ -41,7 +41,15 @@ import {
 import type { LabelRename } from "../../engine/sources/source";
 import { catalogDocId } from "../../engine/runner/catalog-ids";
 import { decodeDocument, decodeDocuments, decodeQueried, readableDocument } from "../../lib/stored";
-import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY } from "./documents";
+import { CHUNK_ENTRY } from "./documents";
+import {
+  catalogItemKind,
+  catalogVersionKind,
+  sealedItem,
+  sealedVersion,
+  type CatalogScope,
+} from "./sealed-documents";
+import type { DerivedKeys } from "../../engine/format/keys";
 import * as labels from "./labels-repo";
 import * as runs from "./runs-repo";
 
@@ -56,7 +64,7 @@ function itemsCollection(scope: Scope, resourceId: string) {
 
 /** A page of a resource's items of a kind in key order, after `after` (recovery and export walk them all). */
 export async function itemsAfter(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   kind: ItemKind,
   after: string | null,
@@ -64,7 +72,7 @@ export async function itemsAfter(
 ): Promise<CatalogItem[]> {
   let query = itemsCollection(scope, resourceId).where("kind", "==", kind).orderBy("itemKey").limit(limit);
   if (after) query = query.startAfter(after);
-  return decodeDocuments(CATALOG_ITEM, (await query.get()).docs);
+  return decodeDocuments(catalogItemKind(scope), (await query.get()).docs);
 }
 
 /**
@@ -72,14 +80,14 @@ export async function itemsAfter(
  * does not decode as an item (one without a current version) holds none of it: it is left out, logged.
  */
 export async function itemsByKey(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   itemKeys: string[],
 ): Promise<(CatalogItem | undefined)[]> {
   if (itemKeys.length === 0) return [];
   const items = itemsCollection(scope, resourceId);
   const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
-  return snapshots.map((snapshot) => readableDocument(CATALOG_ITEM, snapshot));
+  return snapshots.map((snapshot) => readableDocument(catalogItemKind(scope), snapshot));
 }
 
 /**
@@ -88,7 +96,7 @@ export async function itemsByKey(
  * then every older one too).
  */
 export async function versionAt(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   itemKey: string,
   asOf: string,
@@ -100,7 +108,7 @@ export async function versionAt(
     .orderBy("capturedAt", "desc")
     .limit(1)
     .get();
-  return decodeDocuments(CATALOG_VERSION, snapshot.docs)[0];
+  return decodeDocuments(catalogVersionKind(scope), snapshot.docs)[0];
 }
 
 /**
@@ -108,7 +116,7 @@ export async function versionAt(
  * later, was already deleted at the source by then, or that version is no longer kept.
  */
 export async function itemAsOf(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   item: CatalogItem,
   asOf: string,
@@ -162,7 +170,32 @@ export async function heldTotals(
 }
 
 export class FirestoreCatalog implements Catalog {
-  constructor(private readonly scope: Scope) {}
+  /**
+   * `sealing`: the data key new items and versions are sealed with (catalog format v2, §9; the scope's
+   * keyring then holds it); without it they are written in format v1. Either way both formats are read.
+   */
+  constructor(
+    private readonly scope: CatalogScope,
+    private readonly sealing?: DerivedKeys,
+  ) {}
+
+  /** An item as this catalog stores it. */
+  private storedItem(resourceId: string, item: CatalogItem): DocumentData {
+    if (!this.sealing) return stripUndefined(item as unknown as DocumentData);
+    const place = { ...this.place(resourceId), documentId: catalogDocId(item.itemKey) };
+    return sealedItem(this.sealing, place, item);
+  }
+
+  /** A version as this catalog stores it. */
+  private storedVersion(resourceId: string, version: CatalogVersion): DocumentData {
+    if (!this.sealing) return stripUndefined(version as unknown as DocumentData);
+    const documentId = `${catalogDocId(version.itemKey)}/${catalogDocId(version.versionId)}`;
+    return sealedVersion(this.sealing, { ...this.place(resourceId), documentId }, version);
+  }
+
+  private place(resourceId: string) {
+    return { organizationId: this.scope.organizationId, resourceId };
+  }
 
   private get db() {
     return organizationRef(this.scope).firestore;
@@ -190,7 +223,7 @@ export class FirestoreCatalog implements Catalog {
     if (keys.length === 0) return found;
     const snapshots = await this.db.getAll(...keys.map((key) => this.itemRef(resourceId, key)));
     snapshots.forEach((snapshot, index) => {
-      const item = decodeDocument(CATALOG_ITEM, snapshot);
+      const item = decodeDocument(catalogItemKind(this.scope), snapshot);
       if (item) found.set(keys[index] as string, item);
     });
     return found;
@@ -233,11 +266,11 @@ export class FirestoreCatalog implements Catalog {
       );
       const snapshots = await transaction.getAll(...itemRefs, ...versionRefs);
       const items = new Map(
-        itemKeys.map((key, index) => [key, decodeDocument(CATALOG_ITEM, snapshots[index]!)]),
+        itemKeys.map((key, index) => [key, decodeDocument(catalogItemKind(this.scope), snapshots[index]!)]),
       );
       const stored = new Map<string, CatalogVersion>();
       versionList.forEach((version, index) => {
-        const existing = decodeDocument(CATALOG_VERSION, snapshots[itemKeys.length + index]!);
+        const existing = decodeDocument(catalogVersionKind(this.scope), snapshots[itemKeys.length + index]!);
         if (existing) stored.set(version.versionId, existing);
       });
       const ends = endings(versions, new Map(itemKeys.map((key) => [key, items.get(key)?.currentVersionId])));
@@ -247,7 +280,7 @@ export class FirestoreCatalog implements Catalog {
       const beforeSnapshots = beforeRefs.length > 0 ? await transaction.getAll(...beforeRefs) : [];
       beforeSnapshots.forEach((snapshot, index) => {
         const end = before[index] as (typeof before)[number];
-        const existing = decodeDocument(CATALOG_VERSION, snapshot);
+        const existing = decodeDocument(catalogVersionKind(this.scope), snapshot);
         if (existing && existing.endedAt !== end.endedAt) {
           transaction.update(beforeRefs[index] as DocumentReference, { endedAt: end.endedAt });
         }
@@ -256,12 +289,12 @@ export class FirestoreCatalog implements Catalog {
         const existing = stored.get(version.versionId);
         const ref = versionRefs[index] as DocumentReference;
         const endedAt = ends.get(version.versionId)?.endedAt ?? null;
-        if (!existing) transaction.create(ref, stripUndefined({ ...version, endedAt }));
+        if (!existing) transaction.create(ref, this.storedVersion(resourceId, { ...version, endedAt }));
         else if (version.healedAt) {
           // Written again from the source (integrity healing): its content, at its first capture.
           transaction.set(
             ref,
-            stripUndefined({
+            this.storedVersion(resourceId, {
               ...version,
               capturedAt: existing.capturedAt,
               runId: existing.runId,
@@ -275,7 +308,10 @@ export class FirestoreCatalog implements Catalog {
         items.set(version.itemKey, itemOf(version, items.get(version.itemKey), capturedAt));
       }
       itemKeys.forEach((key, index) => {
-        transaction.set(itemRefs[index] as DocumentReference, stripUndefined(items.get(key) as DocumentData));
+        transaction.set(
+          itemRefs[index] as DocumentReference,
+          this.storedItem(resourceId, items.get(key) as CatalogItem),
+        );
       });
     });
   }
@@ -287,7 +323,7 @@ export class FirestoreCatalog implements Catalog {
       const refs = keys.map((key) => this.itemRef(resourceId, key));
       const snapshots = await transaction.getAll(...refs);
       const marked = keys.flatMap((key, index) => {
-        const item = decodeDocument(CATALOG_ITEM, snapshots[index] as DocumentSnapshot);
+        const item = decodeDocument(catalogItemKind(this.scope), snapshots[index] as DocumentSnapshot);
         if (!item || item.deletedAtSource !== null) return [];
         return [{ ref: refs[index] as DocumentReference, key, current: item.currentVersionId }];
       });
@@ -363,7 +399,7 @@ export class FirestoreCatalog implements Catalog {
       if (page.empty) return changed;
       // Each item with its current version (two writes each), in one batch.
       const currents = page.docs.map((doc) =>
-        doc.ref.collection("versions").doc(catalogDocId(decodeQueried(CATALOG_ITEM, doc).currentVersionId)),
+        doc.ref.collection("versions").doc(catalogDocId(decodeQueried(catalogItemKind(this.scope), doc).currentVersionId)),
       );
       const versions = await this.db.getAll(...currents);
       const batch = this.db.batch();
@@ -395,6 +431,6 @@ export class FirestoreCatalog implements Catalog {
 }
 
 /** The catalog of one organisation. */
-export function firestoreCatalog(scope: Scope): FirestoreCatalog {
-  return new FirestoreCatalog(scope);
+export function firestoreCatalog(scope: CatalogScope, sealing?: DerivedKeys): FirestoreCatalog {
+  return new FirestoreCatalog(scope, sealing);
 }

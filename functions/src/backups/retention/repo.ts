@@ -13,7 +13,7 @@ import { organizationRef, type Scope } from "../../lib/tenancy";
 import { decodeDocument, decodeDocuments, decodeQueried, readableDocuments } from "../../lib/stored";
 import type { ChunkList, RunRecord } from "../../engine/runner/catalog";
 import { RESOURCE } from "../../resources/documents";
-import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY } from "../catalog/documents";
+import { CATALOG_ITEM_STATE, CATALOG_VERSION_CHUNKS, CHUNK_ENTRY } from "../catalog/documents";
 import { BACKUP_RUN, GC_LOCK } from "../catalog/run-documents";
 import { gcLockRef } from "../catalog/runs-repo";
 import { decidedByVersions, type ItemState } from "./prune";
@@ -126,7 +126,7 @@ function versionDocOf(doc: QueryDocumentSnapshot): VersionDoc | undefined {
   if (!itemRef || !resourceRef || itemRef.parent.id !== "items" || resourceRef.parent.id !== "resources") {
     return undefined;
   }
-  return { ref: doc.ref, resourceId: resourceRef.id, itemRef, version: decodeQueried(CATALOG_VERSION, doc) };
+  return { ref: doc.ref, resourceId: resourceRef.id, itemRef, version: decodeQueried(CATALOG_VERSION_CHUNKS, doc) };
 }
 
 /**
@@ -170,7 +170,7 @@ async function statesOf(db: Firestore, groups: ItemVersions[]): Promise<(ItemSta
   if (groups.length === 0) return [];
   const items = await db.getAll(...groups.map((group) => group.itemRef));
   return items.map((snapshot) => {
-    const item = decodeDocument(CATALOG_ITEM, snapshot);
+    const item = decodeDocument(CATALOG_ITEM_STATE, snapshot);
     return item && { currentVersionId: item.currentVersionId, deletedAtSource: item.deletedAtSource };
   });
 }

@@ -13,7 +13,8 @@ import { bulkWrites } from "../../lib/bulk-writes";
 import { decodeDocument, decodeDocuments, decodeQueried, readableDocuments } from "../../lib/stored";
 import { resourceBackupBytes } from "@alpvault/contracts/organizations";
 import { RESOURCE, type StoredResource } from "../../resources/documents";
-import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY } from "../catalog/documents";
+import { CATALOG_ITEM_STATE, CATALOG_VERSION_CHUNKS, CHUNK_ENTRY } from "../catalog/documents";
+import { catalogItemKind, type CatalogScope } from "../catalog/sealed-documents";
 import { itemTitle } from "../../engine/services";
 
 function resourceRef(scope: Scope, resourceId: string) {
@@ -67,7 +68,7 @@ export async function trackResources(scope: Scope, resourceIds: string[], at: st
 
 /** A resource's items in document-id order after `after` (one page), with their live versions. */
 export async function itemPage(
-  scope: Scope,
+  scope: CatalogScope,
   resourceId: string,
   after: string | null,
   limit: number,
@@ -79,7 +80,7 @@ export async function itemPage(
   const page = await query.get();
   return Promise.all(
     page.docs.map(async (doc) => {
-      const { itemKey, kind, search } = decodeQueried(CATALOG_ITEM, doc);
+      const { itemKey, kind, search } = decodeQueried(catalogItemKind(scope), doc);
       const versions = await doc.ref.collection("versions").get();
       const name = itemTitle(search);
       return {
@@ -87,7 +88,7 @@ export async function itemPage(
         itemKey,
         kind,
         name: name || itemKey,
-        versions: decodeDocuments(CATALOG_VERSION, versions.docs),
+        versions: decodeDocuments(CATALOG_VERSION_CHUNKS, versions.docs),
       };
     }),
   );
@@ -104,7 +105,7 @@ export async function itemVersions(
     .doc(catalogDocId(itemKey))
     .collection("versions")
     .get();
-  return decodeDocuments(CATALOG_VERSION, versions.docs);
+  return decodeDocuments(CATALOG_VERSION_CHUNKS, versions.docs);
 }
 
 /** Chunks read within the freshness window (their `verifiedAt` is at or after `since`). */
@@ -194,7 +195,7 @@ export async function refetchOutcomes(
   const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
   snapshots.forEach((snapshot, index) => {
     const key = itemKeys[index]!;
-    const item = decodeDocument(CATALOG_ITEM, snapshot);
+    const item = decodeDocument(CATALOG_ITEM_STATE, snapshot);
     const healedAt = item?.current.healedAt;
     if (healedAt !== undefined && healedAt > since) out.set(key, "refetched");
     else if (!item || item.deletedAtSource !== null) out.set(key, "gone");

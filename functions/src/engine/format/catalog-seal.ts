@@ -36,10 +36,15 @@ const SEALED = /^([0-9a-f]{32})\.([A-Za-z0-9_-]+)$/;
 function associatedData(place: SealPlace): Buffer {
   if (!ORGANIZATION_ID.test(place.organizationId)) throw new RangeError("Invalid organization id.");
   for (const part of [place.resourceId, place.documentId, place.field]) {
-    if (part.length === 0 || part.includes(":")) throw new RangeError("Invalid seal place.");
+    if (part.length === 0) throw new RangeError("Invalid seal place.");
   }
   const { organizationId, resourceId, documentId, field } = place;
-  return Buffer.from(`alpvault:catalog:v2:${organizationId}:${resourceId}:${documentId}:${field}`, "utf8");
+  // A JSON array: ids may hold any character (a calendar entry's key has ":" and "@"), and no two places
+  // give one text.
+  return Buffer.from(
+    JSON.stringify(["alpvault:catalog:v2", organizationId, resourceId, documentId, field]),
+    "utf8",
+  );
 }
 
 /** Seals `value` (any JSON) for `place` under the `catalog` key of `keys`. */

@@ -7,14 +7,15 @@ import { itemKindOf } from "@alpvault/contracts/services";
 import type { BlobStore } from "../../engine/blobstore/blob-store";
 import type { DerivedKeys } from "../../engine/format/keys";
 import type { CatalogItem, ItemKind } from "../../engine/runner/catalog";
-import type { Scope } from "../../lib/tenancy";
+import type { CatalogScope } from "../../backups/catalog/sealed-documents";
 import type { Output } from "../output";
 import type { StoredExport } from "../repo";
 import type { ZipWriter } from "../zip";
 
 /** The file one delivery of an export writes, and what it reads the items with. */
 export interface ExportFile {
-  scope: Scope;
+  /** With the catalog's keys once the walk begins. */
+  scope: CatalogScope;
   job: StoredExport;
   blobStore: BlobStore;
   keys: (dataKeyId: string) => Promise<DerivedKeys>;
