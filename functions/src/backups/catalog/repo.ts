@@ -399,7 +399,9 @@ export class FirestoreCatalog implements Catalog {
       if (page.empty) return changed;
       // Each item with its current version (two writes each), in one batch.
       const currents = page.docs.map((doc) =>
-        doc.ref.collection("versions").doc(catalogDocId(decodeQueried(catalogItemKind(this.scope), doc).currentVersionId)),
+        doc.ref
+          .collection("versions")
+          .doc(catalogDocId(decodeQueried(catalogItemKind(this.scope), doc).currentVersionId)),
       );
       const versions = await this.db.getAll(...currents);
       const batch = this.db.batch();

@@ -126,7 +126,12 @@ function versionDocOf(doc: QueryDocumentSnapshot): VersionDoc | undefined {
   if (!itemRef || !resourceRef || itemRef.parent.id !== "items" || resourceRef.parent.id !== "resources") {
     return undefined;
   }
-  return { ref: doc.ref, resourceId: resourceRef.id, itemRef, version: decodeQueried(CATALOG_VERSION_CHUNKS, doc) };
+  return {
+    ref: doc.ref,
+    resourceId: resourceRef.id,
+    itemRef,
+    version: decodeQueried(CATALOG_VERSION_CHUNKS, doc),
+  };
 }
 
 /**
