@@ -26,6 +26,11 @@ export interface ServiceFacts {
   searchKind: SearchFieldsKind;
   /** How search lists the service's items: by which catalog field, in which direction. */
   searchOrder: { field: string; direction: "asc" | "desc" };
+  /**
+   * The same in catalog format v2 (docs/backup-format.md §9.3), where only dates, sizes and marks are in
+   * clear: a name cannot be ordered without being readable, so files and contacts are listed by a date.
+   */
+  sealedSearchOrder: { field: string; direction: "asc" | "desc" };
   /** The policy's data type that backs the service up. */
   dataType: DataType;
   /** Its items live in a user's mailbox: a resource without an address (a shared drive) has none. */
@@ -76,6 +81,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemKind: "gmail-message",
     searchKind: "mail",
     searchOrder: { field: "search.date", direction: "desc" },
+    sealedSearchOrder: { field: "index.date", direction: "desc" },
     needsMailbox: true,
     restoresSharing: false,
     googleApi: "gmail",
@@ -97,6 +103,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemKind: "drive-file",
     searchKind: "drive",
     searchOrder: { field: "search.name", direction: "asc" },
+    sealedSearchOrder: { field: "index.modified", direction: "desc" },
     needsMailbox: false,
     restoresSharing: true,
     googleApi: "drive",
@@ -117,6 +124,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemKind: "calendar-entry",
     searchKind: "calendar",
     searchOrder: { field: "search.start", direction: "desc" },
+    sealedSearchOrder: { field: "index.start", direction: "desc" },
     needsMailbox: true,
     restoresSharing: false,
     googleApi: "calendar",
@@ -138,6 +146,7 @@ export const SERVICES: Readonly<Record<ServiceId, ServiceFacts>> = {
     itemKind: "contacts-entry",
     searchKind: "contact",
     searchOrder: { field: "search.name", direction: "asc" },
+    sealedSearchOrder: { field: "firstSeenAt", direction: "desc" },
     needsMailbox: true,
     restoresSharing: false,
     googleApi: "people",

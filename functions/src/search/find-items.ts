@@ -16,11 +16,13 @@
  */
 import { factsOfItemKind } from "@alpvault/contracts/services";
 import { DomainError } from "../lib/errors";
-import type { Scope } from "../lib/tenancy";
+import type { DerivedKeys } from "../engine/format/keys";
+import type { CatalogScope as Scope } from "../backups/catalog/sealed-documents";
 import {
   countItems,
   countStream,
   cursorDocument,
+  holdsSealedItems,
   type ItemCursor,
   readStream,
   type ItemKind,
@@ -76,7 +78,10 @@ function matches(item: SearchableItem, words: string[], asOf: string | undefined
 }
 
 interface Plan {
+  /** Version 1's streams, then each data key's of format v2 that the resource holds items under (§9.4). */
   streams: Stream[];
+  /** The catalog formats read: undefined for version 1, a data key for version 2's items under it. */
+  formats: (DerivedKeys | undefined)[];
   /** Every item of the streams is shown (no check beyond the query). */
   unfiltered: boolean;
   totals: "counted" | "held" | "found";
@@ -84,10 +89,49 @@ interface Plan {
   wordIndex: number;
 }
 
-/** The index of the word fewest items have (each word's count stops at the cap), or null when one has none. */
-async function rarestWord(scope: Scope, resourceId: string, query: ItemsQuery): Promise<number | null> {
+/**
+ * The catalog formats a resource's items of a kind are read in: version 1's always, and each data key of the
+ * scope's keyring whose format-v2 items it holds (one read per key), ordered by key id so page tokens keep
+ * naming the same streams.
+ */
+async function formatsOf(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+): Promise<(DerivedKeys | undefined)[]> {
+  const keys = [...(scope.keyring?.all() ?? [])].sort((a, b) => a.dataKeyId.localeCompare(b.dataKeyId));
+  const held = await Promise.all(keys.map((keys) => holdsSealedItems(scope, resourceId, kind, keys)));
+  return [undefined, ...keys.filter((_, index) => held[index])];
+}
+
+/**
+ * How many items of the kind match `filter` in every format, each count stopped at `cap`. Without a word or
+ * a place the filter reads no field of either format, so one count covers both (an item is in one of them).
+ */
+async function countAll(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  formats: (DerivedKeys | undefined)[],
+  filter: Omit<Parameters<typeof countItems>[3], "sealed">,
+  cap: number,
+): Promise<number> {
+  if (!filter.word && !filter.place) return countItems(scope, resourceId, kind, filter, cap);
   const counts = await Promise.all(
-    query.words.map((word) => countItems(scope, resourceId, query.kind, { word }, TOTAL_CAP)),
+    formats.map((sealed) => countItems(scope, resourceId, kind, { ...filter, sealed }, cap)),
+  );
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+/** The index of the word fewest items have (each word's count stops at the cap), or null when one has none. */
+async function rarestWord(
+  scope: Scope,
+  resourceId: string,
+  query: ItemsQuery,
+  formats: (DerivedKeys | undefined)[],
+): Promise<number | null> {
+  const counts = await Promise.all(
+    query.words.map((word) => countAll(scope, resourceId, query.kind, formats, { word }, TOTAL_CAP)),
   );
   const rarest = counts.indexOf(Math.min(...counts));
   return counts[rarest] === 0 ? null : rarest;
@@ -95,10 +139,11 @@ async function rarestWord(scope: Scope, resourceId: string, query: ItemsQuery): 
 
 async function planOf(scope: Scope, resourceId: string, query: ItemsQuery): Promise<Plan | null> {
   const { asOf, kind } = query;
+  const formats = await formatsOf(scope, resourceId, kind);
   // The first page picks the rarest word; its token carries the choice to the next pages.
   let wordIndex = query.token?.position.word ?? 0;
   if (query.words.length > 1 && !query.token) {
-    const rarest = await rarestWord(scope, resourceId, query);
+    const rarest = await rarestWord(scope, resourceId, query, formats);
     if (rarest === null) return null;
     wordIndex = rarest;
   }
@@ -108,14 +153,26 @@ async function planOf(scope: Scope, resourceId: string, query: ItemsQuery): Prom
     ...(query.place ? { place: query.place } : {}),
   };
   const totals = query.words.length > 1 ? "found" : asOf ? "held" : "counted";
-  if (!asOf) return { streams: [narrowed], unfiltered: query.words.length <= 1, totals, wordIndex };
+  // Items of format v2 are found by tokens: each is checked on its opened words as well.
+  const exact = formats.length === 1;
+  const inEvery = (streams: Stream[]) =>
+    formats.flatMap((sealed) => streams.map((stream) => (sealed ? { ...stream, sealed } : stream)));
+  if (!asOf)
+    return {
+      streams: inEvery([narrowed]),
+      formats,
+      unfiltered: exact && query.words.length <= 1,
+      totals,
+      wordIndex,
+    };
   if (!factsOfItemKind(kind).datedByContent)
-    return { streams: [narrowed], unfiltered: false, totals, wordIndex };
+    return { streams: inEvery([narrowed]), formats, unfiltered: false, totals, wordIndex };
   return {
-    streams: [
+    streams: inEvery([
       { ...narrowed, datedLater: true, dateFrom: asOf },
       { ...narrowed, dateBefore: asOf, firstSeenBefore: asOf },
-    ],
+    ]),
+    formats,
     unfiltered: false,
     totals,
     wordIndex,
@@ -196,14 +253,14 @@ async function heldTotal(
   scope: Scope,
   resourceId: string,
   query: ItemsQuery,
-  word: string | undefined,
+  plan: Plan,
 ): Promise<{ total: number; atLeast: boolean }> {
   const asOf = query.asOf as string;
   const cap = TOTAL_CAP + query.skip;
-  const narrowed = { word, ...(query.place ? { place: query.place } : {}) };
+  const narrowed = { word: query.words[plan.wordIndex], ...(query.place ? { place: query.place } : {}) };
   const [held, deleted] = await Promise.all([
-    countItems(scope, resourceId, query.kind, { ...narrowed, firstSeenBefore: asOf }, cap),
-    countItems(scope, resourceId, query.kind, { ...narrowed, deletedBefore: asOf }, cap),
+    countAll(scope, resourceId, query.kind, plan.formats, { ...narrowed, firstSeenBefore: asOf }, cap),
+    countAll(scope, resourceId, query.kind, plan.formats, { ...narrowed, deletedBefore: asOf }, cap),
   ]);
   return { total: Math.max(0, held - deleted), atLeast: held >= cap };
 }
@@ -224,20 +281,25 @@ export async function findItems(scope: Scope, resourceId: string, query: ItemsQu
 
   if (plan.totals === "counted") {
     // What follows the page's start, counted alongside the page (from the start when skipping).
+    // With several formats, the streams after the page's own are counted whole.
     const cap = TOTAL_CAP + (token ? 0 : query.skip);
-    const stream = plan.streams[0] as Stream;
-    const [filled, following] = await Promise.all([
+    const [filled, ...counts] = await Promise.all([
       fill(scope, resourceId, query, plan, start),
-      countStream(scope, resourceId, query.kind, stream, start.after, cap),
+      ...plan.streams
+        .slice(start.stream)
+        .map((stream, index) =>
+          countStream(scope, resourceId, query.kind, stream, index === 0 ? start.after : undefined, cap),
+        ),
     ]);
+    const following = (counts as number[]).reduce((sum, count) => sum + count, 0);
     const total = (token ? before : 0) + following;
-    const atLeast = following >= cap;
+    const atLeast = (counts as number[]).some((count) => count >= cap) || following >= cap;
     return { ...filled, total, totalAtLeast: atLeast, next: nextUnlessLast(before, filled, total, atLeast) };
   }
   if (plan.totals === "held") {
     const held = token
       ? { total: token.total, atLeast: token.totalAtLeast }
-      : await heldTotal(scope, resourceId, query, query.words[plan.wordIndex]);
+      : await heldTotal(scope, resourceId, query, plan);
     if (!token && before >= held.total && !held.atLeast) {
       return { items: [], total: held.total, totalAtLeast: false, next: null };
     }

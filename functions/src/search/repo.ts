@@ -13,6 +13,9 @@ import type { DocumentSnapshot, Query } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../lib/tenancy";
 import { decodeQueried, readableDocument } from "../lib/stored";
 import { catalogDocId } from "../engine/runner/catalog-ids";
+import { TOKEN_FIELDS } from "../engine/format/catalog-index";
+import { searchToken } from "../engine/format/catalog-seal";
+import type { DerivedKeys } from "../engine/format/keys";
 import {
   CATALOG_ITEM_FOLDER_VIEW,
   SEARCH_VIEW_FIELDS,
@@ -40,6 +43,11 @@ export interface PlaceFilter {
 
 /** One query of a search: the items of a kind in display order, narrowed. */
 export interface Stream {
+  /**
+   * Catalog format v2's items indexed under this data key (`index.key`), the words and places as its
+   * search tokens (docs/backup-format.md §9.4); absent: version 1's items, by their clear search fields.
+   */
+  sealed?: DerivedKeys;
   word?: string;
   /** Only the items of a browse's place. */
   place?: PlaceFilter;
@@ -57,16 +65,74 @@ function items(scope: Scope, resourceId: string) {
   return organizationRef(scope).collection("resources").doc(resourceId).collection("items");
 }
 
-function streamQuery(scope: Scope, resourceId: string, kind: ItemKind, stream: Stream): Query {
+/** Where a place's field is in format v2: its index field, and the token field of its values (none: clear). */
+const SEALED_PLACES: Record<PlaceFilter["field"], { field: string; token?: string }> = {
+  "search.labels": { field: "index.labels", token: TOKEN_FIELDS.label },
+  "search.path": { field: "index.path", token: TOKEN_FIELDS.path },
+  "search.groups": { field: "index.groups", token: TOKEN_FIELDS.group },
+  "search.calendarId": { field: "index.calendar", token: TOKEN_FIELDS.calendar },
+  "search.entry": { field: "index.entry" },
+};
+
+/** A stream's filters as the catalog format of its items keeps them. */
+interface Filters {
+  word?: string;
+  place?: PlaceFilter;
+  dateFrom?: string;
+  dateBefore?: string;
+}
+
+/** The items of a kind in the stream's catalog format, narrowed by word, place and mail date. */
+function narrowed(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  sealed: DerivedKeys | undefined,
+  filters: Filters,
+): Query {
   let query: Query = items(scope, resourceId).where("kind", "==", kind);
+  if (!sealed) {
+    if (filters.word) query = query.where("search.keywords", "array-contains", filters.word);
+    if (filters.place) query = query.where(filters.place.field, filters.place.op, filters.place.value);
+    if (filters.dateFrom) query = query.where("search.date", ">=", filters.dateFrom);
+    if (filters.dateBefore) query = query.where("search.date", "<", filters.dateBefore);
+    return query;
+  }
+  query = query.where("index.key", "==", sealed.dataKeyId);
+  if (filters.word)
+    query = query.where(
+      "index.words",
+      "array-contains",
+      searchToken(sealed, TOKEN_FIELDS.word, filters.word),
+    );
+  if (filters.place) {
+    const place = SEALED_PLACES[filters.place.field];
+    const value = place.token ? searchToken(sealed, place.token, filters.place.value) : filters.place.value;
+    query = query.where(place.field, filters.place.op, value);
+  }
+  if (filters.dateFrom) query = query.where("index.date", ">=", filters.dateFrom);
+  if (filters.dateBefore) query = query.where("index.date", "<", filters.dateBefore);
+  return query;
+}
+
+function streamQuery(scope: Scope, resourceId: string, kind: ItemKind, stream: Stream): Query {
+  let query = narrowed(scope, resourceId, kind, stream.sealed, stream);
   if (stream.datedLater) query = query.where("datedLater", "==", true);
-  if (stream.word) query = query.where("search.keywords", "array-contains", stream.word);
-  if (stream.place) query = query.where(stream.place.field, stream.place.op, stream.place.value);
-  if (stream.dateFrom) query = query.where("search.date", ">=", stream.dateFrom);
-  if (stream.dateBefore) query = query.where("search.date", "<", stream.dateBefore);
   if (stream.firstSeenBefore) query = query.where("firstSeenAt", "<", stream.firstSeenBefore);
-  const { field, direction } = factsOfItemKind(kind).searchOrder;
+  const facts = factsOfItemKind(kind);
+  const { field, direction } = stream.sealed ? facts.sealedSearchOrder : facts.searchOrder;
   return query.orderBy(field, direction);
+}
+
+/** Whether the resource holds items of the kind in catalog format v2 indexed under `keys` (one read). */
+export async function holdsSealedItems(
+  scope: Scope,
+  resourceId: string,
+  kind: ItemKind,
+  keys: DerivedKeys,
+): Promise<boolean> {
+  const query = items(scope, resourceId).where("kind", "==", kind).where("index.key", "==", keys.dataKeyId);
+  return !(await query.select().limit(1).get()).empty;
 }
 
 /** The catalog document a page token names, or undefined when it is gone. */
@@ -124,6 +190,7 @@ export async function countItems(
   resourceId: string,
   kind: ItemKind,
   filter: {
+    sealed?: DerivedKeys;
     word?: string;
     place?: PlaceFilter;
     firstSeenBefore?: string;
@@ -131,9 +198,7 @@ export async function countItems(
   },
   cap: number,
 ): Promise<number> {
-  let query: Query = items(scope, resourceId).where("kind", "==", kind);
-  if (filter.word) query = query.where("search.keywords", "array-contains", filter.word);
-  if (filter.place) query = query.where(filter.place.field, filter.place.op, filter.place.value);
+  let query = narrowed(scope, resourceId, kind, filter.sealed, filter);
   if (filter.firstSeenBefore) query = query.where("firstSeenAt", "<", filter.firstSeenBefore);
   if (filter.deletedBefore) query = query.where("deletedAtSource", "<", filter.deletedBefore);
   return (await query.limit(cap).count().get()).data().count;

@@ -60,7 +60,22 @@ function inScope(scope: QueryScope, path: string): boolean {
   return parts.slice(0, -1).join("/") === collection;
 }
 
+/** Firestore's value types as range filters tell them apart (a number is one type, integer or not). */
+function typeOf(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) return "array";
+  if (value instanceof Date) return "timestamp";
+  if (typeof value === "object") return (value as object).constructor?.name ?? "object";
+  return typeof value;
+}
+
+/**
+ * Whether `actual` passes the filter. A range filter (<, <=, >, >=) matches only values of the operand's
+ * type, as Firestore's: `deletedAtSource < "2026-…"` leaves out the documents whose value is null
+ * (https://firebase.google.com/docs/firestore/query-data/order-limit-data, "value type ordering").
+ */
 function holds(actual: unknown, op: string, wanted: unknown): boolean {
+  if (["<", "<=", ">", ">="].includes(op) && typeOf(actual) !== typeOf(wanted)) return false;
   const any = (values: unknown, value: unknown) =>
     (values as unknown[]).some((one) => compare(one, value) === 0);
   switch (op) {

@@ -254,6 +254,10 @@ export const SEARCH_VIEW_FIELDS = [
   "current.metadata.contentSkipped",
   "current.capturedAt",
   "sealed",
+  // A page's cursor is its last document: the fields format v2 orders by must be in it.
+  "index.date",
+  "index.modified",
+  "index.start",
 ];
 
 /** `…/items/{itemDocId}` read with only `SEARCH_VIEW_FIELDS` selected (search/repo.ts). */
