@@ -58,3 +58,8 @@ export function indexedParts(search: SearchFields): IndexedParts {
       return { tokens: { groups: search.groups }, clear: { entry: search.entry } };
   }
 }
+
+/** When an item starts (a calendar entry's start as search keeps it); undefined for items without one. */
+export function itemStart(search: SearchFields): string | undefined {
+  return search.kind === "calendar" ? search.start : undefined;
+}

@@ -22,7 +22,7 @@ import {
   countItems,
   countStream,
   cursorDocument,
-  holdsSealedItems,
+  sealedFormats,
   type ItemCursor,
   readStream,
   type ItemKind,
@@ -89,19 +89,13 @@ interface Plan {
   wordIndex: number;
 }
 
-/**
- * The catalog formats a resource's items of a kind are read in: version 1's always, and each data key of the
- * scope's keyring whose format-v2 items it holds (one read per key), ordered by key id so page tokens keep
- * naming the same streams.
- */
+/** The catalog formats a search reads: version 1, then each data key the resource holds v2 items under. */
 async function formatsOf(
   scope: Scope,
   resourceId: string,
   kind: ItemKind,
 ): Promise<(DerivedKeys | undefined)[]> {
-  const keys = [...(scope.keyring?.all() ?? [])].sort((a, b) => a.dataKeyId.localeCompare(b.dataKeyId));
-  const held = await Promise.all(keys.map((keys) => holdsSealedItems(scope, resourceId, kind, keys)));
-  return [undefined, ...keys.filter((_, index) => held[index])];
+  return [undefined, ...(await sealedFormats(scope, resourceId, kind))];
 }
 
 /**

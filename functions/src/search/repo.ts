@@ -16,6 +16,7 @@ import { catalogDocId } from "../engine/runner/catalog-ids";
 import { TOKEN_FIELDS } from "../engine/format/catalog-index";
 import { searchToken } from "../engine/format/catalog-seal";
 import type { DerivedKeys } from "../engine/format/keys";
+import { itemStart } from "../engine/services";
 import {
   CATALOG_ITEM_FOLDER_VIEW,
   SEARCH_VIEW_FIELDS,
@@ -238,7 +239,52 @@ async function searchViews(scope: CatalogScope, query: Query, limit: number): Pr
   return page.docs.flatMap((doc) => readableDocument(catalogSearchViewKind(scope), doc) ?? []);
 }
 
-/** The items of a kind whose search entry is `entry` (a user's calendars, contact groups), at most `limit`. */
+/**
+ * The data keys under which the resource holds items of the kind in catalog format v2, in id order (one
+ * read per key of the scope's keyring; none without one).
+ */
+export async function sealedFormats(
+  scope: CatalogScope,
+  resourceId: string,
+  kind: ItemKind,
+): Promise<DerivedKeys[]> {
+  const keys = [...(scope.keyring?.all() ?? [])].sort((a, b) => a.dataKeyId.localeCompare(b.dataKeyId));
+  const held = await Promise.all(keys.map((keys) => holdsSealedItems(scope, resourceId, kind, keys)));
+  return keys.filter((_, index) => held[index]);
+}
+
+/**
+ * The search views of one query in each catalog format the resource holds the kind in: version 1's, then
+ * each v2 key's (`build` gets the key, undefined for version 1), each at most `limit`.
+ */
+async function inEachFormat(
+  scope: CatalogScope,
+  resourceId: string,
+  kind: ItemKind,
+  build: (sealed: DerivedKeys | undefined) => Query,
+  limit: number,
+): Promise<SearchableItem[]> {
+  const formats = [undefined, ...(await sealedFormats(scope, resourceId, kind))];
+  const found = await Promise.all(formats.map((sealed) => searchViews(scope, build(sealed), limit)));
+  return found.flat();
+}
+
+/** A calendar entry query narrowed to a calendar, in either format. */
+function calendarEntries(
+  scope: CatalogScope,
+  resourceId: string,
+  kind: ItemKind,
+  calendarId: string,
+  sealed: DerivedKeys | undefined,
+): Query {
+  const query = items(scope, resourceId).where("kind", "==", kind);
+  if (!sealed) return query.where("search.calendarId", "==", calendarId);
+  return query
+    .where("index.key", "==", sealed.dataKeyId)
+    .where("index.calendar", "==", searchToken(sealed, TOKEN_FIELDS.calendar, calendarId));
+}
+
+/** The items of a kind whose search entry is `entry` (a user's calendars, contact groups), at most `limit` a format. */
 export function entriesOf(
   scope: CatalogScope,
   resourceId: string,
@@ -246,9 +292,15 @@ export function entriesOf(
   entry: string,
   limit: number,
 ): Promise<SearchableItem[]> {
-  return searchViews(
+  return inEachFormat(
     scope,
-    items(scope, resourceId).where("kind", "==", kind).where("search.entry", "==", entry),
+    resourceId,
+    kind,
+    (sealed) => {
+      const query = items(scope, resourceId).where("kind", "==", kind);
+      if (!sealed) return query.where("search.entry", "==", entry);
+      return query.where("index.key", "==", sealed.dataKeyId).where("index.entry", "==", entry);
+    },
     limit,
   );
 }
@@ -258,7 +310,7 @@ export function entriesOf(
  * `from` and before `to` (as search keeps times: dates and UTC instants compare as text), in start order,
  * at most `limit`.
  */
-export function calendarEntriesStarting(
+export async function calendarEntriesStarting(
   scope: CatalogScope,
   resourceId: string,
   kind: ItemKind,
@@ -266,20 +318,28 @@ export function calendarEntriesStarting(
   range: { from: string; to: string },
   limit: number,
 ): Promise<SearchableItem[]> {
-  return searchViews(
+  const found = await inEachFormat(
     scope,
-    items(scope, resourceId)
-      .where("kind", "==", kind)
-      .where("search.calendarId", "==", calendarId)
-      .where("search.start", ">=", range.from)
-      .where("search.start", "<", range.to)
-      .orderBy("search.start"),
+    resourceId,
+    kind,
+    (sealed) => {
+      const start = sealed ? "index.start" : "search.start";
+      return calendarEntries(scope, resourceId, kind, calendarId, sealed)
+        .where(start, ">=", range.from)
+        .where(start, "<", range.to)
+        .orderBy(start);
+    },
     limit,
   );
+  const startOf = (item: SearchableItem) => itemStart(item.search) ?? "";
+  // Each format's entries are in start order; together, too (a stable sort keeps each one's order).
+  return found
+    .sort((a, b) => (startOf(a) < startOf(b) ? -1 : startOf(a) > startOf(b) ? 1 : 0))
+    .slice(0, limit);
 }
 
 /**
- * A calendar's entries that carry a browse's mark, at most `limit`: `long` (events longer than the
+ * A calendar's entries that carry a browse's mark, at most `limit` a format: `long` (events longer than the
  * browse's lookback) or `recurring` (the masters of its recurring series).
  */
 export function calendarEntriesMarked(
@@ -290,12 +350,16 @@ export function calendarEntriesMarked(
   mark: "long" | "recurring",
   limit: number,
 ): Promise<SearchableItem[]> {
-  return searchViews(
+  return inEachFormat(
     scope,
-    items(scope, resourceId)
-      .where("kind", "==", kind)
-      .where("search.calendarId", "==", calendarId)
-      .where(`search.${mark}`, "==", true),
+    resourceId,
+    kind,
+    (sealed) =>
+      calendarEntries(scope, resourceId, kind, calendarId, sealed).where(
+        `${sealed ? "index" : "search"}.${mark}`,
+        "==",
+        true,
+      ),
     limit,
   );
 }

@@ -1,0 +1,100 @@
+/**
+ * Browse's own queries over catalog format v2 (docs/backup-format.md §9.4): a calendar's entries of a day
+ * range, its marked entries and a user's calendars come out equal whether the entries were written in
+ * version 1, in version 2, or half in each.
+ */
+import { FirestoreCatalog } from "../backups/catalog/repo";
+import { keyringOf } from "../backups/catalog/sealed-documents";
+import { deriveKeys, newDataKey } from "../engine/format/keys";
+import type { CatalogVersion } from "../engine/runner/catalog";
+import { calendarEntriesMarked, calendarEntriesStarting, entriesOf, type SearchableItem } from "./repo";
+
+jest.mock("../lib/firebase", () =>
+  jest
+    .requireActual<typeof import("../testing/memory-firestore")>("../testing/memory-firestore")
+    .memoryFirebase(),
+);
+
+const RESOURCE = "user-1";
+const CALENDAR = "ada@example.test";
+const keys = deriveKeys(newDataKey());
+const scopes = {
+  v1: { organizationId: "org-v1", regionId: "ch" },
+  v2: { organizationId: "org-v2", regionId: "ch", keyring: keyringOf("org-v2", [keys]) },
+  mixed: { organizationId: "org-mixed", regionId: "ch", keyring: keyringOf("org-mixed", [keys]) },
+} as const;
+
+function entry(
+  n: number,
+  options: { entry?: "calendar" | "event"; recurring?: boolean } = {},
+): CatalogVersion {
+  const itemKey = `${CALENDAR}/e${n}`;
+  const start = new Date(Date.UTC(2026, 2, 1 + n, 9)).toISOString();
+  return {
+    versionId: `${itemKey}@1`,
+    itemKey,
+    kind: "calendar-entry",
+    versionKey: "1",
+    contentKey: itemKey,
+    capturedAt: "2026-04-01T00:00:00.000Z",
+    runId: "run-1",
+    size: 10,
+    storedBytes: 10,
+    contentDigest: "d".repeat(64),
+    dataKeyId: keys.dataKeyId,
+    metadata: {},
+    search: {
+      kind: "calendar",
+      entry: options.entry ?? "event",
+      summary: `meeting ${n}`,
+      organizer: CALENDAR,
+      attendees: [],
+      start: options.entry === "calendar" ? "" : start,
+      end: options.entry === "calendar" ? "" : start,
+      calendarId: CALENDAR,
+      ...(options.recurring ? { recurring: true as const, recurrence: ["RRULE:FREQ=WEEKLY"] } : {}),
+      keywords: ["meeting"],
+    },
+    formatVersion: 1,
+    chunks: [{ id: "c".repeat(64), size: 10 }],
+  };
+}
+
+const ENTRIES = [
+  entry(0, { entry: "calendar" }),
+  ...Array.from({ length: 12 }, (_, n) => entry(n + 1, { recurring: n % 4 === 0 })),
+];
+
+beforeAll(async () => {
+  await new FirestoreCatalog(scopes.v1).writeVersions(RESOURCE, ENTRIES);
+  await new FirestoreCatalog(scopes.v2, keys).writeVersions(RESOURCE, ENTRIES);
+  await new FirestoreCatalog(scopes.mixed).writeVersions(
+    RESOURCE,
+    ENTRIES.filter((_, n) => n % 2 === 0),
+  );
+  await new FirestoreCatalog(scopes.mixed, keys).writeVersions(
+    RESOURCE,
+    ENTRIES.filter((_, n) => n % 2 === 1),
+  );
+});
+
+const keysOf = (found: SearchableItem[]) => found.map((item) => item.itemKey);
+
+test.each(["v2", "mixed"] as const)(
+  "when a calendar's entries are browsed in %s, then its days, marks and calendars are those of version 1",
+  async (format) => {
+    const range = { from: "2026-03-03", to: "2026-03-09" };
+    const browse = async (scope: (typeof scopes)[keyof typeof scopes]) => ({
+      days: keysOf(await calendarEntriesStarting(scope, RESOURCE, "calendar-entry", CALENDAR, range, 4)),
+      marked: keysOf(
+        await calendarEntriesMarked(scope, RESOURCE, "calendar-entry", CALENDAR, "recurring", 10),
+      ).sort(),
+      calendars: keysOf(await entriesOf(scope, RESOURCE, "calendar-entry", "calendar", 10)),
+    });
+    const one = await browse(scopes.v1);
+    expect(one.days).toHaveLength(4);
+    expect(one.marked).toHaveLength(3);
+    expect(one.calendars).toEqual([`${CALENDAR}/e0`]);
+    expect(await browse(scopes[format])).toEqual(one);
+  },
+);
