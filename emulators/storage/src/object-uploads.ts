@@ -4,7 +4,8 @@
  */
 import { MAX_BODY_BYTES, invalid, parseJsonObject, readBody, required } from "./http";
 import { type StagedBlob, type StoredObject } from "./store-model";
-import { checksumsOf, decodeMultipart, parseGoogHash, verifyChecksums, type InsertRequest } from "./uploads";
+import { decodeMultipart } from "./multipart";
+import { checksumsOf, parseGoogHash, verifyChecksums, type InsertRequest } from "./uploads";
 import { RESPONDED, customMetadata, header, objectJson, type Call, type StorageApi } from "./call";
 import { preconditions } from "./objects";
 
