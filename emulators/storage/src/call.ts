@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { invalid, rangeNotSatisfiable } from "./http";
+import { type CustomerKeys } from "./customer-keys";
 import { StorageStore } from "./store";
 import { type StoredBucket, type StoredObject } from "./store-model";
 import { UploadSessions } from "./uploads";
@@ -12,6 +13,7 @@ import { UploadSessions } from "./uploads";
 export interface StorageApi {
   store: StorageStore;
   uploads: UploadSessions;
+  keys: CustomerKeys;
 }
 
 export interface Call {
@@ -98,11 +100,16 @@ export function bucketJson(bucket: StoredBucket, base: string): Record<string, u
     locationType: "region",
     storageClass: "STANDARD",
     etag: "CAE=",
+    ...(bucket.defaultKmsKeyName ? { encryption: { defaultKmsKeyName: bucket.defaultKmsKeyName } } : {}),
   };
 }
 
-/** An object resource as the JSON API answers it (numbers as strings, hashes in base64). */
-export function objectJson(stored: StoredObject, base: string): Record<string, unknown> {
+/**
+ * An object resource as the JSON API answers it (numbers as strings, hashes in base64). An object under a
+ * customer-managed key names the key version (`kmsKeyName`); its checksums are encrypted under that key, so
+ * `keyEnabled: false` (the version is disabled or destroyed) leaves them out.
+ */
+export function objectJson(stored: StoredObject, base: string, keyEnabled = true): Record<string, unknown> {
   const path = `b/${encodeURIComponent(stored.bucket)}/o/${encodeURIComponent(stored.name)}`;
   return {
     kind: "storage#object",
@@ -116,12 +123,29 @@ export function objectJson(stored: StoredObject, base: string): Record<string, u
     contentType: stored.contentType,
     storageClass: "STANDARD",
     size: String(stored.size),
-    md5Hash: stored.md5Hash,
-    crc32c: stored.crc32c,
+    ...(keyEnabled ? { md5Hash: stored.md5Hash, crc32c: stored.crc32c } : {}),
     etag: etag(stored),
     timeCreated: stored.timeCreated,
     updated: stored.updated,
     timeStorageClassUpdated: stored.timeCreated,
     ...(Object.keys(stored.metadata).length > 0 ? { metadata: stored.metadata } : {}),
+    ...(stored.encryption ? { kmsKeyName: stored.encryption.kmsKeyName } : {}),
   };
+}
+
+/**
+ * Object resources for metadata reads (get, list, patch): each key version an object names is asked for its
+ * state once per call.
+ */
+export async function objectResources(
+  api: StorageApi,
+  objects: StoredObject[],
+  base: string,
+): Promise<Record<string, unknown>[]> {
+  const versions = [...new Set(objects.flatMap((stored) => stored.encryption?.kmsKeyName ?? []))];
+  const states = await Promise.all(versions.map((version) => api.keys.enabled(version)));
+  const enabled = new Map(versions.map((version, index) => [version, states[index] as boolean]));
+  return objects.map((stored) =>
+    objectJson(stored, base, stored.encryption ? (enabled.get(stored.encryption.kmsKeyName) ?? false) : true),
+  );
 }

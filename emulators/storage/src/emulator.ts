@@ -23,6 +23,7 @@ import {
   sendJson,
   unavailable,
 } from "./http";
+import { CustomerKeys } from "./customer-keys";
 import { StorageStore } from "./store";
 import { UploadSessions } from "./uploads";
 import { SignedUrlError, isSignedUrl, verifySignedUrl, type SigningAccount } from "./signed-urls";
@@ -41,6 +42,20 @@ function isXmlApiPath(pathname: string): boolean {
   );
 }
 
+/**
+ * The XML API's form of a JSON API error met by a signed read: a missing object, a range past the end, and
+ * a customer-managed key that cannot be used (403 as `AccessDenied`, 400 as `InvalidArgument`, with the JSON
+ * API's message: Google documents no XML form of the key errors).
+ */
+function xmlError(error: StorageApiError): unknown {
+  if (error.code === 404) return new SignedUrlError(404, "NoSuchKey", "The specified key does not exist.");
+  if (error.code === 416)
+    return new SignedUrlError(416, "InvalidRange", "The requested range cannot be satisfied.");
+  if (error.code === 403) return new SignedUrlError(403, "AccessDenied", error.message);
+  if (error.code === 400) return new SignedUrlError(400, "InvalidArgument", error.message);
+  return error;
+}
+
 export interface StorageEmulatorOptions {
   /** Create a bucket the first time a request names it instead of answering 404 (the local stack). */
   autoCreateBuckets?: boolean;
@@ -48,12 +63,15 @@ export interface StorageEmulatorOptions {
   blobDir?: string;
   /** Service accounts whose V4 signed URLs are accepted (read on each signed request). None: every signed URL is refused. */
   signingAccounts?: () => SigningAccount[];
+  /** The KMS emulator's URL (`http://127.0.0.1:8091`) for customer-managed keys; none: `kmsKeyName` fails. */
+  kmsEndpoint?: string;
 }
 
 export class StorageEmulator {
   readonly store: StorageStore;
   readonly faults = new Faults();
   readonly uploads: UploadSessions;
+  readonly keys: CustomerKeys;
   /**
    * Calls served, by operation id; inserts also by upload type (`storage.objects.insert:resumable`) and
    * session PUTs as `storage.objects.insert:chunk`.
@@ -65,9 +83,11 @@ export class StorageEmulator {
   constructor(options: StorageEmulatorOptions = {}) {
     this.signingAccounts = options.signingAccounts ?? (() => []);
     this.store = new StorageStore({ autoCreateBuckets: options.autoCreateBuckets, blobDir: options.blobDir });
+    this.keys = new CustomerKeys(options.kmsEndpoint);
     this.uploads = new UploadSessions({
       uploadFile: () => this.store.uploadFile(),
       finish: (request, staged) => finishInsert(this, request, staged),
+      dataKey: (encryption) => this.keys.dataKey(encryption),
     });
   }
 
@@ -157,10 +177,7 @@ export class StorageEmulator {
       try {
         await media(this, call, contentType ?? undefined);
       } catch (error) {
-        if (error instanceof StorageApiError && error.code === 404) {
-          throw new SignedUrlError(404, "NoSuchKey", "The specified key does not exist.");
-        }
-        throw error;
+        throw error instanceof StorageApiError ? xmlError(error) : error;
       }
     } catch (error) {
       if (call.response.headersSent) {

@@ -1,13 +1,24 @@
 /**
  * The JSON API's objects: `objects.get` (metadata, or media with ranges), `objects.list` (prefix,
  * delimiter, paging), `objects.patch` and `objects.delete`, with their generation and metageneration
- * preconditions.
+ * preconditions. The bytes of an object under a customer-managed key are opened with its data key, which
+ * Cloud KMS unwraps for each read; its metadata stays readable while the key version is disabled.
  */
-import { createReadStream, openSync } from "node:fs";
+import { closeSync, createReadStream, openSync } from "node:fs";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { intParam, invalid, notFound, parseJsonObject, readBody } from "./http";
+import { checkSealedFile, openRange } from "./sealed-blobs";
 import { MAX_LIST_RESULTS, preconditionsFrom, type StoredObject } from "./store-model";
-import { RESPONDED, customMetadata, etag, objectJson, parseRange, type Call, type StorageApi } from "./call";
+import {
+  RESPONDED,
+  customMetadata,
+  etag,
+  objectResources,
+  parseRange,
+  type Call,
+  type StorageApi,
+} from "./call";
 
 export function preconditions(api: StorageApi, call: Call) {
   return preconditionsFrom((name) => intParam(call.query, name));
@@ -23,8 +34,36 @@ export function liveObject(api: StorageApi, call: Call): StoredObject {
   return stored;
 }
 
-export function getObject(api: StorageApi, call: Call): unknown {
-  return objectJson(liveObject(api, call), call.base);
+export async function getObject(api: StorageApi, call: Call): Promise<unknown> {
+  const [resource] = await objectResources(api, [liveObject(api, call)], call.base);
+  return resource;
+}
+
+/**
+ * The object's bytes `start..end` from the file open at `fd`: as they are, or opened with the data key Cloud
+ * KMS unwraps now (this throws Cloud Storage's error while the key version cannot be used).
+ */
+async function objectBytes(
+  api: StorageApi,
+  stored: StoredObject,
+  fd: number,
+  range: { start: number; end: number } | undefined,
+): Promise<Readable> {
+  const path = api.store.blobPath(stored);
+  if (!stored.encryption) {
+    return createReadStream(path, range ? { fd, start: range.start, end: range.end } : { fd });
+  }
+  try {
+    checkSealedFile(fd, stored.size);
+    const dataKey = await api.keys.dataKey(stored.encryption);
+    const bytes = openRange(fd, dataKey, stored.size, range?.start ?? 0, range?.end ?? stored.size - 1);
+    const body = Readable.from(bytes);
+    body.once("close", () => closeSync(fd));
+    return body;
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
 }
 
 export async function media(api: StorageApi, call: Call, contentType?: string): Promise<unknown> {
@@ -39,12 +78,12 @@ export async function media(api: StorageApi, call: Call, contentType?: string): 
     "x-goog-hash": `crc32c=${stored.crc32c},md5=${stored.md5Hash}`,
     "x-goog-stored-content-encoding": "identity",
     "x-goog-stored-content-length": String(size),
+    ...(stored.encryption ? { "x-goog-encryption-kms-key-name": stored.encryption.kmsKeyName } : {}),
   };
   const range = parseRange(call.request.headers.range, size);
   // Opened now, while `stored` is live: a later overwrite or delete cannot take the file from this read.
-  const path = api.store.blobPath(stored);
-  const fd = openSync(path, "r");
-  const body = createReadStream(path, range ? { fd, start: range.start, end: range.end } : { fd });
+  const fd = openSync(api.store.blobPath(stored), "r");
+  const body = await objectBytes(api, stored, fd, range);
   if (range) {
     call.response.writeHead(206, {
       ...headers,
@@ -58,7 +97,7 @@ export async function media(api: StorageApi, call: Call, contentType?: string): 
   return RESPONDED;
 }
 
-export function list(api: StorageApi, call: Call): unknown {
+export async function list(api: StorageApi, call: Call): Promise<unknown> {
   const maxResults = intParam(call.query, "maxResults");
   const result = api.store.list(call.bucket as string, {
     prefix: call.query.get("prefix") ?? undefined,
@@ -72,7 +111,7 @@ export function list(api: StorageApi, call: Call): unknown {
     kind: "storage#objects",
     ...(result.nextPageToken ? { nextPageToken: result.nextPageToken } : {}),
     ...(result.prefixes.length > 0 ? { prefixes: result.prefixes } : {}),
-    ...(result.items.length > 0 ? { items: result.items.map((item) => objectJson(item, call.base)) } : {}),
+    ...(result.items.length > 0 ? { items: await objectResources(api, result.items, call.base) } : {}),
   };
 }
 
@@ -89,7 +128,8 @@ export async function patch(api: StorageApi, call: Call): Promise<unknown> {
     },
     preconditions(api, call),
   );
-  return objectJson(stored, call.base);
+  const [resource] = await objectResources(api, [stored], call.base);
+  return resource;
 }
 
 export function deleteObject(api: StorageApi, call: Call): unknown {

@@ -33,6 +33,11 @@ export interface StartStorageEmulatorOptions {
   autoCreateBuckets?: boolean;
   /** Service accounts whose V4 signed URLs are accepted (see signed-urls.ts). */
   signingAccounts?: () => SigningAccount[];
+  /**
+   * The Cloud KMS emulator's URL (`http://127.0.0.1:8091`, `RunningKmsEmulator.url`) that wraps and unwraps
+   * the data keys of objects under a customer-managed key (`kmsKeyName`); without it such uploads fail.
+   */
+  kmsEndpoint?: string;
 }
 
 /** Where the local stack keeps the emulator's state inside its data folder. */
@@ -63,6 +68,7 @@ export async function startStorageEmulator(
   const emulator = new StorageEmulator({
     autoCreateBuckets: options.autoCreateBuckets,
     signingAccounts: options.signingAccounts,
+    kmsEndpoint: options.kmsEndpoint,
     blobDir: file ? storageBlobDir(file) : undefined,
   });
   const state = file ? new SnapshotFile<StorageSnapshot>(file) : undefined;

@@ -19,6 +19,16 @@ export interface StoredObject {
   crc32c: string;
   timeCreated: string;
   updated: string;
+  /** Under a customer-managed key: the blob file holds the bytes sealed with a data key wrapped by Cloud KMS. */
+  encryption?: ObjectEncryption;
+}
+
+/** How an object's data key is kept: wrapped by a Cloud KMS key version (`customer-keys.ts`). */
+export interface ObjectEncryption {
+  /** The key version that wrapped it, `projects/…/cryptoKeys/{k}/cryptoKeyVersions/{n}` (the resource's `kmsKeyName`). */
+  kmsKeyName: string;
+  /** The data key as Cloud KMS's `:encrypt` answered it (base64). */
+  wrappedKey: string;
 }
 
 /** Bytes written to a file under the blob directory's `uploads/`, with their checksums; no object's yet. */
@@ -34,6 +44,10 @@ export interface StoredBucket {
   location: string;
   timeCreated: string;
   metageneration: number;
+  /** `encryption.defaultKmsKeyName`: the key of new objects that name none. */
+  defaultKmsKeyName?: string;
+  /** Created on first use (`autoCreateBuckets`), not by a `buckets.insert` that chose its location. */
+  autoCreated?: boolean;
   objects: Map<string, StoredObject>;
   /** Object names in order, rebuilt on the first listing after a change. */
   sorted?: string[];
@@ -70,6 +84,8 @@ export interface StorageSnapshot {
     name: string;
     location: string;
     timeCreated: string;
+    defaultKmsKeyName?: string;
+    autoCreated?: boolean;
     objects: (StoredObject | LegacySavedObject)[];
   }[];
 }

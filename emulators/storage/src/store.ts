@@ -30,6 +30,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { conflict, invalid, notFound } from "./http";
 import { crc32cBase64, md5Base64 } from "./crc32c";
+import { sealAll } from "./sealed-blobs";
 import {
   type ListOptions,
   type ListResult,
@@ -72,7 +73,11 @@ export class StorageStore {
     return this.lastGeneration;
   }
 
-  createBucket(name: string, location = "US"): StoredBucket {
+  createBucket(
+    name: string,
+    location = "US",
+    options: Pick<StoredBucket, "defaultKmsKeyName" | "autoCreated"> = {},
+  ): StoredBucket {
     checkBucketName(name);
     if (this.buckets.has(name)) {
       throw conflict("Your previous request to create the named bucket succeeded and you already own it.");
@@ -82,6 +87,7 @@ export class StorageStore {
       location: location.toUpperCase(),
       timeCreated: new Date().toISOString(),
       metageneration: 1,
+      ...options,
       objects: new Map(),
     };
     this.buckets.set(name, bucket);
@@ -91,7 +97,7 @@ export class StorageStore {
   bucket(name: string): StoredBucket {
     const bucket = this.buckets.get(name);
     if (bucket) return bucket;
-    if (this.autoCreateBuckets) return this.createBucket(name);
+    if (this.autoCreateBuckets) return this.createBucket(name, undefined, { autoCreated: true });
     throw notFound("The specified bucket does not exist.");
   }
 
@@ -134,10 +140,17 @@ export class StorageStore {
     return join(this.blobDir, UPLOADS, randomBytes(12).toString("hex"));
   }
 
-  /** Writes a body (a media or multipart upload) to a fresh upload file, ready for `insert`. */
-  async stage(data: Buffer, sums?: { md5Hash: string; crc32c: string }): Promise<StagedBlob> {
+  /**
+   * Writes a body (a media or multipart upload) to a fresh upload file, ready for `insert`; with a data key,
+   * sealed (`sealed-blobs.ts`): the plaintext never reaches the disk.
+   */
+  async stage(
+    data: Buffer,
+    sums?: { md5Hash: string; crc32c: string },
+    dataKey?: Buffer,
+  ): Promise<StagedBlob> {
     const file = this.uploadFile();
-    await writeFile(file, data, { mode: 0o600 });
+    await writeFile(file, dataKey ? sealAll(dataKey, data) : data, { mode: 0o600 });
     return {
       file,
       size: data.length,
@@ -159,7 +172,11 @@ export class StorageStore {
     bucketName: string,
     name: string,
     staged: StagedBlob,
-    options: { contentType?: string; metadata?: Record<string, string>; preconditions?: Preconditions },
+    options: Pick<StoredObject, "encryption"> & {
+      contentType?: string;
+      metadata?: Record<string, string>;
+      preconditions?: Preconditions;
+    },
   ): StoredObject {
     let bucket: StoredBucket;
     let previous: StoredObject | undefined;
@@ -189,6 +206,7 @@ export class StorageStore {
       crc32c: staged.crc32c,
       timeCreated: now,
       updated: now,
+      ...(options.encryption ? { encryption: options.encryption } : {}),
     };
     if (!previous) bucket.sorted = undefined;
     bucket.objects.set(name, stored);
@@ -294,15 +312,13 @@ export class StorageStore {
   /** The state to save: metadata only, each object naming its blob file. */
   snapshot(): StorageSnapshot {
     return {
-      buckets: this.listBuckets().map((bucket) => ({
-        name: bucket.name,
-        location: bucket.location,
-        timeCreated: bucket.timeCreated,
-        objects: [...bucket.objects.values()].map((object) => ({
-          ...object,
-          metadata: { ...object.metadata },
-        })),
-      })),
+      // A bucket's settings as they are (name, location, default key...), without its in-memory indexes.
+      buckets: this.listBuckets().map(
+        ({ objects, sorted: _sorted, metageneration: _metageneration, ...bucket }) => ({
+          ...bucket,
+          objects: [...objects.values()].map((object) => ({ ...object, metadata: { ...object.metadata } })),
+        }),
+      ),
     };
   }
 
@@ -340,13 +356,7 @@ export class StorageStore {
         objects.set(stored.name, stored);
         this.lastGeneration = Math.max(this.lastGeneration, stored.generation);
       }
-      this.buckets.set(saved.name, {
-        name: saved.name,
-        location: saved.location,
-        timeCreated: saved.timeCreated,
-        metageneration: 1,
-        objects,
-      });
+      this.buckets.set(saved.name, { ...saved, metageneration: 1, objects });
     }
   }
 

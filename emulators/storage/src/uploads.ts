@@ -8,12 +8,15 @@
  * A resumable session's bytes stream from each PUT's body into the session's file on disk (a chunk of any
  * size, never held whole in memory), with CRC32C and MD5 updated as they arrive; a PUT that fails half-way
  * is rolled back to where it started. The completed file is moved into the blob directory as the object.
+ * Under a customer-managed key the bytes are sealed as they arrive (`sealed-blobs.ts`): each PUT has Cloud
+ * KMS unwrap the session's data key, so a chunk is refused while the key version is disabled.
  */
 import { createHash, randomBytes, type Hash } from "node:crypto";
-import { open, rm, writeFile } from "node:fs/promises";
+import { appendFile, open, rm, writeFile } from "node:fs/promises";
 import { crc32cBase64, crc32cUpdate, md5Base64 } from "./crc32c";
 import { StorageApiError, invalid, notFound } from "./http";
-import { type Preconditions, type StagedBlob, type StoredObject } from "./store-model";
+import { Sealer } from "./sealed-blobs";
+import { type ObjectEncryption, type Preconditions, type StagedBlob, type StoredObject } from "./store-model";
 
 /** What an insert needs besides the bytes. */
 export interface InsertRequest {
@@ -24,6 +27,10 @@ export interface InsertRequest {
   preconditions: Preconditions;
   /** Checksums the client sent (metadata `crc32c`/`md5Hash`, or `X-Goog-Hash`), checked against the bytes. */
   expected: { crc32c?: string; md5Hash?: string };
+  /** The customer-managed key asked for (`kmsKeyName`, or the bucket's default), a crypto key's name. */
+  kmsKeyName?: string;
+  /** Once a data key is made for it: that key, wrapped (the object's `encryption`). */
+  encryption?: ObjectEncryption;
 }
 
 /** An upload's checksums as Cloud Storage reports them (base64). */
@@ -45,6 +52,8 @@ interface Session {
   /** CRC32C and MD5 of the bytes received so far. */
   crc: number;
   md5: Hash;
+  /** Under a customer-managed key: seals the bytes on their way to the file. */
+  sealer?: Sealer;
   outcome?: Outcome;
   createdAt: number;
   /** The PUT being applied: the next one waits for it (a client may resend while a chunk still streams). */
@@ -62,6 +71,8 @@ export interface UploadTarget {
   uploadFile(): string;
   /** Makes the completed file an object (it owns the file from then on, even when it throws). */
   finish(request: InsertRequest, staged: StagedBlob): StoredObject;
+  /** A session's data key, unwrapped by Cloud KMS (throws Cloud Storage's error when the key cannot be used). */
+  dataKey(encryption: ObjectEncryption): Promise<Buffer>;
 }
 
 /** `X-Goog-Hash: crc32c=...,md5=...` */
@@ -144,6 +155,7 @@ export class UploadSessions {
       received: 0,
       crc: 0,
       md5: createHash("md5"),
+      ...(request.encryption ? { sealer: new Sealer() } : {}),
       createdAt: Date.now(),
       busy: Promise.resolve(),
     });
@@ -209,11 +221,15 @@ export class UploadSessions {
     googHash: string | undefined,
   ): Promise<ChunkAnswer> {
     if (session.outcome) return session.outcome;
+    // Unwrapped at most once a PUT, and only by a session under a key (the only one with a sealer).
+    let unwrapped: Promise<Buffer> | undefined;
+    const dataKey = (): Promise<Buffer> =>
+      (unwrapped ??= this.target.dataKey(session.request.encryption as ObjectEncryption));
     let final: boolean;
     switch (range.kind) {
       case "whole":
         // The whole (rest of the) object in one request.
-        await this.append(session, session.received, body, undefined);
+        await this.append(session, session.received, body, undefined, dataKey);
         final = true;
         break;
       case "query":
@@ -229,7 +245,7 @@ export class UploadSessions {
         }
         if (range.total !== undefined) session.total = range.total;
         if (range.start > session.received) return { incomplete: session.received };
-        await this.append(session, range.start, body, range.end - range.start + 1);
+        await this.append(session, range.start, body, range.end - range.start + 1, dataKey);
         final = session.total !== undefined && session.received >= session.total;
         break;
       }
@@ -237,7 +253,7 @@ export class UploadSessions {
         // `bytes N-*/total`: the rest of the object streams in this request.
         if (range.start > session.received) return { incomplete: session.received };
         if (range.total !== undefined) session.total = range.total;
-        await this.append(session, range.start, body, undefined);
+        await this.append(session, range.start, body, undefined, dataKey);
         final = true;
         break;
     }
@@ -245,6 +261,9 @@ export class UploadSessions {
     if (session.total !== undefined && session.received !== session.total) {
       throw invalid(`The upload declared ${session.total} bytes but ${session.received} were received.`);
     }
+    // The last, partial segment is sealed before the checksums are final (unwrapping may still fail).
+    if (session.sealer)
+      await appendFile(session.file, session.sealer.finish(await dataKey()), { mode: 0o600 });
     const staged: StagedBlob = {
       file: session.file,
       size: session.received,
@@ -275,8 +294,17 @@ export class UploadSessions {
     start: number,
     body: AsyncIterable<Uint8Array>,
     length: number | undefined,
+    dataKey: () => Promise<Buffer>,
   ): Promise<void> {
-    const before = { received: session.received, crc: session.crc, md5: session.md5.copy() };
+    const { sealer } = session;
+    // Unwrapped before any byte is read: a key that cannot be used leaves the session as it was.
+    const key = sealer ? await dataKey() : undefined;
+    const before = {
+      received: session.received,
+      crc: session.crc,
+      md5: session.md5.copy(),
+      sealed: sealer?.save(),
+    };
     const mismatch = (): StorageApiError =>
       invalid("The Content-Range header does not match the request body's length.");
     const handle = await open(session.file, "a", 0o600);
@@ -289,7 +317,7 @@ export class UploadSessions {
         const skip = session.received - at;
         const fresh = skip > 0 ? piece.subarray(skip) : piece;
         if (fresh.length === 0) continue;
-        await handle.write(fresh);
+        await handle.write(sealer && key ? sealer.push(key, fresh) : fresh);
         session.crc = crc32cUpdate(session.crc, fresh);
         session.md5.update(fresh);
         session.received += fresh.length;
@@ -299,7 +327,8 @@ export class UploadSessions {
       session.received = before.received;
       session.crc = before.crc;
       session.md5 = before.md5;
-      await handle.truncate(before.received);
+      if (sealer && before.sealed) sealer.restore(before.sealed);
+      await handle.truncate(before.sealed ? Sealer.fileLength(before.sealed) : before.received);
       throw error;
     } finally {
       await handle.close();
