@@ -282,6 +282,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       host: HOST,
       stateFile: options.dataDir ? storageStateFile(options.dataDir) : undefined,
       autoCreateBuckets: true,
+      // Objects uploaded with a kmsKeyName are sealed under a data key this KMS emulator wraps and unwraps.
+      kmsEndpoint: kms.url,
       // Export download links are signed with the local service-account key (production: the runtime's
       // service account); read on each signed request, as the Workspace emulator writes a new key per start.
       signingAccounts: () => {
