@@ -27,6 +27,7 @@ const COLLECTION_OWNERS = {
   domains: "organizations",
   drillRuns: "drills",
   exports: "export",
+  folders: "backups",
   googleQuotaDays: "system",
   ledger: "recovery",
   organizations: "organizations",
@@ -45,7 +46,9 @@ const COLLECTION_OWNERS = {
 };
 
 const CROSS_MODULE_COLLECTIONS = new Map([
+  ["backups/catalog/folders-repo.ts → resources", "the catalog lives under resources/{resourceId}"],
   ["backups/catalog/labels-repo.ts → resources", "the catalog lives under resources/{resourceId}"],
+  ["backups/catalog/readers-repo.ts → resources", "the catalog lives under resources/{resourceId}"],
   ["backups/catalog/repo.ts → resources", "the catalog lives under resources/{resourceId}"],
   ["backups/repo.ts → resources", "writes a resource's backup status and next run with its run"],
   ["backups/retention/repo.ts → resources", "walks the catalog under each resource"],

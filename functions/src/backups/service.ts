@@ -18,6 +18,7 @@ import { enqueueBackup, enqueueGc, type EnqueueBackup } from "./queue";
 import { gcDue } from "./retention/schedule";
 import * as catalog from "./catalog/repo";
 import * as labels from "./catalog/labels-repo";
+import * as folders from "./catalog/folders-repo";
 import type { CatalogItem, ItemKind } from "../engine/runner/catalog";
 
 export type HeldTotals = catalog.HeldTotals;
@@ -186,6 +187,13 @@ export function itemsByKey(
   ...args: Parameters<typeof catalog.itemsByKey>
 ): ReturnType<typeof catalog.itemsByKey> {
   return catalog.itemsByKey(...args);
+}
+
+/** A drive folder's sub-folders held in catalog format v2 (backups/catalog/folders-repo.ts). */
+export function heldSubFolders(
+  ...args: Parameters<typeof folders.heldSubFolders>
+): ReturnType<typeof folders.heldSubFolders> {
+  return folders.heldSubFolders(...args);
 }
 
 export function itemAsOf(...args: Parameters<typeof catalog.itemAsOf>): ReturnType<typeof catalog.itemAsOf> {

@@ -63,3 +63,10 @@ export function indexedParts(search: SearchFields): IndexedParts {
 export function itemStart(search: SearchFields): string | undefined {
   return search.kind === "calendar" ? search.start : undefined;
 }
+
+/** The folder an item is in (a Drive file's path, as search keeps it and as written); undefined for others. */
+export function itemFolder(search: SearchFields): { path: string; shown: string } | undefined {
+  return search.kind === "drive"
+    ? { path: search.path, shown: search.display?.path ?? search.path }
+    : undefined;
+}

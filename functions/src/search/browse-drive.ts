@@ -6,7 +6,8 @@
 import { BROWSE_MESSAGES, MAX_BROWSE_FOLDERS, type BrowseFolder } from "@alpvault/contracts/browse";
 import { bounded } from "../engine/sources/search-text";
 import { DomainError } from "../lib/errors";
-import type { Scope } from "../lib/tenancy";
+import type { CatalogScope } from "../backups/catalog/sealed-documents";
+import { heldSubFolders } from "../backups/service";
 import { NO_ITEMS, placeKeys, placePage, type PlaceBrowser } from "./browse-place";
 import { nextFolderPath, type PlaceFilter } from "./repo";
 import { driveResult } from "./results";
@@ -23,7 +24,43 @@ const HIGHEST = "\uf8ff";
  * last one found making the next read skip its tree.
  */
 export async function subFolders(
-  scope: Scope,
+  scope: CatalogScope,
+  resourceId: string,
+  folder: string,
+): Promise<{ folders: BrowseFolder[]; atLeast: boolean }> {
+  const depth = folder === "" ? 0 : folder.split("/").length;
+  const [clear, sealed] = await Promise.all([
+    clearSubFolders(scope, resourceId, folder),
+    heldSubFolders(scope, resourceId, folder, MAX_BROWSE_FOLDERS + 1),
+  ]);
+  if (sealed.length === 0) return clear;
+  // Format v2's folder documents beside version 1's paths: each folder once, by path.
+  const byPath = new Map<string, BrowseFolder>();
+  for (const found of [...clear.folders, ...sealed.map((held) => shownFolder(held, depth))]) {
+    const key = bounded(found.path);
+    if (!byPath.has(key)) byPath.set(key, found);
+  }
+  const all = [...byPath.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([, found]) => found);
+  return {
+    folders: all.slice(0, MAX_BROWSE_FOLDERS),
+    atLeast: clear.atLeast || all.length > MAX_BROWSE_FOLDERS,
+  };
+}
+
+/** A held folder as a browse lists it: its own name and its path as written. */
+function shownFolder(held: { path: string; shown: string }, depth: number): BrowseFolder {
+  const shown = held.shown.split("/");
+  return {
+    name: shown[depth] ?? held.path.split("/")[depth] ?? "",
+    path: shown.slice(0, depth + 1).join("/"),
+  };
+}
+
+/** Version 1's sub-folders of `folder`, found from its files' clear paths. */
+async function clearSubFolders(
+  scope: CatalogScope,
   resourceId: string,
   folder: string,
 ): Promise<{ folders: BrowseFolder[]; atLeast: boolean }> {

@@ -10,21 +10,19 @@
  * `itemKey` / `versionId`.
  * `recordChunks` is one transaction (`getAll`, then `set`) rather than a blind batch, so an entry keeps the
  * `firstRunId` of the run that first recorded it. Undefined fields are left out of every write (the
- * database's global settings are not changed). Readers for recovery and export: pages of items, items by
- * key, an item at a date, and a whole resource's totals by aggregation (`heldTotals`).
+ * database's global settings are not changed). In catalog format v2 (a `sealing` key given), items and
+ * versions are sealed (sealed-documents.ts) and a file's folders recorded (folders-repo.ts). The readers
+ * for recovery and export (pages of items, items by key, an item at a date, totals) are readers-repo.ts's.
  */
-import { factsOfItemKind } from "@alpvault/contracts/services";
 import {
-  AggregateField,
   type DocumentData,
   type DocumentReference,
   type DocumentSnapshot,
-  type Query,
   type Transaction,
 } from "firebase-admin/firestore";
 import { organizationRef, type Scope } from "../../lib/tenancy";
 import { stripUndefined } from "../../lib/strip-undefined";
-import { currentOf, endings, itemOf } from "../../engine/runner/catalog-items";
+import { endings, itemOf } from "../../engine/runner/catalog-items";
 import {
   type Catalog,
   type CatalogItem,
@@ -40,8 +38,10 @@ import {
 } from "../../engine/runner/catalog";
 import type { LabelRename } from "../../engine/sources/source";
 import { catalogDocId } from "../../engine/runner/catalog-ids";
-import { decodeDocument, decodeDocuments, decodeQueried, readableDocument } from "../../lib/stored";
+import { decodeDocument, decodeQueried } from "../../lib/stored";
 import { CHUNK_ENTRY } from "./documents";
+import { foldersAlong, recordFolders } from "./folders-repo";
+import { itemFolder } from "../../engine/services";
 import {
   catalogItemKind,
   catalogVersionKind,
@@ -54,120 +54,10 @@ import * as labels from "./labels-repo";
 import * as runs from "./runs-repo";
 
 export type { Scope };
+export { heldTotals, itemAsOf, itemsAfter, itemsByKey, versionAt, type HeldTotals } from "./readers-repo";
 
 /** Items marked deleted at the source per batch (two writes each: the item and its current version). */
 const UNSEEN_PAGE = 200;
-
-function itemsCollection(scope: Scope, resourceId: string) {
-  return organizationRef(scope).collection("resources").doc(resourceId).collection("items");
-}
-
-/** A page of a resource's items of a kind in key order, after `after` (recovery and export walk them all). */
-export async function itemsAfter(
-  scope: CatalogScope,
-  resourceId: string,
-  kind: ItemKind,
-  after: string | null,
-  limit: number,
-): Promise<CatalogItem[]> {
-  let query = itemsCollection(scope, resourceId).where("kind", "==", kind).orderBy("itemKey").limit(limit);
-  if (after) query = query.startAfter(after);
-  return decodeDocuments(catalogItemKind(scope), (await query.get()).docs);
-}
-
-/**
- * The items of these keys, in their order (undefined where the catalog holds none of it). A document that
- * does not decode as an item (one without a current version) holds none of it: it is left out, logged.
- */
-export async function itemsByKey(
-  scope: CatalogScope,
-  resourceId: string,
-  itemKeys: string[],
-): Promise<(CatalogItem | undefined)[]> {
-  if (itemKeys.length === 0) return [];
-  const items = itemsCollection(scope, resourceId);
-  const snapshots = await items.firestore.getAll(...itemKeys.map((key) => items.doc(catalogDocId(key))));
-  return snapshots.map((snapshot) => readableDocument(catalogItemKind(scope), snapshot));
-}
-
-/**
- * The version of an item the backups held at `asOf` (ISO 8601, exclusive): the last one captured before it.
- * Undefined when none is kept (the item was first backed up later, or retention pruned that version, and
- * then every older one too).
- */
-export async function versionAt(
-  scope: CatalogScope,
-  resourceId: string,
-  itemKey: string,
-  asOf: string,
-): Promise<CatalogVersion | undefined> {
-  const snapshot = await itemsCollection(scope, resourceId)
-    .doc(catalogDocId(itemKey))
-    .collection("versions")
-    .where("capturedAt", "<", asOf)
-    .orderBy("capturedAt", "desc")
-    .limit(1)
-    .get();
-  return decodeDocuments(catalogVersionKind(scope), snapshot.docs)[0];
-}
-
-/**
- * An item as the backups held it at `asOf`: at its version of then, or undefined when it was first backed up
- * later, was already deleted at the source by then, or that version is no longer kept.
- */
-export async function itemAsOf(
-  scope: CatalogScope,
-  resourceId: string,
-  item: CatalogItem,
-  asOf: string,
-): Promise<CatalogItem | undefined> {
-  if (!(item.firstSeenAt < asOf) || (item.deletedAtSource !== null && item.deletedAtSource < asOf)) {
-    return undefined;
-  }
-  const version = await versionAt(scope, resourceId, item.itemKey, asOf);
-  return version ? { ...item, current: currentOf(version) } : undefined;
-}
-
-/** What a whole resource's recovery or export takes (`heldTotals`); `contentless`: kept without content. */
-export interface HeldTotals {
-  items: number;
-  bytes: number;
-  contentless: number;
-}
-
-async function totalsOf(query: Query, contentless: Query | undefined): Promise<HeldTotals> {
-  const [sums, without] = await Promise.all([
-    query.aggregate({ items: AggregateField.count(), bytes: AggregateField.sum("current.size") }).get(),
-    contentless?.count().get(),
-  ]);
-  const finite = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : 0);
-  const data = sums.data();
-  return { items: finite(data.items), bytes: finite(data.bytes), contentless: finite(without?.data().count) };
-}
-
-/**
- * By aggregation (`count()`, `sum()` over index entries, no item read): a resource's items of a kind, or
- * those held at `asOf` (first backed up before it, less those deleted at the source before it), their
- * current sizes, and how many were kept without content (Google offered no export of them).
- */
-export async function heldTotals(
-  scope: Scope,
-  resourceId: string,
-  kind: ItemKind,
-  asOf: string | null,
-): Promise<HeldTotals> {
-  const all = itemsCollection(scope, resourceId).where("kind", "==", kind);
-  const skipped = (query: Query) =>
-    factsOfItemKind(kind).itemsMayLackContent
-      ? query.where("current.metadata.contentSkipped", "==", "not-exportable")
-      : undefined;
-  if (!asOf) return totalsOf(all, skipped(all));
-  const seen = all.where("firstSeenAt", "<", asOf);
-  const gone = all.where("deletedAtSource", "<", asOf);
-  const [before, deleted] = await Promise.all([totalsOf(seen, skipped(seen)), totalsOf(gone, skipped(gone))]);
-  const less = (field: keyof HeldTotals) => Math.max(0, before[field] - deleted[field]);
-  return { items: less("items"), bytes: less("bytes"), contentless: less("contentless") };
-}
 
 export class FirestoreCatalog implements Catalog {
   /**
@@ -273,6 +163,20 @@ export class FirestoreCatalog implements Catalog {
         const existing = decodeDocument(catalogVersionKind(this.scope), snapshots[itemKeys.length + index]!);
         if (existing) stored.set(version.versionId, existing);
       });
+      // Format v2: the folders of the files, written once each (their documents read before any write).
+      const writeFolders = this.sealing
+        ? await recordFolders(
+            transaction,
+            this.scope,
+            resourceId,
+            this.sealing,
+            versionList.flatMap((version) => {
+              const folder = itemFolder(version.search);
+              return folder ? foldersAlong(folder) : [];
+            }),
+            versionList[0]?.capturedAt ?? new Date().toISOString(),
+          )
+        : () => undefined;
       const ends = endings(versions, new Map(itemKeys.map((key) => [key, items.get(key)?.currentVersionId])));
       // The versions the items named current until now, when not in this call: their `endedAt` moves.
       const before = [...ends.values()].filter((end) => !unique.has(end.versionId));
@@ -285,6 +189,7 @@ export class FirestoreCatalog implements Catalog {
           transaction.update(beforeRefs[index] as DocumentReference, { endedAt: end.endedAt });
         }
       });
+      writeFolders();
       versionList.forEach((version, index) => {
         const existing = stored.get(version.versionId);
         const ref = versionRefs[index] as DocumentReference;
