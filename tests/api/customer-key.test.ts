@@ -2,7 +2,9 @@
  * The customer's Cloud KMS key covers reading the backups (docs/backup-format.md §9.5, §9.7): while the
  * key's version is disabled, search, browse, recovery (and its estimate), export (jobs, direct downloads and
  * download links) answer "Encryption key error"; enabled again, each works again. An export is written under
- * the customer's key (Cloud Storage's customer-managed encryption).
+ * the customer's key (Cloud Storage's customer-managed encryption): its object names the key's version, and
+ * a download link handed out before the key was disabled reads nothing while it is (the Storage emulator
+ * refuses as Cloud Storage does, docs/storage-emulator.md).
  */
 import { BACKUP_FAILURE_REASONS } from "@alpvault/contracts/backups";
 import type { ExportJob } from "@alpvault/contracts/exports";
@@ -89,4 +91,34 @@ test("when the customer's key version is disabled, then every call that reads th
   expect(search.status).toBe(200);
   const download = await exports.download(job.exportId);
   expect(download.bytes.length).toBe(job.progress.bytes);
+});
+
+test("when an export is written under the customer's key, then its object names the key's version, and a link handed out before the key is disabled reads nothing until it is enabled again", async () => {
+  const exports = exportsOf(setup.call, setup.organization);
+  const started = await exports.start({ resourceId: setup.resource.resourceId, service: "gmail" });
+  const job = await exports.finished((started.body as ExportJob).exportId);
+  expect(job.state).toBe("succeeded");
+  const { link, bytes } = await exports.download(job.exportId);
+  // The signed URL is path-style: /<bucket>/<object name>.
+  const url = new URL(link.url);
+  const [bucket, ...name] = url.pathname.slice(1).split("/").map(decodeURIComponent);
+  const metadata = await fetch(
+    `${url.origin}/storage/v1/b/${encodeURIComponent(bucket!)}/o/${encodeURIComponent(name.join("/"))}`,
+  );
+  expect(metadata.status).toBe(200);
+  expect(((await metadata.json()) as { kmsKeyName?: string }).kmsKeyName).toBe(
+    `${keyName}/cryptoKeyVersions/1`,
+  );
+
+  await setKmsKeyState(keyName, "DISABLED");
+  try {
+    const refused = await fetch(link.url);
+    expect(refused.status).toBe(400);
+    expect(Buffer.from(await refused.arrayBuffer()).includes(bytes.subarray(0, 64))).toBe(false);
+  } finally {
+    await setKmsKeyState(keyName, "ENABLED");
+  }
+  const again = await fetch(link.url);
+  expect(again.status).toBe(200);
+  expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).toBe(true);
 });
