@@ -12,6 +12,7 @@ import { DriveRestorer, type UploadAccess } from "../engine/drive/restorer";
 import type { DerivedKeys } from "../engine/format/keys";
 import type { GoogleCaller } from "../engine/google/caller";
 import { GmailRestorer } from "../engine/gmail/restorer";
+import type { CatalogScope } from "../backups/catalog/sealed-documents";
 import type { Scope } from "../lib/tenancy";
 import type { StoredDrillRun } from "./repo";
 
@@ -29,7 +30,8 @@ type Send<T> = () => Promise<T>;
 
 /** One delivery's sandbox: where it restores, and what it reads the backups with. */
 export interface DrillSandbox {
-  scope: Scope;
+  /** With the catalog's keys once the drill begins. */
+  scope: CatalogScope;
   run: StoredDrillRun;
   gmail: gmail_v1.Gmail;
   drive: drive_v3.Drive;

@@ -32,6 +32,7 @@ import { settleItem } from "./check";
 import { putAlert } from "../resources/service";
 import { finishRun, saveRunProgress, takeRunLease, type StoredDrillRun } from "./repo";
 import { sampleResource } from "./sample";
+import { catalogKeyring } from "../backups/data-keys";
 import { cleanUpSandbox, openSandbox, type DrillSandbox, type SandboxAccess } from "./sandbox";
 
 export interface DrillDeps extends SandboxAccess, StretchDeps<DrillTask> {
@@ -73,6 +74,7 @@ export async function executeDrill(
   const sandbox = openSandbox(scope, run, email, deps);
   let walked: "done" | "continued" | "dropped";
   try {
+    sandbox.scope = { ...scope, keyring: await catalogKeyring(scope, deps.wrappers) };
     walked = await drill(stretch, sandbox, deps.random ?? ((below: number) => randomInt(below)));
   } catch (error) {
     logs.drillFailed({ organizationId: scope.organizationId, drillRunId: run.drillRunId, error });
@@ -115,7 +117,8 @@ async function drill(
     const resourceId = run.resourceIds[run.position.resourceIndex]!;
     if (!run.position.sampled) {
       if (stretch.late()) return await pause();
-      await sampleResource(scope, run, { resourceId, name: names.get(resourceId) ?? resourceId }, random);
+      const resource = { resourceId, name: names.get(resourceId) ?? resourceId };
+      await sampleResource(sandbox.scope, run, resource, random);
       if (!(await saveRunProgress(scope, run, holder))) return "dropped";
     }
     while (run.position.itemIndex < run.position.itemsTo) {

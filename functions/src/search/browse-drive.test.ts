@@ -8,6 +8,8 @@ import { keyringOf } from "../backups/catalog/sealed-documents";
 import { deriveKeys, newDataKey } from "../engine/format/keys";
 import type { CatalogVersion } from "../engine/runner/catalog";
 import { regionDb } from "../lib/firebase";
+import { memoryDatabases } from "../testing/memory-firestore";
+import { undecodedDocuments } from "../testing/stored-kinds";
 import { subFolders } from "./browse-drive";
 
 jest.mock("../lib/firebase", () =>
@@ -96,4 +98,8 @@ test("when the folders of format v2 are stored, then no document holds a folder'
     const stored = JSON.stringify({ id: doc.id, ...doc.data() }).toLowerCase();
     for (const name of ["zq7secret", "finance", "travel", "plans"]) expect(stored).not.toContain(name);
   }
+});
+
+test("when files, versions and folders are stored in either format, then every document decodes as its kind", () => {
+  expect(undecodedDocuments(memoryDatabases)).toEqual([]);
 });

@@ -7,7 +7,16 @@
 import type { MemoryFirestore } from "./memory-firestore";
 import type { StoredKind } from "../lib/stored";
 import { AUDIT_ENTRY, AUDIT_HEAD, AUDIT_LINK } from "../audit/documents";
-import { CATALOG_ITEM, CATALOG_VERSION, CHUNK_ENTRY, MAIL_LABELS } from "../backups/catalog/documents";
+import {
+  CATALOG_FOLDER,
+  CATALOG_ITEM,
+  CATALOG_ITEM_STATE,
+  CATALOG_VERSION,
+  CATALOG_VERSION_CHUNKS,
+  CHUNK_ENTRY,
+  MAIL_LABELS,
+} from "../backups/catalog/documents";
+import { isSealed } from "../backups/catalog/sealed-documents";
 import { BACKUP_RUN, GC_LOCK } from "../backups/catalog/run-documents";
 import { DAILY_ACTIVITY, DATA_KEY } from "../backups/documents";
 import { VERIFY_RUN, VERIFY_STATE } from "../backups/verify/documents";
@@ -23,12 +32,24 @@ import { DISPATCHER_RUNS, GOOGLE_QUOTA_DAY } from "../system/documents";
 
 type Kinds = readonly StoredKind<unknown>[] | null;
 
+/**
+ * A catalog document of either format: version 1 whole; version 2 (sealed, docs/backup-format.md §9.2) by
+ * what it keeps in clear, since its sealed value opens only with the organisation's keys.
+ */
+function eitherFormat<T>(whole: StoredKind<T>, clear: StoredKind<unknown>): StoredKind<unknown> {
+  return {
+    name: whole.name,
+    decode: (data, id, path) => (isSealed(data) ? clear : whole).decode(data, id, path),
+  };
+}
+
 /** Under `organizations/{organizationId}/` of a region database: a path pattern (`*`: an id) and its kinds. */
 const REGION_KINDS: [string, Kinds][] = [
   ["", [ORGANIZATION_ACCOUNT]],
   ["resources/*", [RESOURCE]],
-  ["resources/*/items/*", [CATALOG_ITEM]],
-  ["resources/*/items/*/versions/*", [CATALOG_VERSION]],
+  ["resources/*/items/*", [eitherFormat(CATALOG_ITEM, CATALOG_ITEM_STATE)]],
+  ["resources/*/items/*/versions/*", [eitherFormat(CATALOG_VERSION, CATALOG_VERSION_CHUNKS)]],
+  ["resources/*/folders/*", [CATALOG_FOLDER]],
   ["resources/*/backupState/mailLabels", [MAIL_LABELS]],
   ["chunkRefs/*", [CHUNK_ENTRY]],
   ["backupRuns/*", [BACKUP_RUN]],

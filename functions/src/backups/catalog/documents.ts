@@ -369,3 +369,17 @@ export const MAIL_LABELS = storedKind<StoredMailLabels>(
   "mail label names",
   z.object({ labels: textRecord, updatedAt: z.string(), checkedAt: z.optional(z.string()) }),
 );
+
+/** A drive folder of catalog format v2 (folders-repo.ts). */
+export interface StoredFolder {
+  key: string;
+  parent: string;
+  sealed: string;
+  firstSeenAt: string;
+}
+
+/** `resources/{resourceId}/folders/{token}`. */
+export const CATALOG_FOLDER = storedKind<StoredFolder>(
+  "catalog folder",
+  z.object({ key: z.string(), parent: z.string(), sealed: z.string(), firstSeenAt: z.string() }),
+);

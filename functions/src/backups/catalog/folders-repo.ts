@@ -11,7 +11,8 @@ import { searchToken, openValue, sealValue } from "../../engine/format/catalog-s
 import { TOKEN_FIELDS } from "../../engine/format/catalog-index";
 import type { DerivedKeys } from "../../engine/format/keys";
 import { organizationRef } from "../../lib/tenancy";
-import { readableDocument, storedKind } from "../../lib/stored";
+import { readableDocument } from "../../lib/stored";
+import { CATALOG_FOLDER } from "./documents";
 import type { CatalogScope } from "./sealed-documents";
 
 /** A folder as a browse shows it: its path as search keeps it (lower case) and as written. */
@@ -19,18 +20,6 @@ export interface HeldFolder {
   path: string;
   shown: string;
 }
-
-interface StoredFolder {
-  key: string;
-  parent: string;
-  sealed: string;
-  firstSeenAt: string;
-}
-
-const FOLDER = storedKind<StoredFolder>(
-  "catalog folder",
-  z.object({ key: z.string(), parent: z.string(), sealed: z.string(), firstSeenAt: z.string() }),
-);
 
 function foldersOf(scope: CatalogScope, resourceId: string) {
   return organizationRef(scope).collection("resources").doc(resourceId).collection("folders");
@@ -110,7 +99,7 @@ export async function heldSubFolders(
         .limit(limit)
         .get();
       return page.docs.flatMap((doc) => {
-        const stored = readableDocument(FOLDER, doc);
+        const stored = readableDocument(CATALOG_FOLDER, doc);
         if (!stored || stored.key !== keys.dataKeyId) return [];
         const opened = openValue(keys, sealPlace(scope, resourceId, doc.id), stored.sealed);
         const held = z.object({ path: z.string(), shown: z.string() }).safeParse(opened);

@@ -6,7 +6,7 @@ import type { Request } from "firebase-functions/v2/tasks";
 import { object, string, ValidationError } from "yup";
 import type { RegionId } from "@alpvault/contracts/regions";
 import * as logs from "../../logs";
-import { dataKeyResolver } from "../data-keys";
+import { catalogKeyring, dataKeyResolver } from "../data-keys";
 import { enqueueVerify, type VerifyTask } from "../queue";
 import { TASK_BUDGET_MS, workerDeps } from "../wiring";
 import { executeVerifyTask, type VerifyDeps } from "./worker";
@@ -26,6 +26,7 @@ export function verifyDeps(servingRegion: RegionId): VerifyDeps {
   return {
     blobStore: (regionId) => deps.blobStore(regionId),
     keys: (scope) => dataKeyResolver(scope, deps.wrappers),
+    keyring: (scope) => catalogKeyring(scope, deps.wrappers),
     enqueue: enqueueVerify,
     budgetMs: TASK_BUDGET_MS,
     servingRegion,

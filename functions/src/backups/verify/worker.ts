@@ -37,6 +37,7 @@ import type { RegionId } from "@alpvault/contracts/regions";
 import { putAlert } from "../../resources/service";
 import { isBlobStoreError, type BlobStore } from "../../engine/blobstore/blob-store";
 import type { DerivedKeys } from "../../engine/format/keys";
+import type { CatalogKeyring, CatalogScope } from "../catalog/sealed-documents";
 import type { EnqueueVerify, VerifyTask } from "../queue";
 import { backupsRunning, releaseLock, takeLock } from "../retention/repo";
 import { failureReasonOf } from "../../engine/runner/run-backup";
@@ -70,6 +71,8 @@ export interface VerifyDeps extends StretchDeps<VerifyTask> {
   blobStore(regionId: RegionId): BlobStore;
   /** The derived keys of a data key of the organisation (`dataKeyResolver`). */
   keys(scope: Scope): (dataKeyId: string) => Promise<DerivedKeys>;
+  /** The organisation's catalog keys (`catalogKeyring`): item names of catalog format v2 are sealed. */
+  keyring(scope: Scope): Promise<CatalogKeyring>;
   enqueue: EnqueueVerify;
 }
 
@@ -89,6 +92,8 @@ interface Verification {
   task: VerifyTask;
   blobStore: BlobStore;
   keys: (dataKeyId: string) => Promise<DerivedKeys>;
+  /** The scope with the catalog's keys, opened on the first page read. */
+  catalog(): Promise<CatalogScope>;
   progress: VerifyRun["progress"];
   position: VerifyRunRecord["position"];
   /** What the resource in hand has found so far. */
@@ -111,11 +116,13 @@ export async function executeVerifyTask(task: VerifyTask, deps: VerifyDeps): Pro
   if (!stretch) return "dropped";
   const { scope, run, now, holder } = stretch;
   const iso = (): string => new Date(now()).toISOString();
+  let catalog: Promise<CatalogScope> | undefined;
   const verification: Verification = {
     stretch,
     task,
     blobStore: deps.blobStore(scope.regionId),
     keys: deps.keys(scope),
+    catalog: () => (catalog ??= deps.keyring(scope).then((keyring) => ({ ...scope, keyring }))),
     progress: { ...run.progress },
     position: { ...run.position },
     current: { ...run.current, damaged: [...run.current.damaged] },
@@ -244,7 +251,12 @@ async function verifyResource(
 async function verifyPage(verification: Verification, resourceId: string): Promise<boolean> {
   const { stretch, memory, progress, current } = verification;
   const { scope, now } = stretch;
-  const page = await itemPage(scope, resourceId, verification.position.afterItem, ITEM_PAGE);
+  const page = await itemPage(
+    await verification.catalog(),
+    resourceId,
+    verification.position.afterItem,
+    ITEM_PAGE,
+  );
   const chunkIds = page.flatMap((item) =>
     item.versions.flatMap((version) => ("chunks" in version ? version.chunks.map((chunk) => chunk.id) : [])),
   );
