@@ -59,3 +59,17 @@ export const DAILY_ACTIVITY = storedKindWithId<StoredDay>(
     storageAt: z.optional(z.string()),
   }),
 );
+
+/**
+ * `meta/catalog`: the catalog format new backups are written in (docs/backup-format.md §9.6). Absent:
+ * version 1; `format: 2` once the organisation's catalog moves to version 2 (the migration's start).
+ */
+export interface StoredCatalogFormat {
+  format: 2;
+  since: string;
+}
+
+export const CATALOG_FORMAT = storedKind<StoredCatalogFormat>(
+  "catalog format",
+  z.object({ format: z.literal(2), since: z.string() }),
+);

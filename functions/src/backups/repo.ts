@@ -16,7 +16,7 @@ import type { DataKeyRecord } from "../engine/format/keys";
 import { SERVICE_BACKUP_BYTES_FIELDS } from "@alpvault/contracts/organizations";
 import { RESOURCE, SERVICE_ITEMS_FIELDS } from "../resources/documents";
 import { BACKUP_RUN, type BackupRun } from "./catalog/run-documents";
-import { DATA_KEY } from "./documents";
+import { CATALOG_FORMAT, DATA_KEY } from "./documents";
 import { SERVICES, SERVICE_IDS, type ServiceItemKind } from "@alpvault/contracts/services";
 
 export type RunTrigger = NonNullable<RunRecord["trigger"]>;
@@ -331,4 +331,13 @@ export async function dataKeyUsesSecret(
 ): Promise<boolean> {
   const snapshot = await transaction.get(dataKeys(scope).where("secretId", "==", secretId).limit(1));
   return !snapshot.empty;
+}
+
+/** The catalog format the organisation's new backups are written in (`meta/catalog`; version 1 when absent). */
+export async function catalogFormat(scope: Scope): Promise<1 | 2> {
+  const stored = decodeDocument(
+    CATALOG_FORMAT,
+    await organizationRef(scope).collection("meta").doc("catalog").get(),
+  );
+  return stored?.format ?? 1;
 }

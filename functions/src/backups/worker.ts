@@ -26,13 +26,21 @@ import { organizationServedIn, type Organization } from "../organizations/servic
 import type { RegionId } from "@alpvault/contracts/regions";
 import { backupPolicy } from "../policies/service";
 import type { BlobStore } from "../engine/blobstore/blob-store";
-import type { DataKey } from "../engine/format/keys";
-import { activeDataKey, type KeyWrappers } from "./data-keys";
+import type { DataKey, DerivedKeys } from "../engine/format/keys";
+import { activeDataKey, catalogKeyring, type KeyWrappers } from "./data-keys";
+import type { CatalogScope } from "./catalog/sealed-documents";
 import type { GoogleCaller } from "../engine/google/caller";
 import { meteredCaller } from "../engine/google/quota-caller";
 import { isPacedApi, type PacedApi } from "../engine/google/daily-budget";
 import type { EnqueueBackup } from "./queue";
-import { failIdleRun, readBackupResource, readRun, setRunResumesAt, type BackupResource } from "./repo";
+import {
+  catalogFormat,
+  failIdleRun,
+  readBackupResource,
+  readRun,
+  setRunResumesAt,
+  type BackupResource,
+} from "./repo";
 import type { BackupTask } from "./schema";
 import { FirestoreCatalog } from "./catalog/repo";
 import {
@@ -186,6 +194,11 @@ interface PreparedRun {
   /** Items the last run could not back up, or whose objects were found damaged: fetched again first. */
   retry: RetryItem[];
   dataKey: DataKey;
+  /**
+   * Catalog format v2 (the organisation's `meta/catalog`): the data key's derived keys new items and
+   * versions are sealed with, and the scope with every catalog key (its items of either format are read).
+   */
+  sealing?: { keys: DerivedKeys; scope: CatalogScope };
   startedAt: number;
 }
 
@@ -259,12 +272,28 @@ async function prepare(task: BackupTask, deps: WorkerDeps): Promise<Preparation>
     return ended("continued");
   }
   let dataKey: DataKey;
+  let sealing: PreparedRun["sealing"];
   try {
     dataKey = await activeDataKey(scope, deps.wrappers, new Date(now()));
+    if ((await catalogFormat(scope)) === 2) {
+      const keyring = await catalogKeyring(scope, deps.wrappers);
+      sealing = { keys: keyring.keys(dataKey.id), scope: { ...scope, keyring } };
+    }
   } catch (error) {
     return ended(await ending.failBeforeStart(failureReasonOf(error)));
   }
-  const prepared = { task, scope, organization, resource, kinds, pacedApis, retry, dataKey, startedAt };
+  const prepared = {
+    task,
+    scope,
+    organization,
+    resource,
+    kinds,
+    pacedApis,
+    retry,
+    dataKey,
+    sealing,
+    startedAt,
+  };
   return { kind: "run", prepared: { ...prepared, shares: shares.units }, ending };
 }
 
@@ -286,7 +315,9 @@ async function runPrepared(
       const share = shares[api];
       return share !== undefined && metered.usageOf(api).units >= share;
     });
-  const catalog = new FirestoreCatalog(scope);
+  const catalog = prepared.sealing
+    ? new FirestoreCatalog(prepared.sealing.scope, prepared.sealing.keys)
+    : new FirestoreCatalog(scope);
   const streams = await resourceStreams(deps.streams, prepared.kinds, {
     organization: prepared.organization,
     resource,

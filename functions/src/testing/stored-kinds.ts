@@ -18,7 +18,7 @@ import {
 } from "../backups/catalog/documents";
 import { isSealed } from "../backups/catalog/sealed-documents";
 import { BACKUP_RUN, GC_LOCK } from "../backups/catalog/run-documents";
-import { DAILY_ACTIVITY, DATA_KEY } from "../backups/documents";
+import { CATALOG_FORMAT, DAILY_ACTIVITY, DATA_KEY } from "../backups/documents";
 import { VERIFY_RUN, VERIFY_STATE } from "../backups/verify/documents";
 import { BILLING_CHARGE, PAYMENT, SANDBOX_CHECKOUT, SANDBOX_SUBSCRIPTION } from "../billing/documents";
 import { DRILL_ITEM, DRILL_RUN, DRILL_SETTINGS } from "../drills/documents";
@@ -59,6 +59,7 @@ const REGION_KINDS: [string, Kinds][] = [
   ["verifyRuns/*", [VERIFY_RUN]],
   ["meta/gc", [GC_LOCK]],
   ["meta/verify", [VERIFY_STATE]],
+  ["meta/catalog", [CATALOG_FORMAT]],
   ["meta/usage", [USAGE]],
   ["meta/sync", [SYNC]],
   ["meta/drills", [DRILL_SETTINGS]],
