@@ -11,6 +11,8 @@ import { startWorkspaceEmulator, type RunningWorkspaceEmulator } from "../emulat
 import { startKmsEmulator } from "../emulators/kms/src/index";
 import { startStorageEmulator, storageStateFile } from "../emulators/storage/src/index";
 import { HOST, PORTS, ROOT, assertPortsFree } from "./ports";
+import { REGION_IDS, regionLocation } from "../contracts/src/regions";
+import { regionBucketName } from "../functions/src/engine/blobstore/gcs-blob-store";
 
 export const PROJECT_ID = "demo-alpvault";
 /** The Workspace emulator writes its service-account key here at every start (a new key each time). */
@@ -281,7 +283,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       port: PORTS.storage,
       host: HOST,
       stateFile: options.dataDir ? storageStateFile(options.dataDir) : undefined,
-      autoCreateBuckets: true,
+      // The product's region buckets (engine/blobstore/gcs-blob-store.ts) are in their region's location, as
+      // in production, so a customer key in another location is refused as Cloud Storage refuses it.
+      autoCreateBuckets: (bucket) => {
+        const regionId = REGION_IDS.find((id) => bucket === regionBucketName(PROJECT_ID, id));
+        return regionId && regionLocation(regionId);
+      },
       // Objects uploaded with a kmsKeyName are sealed under a data key this KMS emulator wraps and unwraps.
       kmsEndpoint: kms.url,
       // Export download links are signed with the local service-account key (production: the runtime's

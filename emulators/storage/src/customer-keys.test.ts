@@ -464,3 +464,37 @@ test("when the emulator was started without kmsEndpoint, then an upload naming a
     await alone.stop();
   }
 });
+
+test("when buckets created on first use are given their location, then a key in another location is refused there as at Cloud Storage, and one in the same location is taken", async () => {
+  const located = await startStorageEmulator({
+    port: 0,
+    kmsEndpoint: kms.url,
+    autoCreateBuckets: (bucket) => (bucket === "alpvault-demo-ch" ? "europe-west6" : undefined),
+  });
+  try {
+    const put = async (bucket: string, key: string) =>
+      fetch(
+        `${located.url}/upload/storage/v1/b/${bucket}/o?uploadType=media&name=o/x&kmsKeyName=${encodeURIComponent(key)}`,
+        { method: "POST", headers: { "content-type": "application/octet-stream" }, body: "x" },
+      );
+    const elsewhere = await put(
+      "alpvault-demo-ch",
+      await newKey("projects/alpvault-customer/locations/us-central1"),
+    );
+    expect(elsewhere.status).toBe(400);
+    expect((await elsewhere.json()) as unknown).toMatchObject({
+      error: {
+        message: "Cloud KMS region 'us-central1' not available for use with GCS region 'EUROPE-WEST6'.",
+      },
+    });
+    expect((await put("alpvault-demo-ch", await newKey())).status).toBe(200);
+    // A bucket the function gives no location: nobody chose one, so no key's location is compared.
+    const unnamed = await put(
+      "alpvault-demo-other",
+      await newKey("projects/alpvault-customer/locations/us-central1"),
+    );
+    expect(unnamed.status).toBe(200);
+  } finally {
+    await located.stop();
+  }
+});

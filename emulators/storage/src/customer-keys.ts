@@ -47,9 +47,9 @@ function locationMatches(bucketLocation: string, keyLocation: string): boolean {
 
 /**
  * Checks a requested key name (an upload's `kmsKeyName`, a bucket's `defaultKmsKeyName`): the name of a
- * crypto key, not of a version, in the bucket's location. A bucket the emulator created on first use has no
- * location anyone chose (the stack names region buckets without creating them), so its location is not
- * compared.
+ * crypto key, not of a version, in the bucket's location. A bucket the emulator created on first use without
+ * a location (`autoCreateBuckets: true`) has none anyone chose, so its location is not compared; the local
+ * stack gives its region buckets their region's location, so there it is.
  */
 export function checkKeyName(name: string, bucket: Pick<StoredBucket, "location" | "autoCreated">): void {
   const match = CRYPTO_KEY.exec(name);

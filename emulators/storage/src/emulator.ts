@@ -25,6 +25,7 @@ import {
 } from "./http";
 import { CustomerKeys } from "./customer-keys";
 import { StorageStore } from "./store";
+import type { AutoCreateBuckets } from "./store-model";
 import { UploadSessions } from "./uploads";
 import { SignedUrlError, isSignedUrl, verifySignedUrl, type SigningAccount } from "./signed-urls";
 import { listBuckets, insertBucket, getBucket, deleteBucket } from "./buckets";
@@ -58,7 +59,7 @@ function xmlError(error: StorageApiError): unknown {
 
 export interface StorageEmulatorOptions {
   /** Create a bucket the first time a request names it instead of answering 404 (the local stack). */
-  autoCreateBuckets?: boolean;
+  autoCreateBuckets?: AutoCreateBuckets;
   /** Where object files live, kept across restarts; omitted: a temporary directory (see `StorageStore`). */
   blobDir?: string;
   /** Service accounts whose V4 signed URLs are accepted (read on each signed request). None: every signed URL is refused. */

@@ -11,7 +11,7 @@ import type { SigningAccount } from "./signed-urls";
 import { dirname, join } from "node:path";
 import { SnapshotFile, listen, type HttpServer } from "../../kit/src/index";
 import { StorageEmulator } from "./emulator";
-import { type StorageSnapshot } from "./store-model";
+import { type AutoCreateBuckets, type StorageSnapshot } from "./store-model";
 
 export interface RunningStorageEmulator {
   /** `http://host:port`: the client's `apiEndpoint`, and the form `STORAGE_EMULATOR_HOST` takes. */
@@ -29,8 +29,11 @@ export interface StartStorageEmulatorOptions {
    * back on `stop({ save: true })`; object files live in `objects/` beside it (`storageBlobDir`).
    */
   stateFile?: string;
-  /** Create buckets the first time a request names them instead of answering 404 (the local stack). */
-  autoCreateBuckets?: boolean;
+  /**
+   * Create buckets the first time a request names them instead of answering 404 (the local stack); a
+   * function gives such a bucket its location (`AutoCreateBuckets`).
+   */
+  autoCreateBuckets?: AutoCreateBuckets;
   /** Service accounts whose V4 signed URLs are accepted (see signed-urls.ts). */
   signingAccounts?: () => SigningAccount[];
   /**

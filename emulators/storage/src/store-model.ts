@@ -90,9 +90,17 @@ export interface StorageSnapshot {
   }[];
 }
 
+/** How buckets are created on first use (`StorageStoreOptions.autoCreateBuckets`). */
+export type AutoCreateBuckets = boolean | ((bucket: string) => string | undefined);
+
 export interface StorageStoreOptions {
-  /** Creates buckets on first use instead of answering 404 (the local stack's mode). */
-  autoCreateBuckets?: boolean;
+  /**
+   * Creates buckets on first use instead of answering 404 (the local stack's mode). A function names the
+   * location such a bucket has (the stack knows its region buckets' locations), so that a customer key is
+   * checked against it as Cloud Storage does; true, or a function answering undefined: a bucket whose
+   * location nobody chose, which no key's location is compared with.
+   */
+  autoCreateBuckets?: AutoCreateBuckets;
   /**
    * Where object files live, kept across restarts (next to a state file). Omitted: a fresh temporary
    * directory, removed by `close()`.

@@ -35,6 +35,7 @@ import {
   type ListOptions,
   type ListResult,
   MAX_LIST_RESULTS,
+  type AutoCreateBuckets,
   type Preconditions,
   type StagedBlob,
   type StorageSnapshot,
@@ -52,7 +53,7 @@ import {
 export class StorageStore {
   private readonly buckets = new Map<string, StoredBucket>();
   private lastGeneration = 0;
-  private readonly autoCreateBuckets: boolean;
+  private readonly autoCreateBuckets: AutoCreateBuckets;
   /** Where object files live. */
   readonly blobDir: string;
   /** Whether the blob directory is the store's own temporary one (no state file). */
@@ -97,6 +98,10 @@ export class StorageStore {
   bucket(name: string): StoredBucket {
     const bucket = this.buckets.get(name);
     if (bucket) return bucket;
+    if (typeof this.autoCreateBuckets === "function") {
+      const location = this.autoCreateBuckets(name);
+      if (location !== undefined) return this.createBucket(name, location);
+    }
     if (this.autoCreateBuckets) return this.createBucket(name, undefined, { autoCreated: true });
     throw notFound("The specified bucket does not exist.");
   }
