@@ -98,10 +98,8 @@ export class StorageStore {
   bucket(name: string): StoredBucket {
     const bucket = this.buckets.get(name);
     if (bucket) return bucket;
-    if (typeof this.autoCreateBuckets === "function") {
-      const location = this.autoCreateBuckets(name);
-      if (location !== undefined) return this.createBucket(name, location);
-    }
+    const location = typeof this.autoCreateBuckets === "function" ? this.autoCreateBuckets(name) : undefined;
+    if (location !== undefined) return this.createBucket(name, location);
     if (this.autoCreateBuckets) return this.createBucket(name, undefined, { autoCreated: true });
     throw notFound("The specified bucket does not exist.");
   }
