@@ -102,22 +102,23 @@ export function sealedVersion(keys: DerivedKeys, place: DocumentPlace, version: 
 }
 
 /** Whether stored data is of format v2 (it has a sealed value). */
-export function isSealed(data: unknown): data is Record<string, unknown> & { sealed: string } {
+export function isSealed(data: unknown): data is SealedData {
   return isRecord(data) && typeof data[SEALED] === "string";
 }
 
+/** Stored data of format v2. */
+type SealedData = Record<string, unknown> & { sealed: string };
+
 /**
- * The sealed value of v2 data opened: `{search, metadata}`, or undefined when the data is v1. Without a
- * keyring a v2 document cannot be read (`EncryptionKeyError`); one that does not open is an
- * `EncryptionError` or `FormatError` of catalog-seal.ts.
- * Reading one without the keys is a mistake of the caller (`MissingCatalogKeysError`), not of the data.
+ * The sealed value of v2 data opened: `{search, metadata}`, and the document's other fields. A value that
+ * does not open is an `EncryptionError` or `FormatError` of catalog-seal.ts; reading one without the keys
+ * is a mistake of the caller (`MissingCatalogKeysError`), not of the data.
  */
 function opened(
   keyring: CatalogKeyring | undefined,
   place: DocumentPlace,
-  data: unknown,
-): { fields: Record<string, unknown>; search: unknown; metadata: Record<string, unknown> } | undefined {
-  if (!isSealed(data)) return undefined;
+  data: SealedData,
+): { fields: Record<string, unknown>; search: unknown; metadata: Record<string, unknown> } {
   if (!keyring) throw new MissingCatalogKeysError();
   const { [SEALED]: sealed, index: _index, ...fields } = data;
   const value = openValue(keyring.keys(sealedKeyId(sealed)), sealPlace(place), sealed);
@@ -125,34 +126,25 @@ function opened(
   return { fields, search: inner.search, metadata: isRecord(inner.metadata) ? inner.metadata : {} };
 }
 
-/** Stored item data in the v1 form the item schema decodes (v1 data as it is). */
-export function openedItemData(
-  keyring: CatalogKeyring | undefined,
-  place: DocumentPlace,
-  data: unknown,
-): unknown {
-  const open = opened(keyring, place, data);
-  if (!open) return data;
-  const current = isRecord(open.fields.current) ? open.fields.current : {};
-  const clear = isRecord(current.metadata) ? current.metadata : {};
-  return {
-    ...open.fields,
-    search: open.search,
-    current: { ...current, metadata: { ...open.metadata, ...clear } },
-  };
+/** `holder` (an item's `current`, or a version) with its sealed metadata back, under the metadata it keeps in clear. */
+function withMetadata(holder: unknown, metadata: Record<string, unknown>): Record<string, unknown> {
+  const own = isRecord(holder) ? holder : {};
+  const clear = isRecord(own.metadata) ? own.metadata : {};
+  return { ...own, metadata: { ...metadata, ...clear } };
 }
 
-/** Stored version data in the v1 form the version schema decodes (v1 data as it is). */
-export function openedVersionData(
-  keyring: CatalogKeyring | undefined,
-  place: DocumentPlace,
-  data: unknown,
-): unknown {
-  const open = opened(keyring, place, data);
-  if (!open) return data;
-  const clear = isRecord(open.fields.metadata) ? open.fields.metadata : {};
-  return { ...open.fields, search: open.search, metadata: { ...open.metadata, ...clear } };
-}
+/** How v2 data of a kind opens into the v1 form its schema decodes. */
+type Opener = (keyring: CatalogKeyring | undefined, place: DocumentPlace, data: SealedData) => unknown;
+
+const openedItemData: Opener = (keyring, place, data) => {
+  const { fields, search, metadata } = opened(keyring, place, data);
+  return { ...fields, search, current: withMetadata(fields.current, metadata) };
+};
+
+const openedVersionData: Opener = (keyring, place, data) => {
+  const { fields, search, metadata } = opened(keyring, place, data);
+  return { ...withMetadata(fields, metadata), search };
+};
 
 /**
  * An organisation's scope with its catalog's keys, when they were opened for the call or job
@@ -181,11 +173,7 @@ function placeOfPath(path: string | undefined): DocumentPlace | undefined {
  * does not open (tampered, moved, malformed) makes the document undecodable, as a bad field does; a key
  * that is not open is the `EncryptionKeyError` it is.
  */
-function opening<T>(
-  kind: StoredKind<T>,
-  open: (keyring: CatalogKeyring | undefined, place: DocumentPlace, data: unknown) => unknown,
-  keyring: CatalogKeyring | undefined,
-): StoredKind<T> {
+function opening<T>(kind: StoredKind<T>, open: Opener, keyring: CatalogKeyring | undefined): StoredKind<T> {
   return {
     name: kind.name,
     decode(data, id, path) {

@@ -7,13 +7,16 @@
 import type { SearchFields } from "../sources/search-fields";
 import { searchToken, searchTokens } from "./catalog-seal";
 import type { DerivedKeys } from "./keys";
-import { indexedParts } from "../services";
+import { indexedParts, type IndexedParts } from "../services";
 
 /** The one-letter token field of each kind of searched value (§9.3). */
 export const TOKEN_FIELDS = { word: "w", label: "l", path: "p", group: "g", calendar: "c" } as const;
 
-/** An item's clear `index` (format v2). */
-export interface CatalogIndex {
+/**
+ * An item's clear `index` (format v2): its tokens, and its dates (ISO 8601, as the search fields keep
+ * them), size and the product's own marks as `indexedParts` gives them.
+ */
+export type CatalogIndex = {
   /** The data key whose `search` key made the tokens. */
   key: string;
   words: string[];
@@ -21,18 +24,7 @@ export interface CatalogIndex {
   path?: string;
   groups?: string[];
   calendar?: string;
-  /** Mail's date, a file's modification, an event's start and end (ISO 8601, as the search fields keep them). */
-  date?: string;
-  modified?: string;
-  start?: string;
-  end?: string;
-  size?: number;
-  /** The product's own marks (no person wrote them). */
-  entry?: string;
-  recurring?: true;
-  long?: true;
-  cancelled?: true;
-}
+} & IndexedParts["clear"];
 
 /** The clear index of an item's search fields under `keys`. */
 export function catalogIndex(keys: DerivedKeys, search: SearchFields): CatalogIndex {
