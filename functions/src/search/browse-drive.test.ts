@@ -3,9 +3,7 @@
  * from folder documents (their paths are tokens, with no order to range over) and equal version 1's,
  * whether the files are in version 1, version 2 or half in each; the folder documents hold no name.
  */
-import { FirestoreCatalog } from "../backups/catalog/repo";
-import { keyringOf } from "../backups/catalog/sealed-documents";
-import { deriveKeys, newDataKey } from "../engine/format/keys";
+import { FORMAT_SCOPES, testVersion, writeInEachFormat } from "../backups/catalog/testing";
 import type { CatalogVersion } from "../engine/runner/catalog";
 import { regionDb } from "../lib/firebase";
 import { memoryDatabases } from "../testing/memory-firestore";
@@ -19,12 +17,7 @@ jest.mock("../lib/firebase", () =>
 );
 
 const RESOURCE = "user-1";
-const keys = deriveKeys(newDataKey());
-const scopes = {
-  v1: { organizationId: "org-v1", regionId: "ch" },
-  v2: { organizationId: "org-v2", regionId: "ch", keyring: keyringOf("org-v2", [keys]) },
-  mixed: { organizationId: "org-mixed", regionId: "ch", keyring: keyringOf("org-mixed", [keys]) },
-} as const;
+const scopes = FORMAT_SCOPES;
 
 const FOLDERS = [
   "My Drive/Finance/Zq7secret 2026",
@@ -34,22 +27,11 @@ const FOLDERS = [
 ];
 
 function file(n: number): CatalogVersion {
-  const itemKey = `f${n}`;
   const shown = FOLDERS[n % FOLDERS.length] as string;
-  return {
-    versionId: `${itemKey}@1`,
-    itemKey,
-    kind: "drive-file",
-    versionKey: "1",
-    contentKey: itemKey,
-    capturedAt: "2026-03-01T10:00:00.000Z",
-    runId: "run-1",
-    size: 10,
-    storedBytes: 10,
-    contentDigest: "d".repeat(64),
-    dataKeyId: keys.dataKeyId,
-    metadata: { name: `file ${n}`, mimeType: "text/plain", path: shown },
-    search: {
+  return testVersion(
+    `f${n}`,
+    "drive-file",
+    {
       kind: "drive",
       display: { name: `file ${n}`, path: shown },
       name: `file ${n}`,
@@ -58,21 +40,17 @@ function file(n: number): CatalogVersion {
       createdBy: "ada@example.test",
       modifiedTime: "2026-03-01T09:00:00.000Z",
       size: 10,
-      googleId: itemKey,
+      googleId: `f${n}`,
       keywords: ["file"],
     },
-    formatVersion: 1,
-    chunks: [{ id: "c".repeat(64), size: 10 }],
-  };
+    { metadata: { name: `file ${n}`, mimeType: "text/plain", path: shown } },
+  );
 }
 
 const FILES = Array.from({ length: 8 }, (_, n) => file(n));
 
 beforeAll(async () => {
-  await new FirestoreCatalog(scopes.v1).writeVersions(RESOURCE, FILES);
-  await new FirestoreCatalog(scopes.v2, keys).writeVersions(RESOURCE, FILES);
-  await new FirestoreCatalog(scopes.mixed).writeVersions(RESOURCE, FILES.slice(0, 4));
-  await new FirestoreCatalog(scopes.mixed, keys).writeVersions(RESOURCE, FILES.slice(4));
+  await writeInEachFormat(RESOURCE, FILES);
 });
 
 test.each(["v2", "mixed"] as const)(

@@ -4,9 +4,7 @@
  * word, several words, a label, a date and no term; and a resource whose items are in both formats (a
  * migration under way) shows each item once.
  */
-import { FirestoreCatalog } from "../backups/catalog/repo";
-import { keyringOf } from "../backups/catalog/sealed-documents";
-import { deriveKeys, newDataKey } from "../engine/format/keys";
+import { FORMAT_SCOPES, testVersion, writeInEachFormat, type FormatScope } from "../backups/catalog/testing";
 import type { CatalogVersion } from "../engine/runner/catalog";
 import { findItems, type ItemsQuery } from "./find-items";
 
@@ -17,14 +15,7 @@ jest.mock("../lib/firebase", () =>
 );
 
 const RESOURCE = "user-1";
-const keys = deriveKeys(newDataKey());
-const v1 = { organizationId: "org-v1", regionId: "ch" } as const;
-const v2 = { organizationId: "org-v2", regionId: "ch", keyring: keyringOf("org-v2", [keys]) } as const;
-const mixed = {
-  organizationId: "org-mixed",
-  regionId: "ch",
-  keyring: keyringOf("org-mixed", [keys]),
-} as const;
+const { v1, v2, mixed } = FORMAT_SCOPES;
 
 const WORDS = ["budget", "figures", "travel", "minutes"];
 
@@ -34,60 +25,32 @@ function mail(n: number): CatalogVersion {
   const date = new Date(Date.UTC(2026, 0, 1 + n)).toISOString();
   const words = [WORDS[n % 4] as string, WORDS[(n + 1) % 4] as string];
   const label = n % 3 === 0 ? "projects" : "inbox";
-  return {
-    versionId: `${itemKey}@1`,
-    itemKey,
-    kind: "gmail-message",
-    versionKey: "1",
-    contentKey: itemKey,
-    capturedAt: new Date(Date.UTC(2026, 0, 2 + n)).toISOString(),
-    runId: "run-1",
+  const search = {
+    kind: "mail" as const,
+    subject: words.join(" "),
+    fromName: "ada",
+    fromEmail: "ada@example.test",
+    to: [],
+    date,
+    labels: [label],
     size: 100 + n,
-    storedBytes: 80,
-    contentDigest: "d".repeat(64),
-    dataKeyId: keys.dataKeyId,
-    metadata: { labels: [{ id: label, name: label }], threadId: `t${n}`, historyId: "1" },
-    search: {
-      kind: "mail",
-      subject: words.join(" "),
-      fromName: "ada",
-      fromEmail: "ada@example.test",
-      to: [],
-      date,
-      labels: [label],
-      size: 100 + n,
-      keywords: words,
-    },
-    formatVersion: 1,
-    chunks: [{ id: "c".repeat(64), size: 100 + n }],
+    keywords: words,
   };
+  return testVersion(itemKey, "gmail-message", search, {
+    capturedAt: new Date(Date.UTC(2026, 0, 2 + n)).toISOString(),
+    size: 100 + n,
+    metadata: { labels: [{ id: label, name: label }], threadId: `t${n}`, historyId: "1" },
+  });
 }
 
 const MAILS = Array.from({ length: 45 }, (_, n) => mail(n));
 
-/** Writes each version as a run of its capture time would (first and last seen then). */
-async function write(catalog: FirestoreCatalog, versions: CatalogVersion[]): Promise<void> {
-  for (const version of versions) await catalog.writeVersions(RESOURCE, [version]);
-}
-
 beforeAll(async () => {
-  await write(new FirestoreCatalog(v1), MAILS);
-  await write(new FirestoreCatalog(v2, keys), MAILS);
-  // Half in each format, as during the migration.
-  await write(
-    new FirestoreCatalog(mixed),
-    MAILS.filter((_, n) => n % 2 === 0),
-  );
-  await write(
-    new FirestoreCatalog(mixed, keys),
-    MAILS.filter((_, n) => n % 2 === 1),
-  );
+  await writeInEachFormat(RESOURCE, MAILS);
 });
 
-type Scope = typeof v1 | typeof v2 | typeof mixed;
-
 /** Every page of a query, followed by its tokens: the keys shown and each page's total. */
-async function allPages(scope: Scope, query: Omit<ItemsQuery, "pageSize" | "skip" | "token">) {
+async function allPages(scope: FormatScope, query: Omit<ItemsQuery, "pageSize" | "skip" | "token">) {
   const shown: string[] = [];
   const totals: number[] = [];
   let token: ItemsQuery["token"];

@@ -3,9 +3,7 @@
  * range, its marked entries and a user's calendars come out equal whether the entries were written in
  * version 1, in version 2, or half in each.
  */
-import { FirestoreCatalog } from "../backups/catalog/repo";
-import { keyringOf } from "../backups/catalog/sealed-documents";
-import { deriveKeys, newDataKey } from "../engine/format/keys";
+import { FORMAT_SCOPES, testVersion, writeInEachFormat, type FormatScope } from "../backups/catalog/testing";
 import type { CatalogVersion } from "../engine/runner/catalog";
 import { calendarEntriesMarked, calendarEntriesStarting, entriesOf, type SearchableItem } from "./repo";
 
@@ -17,12 +15,7 @@ jest.mock("../lib/firebase", () =>
 
 const RESOURCE = "user-1";
 const CALENDAR = "ada@example.test";
-const keys = deriveKeys(newDataKey());
-const scopes = {
-  v1: { organizationId: "org-v1", regionId: "ch" },
-  v2: { organizationId: "org-v2", regionId: "ch", keyring: keyringOf("org-v2", [keys]) },
-  mixed: { organizationId: "org-mixed", regionId: "ch", keyring: keyringOf("org-mixed", [keys]) },
-} as const;
+const scopes = FORMAT_SCOPES;
 
 function entry(
   n: number,
@@ -30,34 +23,18 @@ function entry(
 ): CatalogVersion {
   const itemKey = `${CALENDAR}/e${n}`;
   const start = new Date(Date.UTC(2026, 2, 1 + n, 9)).toISOString();
-  return {
-    versionId: `${itemKey}@1`,
-    itemKey,
-    kind: "calendar-entry",
-    versionKey: "1",
-    contentKey: itemKey,
-    capturedAt: "2026-04-01T00:00:00.000Z",
-    runId: "run-1",
-    size: 10,
-    storedBytes: 10,
-    contentDigest: "d".repeat(64),
-    dataKeyId: keys.dataKeyId,
-    metadata: {},
-    search: {
-      kind: "calendar",
-      entry: options.entry ?? "event",
-      summary: `meeting ${n}`,
-      organizer: CALENDAR,
-      attendees: [],
-      start: options.entry === "calendar" ? "" : start,
-      end: options.entry === "calendar" ? "" : start,
-      calendarId: CALENDAR,
-      ...(options.recurring ? { recurring: true as const, recurrence: ["RRULE:FREQ=WEEKLY"] } : {}),
-      keywords: ["meeting"],
-    },
-    formatVersion: 1,
-    chunks: [{ id: "c".repeat(64), size: 10 }],
-  };
+  return testVersion(itemKey, "calendar-entry", {
+    kind: "calendar",
+    entry: options.entry ?? "event",
+    summary: `meeting ${n}`,
+    organizer: CALENDAR,
+    attendees: [],
+    start: options.entry === "calendar" ? "" : start,
+    end: options.entry === "calendar" ? "" : start,
+    calendarId: CALENDAR,
+    ...(options.recurring ? { recurring: true as const, recurrence: ["RRULE:FREQ=WEEKLY"] } : {}),
+    keywords: ["meeting"],
+  });
 }
 
 const ENTRIES = [
@@ -66,16 +43,7 @@ const ENTRIES = [
 ];
 
 beforeAll(async () => {
-  await new FirestoreCatalog(scopes.v1).writeVersions(RESOURCE, ENTRIES);
-  await new FirestoreCatalog(scopes.v2, keys).writeVersions(RESOURCE, ENTRIES);
-  await new FirestoreCatalog(scopes.mixed).writeVersions(
-    RESOURCE,
-    ENTRIES.filter((_, n) => n % 2 === 0),
-  );
-  await new FirestoreCatalog(scopes.mixed, keys).writeVersions(
-    RESOURCE,
-    ENTRIES.filter((_, n) => n % 2 === 1),
-  );
+  await writeInEachFormat(RESOURCE, ENTRIES);
 });
 
 const keysOf = (found: SearchableItem[]) => found.map((item) => item.itemKey);
@@ -84,7 +52,7 @@ test.each(["v2", "mixed"] as const)(
   "when a calendar's entries are browsed in %s, then its days, marks and calendars are those of version 1",
   async (format) => {
     const range = { from: "2026-03-03", to: "2026-03-09" };
-    const browse = async (scope: (typeof scopes)[keyof typeof scopes]) => ({
+    const browse = async (scope: FormatScope) => ({
       days: keysOf(await calendarEntriesStarting(scope, RESOURCE, "calendar-entry", CALENDAR, range, 4)),
       marked: keysOf(
         await calendarEntriesMarked(scope, RESOURCE, "calendar-entry", CALENDAR, "recurring", 10),

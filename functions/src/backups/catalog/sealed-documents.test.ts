@@ -9,6 +9,7 @@ import { decodeDocument, StoredDocumentError } from "../../lib/stored";
 import { deriveKeys, newDataKey } from "../../engine/format/keys";
 import type { CatalogVersion } from "../../engine/runner/catalog";
 import { catalogDocId } from "../../engine/runner/catalog-ids";
+import { testVersion } from "./testing";
 import { FirestoreCatalog, itemsAfter, itemsByKey, versionAt } from "./repo";
 import { catalogItemKind, isSealed, keyringOf, MissingCatalogKeysError } from "./sealed-documents";
 
@@ -31,24 +32,10 @@ const items = regionDb("region-ch").collection(
 );
 
 function mailVersion(itemKey: string): CatalogVersion {
-  return {
-    versionId: `${itemKey}@1`,
+  return testVersion(
     itemKey,
-    kind: "gmail-message",
-    versionKey: "1",
-    contentKey: itemKey,
-    capturedAt: "2026-03-01T10:00:00.000Z",
-    runId: "run-1",
-    size: 1234,
-    storedBytes: 800,
-    contentDigest: "d".repeat(64),
-    dataKeyId: keys.dataKeyId,
-    metadata: {
-      labels: [{ id: "Label_1", name: `Projects ${MARKER}` }],
-      threadId: `thread-${itemKey}`,
-      historyId: "1",
-    },
-    search: {
+    "gmail-message",
+    {
       kind: "mail",
       display: { subject: `Figures ${MARKER}`, fromName: "Ada Muster" },
       subject: `figures ${MARKER}`,
@@ -60,9 +47,17 @@ function mailVersion(itemKey: string): CatalogVersion {
       size: 1234,
       keywords: ["figures", MARKER],
     },
-    formatVersion: 1,
-    chunks: [{ id: "c".repeat(64), size: 1234 }],
-  };
+    {
+      size: 1234,
+      storedBytes: 800,
+      dataKeyId: keys.dataKeyId,
+      metadata: {
+        labels: [{ id: "Label_1", name: `Projects ${MARKER}` }],
+        threadId: `thread-${itemKey}`,
+        historyId: "1",
+      },
+    },
+  );
 }
 
 beforeAll(async () => {
